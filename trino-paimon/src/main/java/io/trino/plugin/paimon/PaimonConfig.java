@@ -1,0 +1,46 @@
+package io.trino.plugin.paimon;
+
+import io.airlift.configuration.Config;
+import io.airlift.configuration.ConfigDescription;
+import jakarta.validation.constraints.AssertTrue;
+import jakarta.validation.constraints.NotNull;
+
+import java.net.URI;
+
+public class PaimonConfig
+{
+    private String warehouse;
+
+    @NotNull
+    public String getWarehouse()
+    {
+        return warehouse;
+    }
+
+    @Config("paimon.warehouse")
+    @ConfigDescription("Location of the Paimon warehouse, with a scheme, e.g. local:///warehouse or s3://bucket/warehouse")
+    public PaimonConfig setWarehouse(String warehouse)
+    {
+        this.warehouse = warehouse;
+        return this;
+    }
+
+    // A location without a scheme would be routed to the HDFS loader, which this connector does not ship
+    @AssertTrue(message = "paimon.warehouse must be a location with a scheme, e.g. local:///warehouse or s3://bucket/warehouse")
+    public boolean isWarehouseSchemeValid()
+    {
+        if (warehouse == null) {
+            return true;
+        }
+        int colon = warehouse.indexOf(':');
+        if (colon <= 0) {
+            return false;
+        }
+        try {
+            return URI.create(warehouse).getScheme() != null;
+        }
+        catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+}

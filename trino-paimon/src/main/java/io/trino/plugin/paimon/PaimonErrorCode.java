@@ -1,0 +1,43 @@
+package io.trino.plugin.paimon;
+
+import io.trino.spi.ErrorCode;
+import io.trino.spi.ErrorCodeSupplier;
+import io.trino.spi.ErrorType;
+
+import static io.trino.spi.ErrorType.EXTERNAL;
+import static io.trino.spi.ErrorType.USER_ERROR;
+
+public enum PaimonErrorCode
+        implements ErrorCodeSupplier
+{
+    /** A metadata file (schema, snapshot, manifest) is missing, truncated or not what Paimon writes. */
+    PAIMON_INVALID_METADATA(0, EXTERNAL),
+    /** A column's Paimon type has no Trino counterpart. */
+    PAIMON_UNSUPPORTED_TYPE(1, EXTERNAL),
+    /** The file system failed while listing, reading or writing the warehouse. */
+    PAIMON_FILESYSTEM_ERROR(2, EXTERNAL),
+    /** A table option stored in the schema has a value Paimon would reject. */
+    PAIMON_INVALID_TABLE_OPTION(3, EXTERNAL),
+    /** A table property given in SQL is not valid for a Paimon table. */
+    PAIMON_INVALID_TABLE_PROPERTY(4, USER_ERROR),
+    /** The catalog configuration asks for something the connector does not offer. */
+    PAIMON_UNSUPPORTED_CONFIGURATION(5, USER_ERROR),
+    /** Schema-level problem, e.g. a folder that is not a Paimon database. */
+    PAIMON_INVALID_SCHEMA(6, EXTERNAL);
+
+    // 0x0520_0000: not used by any connector bundled with Trino
+    private static final int ERROR_CODE_BASE = 0x0520_0000;
+
+    private final ErrorCode errorCode;
+
+    PaimonErrorCode(int code, ErrorType type)
+    {
+        errorCode = new ErrorCode(code + ERROR_CODE_BASE, name(), type);
+    }
+
+    @Override
+    public ErrorCode toErrorCode()
+    {
+        return errorCode;
+    }
+}

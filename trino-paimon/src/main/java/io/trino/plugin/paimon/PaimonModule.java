@@ -1,0 +1,22 @@
+package io.trino.plugin.paimon;
+
+import com.google.inject.Binder;
+import com.google.inject.Module;
+import com.google.inject.Scopes;
+import io.trino.plugin.paimon.catalog.FileSystemCatalog;
+
+import static io.airlift.configuration.ConfigBinder.configBinder;
+
+public class PaimonModule
+        implements Module
+{
+    @Override
+    public void configure(Binder binder)
+    {
+        configBinder(binder).bindConfig(PaimonConfig.class);
+        binder.bind(PaimonConnector.class).in(Scopes.SINGLETON);
+        binder.bind(PaimonTransactionManager.class).in(Scopes.SINGLETON);
+        binder.bind(PaimonTableProperties.class).in(Scopes.SINGLETON);
+        binder.bind(FileSystemCatalog.class).in(Scopes.SINGLETON);
+    }
+}

@@ -1,0 +1,57 @@
+package io.trino.plugin.paimon;
+
+import com.google.inject.Inject;
+import io.trino.plugin.base.classloader.ClassLoaderSafeConnectorMetadata;
+import io.trino.plugin.paimon.catalog.FileSystemCatalog;
+import io.trino.plugin.paimon.metadata.PaimonMetadata;
+import io.trino.spi.connector.ConnectorMetadata;
+import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.type.TypeManager;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import static com.google.common.base.Preconditions.checkArgument;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Holds one {@link PaimonMetadata} per open transaction, so a query sees one consistent view of each table
+ * (Trino calls {@code getMetadata} at most once per transaction and uses the result from one thread).
+ */
+public class PaimonTransactionManager
+{
+    private final FileSystemCatalog catalog;
+    private final TypeManager typeManager;
+    private final Map<ConnectorTransactionHandle, ConnectorMetadata> transactions = new ConcurrentHashMap<>();
+
+    @Inject
+    public PaimonTransactionManager(FileSystemCatalog catalog, TypeManager typeManager)
+    {
+        this.catalog = requireNonNull(catalog, "catalog is null");
+        this.typeManager = requireNonNull(typeManager, "typeManager is null");
+    }
+
+    public void begin(ConnectorTransactionHandle transaction)
+    {
+        ConnectorMetadata metadata = new ClassLoaderSafeConnectorMetadata(new PaimonMetadata(catalog, typeManager), getClass().getClassLoader());
+        ConnectorMetadata previous = transactions.putIfAbsent(transaction, metadata);
+        checkArgument(previous == null, "Transaction already exists: %s", transaction);
+    }
+
+    public ConnectorMetadata get(ConnectorTransactionHandle transaction)
+    {
+        ConnectorMetadata metadata = transactions.get(transaction);
+        checkArgument(metadata != null, "No such transaction: %s", transaction);
+        return metadata;
+    }
+
+    public void commit(ConnectorTransactionHandle transaction)
+    {
+        transactions.remove(transaction);
+    }
+
+    public void rollback(ConnectorTransactionHandle transaction)
+    {
+        transactions.remove(transaction);
+    }
+}

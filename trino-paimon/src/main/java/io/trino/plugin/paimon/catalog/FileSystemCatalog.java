@@ -1,0 +1,169 @@
+package io.trino.plugin.paimon.catalog;
+
+import com.google.common.collect.ImmutableList;
+import com.google.inject.Inject;
+import io.trino.filesystem.Location;
+import io.trino.filesystem.TrinoFileSystem;
+import io.trino.filesystem.TrinoFileSystemFactory;
+import io.trino.plugin.paimon.PaimonConfig;
+import io.trino.plugin.paimon.format.SchemaFiles;
+import io.trino.plugin.paimon.format.TableSchema;
+import io.trino.plugin.paimon.table.PaimonTable;
+import io.trino.spi.TrinoException;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.SchemaNotFoundException;
+import io.trino.spi.connector.SchemaTableName;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
+import static io.trino.spi.StandardErrorCode.SCHEMA_ALREADY_EXISTS;
+import static io.trino.spi.StandardErrorCode.SCHEMA_NOT_EMPTY;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Paimon's filesystem catalog: a database is a folder {@code <warehouse>/<name>.db}, a table is a folder in it
+ * that holds at least one {@code schema/schema-<id>} file. Nothing else marks either, exactly as Paimon Java sees it.
+ */
+public class FileSystemCatalog
+{
+    public static final String DATABASE_SUFFIX = ".db";
+
+    private final TrinoFileSystemFactory fileSystemFactory;
+    private final Location warehouse;
+
+    @Inject
+    public FileSystemCatalog(TrinoFileSystemFactory fileSystemFactory, PaimonConfig config)
+    {
+        this(fileSystemFactory, Location.of(config.getWarehouse()));
+    }
+
+    public FileSystemCatalog(TrinoFileSystemFactory fileSystemFactory, Location warehouse)
+    {
+        this.fileSystemFactory = requireNonNull(fileSystemFactory, "fileSystemFactory is null");
+        this.warehouse = requireNonNull(warehouse, "warehouse is null");
+    }
+
+    public Location databaseLocation(String database)
+    {
+        return warehouse.appendPath(database + DATABASE_SUFFIX);
+    }
+
+    public Location tableLocation(SchemaTableName table)
+    {
+        return databaseLocation(table.getSchemaName()).appendPath(table.getTableName());
+    }
+
+    public List<String> listDatabases(ConnectorSession session)
+    {
+        return listDirectoryNames(fileSystem(session), warehouse).stream()
+                .filter(name -> name.endsWith(DATABASE_SUFFIX) && name.length() > DATABASE_SUFFIX.length())
+                .map(name -> name.substring(0, name.length() - DATABASE_SUFFIX.length()))
+                .sorted()
+                .collect(ImmutableList.toImmutableList());
+    }
+
+    public boolean databaseExists(ConnectorSession session, String database)
+    {
+        Location location = databaseLocation(database);
+        try {
+            Optional<Boolean> exists = fileSystem(session).directoryExists(location);
+            if (exists.isPresent()) {
+                return exists.get();
+            }
+        }
+        catch (IOException e) {
+            throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to check database folder " + location, e);
+        }
+        // object stores without real folders: a database exists when something is listed under it
+        return listDatabases(session).contains(database);
+    }
+
+    public void createDatabase(ConnectorSession session, String database)
+    {
+        if (databaseExists(session, database)) {
+            throw new TrinoException(SCHEMA_ALREADY_EXISTS, "Schema already exists: '%s'".formatted(database));
+        }
+        Location location = databaseLocation(database);
+        try {
+            fileSystem(session).createDirectory(location);
+        }
+        catch (IOException e) {
+            throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to create database folder " + location, e);
+        }
+    }
+
+    /** Drops an empty database; a database that still holds tables is refused. */
+    public void dropDatabase(ConnectorSession session, String database)
+    {
+        if (!databaseExists(session, database)) {
+            throw new SchemaNotFoundException(database);
+        }
+        List<String> tables = listTables(session, database);
+        if (!tables.isEmpty()) {
+            throw new TrinoException(SCHEMA_NOT_EMPTY, "Cannot drop non-empty schema '%s', it contains %s table(s): %s".formatted(database, tables.size(), String.join(", ", tables)));
+        }
+        Location location = databaseLocation(database);
+        try {
+            fileSystem(session).deleteDirectory(location);
+        }
+        catch (IOException e) {
+            throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to delete database folder " + location, e);
+        }
+    }
+
+    /** Table names of a database, sorted; folders without a schema file are not tables and are left out. */
+    public List<String> listTables(ConnectorSession session, String database)
+    {
+        TrinoFileSystem fileSystem = fileSystem(session);
+        Location databaseLocation = databaseLocation(database);
+        return listDirectoryNames(fileSystem, databaseLocation).stream()
+                .filter(name -> !new SchemaFiles(fileSystem, databaseLocation.appendPath(name)).listSchemaIds().isEmpty())
+                .sorted()
+                .collect(ImmutableList.toImmutableList());
+    }
+
+    /**
+     * The table with its current (latest) schema, or empty when there is no such table.
+     *
+     * @throws TrinoException naming the schema file when it cannot be read
+     */
+    public Optional<PaimonTable> loadTable(ConnectorSession session, SchemaTableName tableName)
+    {
+        Location location = tableLocation(tableName);
+        Optional<TableSchema> schema = new SchemaFiles(fileSystem(session), location).latestSchema();
+        return schema.map(tableSchema -> new PaimonTable(tableName, location, tableSchema));
+    }
+
+    public TrinoFileSystem fileSystem(ConnectorSession session)
+    {
+        return fileSystemFactory.create(session);
+    }
+
+    private static List<String> listDirectoryNames(TrinoFileSystem fileSystem, Location location)
+    {
+        Set<Location> directories;
+        try {
+            directories = fileSystem.listDirectories(location);
+        }
+        catch (IOException e) {
+            throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to list " + location, e);
+        }
+        return directories.stream()
+                .map(FileSystemCatalog::lastPathSegment)
+                .filter(name -> !name.isEmpty() && !name.startsWith("."))
+                .collect(ImmutableList.toImmutableList());
+    }
+
+    private static String lastPathSegment(Location location)
+    {
+        String path = location.path();
+        while (path.endsWith("/")) {
+            path = path.substring(0, path.length() - 1);
+        }
+        return path.substring(path.lastIndexOf('/') + 1);
+    }
+}

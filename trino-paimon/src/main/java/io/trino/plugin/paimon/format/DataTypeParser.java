@@ -1,0 +1,391 @@
+package io.trino.plugin.paimon.format;
+
+import com.google.common.collect.ImmutableList;
+import io.trino.plugin.paimon.format.DataType.ArrayType;
+import io.trino.plugin.paimon.format.DataType.BigIntType;
+import io.trino.plugin.paimon.format.DataType.BinaryType;
+import io.trino.plugin.paimon.format.DataType.BlobType;
+import io.trino.plugin.paimon.format.DataType.BooleanType;
+import io.trino.plugin.paimon.format.DataType.CharType;
+import io.trino.plugin.paimon.format.DataType.DateType;
+import io.trino.plugin.paimon.format.DataType.DecimalType;
+import io.trino.plugin.paimon.format.DataType.DoubleType;
+import io.trino.plugin.paimon.format.DataType.FloatType;
+import io.trino.plugin.paimon.format.DataType.IntType;
+import io.trino.plugin.paimon.format.DataType.LocalZonedTimestampType;
+import io.trino.plugin.paimon.format.DataType.MapType;
+import io.trino.plugin.paimon.format.DataType.MultisetType;
+import io.trino.plugin.paimon.format.DataType.RowType;
+import io.trino.plugin.paimon.format.DataType.SmallIntType;
+import io.trino.plugin.paimon.format.DataType.TimeType;
+import io.trino.plugin.paimon.format.DataType.TimestampType;
+import io.trino.plugin.paimon.format.DataType.TinyIntType;
+import io.trino.plugin.paimon.format.DataType.VarBinaryType;
+import io.trino.plugin.paimon.format.DataType.VarCharType;
+import io.trino.plugin.paimon.format.DataType.VariantType;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import static java.lang.Character.isDigit;
+import static java.lang.Character.isLetterOrDigit;
+import static java.lang.Character.isWhitespace;
+import static java.util.Locale.ENGLISH;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Parses Paimon's SQL-like type strings ({@code DECIMAL(20, 2) NOT NULL}, {@code TIMESTAMP(3) WITH LOCAL TIME ZONE},
+ * {@code ARRAY<INT>}, {@code ROW<`a` INT, b STRING 'comment'>}, ...), the atomic part of the schema-file type grammar.
+ * Keywords are case-insensitive and the aliases Paimon's own parser takes are accepted.
+ */
+public final class DataTypeParser
+{
+    private final String text;
+    private final List<Token> tokens;
+    private int position;
+
+    private DataTypeParser(String text)
+    {
+        this.text = text;
+        this.tokens = tokenize(text);
+    }
+
+    /**
+     * @throws InvalidSchemaException if the text is not a Paimon type
+     */
+    public static DataType parse(String text)
+    {
+        requireNonNull(text, "text is null");
+        DataTypeParser parser = new DataTypeParser(text);
+        DataType type = parser.parseType();
+        if (parser.position != parser.tokens.size()) {
+            throw parser.error("unexpected '%s'".formatted(parser.tokens.get(parser.position).text()));
+        }
+        return type;
+    }
+
+    /**
+     * Parses the {@code type} member of a composite type's JSON object: {@code ARRAY}, {@code MAP NOT NULL}, ...
+     * Returns the keyword and whether it is nullable.
+     */
+    public static CompositeHeader parseCompositeHeader(String text)
+    {
+        DataTypeParser parser = new DataTypeParser(requireNonNull(text, "text is null"));
+        String keyword = parser.nextKeyword();
+        boolean nullable = parser.parseNullability();
+        if (parser.position != parser.tokens.size()) {
+            throw parser.error("unexpected '%s'".formatted(parser.tokens.get(parser.position).text()));
+        }
+        return new CompositeHeader(keyword, nullable);
+    }
+
+    public record CompositeHeader(String keyword, boolean nullable)
+    {
+        public CompositeHeader
+        {
+            requireNonNull(keyword, "keyword is null");
+        }
+    }
+
+    private DataType parseType()
+    {
+        DataType type = parseTypeWithoutNullability();
+        return type.withNullable(parseNullability());
+    }
+
+    private boolean parseNullability()
+    {
+        if (acceptKeyword("NOT")) {
+            expectKeyword("NULL");
+            return false;
+        }
+        acceptKeyword("NULL");
+        return true;
+    }
+
+    private DataType parseTypeWithoutNullability()
+    {
+        String keyword = nextKeyword();
+        return switch (keyword) {
+            case "BOOLEAN" -> new BooleanType(true);
+            case "TINYINT" -> new TinyIntType(true);
+            case "SMALLINT" -> new SmallIntType(true);
+            case "INT", "INTEGER" -> new IntType(true);
+            case "BIGINT" -> new BigIntType(true);
+            case "FLOAT" -> new FloatType(true);
+            case "DOUBLE" -> {
+                acceptKeyword("PRECISION");
+                yield new DoubleType(true);
+            }
+            case "DECIMAL", "DEC", "NUMERIC" -> parseDecimal();
+            case "CHAR" -> new CharType(true, optionalLength(1));
+            case "VARCHAR" -> new VarCharType(true, optionalLength(1));
+            case "STRING" -> new VarCharType(true, DataType.MAX_LENGTH);
+            case "BINARY" -> new BinaryType(true, optionalLength(1));
+            case "VARBINARY" -> new VarBinaryType(true, optionalLength(1));
+            case "BYTES" -> new VarBinaryType(true, DataType.MAX_LENGTH);
+            case "DATE" -> new DateType(true);
+            case "TIME" -> {
+                int precision = optionalLength(0);
+                if (acceptKeyword("WITHOUT")) {
+                    expectKeyword("TIME");
+                    expectKeyword("ZONE");
+                }
+                yield new TimeType(true, precision);
+            }
+            case "TIMESTAMP" -> parseTimestamp();
+            case "TIMESTAMP_LTZ" -> new LocalZonedTimestampType(true, optionalLength(6));
+            case "VARIANT" -> new VariantType(true);
+            case "BLOB" -> new BlobType(true);
+            case "ARRAY" -> {
+                expectSymbol("<");
+                DataType element = parseType();
+                expectSymbol(">");
+                yield new ArrayType(true, element);
+            }
+            case "MULTISET" -> {
+                expectSymbol("<");
+                DataType element = parseType();
+                expectSymbol(">");
+                yield new MultisetType(true, element);
+            }
+            case "MAP" -> {
+                expectSymbol("<");
+                DataType key = parseType();
+                expectSymbol(",");
+                DataType value = parseType();
+                expectSymbol(">");
+                yield new MapType(true, key, value);
+            }
+            case "ROW" -> parseRow();
+            default -> throw error("unknown type '%s'".formatted(keyword));
+        };
+    }
+
+    private DataType parseDecimal()
+    {
+        int precision = 10;
+        int scale = 0;
+        if (acceptSymbol("(")) {
+            precision = nextInteger();
+            if (acceptSymbol(",")) {
+                scale = nextInteger();
+            }
+            expectSymbol(")");
+        }
+        try {
+            return new DecimalType(true, precision, scale);
+        }
+        catch (IllegalArgumentException e) {
+            throw error(e.getMessage());
+        }
+    }
+
+    private DataType parseTimestamp()
+    {
+        int precision = optionalLength(6);
+        if (acceptKeyword("WITH")) {
+            expectKeyword("LOCAL");
+            expectKeyword("TIME");
+            expectKeyword("ZONE");
+            return new LocalZonedTimestampType(true, precision);
+        }
+        if (acceptKeyword("WITHOUT")) {
+            expectKeyword("TIME");
+            expectKeyword("ZONE");
+        }
+        return new TimestampType(true, precision);
+    }
+
+    // ROW<name type ['description'], ...> (also ROW(...)); string-form fields get ids 0..n-1, as in Paimon's parser
+    private DataType parseRow()
+    {
+        String close;
+        if (acceptSymbol("<")) {
+            close = ">";
+        }
+        else {
+            expectSymbol("(");
+            close = ")";
+        }
+        ImmutableList.Builder<DataField> fields = ImmutableList.builder();
+        int id = 0;
+        if (!acceptSymbol(close)) {
+            do {
+                String name = nextIdentifier();
+                acceptSymbol(":");
+                DataType type = parseType();
+                Optional<String> description = Optional.empty();
+                if (peek() != null && peek().kind() == TokenKind.STRING) {
+                    description = Optional.of(tokens.get(position++).text());
+                }
+                fields.add(new DataField(id++, name, type, description, Optional.empty()));
+            }
+            while (acceptSymbol(","));
+            expectSymbol(close);
+        }
+        return new RowType(true, fields.build());
+    }
+
+    private int optionalLength(int defaultValue)
+    {
+        if (!acceptSymbol("(")) {
+            return defaultValue;
+        }
+        int value = nextInteger();
+        expectSymbol(")");
+        return checkedLength(value);
+    }
+
+    private int checkedLength(int value)
+    {
+        if (value < 0) {
+            throw error("negative length or precision");
+        }
+        return value;
+    }
+
+    private Token peek()
+    {
+        return position < tokens.size() ? tokens.get(position) : null;
+    }
+
+    private String nextKeyword()
+    {
+        Token token = peek();
+        if (token == null || token.kind() != TokenKind.WORD) {
+            throw error("expected a type name");
+        }
+        position++;
+        return token.text().toUpperCase(ENGLISH);
+    }
+
+    private String nextIdentifier()
+    {
+        Token token = peek();
+        if (token == null || (token.kind() != TokenKind.WORD && token.kind() != TokenKind.QUOTED_IDENTIFIER)) {
+            throw error("expected a field name");
+        }
+        position++;
+        return token.text();
+    }
+
+    private int nextInteger()
+    {
+        Token token = peek();
+        if (token == null || token.kind() != TokenKind.NUMBER) {
+            throw error("expected a number");
+        }
+        position++;
+        try {
+            return Integer.parseInt(token.text());
+        }
+        catch (NumberFormatException e) {
+            throw error("number out of range: " + token.text());
+        }
+    }
+
+    private boolean acceptKeyword(String keyword)
+    {
+        Token token = peek();
+        if (token != null && token.kind() == TokenKind.WORD && token.text().equalsIgnoreCase(keyword)) {
+            position++;
+            return true;
+        }
+        return false;
+    }
+
+    private void expectKeyword(String keyword)
+    {
+        if (!acceptKeyword(keyword)) {
+            throw error("expected " + keyword);
+        }
+    }
+
+    private boolean acceptSymbol(String symbol)
+    {
+        Token token = peek();
+        if (token != null && token.kind() == TokenKind.SYMBOL && token.text().equals(symbol)) {
+            position++;
+            return true;
+        }
+        return false;
+    }
+
+    private void expectSymbol(String symbol)
+    {
+        if (!acceptSymbol(symbol)) {
+            throw error("expected '%s'".formatted(symbol));
+        }
+    }
+
+    private InvalidSchemaException error(String message)
+    {
+        return new InvalidSchemaException("Invalid Paimon type '%s': %s".formatted(text, message));
+    }
+
+    private enum TokenKind
+    {
+        WORD, NUMBER, SYMBOL, QUOTED_IDENTIFIER, STRING
+    }
+
+    private record Token(TokenKind kind, String text) {}
+
+    private static List<Token> tokenize(String text)
+    {
+        List<Token> tokens = new ArrayList<>();
+        int i = 0;
+        while (i < text.length()) {
+            char c = text.charAt(i);
+            if (isWhitespace(c)) {
+                i++;
+            }
+            else if (isDigit(c)) {
+                int start = i;
+                while (i < text.length() && isDigit(text.charAt(i))) {
+                    i++;
+                }
+                tokens.add(new Token(TokenKind.NUMBER, text.substring(start, i)));
+            }
+            else if (isLetterOrDigit(c) || c == '_' || c == '$') {
+                int start = i;
+                while (i < text.length() && (isLetterOrDigit(text.charAt(i)) || text.charAt(i) == '_' || text.charAt(i) == '$')) {
+                    i++;
+                }
+                tokens.add(new Token(TokenKind.WORD, text.substring(start, i)));
+            }
+            else if (c == '`' || c == '\'') {
+                // quoted identifier or string literal; a doubled quote stands for itself
+                StringBuilder value = new StringBuilder();
+                i++;
+                while (true) {
+                    if (i >= text.length()) {
+                        throw new InvalidSchemaException("Invalid Paimon type '%s': unterminated %s".formatted(text, c == '`' ? "identifier" : "string"));
+                    }
+                    char next = text.charAt(i);
+                    if (next == c) {
+                        if (i + 1 < text.length() && text.charAt(i + 1) == c) {
+                            value.append(c);
+                            i += 2;
+                            continue;
+                        }
+                        i++;
+                        break;
+                    }
+                    value.append(next);
+                    i++;
+                }
+                tokens.add(new Token(c == '`' ? TokenKind.QUOTED_IDENTIFIER : TokenKind.STRING, value.toString()));
+            }
+            else if ("<>(),:".indexOf(c) >= 0) {
+                tokens.add(new Token(TokenKind.SYMBOL, String.valueOf(c)));
+                i++;
+            }
+            else {
+                throw new InvalidSchemaException("Invalid Paimon type '%s': unexpected character '%s'".formatted(text, c));
+            }
+        }
+        return tokens;
+    }
+}

@@ -1,0 +1,236 @@
+package io.trino.plugin.paimon.metadata;
+
+import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableMap;
+import io.airlift.log.Logger;
+import io.trino.filesystem.Location;
+import io.trino.plugin.paimon.PaimonErrorCode;
+import io.trino.plugin.paimon.PaimonTableProperties;
+import io.trino.plugin.paimon.catalog.FileSystemCatalog;
+import io.trino.plugin.paimon.format.DataField;
+import io.trino.plugin.paimon.format.SchemaFiles;
+import io.trino.plugin.paimon.table.PaimonTable;
+import io.trino.plugin.paimon.table.TypeMapping;
+import io.trino.spi.TrinoException;
+import io.trino.spi.connector.ColumnHandle;
+import io.trino.spi.connector.ColumnMetadata;
+import io.trino.spi.connector.ConnectorMetadata;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorTableHandle;
+import io.trino.spi.connector.ConnectorTableMetadata;
+import io.trino.spi.connector.ConnectorTableVersion;
+import io.trino.spi.connector.RelationColumnsMetadata;
+import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.connector.TableNotFoundException;
+import io.trino.spi.security.TrinoPrincipal;
+import io.trino.spi.type.TypeManager;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+
+import static com.google.common.collect.ImmutableSet.toImmutableSet;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_UNSUPPORTED_TYPE;
+import static io.trino.spi.StandardErrorCode.INVALID_SCHEMA_PROPERTY;
+import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Metadata of one transaction. Tables are loaded once per transaction, so every statement of a query sees the
+ * same schema version.
+ */
+public class PaimonMetadata
+        implements ConnectorMetadata
+{
+    private static final Logger log = Logger.get(PaimonMetadata.class);
+
+    private final FileSystemCatalog catalog;
+    private final TypeMapping typeMapping;
+    private final Map<SchemaTableName, Optional<PaimonTable>> loadedTables = new HashMap<>();
+
+    public PaimonMetadata(FileSystemCatalog catalog, TypeManager typeManager)
+    {
+        this.catalog = requireNonNull(catalog, "catalog is null");
+        this.typeMapping = new TypeMapping(typeManager.getTypeOperators());
+    }
+
+    @Override
+    public List<String> listSchemaNames(ConnectorSession session)
+    {
+        return catalog.listDatabases(session);
+    }
+
+    @Override
+    public boolean schemaExists(ConnectorSession session, String schemaName)
+    {
+        return catalog.databaseExists(session, schemaName);
+    }
+
+    @Override
+    public void createSchema(ConnectorSession session, String schemaName, Map<String, Object> properties, TrinoPrincipal owner)
+    {
+        if (!properties.isEmpty()) {
+            throw new TrinoException(INVALID_SCHEMA_PROPERTY, "Paimon schemas have no properties: " + properties.keySet());
+        }
+        catalog.createDatabase(session, schemaName);
+    }
+
+    @Override
+    public void dropSchema(ConnectorSession session, String schemaName, boolean cascade)
+    {
+        if (cascade) {
+            throw new TrinoException(NOT_SUPPORTED, "DROP SCHEMA CASCADE is not supported by the Paimon connector; drop the tables of '%s' first".formatted(schemaName));
+        }
+        catalog.dropDatabase(session, schemaName);
+    }
+
+    @Override
+    public List<SchemaTableName> listTables(ConnectorSession session, Optional<String> schemaName)
+    {
+        ImmutableList.Builder<SchemaTableName> tables = ImmutableList.builder();
+        for (String database : databases(session, schemaName)) {
+            for (String table : catalog.listTables(session, database)) {
+                tables.add(new SchemaTableName(database, table));
+            }
+        }
+        return tables.build();
+    }
+
+    @Override
+    public ConnectorTableHandle getTableHandle(ConnectorSession session, SchemaTableName tableName, Optional<ConnectorTableVersion> startVersion, Optional<ConnectorTableVersion> endVersion)
+    {
+        if (startVersion.isPresent() || endVersion.isPresent()) {
+            throw new TrinoException(NOT_SUPPORTED, "The Paimon connector does not support versioned tables yet: " + tableName);
+        }
+        return loadTable(session, tableName)
+                .map(table -> new PaimonTableHandle(tableName, table.location().toString(), table.schema().id()))
+                .orElse(null);
+    }
+
+    @Override
+    public ConnectorTableMetadata getTableMetadata(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        return tableMetadata(table(session, (PaimonTableHandle) tableHandle));
+    }
+
+    @Override
+    public Map<String, ColumnHandle> getColumnHandles(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        PaimonTable table = table(session, (PaimonTableHandle) tableHandle);
+        ImmutableMap.Builder<String, ColumnHandle> columns = ImmutableMap.builder();
+        for (DataField field : table.schema().fields()) {
+            ColumnMetadata column = columnMetadata(table, field);
+            columns.put(column.getName(), new PaimonColumnHandle(field.id(), field.name(), column.getType(), column.isNullable()));
+        }
+        return columns.buildOrThrow();
+    }
+
+    @Override
+    public ColumnMetadata getColumnMetadata(ConnectorSession session, ConnectorTableHandle tableHandle, ColumnHandle columnHandle)
+    {
+        PaimonTable table = table(session, (PaimonTableHandle) tableHandle);
+        PaimonColumnHandle column = (PaimonColumnHandle) columnHandle;
+        return table.schema().fields().stream()
+                .filter(field -> field.id() == column.fieldId())
+                .findFirst()
+                .map(field -> columnMetadata(table, field))
+                .orElseThrow(() -> new IllegalArgumentException("No field %s in %s".formatted(column, table.name())));
+    }
+
+    /**
+     * Lists the columns of many tables for {@code information_schema.columns}. A table whose schema cannot be read
+     * or mapped is logged and left out, so one broken table does not hide the columns of the others; reading that
+     * table directly still fails with the named error.
+     */
+    @Override
+    public Iterator<RelationColumnsMetadata> streamRelationColumns(ConnectorSession session, Optional<String> schemaName, UnaryOperator<Set<SchemaTableName>> relationFilter)
+    {
+        Set<SchemaTableName> tables = relationFilter.apply(listTables(session, schemaName).stream().collect(toImmutableSet()));
+        List<RelationColumnsMetadata> relations = new ArrayList<>();
+        for (SchemaTableName tableName : tables) {
+            try {
+                Optional<PaimonTable> table = loadTable(session, tableName);
+                table.ifPresent(paimonTable -> relations.add(RelationColumnsMetadata.forTable(tableName, tableMetadata(paimonTable).getColumns())));
+            }
+            catch (TrinoException e) {
+                if (!isBrokenTable(e)) {
+                    throw e;
+                }
+                log.warn(e, "Leaving table %s out of the column listing", tableName);
+            }
+        }
+        return relations.iterator();
+    }
+
+    private static boolean isBrokenTable(TrinoException e)
+    {
+        return e.getErrorCode().equals(PaimonErrorCode.PAIMON_INVALID_METADATA.toErrorCode())
+                || e.getErrorCode().equals(PAIMON_UNSUPPORTED_TYPE.toErrorCode())
+                || e.getErrorCode().equals(PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION.toErrorCode());
+    }
+
+    private ConnectorTableMetadata tableMetadata(PaimonTable table)
+    {
+        List<ColumnMetadata> columns = table.schema().fields().stream()
+                .map(field -> columnMetadata(table, field))
+                .collect(ImmutableList.toImmutableList());
+        return new ConnectorTableMetadata(
+                table.name(),
+                columns,
+                PaimonTableProperties.fromSchema(table.name(), table.schema()),
+                table.schema().comment());
+    }
+
+    private ColumnMetadata columnMetadata(PaimonTable table, DataField field)
+    {
+        try {
+            return ColumnMetadata.builder()
+                    .setName(field.name())
+                    .setType(typeMapping.toTrinoType(field))
+                    .setNullable(field.type().nullable())
+                    .setComment(field.description())
+                    .build();
+        }
+        catch (TrinoException e) {
+            if (e.getErrorCode().equals(PAIMON_UNSUPPORTED_TYPE.toErrorCode())) {
+                throw new TrinoException(PAIMON_UNSUPPORTED_TYPE, "Table %s column '%s': %s".formatted(table.name(), field.name(), e.getMessage()), e);
+            }
+            throw e;
+        }
+    }
+
+    private List<String> databases(ConnectorSession session, Optional<String> schemaName)
+    {
+        if (schemaName.isPresent()) {
+            return catalog.databaseExists(session, schemaName.get()) ? ImmutableList.of(schemaName.get()) : ImmutableList.of();
+        }
+        return catalog.listDatabases(session);
+    }
+
+    private Optional<PaimonTable> loadTable(ConnectorSession session, SchemaTableName tableName)
+    {
+        Optional<PaimonTable> table = loadedTables.get(tableName);
+        if (table == null) {
+            table = catalog.loadTable(session, tableName);
+            loadedTables.put(tableName, table);
+        }
+        return table;
+    }
+
+    private PaimonTable table(ConnectorSession session, PaimonTableHandle handle)
+    {
+        PaimonTable table = loadTable(session, handle.schemaTableName())
+                .orElseThrow(() -> new TableNotFoundException(handle.schemaTableName()));
+        if (table.schema().id() == handle.schemaId()) {
+            return table;
+        }
+        // the handle was planned against another schema version: read exactly that one
+        Location location = Location.of(handle.location());
+        return new PaimonTable(handle.schemaTableName(), location, new SchemaFiles(catalog.fileSystem(session), location).readSchema(handle.schemaId()));
+    }
+}
