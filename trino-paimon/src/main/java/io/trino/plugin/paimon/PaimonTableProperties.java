@@ -9,8 +9,6 @@ import io.trino.spi.TrinoException;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.session.PropertyMetadata;
 import io.trino.spi.type.ArrayType;
-import io.trino.spi.type.MapType;
-import io.trino.spi.type.TypeManager;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,6 +16,7 @@ import java.util.Map;
 
 import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION;
+import static io.trino.spi.StandardErrorCode.INVALID_TABLE_PROPERTY;
 import static io.trino.spi.session.PropertyMetadata.booleanProperty;
 import static io.trino.spi.session.PropertyMetadata.integerProperty;
 import static io.trino.spi.session.PropertyMetadata.stringProperty;
@@ -26,7 +25,7 @@ import static java.util.Locale.ENGLISH;
 
 /**
  * Trino table properties of a Paimon table. The options users set most often are typed properties of their own;
- * every other Paimon option (the set is open-ended) lives in the {@code options} map, so that
+ * every other Paimon option (the set is open-ended) is an entry of {@code options}, so that
  * {@code SHOW CREATE TABLE} shows every option the schema file holds.
  */
 public class PaimonTableProperties
@@ -56,7 +55,7 @@ public class PaimonTableProperties
     private final List<PropertyMetadata<?>> tableProperties;
 
     @Inject
-    public PaimonTableProperties(TypeManager typeManager)
+    public PaimonTableProperties()
     {
         tableProperties = ImmutableList.of(
                 stringListProperty(PRIMARY_KEY, "Primary key columns; rows with the same key are merged by the merge engine"),
@@ -68,15 +67,15 @@ public class PaimonTableProperties
                 stringProperty(CHANGELOG_PRODUCER, "Changelog producer: none, input, lookup or full-compaction", null, false),
                 booleanProperty(DELETION_VECTORS_ENABLED, "Whether the table uses deletion vectors", null, false),
                 stringProperty(FILE_FORMAT, "Data file format: parquet, orc or avro", null, false),
-                new PropertyMetadata<Map<String, String>>(
+                new PropertyMetadata<>(
                         OPTIONS,
-                        "Other Paimon table options, by their Paimon names, e.g. MAP(ARRAY['fields.price.aggregate-function'], ARRAY['max'])",
-                        new MapType(VARCHAR, VARCHAR, typeManager.getTypeOperators()),
+                        "Other Paimon table options as 'name=value' entries, e.g. ARRAY['fields.price.aggregate-function=max']",
+                        new ArrayType(VARCHAR),
                         mapClass(),
                         ImmutableMap.of(),
                         false,
-                        value -> toStringMap((Map<?, ?>) value),
-                        value -> value));
+                        value -> parseOptions((List<?>) value),
+                        PaimonTableProperties::formatOptions));
     }
 
     public List<PropertyMetadata<?>> getTableProperties()
@@ -170,10 +169,29 @@ public class PaimonTableProperties
         return (Class<Map<String, String>>) (Class<?>) Map.class;
     }
 
-    private static Map<String, String> toStringMap(Map<?, ?> value)
+    // Trino 476 cannot print a MAP value in SHOW CREATE TABLE, so options travel as 'name=value' strings.
+    // Paimon option names never contain '=', so the first '=' separates name and value.
+    private static Map<String, String> parseOptions(List<?> entries)
     {
-        ImmutableMap.Builder<String, String> map = ImmutableMap.builder();
-        value.forEach((key, entry) -> map.put((String) key, (String) entry));
-        return map.buildOrThrow();
+        Map<String, String> options = new LinkedHashMap<>();
+        for (Object entry : entries) {
+            String text = (String) entry;
+            int separator = text == null ? -1 : text.indexOf('=');
+            if (separator <= 0) {
+                throw new TrinoException(INVALID_TABLE_PROPERTY, "Table property '%s': entry '%s' is not of the form 'name=value'".formatted(OPTIONS, text));
+            }
+            String name = text.substring(0, separator).trim();
+            if (options.put(name, text.substring(separator + 1)) != null) {
+                throw new TrinoException(INVALID_TABLE_PROPERTY, "Table property '%s': option '%s' is given more than once".formatted(OPTIONS, name));
+            }
+        }
+        return ImmutableMap.copyOf(options);
+    }
+
+    private static List<String> formatOptions(Map<String, String> options)
+    {
+        return options.entrySet().stream()
+                .map(option -> option.getKey() + "=" + option.getValue())
+                .collect(toImmutableList());
     }
 }

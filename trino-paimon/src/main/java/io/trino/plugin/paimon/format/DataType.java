@@ -445,7 +445,10 @@ public sealed interface DataType
         public String typeName()
         {
             return fields.stream()
-                    .map(field -> "`%s` %s".formatted(field.name().replace("`", "``"), field.type().asSqlString()))
+                    .map(field -> "`%s` %s%s".formatted(
+                            field.name().replace("`", "``"),
+                            field.type().asSqlString(),
+                            field.description().map(description -> " COMMENT '%s'".formatted(description.replace("'", "''"))).orElse("")))
                     .collect(joining(", ", "ROW<", ">"));
         }
 

@@ -36,7 +36,7 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * Parses Paimon's SQL-like type strings ({@code DECIMAL(20, 2) NOT NULL}, {@code TIMESTAMP(3) WITH LOCAL TIME ZONE},
- * {@code ARRAY<INT>}, {@code ROW<`a` INT, b STRING 'comment'>}, ...), the atomic part of the schema-file type grammar.
+ * {@code ARRAY<INT>}, {@code ROW<`a` INT COMMENT 'first', b STRING>}, ...), the atomic part of the schema-file type grammar.
  * Keywords are case-insensitive and the aliases Paimon's own parser takes are accepted.
  */
 public final class DataTypeParser
@@ -58,7 +58,14 @@ public final class DataTypeParser
     {
         requireNonNull(text, "text is null");
         DataTypeParser parser = new DataTypeParser(text);
-        DataType type = parser.parseType();
+        DataType type;
+        try {
+            type = parser.parseType();
+        }
+        catch (IllegalArgumentException e) {
+            // a length, precision or scale out of Paimon's range
+            throw parser.error(e.getMessage());
+        }
         if (parser.position != parser.tokens.size()) {
             throw parser.error("unexpected '%s'".formatted(parser.tokens.get(parser.position).text()));
         }
@@ -174,12 +181,7 @@ public final class DataTypeParser
             }
             expectSymbol(")");
         }
-        try {
-            return new DecimalType(true, precision, scale);
-        }
-        catch (IllegalArgumentException e) {
-            throw error(e.getMessage());
-        }
+        return new DecimalType(true, precision, scale);
     }
 
     private DataType parseTimestamp()
@@ -217,6 +219,7 @@ public final class DataTypeParser
                 acceptSymbol(":");
                 DataType type = parseType();
                 Optional<String> description = Optional.empty();
+                acceptKeyword("COMMENT");
                 if (peek() != null && peek().kind() == TokenKind.STRING) {
                     description = Optional.of(tokens.get(position++).text());
                 }

@@ -1,0 +1,39 @@
+package io.trino.plugin.paimon;
+
+import com.google.common.collect.ImmutableMap;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static io.airlift.configuration.testing.ConfigAssertions.assertFullMapping;
+import static io.airlift.configuration.testing.ConfigAssertions.assertRecordedDefaults;
+import static io.airlift.configuration.testing.ConfigAssertions.recordDefaults;
+import static org.assertj.core.api.Assertions.assertThat;
+
+final class TestPaimonConfig
+{
+    @Test
+    void defaults()
+    {
+        assertRecordedDefaults(recordDefaults(PaimonConfig.class)
+                .setWarehouse(null));
+    }
+
+    @Test
+    void explicitPropertyMappings()
+    {
+        Map<String, String> properties = ImmutableMap.of("paimon.warehouse", "s3://bucket/warehouse");
+        PaimonConfig expected = new PaimonConfig()
+                .setWarehouse("s3://bucket/warehouse");
+        assertFullMapping(properties, expected);
+    }
+
+    @Test
+    void warehouseNeedsAScheme()
+    {
+        assertThat(new PaimonConfig().setWarehouse("local:///warehouse").isWarehouseSchemeValid()).isTrue();
+        assertThat(new PaimonConfig().setWarehouse("s3://bucket/path").isWarehouseSchemeValid()).isTrue();
+        assertThat(new PaimonConfig().setWarehouse("/data/warehouse").isWarehouseSchemeValid()).isFalse();
+        assertThat(new PaimonConfig().setWarehouse("warehouse").isWarehouseSchemeValid()).isFalse();
+    }
+}

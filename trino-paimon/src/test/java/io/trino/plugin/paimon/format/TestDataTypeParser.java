@@ -1,0 +1,102 @@
+package io.trino.plugin.paimon.format;
+
+import io.trino.plugin.paimon.format.DataType.ArrayType;
+import io.trino.plugin.paimon.format.DataType.BigIntType;
+import io.trino.plugin.paimon.format.DataType.BinaryType;
+import io.trino.plugin.paimon.format.DataType.CharType;
+import io.trino.plugin.paimon.format.DataType.DecimalType;
+import io.trino.plugin.paimon.format.DataType.DoubleType;
+import io.trino.plugin.paimon.format.DataType.IntType;
+import io.trino.plugin.paimon.format.DataType.LocalZonedTimestampType;
+import io.trino.plugin.paimon.format.DataType.MapType;
+import io.trino.plugin.paimon.format.DataType.RowType;
+import io.trino.plugin.paimon.format.DataType.TimeType;
+import io.trino.plugin.paimon.format.DataType.TimestampType;
+import io.trino.plugin.paimon.format.DataType.VarBinaryType;
+import io.trino.plugin.paimon.format.DataType.VarCharType;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Type strings as the format doc (§2.1) says Paimon writes and accepts them.
+ */
+final class TestDataTypeParser
+{
+    @Test
+    void parsesTheStringsPaimonWrites()
+    {
+        assertParses("INT NOT NULL", new IntType(false));
+        assertParses("STRING", new VarCharType(true, Integer.MAX_VALUE));
+        assertParses("VARCHAR(10)", new VarCharType(true, 10));
+        assertParses("CHAR(5)", new CharType(true, 5));
+        assertParses("BYTES", new VarBinaryType(true, Integer.MAX_VALUE));
+        assertParses("BINARY(16)", new BinaryType(true, 16));
+        assertParses("DECIMAL(20, 2)", new DecimalType(true, 20, 2));
+        assertParses("TIME(0)", new TimeType(true, 0));
+        assertParses("TIMESTAMP(6)", new TimestampType(true, 6));
+        assertParses("TIMESTAMP(3) WITH LOCAL TIME ZONE", new LocalZonedTimestampType(true, 3));
+        assertParses("TIMESTAMP(9) WITH LOCAL TIME ZONE NOT NULL", new LocalZonedTimestampType(false, 9));
+    }
+
+    @Test
+    void parsesAliasesAndDefaults()
+    {
+        assertThat(DataTypeParser.parse("integer")).isEqualTo(new IntType(true));
+        assertThat(DataTypeParser.parse("DOUBLE PRECISION")).isEqualTo(new DoubleType(true));
+        assertThat(DataTypeParser.parse("DEC")).isEqualTo(new DecimalType(true, 10, 0));
+        assertThat(DataTypeParser.parse("NUMERIC(5)")).isEqualTo(new DecimalType(true, 5, 0));
+        assertThat(DataTypeParser.parse("VARCHAR")).isEqualTo(new VarCharType(true, 1));
+        assertThat(DataTypeParser.parse("CHAR")).isEqualTo(new CharType(true, 1));
+        assertThat(DataTypeParser.parse("TIME")).isEqualTo(new TimeType(true, 0));
+        assertThat(DataTypeParser.parse("TIMESTAMP")).isEqualTo(new TimestampType(true, 6));
+        assertThat(DataTypeParser.parse("TIMESTAMP(3) WITHOUT TIME ZONE")).isEqualTo(new TimestampType(true, 3));
+        assertThat(DataTypeParser.parse("TIMESTAMP_LTZ(3)")).isEqualTo(new LocalZonedTimestampType(true, 3));
+        assertThat(DataTypeParser.parse("bigint null")).isEqualTo(new BigIntType(true));
+    }
+
+    @Test
+    void parsesNestedStringForms()
+    {
+        assertThat(DataTypeParser.parse("ARRAY<INT NOT NULL> NOT NULL"))
+                .isEqualTo(new ArrayType(false, new IntType(false)));
+        assertThat(DataTypeParser.parse("MAP<STRING NOT NULL, ARRAY<BIGINT>>"))
+                .isEqualTo(new MapType(true, new VarCharType(false, Integer.MAX_VALUE), new ArrayType(true, new BigIntType(true))));
+        assertThat(DataTypeParser.parse("ROW<`a b` INT COMMENT 'first', c STRING>"))
+                .isEqualTo(new RowType(true, List.of(
+                        new DataField(0, "a b", new IntType(true), Optional.of("first"), Optional.empty()),
+                        new DataField(1, "c", new VarCharType(true, Integer.MAX_VALUE)))));
+    }
+
+    @Test
+    void rejectsWhatIsNotAType()
+    {
+        assertThatThrownBy(() -> DataTypeParser.parse("GEOMETRY"))
+                .isInstanceOf(InvalidSchemaException.class)
+                .hasMessage("Invalid Paimon type 'GEOMETRY': unknown type 'GEOMETRY'");
+        assertThatThrownBy(() -> DataTypeParser.parse("DECIMAL(40, 2)"))
+                .isInstanceOf(InvalidSchemaException.class)
+                .hasMessageContaining("Decimal precision must be between 1 and 38: 40");
+        assertThatThrownBy(() -> DataTypeParser.parse("INT NOT"))
+                .isInstanceOf(InvalidSchemaException.class)
+                .hasMessage("Invalid Paimon type 'INT NOT': expected NULL");
+        assertThatThrownBy(() -> DataTypeParser.parse("ARRAY<INT"))
+                .isInstanceOf(InvalidSchemaException.class)
+                .hasMessage("Invalid Paimon type 'ARRAY<INT': expected '>'");
+        assertThatThrownBy(() -> DataTypeParser.parse("TIMESTAMP(12)"))
+                .isInstanceOf(InvalidSchemaException.class)
+                .hasMessageContaining("TIMESTAMP precision must be between 0 and 9: 12");
+    }
+
+    private static void assertParses(String text, DataType expected)
+    {
+        DataType parsed = DataTypeParser.parse(text);
+        assertThat(parsed).isEqualTo(expected);
+        // what we write back is what Paimon wrote
+        assertThat(parsed.asSqlString()).isEqualTo(text);
+    }
+}

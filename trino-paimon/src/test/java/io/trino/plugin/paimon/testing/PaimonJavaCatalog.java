@@ -1,0 +1,102 @@
+package io.trino.plugin.paimon.testing;
+
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.CatalogContext;
+import org.apache.paimon.catalog.CatalogFactory;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.options.Options;
+import org.apache.paimon.schema.Schema;
+import org.apache.paimon.table.Table;
+import org.apache.paimon.table.sink.BatchTableCommit;
+import org.apache.paimon.table.sink.BatchTableWrite;
+import org.apache.paimon.table.sink.BatchWriteBuilder;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Paimon Java's own filesystem catalog over a local warehouse folder: the oracle that writes the tables our
+ * connector reads. Test scope only.
+ */
+public final class PaimonJavaCatalog
+        implements AutoCloseable
+{
+    private final Path warehouse;
+    private final Catalog catalog;
+
+    public PaimonJavaCatalog(Path warehouse)
+    {
+        this.warehouse = requireNonNull(warehouse, "warehouse is null");
+        Options options = new Options();
+        options.set("warehouse", warehouse.toUri().toString());
+        this.catalog = CatalogFactory.createCatalog(CatalogContext.create(options));
+    }
+
+    public Path warehouse()
+    {
+        return warehouse;
+    }
+
+    public void createDatabase(String database)
+    {
+        try {
+            catalog.createDatabase(database, true);
+        }
+        catch (Catalog.DatabaseAlreadyExistException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public Table createTable(String database, String table, Schema schema)
+    {
+        try {
+            Identifier identifier = Identifier.create(database, table);
+            catalog.createTable(identifier, schema, false);
+            return catalog.getTable(identifier);
+        }
+        catch (Catalog.TableAlreadyExistException | Catalog.DatabaseNotExistException | Catalog.TableNotExistException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public List<String> listDatabases()
+    {
+        return catalog.listDatabases();
+    }
+
+    public Table getTable(String database, String table)
+    {
+        try {
+            return catalog.getTable(Identifier.create(database, table));
+        }
+        catch (Catalog.TableNotExistException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Writes the rows in one batch commit, which adds one level-0 sorted run per bucket it touches. */
+    public static void write(Table table, List<GenericRow> rows)
+    {
+        BatchWriteBuilder builder = table.newBatchWriteBuilder();
+        try (BatchTableWrite write = builder.newWrite();
+                BatchTableCommit commit = builder.newCommit()) {
+            for (GenericRow row : rows) {
+                write.write(row);
+            }
+            commit.commit(write.prepareCommit());
+        }
+        catch (Exception e) {
+            throw new RuntimeException("Paimon Java failed to write " + table.name(), e);
+        }
+    }
+
+    @Override
+    public void close()
+            throws Exception
+    {
+        catalog.close();
+    }
+}
