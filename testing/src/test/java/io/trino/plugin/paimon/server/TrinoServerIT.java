@@ -1,0 +1,142 @@
+package io.trino.plugin.paimon.server;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+import static com.google.common.io.MoreFiles.deleteRecursively;
+import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS;
+
+/**
+ * The plugin as users run it: a stock Trino 476 from the server tarball, the plugin folder from plugin-assembly in
+ * {@code plugin/paimon}, queried over JDBC. Only here does the plugin run in its own class loader, so a jar missing
+ * from the plugin folder shows up here and nowhere else. One server for the whole class.
+ */
+@TestInstance(PER_CLASS)
+final class TrinoServerIT
+{
+    private Path localRoot;
+    private TrinoServer server;
+
+    @BeforeAll
+    void startServer()
+            throws Exception
+    {
+        localRoot = Files.createTempDirectory("trino-paimon-it");
+        DemoWarehouse.create(localRoot);
+        server = TrinoServer.start(Path.of(System.getProperty("repository.root")).toRealPath(), localRoot);
+    }
+
+    @AfterAll
+    void stopServer()
+            throws Exception
+    {
+        if (server != null) {
+            server.close();
+        }
+        if (localRoot != null) {
+            deleteRecursively(localRoot, ALLOW_INSECURE);
+        }
+    }
+
+    @Test
+    void pluginIsLoadedAsCatalog()
+            throws SQLException
+    {
+        assertThat(column("SHOW CATALOGS")).contains("paimon", "system");
+        assertThat(server.serverLog()).contains("Registering connector paimon");
+    }
+
+    @Test
+    void listsDatabasesAndTablesPaimonJavaWrote()
+            throws SQLException
+    {
+        assertThat(column("SHOW SCHEMAS FROM paimon")).contains("demo", "information_schema");
+        assertThat(column("SHOW TABLES FROM paimon.demo")).containsExactlyInAnyOrder("orders", "customers", "page_views", "events");
+    }
+
+    @Test
+    void describesPaimonJavaTable()
+            throws SQLException
+    {
+        List<String> columns = new ArrayList<>();
+        try (Connection connection = server.connect();
+                Statement statement = connection.createStatement();
+                ResultSet result = statement.executeQuery("DESCRIBE paimon.demo.orders")) {
+            while (result.next()) {
+                columns.add(result.getString(1) + " " + result.getString(2) + " " + result.getString(4));
+            }
+        }
+        assertThat(columns).containsExactly(
+                "dt varchar ",
+                "order_id bigint order number, unique within a day",
+                "customer varchar ",
+                "amount decimal(12,2) ",
+                "status varchar ",
+                "updated_at timestamp(3) ");
+    }
+
+    @Test
+    void showCreateTableOfAggregationTable()
+            throws SQLException
+    {
+        assertThat(column("SHOW CREATE TABLE paimon.demo.page_views")).containsExactly("""
+                CREATE TABLE paimon.demo.page_views (
+                   page varchar NOT NULL,
+                   views bigint,
+                   last_visit timestamp(3)
+                )
+                COMMENT 'Page views; the aggregation engine sums views and keeps the latest visit'
+                WITH (
+                   bucket = 1,
+                   merge_engine = 'aggregation',
+                   options = ARRAY['fields.last_visit.aggregate-function=max','fields.views.aggregate-function=sum','write-only=true'],
+                   primary_key = ARRAY['page']
+                )""");
+    }
+
+    @Test
+    void createsAndDropsSchema()
+            throws SQLException
+    {
+        execute("CREATE SCHEMA paimon.made_by_server");
+        assertThat(Files.isDirectory(localRoot.resolve("warehouse/made_by_server.db"))).isTrue();
+        execute("DROP SCHEMA paimon.made_by_server");
+        assertThat(Files.exists(localRoot.resolve("warehouse/made_by_server.db"))).isFalse();
+    }
+
+    private List<String> column(String sql)
+            throws SQLException
+    {
+        List<String> values = new ArrayList<>();
+        try (Connection connection = server.connect();
+                Statement statement = connection.createStatement();
+                ResultSet result = statement.executeQuery(sql)) {
+            while (result.next()) {
+                values.add(result.getString(1));
+            }
+        }
+        return values;
+    }
+
+    private void execute(String sql)
+            throws SQLException
+    {
+        try (Connection connection = server.connect();
+                Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        }
+    }
+}
