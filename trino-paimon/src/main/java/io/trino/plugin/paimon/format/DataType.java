@@ -368,6 +368,29 @@ public sealed interface DataType
         }
     }
 
+    /** A fixed-length vector of numbers (Paimon 1.4, for vector search); the connector cannot represent it yet. */
+    record VectorType(boolean nullable, DataType elementType, int length)
+            implements DataType
+    {
+        public VectorType
+        {
+            requireNonNull(elementType, "elementType is null");
+            checkArgument(length >= 1, "VECTOR length must be at least 1: %s", length);
+        }
+
+        @Override
+        public String typeName()
+        {
+            return "VECTOR<%s, %s>".formatted(elementType.asSqlString(), length);
+        }
+
+        @Override
+        public DataType withNullable(boolean nullable)
+        {
+            return new VectorType(nullable, elementType, length);
+        }
+    }
+
     record ArrayType(boolean nullable, DataType elementType)
             implements DataType
     {

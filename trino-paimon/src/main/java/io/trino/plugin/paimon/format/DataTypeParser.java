@@ -23,6 +23,7 @@ import io.trino.plugin.paimon.format.DataType.TinyIntType;
 import io.trino.plugin.paimon.format.DataType.VarBinaryType;
 import io.trino.plugin.paimon.format.DataType.VarCharType;
 import io.trino.plugin.paimon.format.DataType.VariantType;
+import io.trino.plugin.paimon.format.DataType.VectorType;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -150,6 +151,14 @@ public final class DataTypeParser
                 DataType element = parseType();
                 expectSymbol(">");
                 yield new ArrayType(true, element);
+            }
+            case "VECTOR" -> {
+                expectSymbol("<");
+                DataType element = parseType();
+                expectSymbol(",");
+                int length = nextInteger();
+                expectSymbol(">");
+                yield new VectorType(true, element, length);
             }
             case "MULTISET" -> {
                 expectSymbol("<");

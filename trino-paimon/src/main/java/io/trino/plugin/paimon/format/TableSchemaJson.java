@@ -10,6 +10,7 @@ import io.trino.plugin.paimon.format.DataType.ArrayType;
 import io.trino.plugin.paimon.format.DataType.MapType;
 import io.trino.plugin.paimon.format.DataType.MultisetType;
 import io.trino.plugin.paimon.format.DataType.RowType;
+import io.trino.plugin.paimon.format.DataType.VectorType;
 import io.trino.plugin.paimon.format.DataTypeParser.CompositeHeader;
 
 import java.util.Iterator;
@@ -101,6 +102,13 @@ public final class TableSchemaJson
         return switch (header.keyword()) {
             case "ARRAY" -> new ArrayType(nullable, parseType(node.get("element")));
             case "MULTISET" -> new MultisetType(nullable, parseType(node.get("element")));
+            case "VECTOR" -> {
+                JsonNode length = node.get("length");
+                if (length == null || !length.canConvertToInt()) {
+                    throw new InvalidSchemaException("VECTOR type without an integer 'length': " + node);
+                }
+                yield new VectorType(nullable, parseType(node.get("element")), length.intValue());
+            }
             case "MAP" -> new MapType(nullable, parseType(node.get("key")), parseType(node.get("value")));
             case "ROW" -> {
                 ImmutableList.Builder<DataField> fields = ImmutableList.builder();

@@ -77,7 +77,7 @@ public final class TypeMapping
             case DataType.RowType row -> RowType.from(row.fields().stream()
                     .map(field -> RowType.field(field.name(), toTrinoType(field.type())))
                     .collect(ImmutableList.toImmutableList()));
-            case DataType.VariantType _, DataType.BlobType _ -> throw unsupported(type, "not supported by the Paimon connector");
+            case DataType.VariantType _, DataType.BlobType _, DataType.VectorType _ -> throw unsupported(type, "not supported by the Paimon connector");
         };
     }
 

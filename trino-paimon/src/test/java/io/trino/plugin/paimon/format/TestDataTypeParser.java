@@ -66,6 +66,9 @@ final class TestDataTypeParser
                 .isEqualTo(new ArrayType(false, new IntType(false)));
         assertThat(DataTypeParser.parse("MAP<STRING NOT NULL, ARRAY<BIGINT>>"))
                 .isEqualTo(new MapType(true, new VarCharType(false, Integer.MAX_VALUE), new ArrayType(true, new BigIntType(true))));
+        assertThat(DataTypeParser.parse("BLOB NOT NULL")).isEqualTo(new DataType.BlobType(false));
+        assertThat(DataTypeParser.parse("VARIANT")).isEqualTo(new DataType.VariantType(true));
+        assertThat(DataTypeParser.parse("VECTOR<FLOAT, 3>").asSqlString()).isEqualTo("VECTOR<FLOAT, 3>");
         assertThat(DataTypeParser.parse("ROW<`a b` INT COMMENT 'first', c STRING>"))
                 .isEqualTo(new RowType(true, List.of(
                         new DataField(0, "a b", new IntType(true), Optional.of("first"), Optional.empty()),

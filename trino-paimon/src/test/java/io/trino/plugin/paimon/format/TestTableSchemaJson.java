@@ -1,5 +1,6 @@
 package io.trino.plugin.paimon.format;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.trino.plugin.paimon.format.DataType.ArrayType;
 import io.trino.plugin.paimon.format.DataType.DecimalType;
 import io.trino.plugin.paimon.format.DataType.IntType;
@@ -136,6 +137,17 @@ final class TestTableSchemaJson
         finally {
             deleteRecursively(warehouse, ALLOW_INSECURE);
         }
+    }
+
+    @Test
+    void readsVectorTypeAsPaimonSerializesIt()
+            throws Exception
+    {
+        // what Paimon 1.4.2's JsonSerdeUtil writes for DataTypes.VECTOR(3, DataTypes.FLOAT()); tables with it need a vector-capable file format
+        DataType type = TableSchemaJson.parseType(new ObjectMapper().readTree("""
+                {"type": "VECTOR", "element": "FLOAT", "length": 3}
+                """));
+        assertThat(type.asSqlString()).isEqualTo(DataTypes.VECTOR(3, DataTypes.FLOAT()).asSQLString());
     }
 
     @Test
