@@ -53,7 +53,7 @@ public final class DataTypeParser
     }
 
     /**
-     * @throws InvalidSchemaException if the text is not a Paimon type
+     * @throws InvalidMetadataException if the text is not a Paimon type
      */
     public static DataType parse(String text)
     {
@@ -332,9 +332,9 @@ public final class DataTypeParser
         }
     }
 
-    private InvalidSchemaException error(String message)
+    private InvalidMetadataException error(String message)
     {
-        return new InvalidSchemaException("Invalid Paimon type '%s': %s".formatted(text, message));
+        return new InvalidMetadataException("Invalid Paimon type '%s': %s".formatted(text, message));
     }
 
     private enum TokenKind
@@ -373,7 +373,7 @@ public final class DataTypeParser
                 i++;
                 while (true) {
                     if (i >= text.length()) {
-                        throw new InvalidSchemaException("Invalid Paimon type '%s': unterminated %s".formatted(text, c == '`' ? "identifier" : "string"));
+                        throw new InvalidMetadataException("Invalid Paimon type '%s': unterminated %s".formatted(text, c == '`' ? "identifier" : "string"));
                     }
                     char next = text.charAt(i);
                     if (next == c) {
@@ -395,7 +395,7 @@ public final class DataTypeParser
                 i++;
             }
             else {
-                throw new InvalidSchemaException("Invalid Paimon type '%s': unexpected character '%s'".formatted(text, c));
+                throw new InvalidMetadataException("Invalid Paimon type '%s': unexpected character '%s'".formatted(text, c));
             }
         }
         return tokens;

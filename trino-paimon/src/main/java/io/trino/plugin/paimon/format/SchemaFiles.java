@@ -5,12 +5,10 @@ import io.trino.filesystem.FileEntry;
 import io.trino.filesystem.FileIterator;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
-import io.trino.filesystem.TrinoInputFile;
 import io.trino.spi.TrinoException;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.List;
@@ -80,12 +78,12 @@ public final class SchemaFiles
     public TableSchema readSchema(long id)
     {
         Location location = schemaLocation(id);
-        byte[] content = readFile(location);
+        byte[] content = MetadataFiles.readFile(fileSystem, location);
         TableSchema schema;
         try {
             schema = TableSchemaJson.parse(content);
         }
-        catch (InvalidSchemaException e) {
+        catch (InvalidMetadataException e) {
             throw new TrinoException(PAIMON_INVALID_METADATA, "Invalid Paimon schema file %s: %s".formatted(location, e.getMessage()), e);
         }
         if (schema.id() != id) {
@@ -94,18 +92,14 @@ public final class SchemaFiles
         return schema;
     }
 
-    private byte[] readFile(Location location)
+    /**
+     * Creates {@code schema-<id>} unless it exists, atomically.
+     *
+     * @return false when a schema with this id already exists
+     */
+    public boolean createSchema(TableSchema schema)
     {
-        TrinoInputFile inputFile = fileSystem.newInputFile(location);
-        try (InputStream input = inputFile.newStream()) {
-            return input.readAllBytes();
-        }
-        catch (FileNotFoundException | NoSuchFileException e) {
-            throw new TrinoException(PAIMON_INVALID_METADATA, "Paimon schema file is missing: " + location, e);
-        }
-        catch (IOException e) {
-            throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to read " + location, e);
-        }
+        return MetadataFiles.createAtomically(fileSystem, schemaLocation(schema.id()), TableSchemaJson.toJson(schema));
     }
 
     // "schema-12" -> 12; temporary files (".schema-1.<uuid>.tmp") and anything else -> empty

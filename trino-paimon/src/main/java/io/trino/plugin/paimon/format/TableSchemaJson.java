@@ -3,7 +3,10 @@ package io.trino.plugin.paimon.format;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
 import io.trino.plugin.paimon.format.DataType.ArrayType;
@@ -17,6 +20,11 @@ import java.util.Iterator;
 import java.util.Map;
 import java.util.Optional;
 
+import static io.trino.plugin.paimon.format.JsonFields.optionalText;
+import static io.trino.plugin.paimon.format.JsonFields.parseObject;
+import static io.trino.plugin.paimon.format.JsonFields.requiredInt;
+import static io.trino.plugin.paimon.format.JsonFields.requiredLong;
+import static io.trino.plugin.paimon.format.JsonFields.requiredText;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -26,29 +34,19 @@ import static java.util.Objects.requireNonNull;
  */
 public final class TableSchemaJson
 {
-    private static final ObjectMapper MAPPER = JsonMapper.builder().build();
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+            .enable(SerializationFeature.INDENT_OUTPUT)
+            .build();
 
     private TableSchemaJson() {}
 
     /**
-     * @throws InvalidSchemaException if the bytes are not a Paimon table schema
+     * @throws InvalidMetadataException if the bytes are not a Paimon table schema
      */
     public static TableSchema parse(byte[] json)
     {
         requireNonNull(json, "json is null");
-        JsonNode root;
-        try {
-            root = MAPPER.readTree(json);
-        }
-        catch (JsonProcessingException e) {
-            throw new InvalidSchemaException("not valid JSON: " + e.getOriginalMessage(), e);
-        }
-        catch (java.io.IOException e) {
-            throw new InvalidSchemaException("not valid JSON: " + e.getMessage(), e);
-        }
-        if (root == null || !root.isObject()) {
-            throw new InvalidSchemaException("expected a JSON object");
-        }
+        JsonNode root = parseObject(MAPPER, json);
         try {
             int version = root.has("version") ? requiredInt(root, "version") : 1;
             long id = requiredLong(root, "id");
@@ -60,7 +58,7 @@ public final class TableSchemaJson
             JsonNode optionsNode = root.path("options");
             if (!optionsNode.isMissingNode() && !optionsNode.isNull()) {
                 if (!optionsNode.isObject()) {
-                    throw new InvalidSchemaException("'options' is not an object");
+                    throw new InvalidMetadataException("'options' is not an object");
                 }
                 for (Iterator<Map.Entry<String, JsonNode>> iterator = optionsNode.fields(); iterator.hasNext(); ) {
                     Map.Entry<String, JsonNode> option = iterator.next();
@@ -81,21 +79,93 @@ public final class TableSchemaJson
                     root.has("timeMillis") ? requiredLong(root, "timeMillis") : 0);
         }
         catch (IllegalArgumentException e) {
-            throw new InvalidSchemaException(e.getMessage(), e);
+            throw new InvalidMetadataException(e.getMessage(), e);
         }
+    }
+
+    /** The schema as Paimon writes it: pretty-printed, members in Paimon's order, absent values left out. */
+    public static byte[] toJson(TableSchema schema)
+    {
+        ObjectNode root = MAPPER.createObjectNode();
+        root.put("version", schema.version());
+        root.put("id", schema.id());
+        ArrayNode fields = root.putArray("fields");
+        schema.fields().forEach(field -> fields.add(fieldJson(field)));
+        root.put("highestFieldId", schema.highestFieldId());
+        ArrayNode partitionKeys = root.putArray("partitionKeys");
+        schema.partitionKeys().forEach(partitionKeys::add);
+        ArrayNode primaryKeys = root.putArray("primaryKeys");
+        schema.primaryKeys().forEach(primaryKeys::add);
+        ObjectNode options = root.putObject("options");
+        schema.options().forEach(options::put);
+        schema.comment().ifPresent(comment -> root.put("comment", comment));
+        root.put("timeMillis", schema.timeMillis());
+        try {
+            return MAPPER.writeValueAsBytes(root);
+        }
+        catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static ObjectNode fieldJson(DataField field)
+    {
+        ObjectNode node = MAPPER.createObjectNode();
+        node.put("id", field.id());
+        node.put("name", field.name());
+        node.set("type", typeJson(field.type()));
+        field.description().ifPresent(description -> node.put("description", description));
+        field.defaultValue().ifPresent(defaultValue -> node.put("defaultValue", defaultValue));
+        return node;
+    }
+
+    private static JsonNode typeJson(DataType type)
+    {
+        String nullability = type.nullable() ? "" : " NOT NULL";
+        return switch (type) {
+            case ArrayType array -> {
+                ObjectNode node = MAPPER.createObjectNode().put("type", "ARRAY" + nullability);
+                node.set("element", typeJson(array.elementType()));
+                yield node;
+            }
+            case MultisetType multiset -> {
+                ObjectNode node = MAPPER.createObjectNode().put("type", "MULTISET" + nullability);
+                node.set("element", typeJson(multiset.elementType()));
+                yield node;
+            }
+            case MapType map -> {
+                ObjectNode node = MAPPER.createObjectNode().put("type", "MAP" + nullability);
+                node.set("key", typeJson(map.keyType()));
+                node.set("value", typeJson(map.valueType()));
+                yield node;
+            }
+            case RowType row -> {
+                ObjectNode node = MAPPER.createObjectNode().put("type", "ROW" + nullability);
+                ArrayNode fields = node.putArray("fields");
+                row.fields().forEach(field -> fields.add(fieldJson(field)));
+                yield node;
+            }
+            case VectorType vector -> {
+                ObjectNode node = MAPPER.createObjectNode().put("type", "VECTOR" + nullability);
+                node.set("element", typeJson(vector.elementType()));
+                node.put("length", vector.length());
+                yield node;
+            }
+            default -> MAPPER.getNodeFactory().textNode(type.asSqlString());
+        };
     }
 
     /** Parses a type as it appears in a schema file: a string for atomic types, an object for composite ones. */
     public static DataType parseType(JsonNode node)
     {
         if (node == null || node.isMissingNode() || node.isNull()) {
-            throw new InvalidSchemaException("missing type");
+            throw new InvalidMetadataException("missing type");
         }
         if (node.isTextual()) {
             return DataTypeParser.parse(node.asText());
         }
         if (!node.isObject()) {
-            throw new InvalidSchemaException("a type must be a string or an object: " + node);
+            throw new InvalidMetadataException("a type must be a string or an object: " + node);
         }
         CompositeHeader header = DataTypeParser.parseCompositeHeader(requiredText(node, "type"));
         boolean nullable = header.nullable();
@@ -105,7 +175,7 @@ public final class TableSchemaJson
             case "VECTOR" -> {
                 JsonNode length = node.get("length");
                 if (length == null || !length.canConvertToInt()) {
-                    throw new InvalidSchemaException("VECTOR type without an integer 'length': " + node);
+                    throw new InvalidMetadataException("VECTOR type without an integer 'length': " + node);
                 }
                 yield new VectorType(nullable, parseType(node.get("element")), length.intValue());
             }
@@ -117,25 +187,25 @@ public final class TableSchemaJson
                 }
                 yield new RowType(nullable, fields.build());
             }
-            default -> throw new InvalidSchemaException("unknown composite type '%s'".formatted(header.keyword()));
+            default -> throw new InvalidMetadataException("unknown composite type '%s'".formatted(header.keyword()));
         };
     }
 
     private static DataField parseField(JsonNode node)
     {
         if (!node.isObject()) {
-            throw new InvalidSchemaException("a field must be an object: " + node);
+            throw new InvalidMetadataException("a field must be an object: " + node);
         }
         String name = requiredText(node, "name");
         DataType type;
         try {
             type = parseType(node.get("type"));
         }
-        catch (InvalidSchemaException e) {
-            throw new InvalidSchemaException("field '%s': %s".formatted(name, e.getMessage()), e);
+        catch (InvalidMetadataException e) {
+            throw new InvalidMetadataException("field '%s': %s".formatted(name, e.getMessage()), e);
         }
         catch (IllegalArgumentException e) {
-            throw new InvalidSchemaException("field '%s': %s".formatted(name, e.getMessage()), e);
+            throw new InvalidMetadataException("field '%s': %s".formatted(name, e.getMessage()), e);
         }
         return new DataField(
                 requiredInt(node, "id"),
@@ -166,12 +236,12 @@ public final class TableSchemaJson
             return ImmutableList.of();
         }
         if (!node.isArray()) {
-            throw new InvalidSchemaException("'%s' is not an array".formatted(name));
+            throw new InvalidMetadataException("'%s' is not an array".formatted(name));
         }
         ImmutableList.Builder<String> values = ImmutableList.builder();
         for (JsonNode value : node) {
             if (!value.isTextual()) {
-                throw new InvalidSchemaException("'%s' must hold strings".formatted(name));
+                throw new InvalidMetadataException("'%s' must hold strings".formatted(name));
             }
             values.add(value.asText());
         }
@@ -182,44 +252,8 @@ public final class TableSchemaJson
     {
         JsonNode value = node.get(name);
         if (value == null || !value.isArray()) {
-            throw new InvalidSchemaException("missing array '%s'".formatted(name));
+            throw new InvalidMetadataException("missing array '%s'".formatted(name));
         }
         return value;
-    }
-
-    private static String requiredText(JsonNode node, String name)
-    {
-        JsonNode value = node.get(name);
-        if (value == null || !value.isTextual()) {
-            throw new InvalidSchemaException("missing string '%s'".formatted(name));
-        }
-        return value.asText();
-    }
-
-    private static int requiredInt(JsonNode node, String name)
-    {
-        JsonNode value = node.get(name);
-        if (value == null || !value.isIntegralNumber() || !value.canConvertToInt()) {
-            throw new InvalidSchemaException("missing integer '%s'".formatted(name));
-        }
-        return value.intValue();
-    }
-
-    private static long requiredLong(JsonNode node, String name)
-    {
-        JsonNode value = node.get(name);
-        if (value == null || !value.isIntegralNumber() || !value.canConvertToLong()) {
-            throw new InvalidSchemaException("missing integer '%s'".formatted(name));
-        }
-        return value.longValue();
-    }
-
-    private static Optional<String> optionalText(JsonNode node, String name)
-    {
-        JsonNode value = node.get(name);
-        if (value == null || value.isNull()) {
-            return Optional.empty();
-        }
-        return Optional.of(value.asText());
     }
 }

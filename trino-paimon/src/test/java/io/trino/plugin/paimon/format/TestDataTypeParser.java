@@ -79,19 +79,19 @@ final class TestDataTypeParser
     void rejectsWhatIsNotAType()
     {
         assertThatThrownBy(() -> DataTypeParser.parse("GEOMETRY"))
-                .isInstanceOf(InvalidSchemaException.class)
+                .isInstanceOf(InvalidMetadataException.class)
                 .hasMessage("Invalid Paimon type 'GEOMETRY': unknown type 'GEOMETRY'");
         assertThatThrownBy(() -> DataTypeParser.parse("DECIMAL(40, 2)"))
-                .isInstanceOf(InvalidSchemaException.class)
+                .isInstanceOf(InvalidMetadataException.class)
                 .hasMessageContaining("Decimal precision must be between 1 and 38: 40");
         assertThatThrownBy(() -> DataTypeParser.parse("INT NOT"))
-                .isInstanceOf(InvalidSchemaException.class)
+                .isInstanceOf(InvalidMetadataException.class)
                 .hasMessage("Invalid Paimon type 'INT NOT': expected NULL");
         assertThatThrownBy(() -> DataTypeParser.parse("ARRAY<INT"))
-                .isInstanceOf(InvalidSchemaException.class)
+                .isInstanceOf(InvalidMetadataException.class)
                 .hasMessage("Invalid Paimon type 'ARRAY<INT': expected '>'");
         assertThatThrownBy(() -> DataTypeParser.parse("TIMESTAMP(12)"))
-                .isInstanceOf(InvalidSchemaException.class)
+                .isInstanceOf(InvalidMetadataException.class)
                 .hasMessageContaining("TIMESTAMP precision must be between 0 and 9: 12");
     }
 

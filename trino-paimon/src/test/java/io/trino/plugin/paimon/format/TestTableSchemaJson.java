@@ -154,16 +154,16 @@ final class TestTableSchemaJson
     void rejectsWhatIsNotASchema()
     {
         assertThatThrownBy(() -> TableSchemaJson.parse("[1, 2]".getBytes(UTF_8)))
-                .isInstanceOf(InvalidSchemaException.class)
+                .isInstanceOf(InvalidMetadataException.class)
                 .hasMessage("expected a JSON object");
         assertThatThrownBy(() -> TableSchemaJson.parse("{\"id\": 0}".getBytes(UTF_8)))
-                .isInstanceOf(InvalidSchemaException.class)
+                .isInstanceOf(InvalidMetadataException.class)
                 .hasMessage("missing array 'fields'");
         assertThatThrownBy(() -> TableSchemaJson.parse("{\"id\": 0, \"fields\": [{\"id\": 0, \"name\": \"a\", \"type\": \"INTEGRAL\"}]}".getBytes(UTF_8)))
-                .isInstanceOf(InvalidSchemaException.class)
+                .isInstanceOf(InvalidMetadataException.class)
                 .hasMessage("field 'a': Invalid Paimon type 'INTEGRAL': unknown type 'INTEGRAL'");
         assertThatThrownBy(() -> TableSchemaJson.parse("{\"id\": 0, \"fields\": [".getBytes(UTF_8)))
-                .isInstanceOf(InvalidSchemaException.class)
+                .isInstanceOf(InvalidMetadataException.class)
                 .hasMessageStartingWith("not valid JSON");
     }
 }

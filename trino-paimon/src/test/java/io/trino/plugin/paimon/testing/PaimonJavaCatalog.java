@@ -7,6 +7,7 @@ import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.options.Options;
 import org.apache.paimon.schema.Schema;
+import org.apache.paimon.schema.SchemaChange;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.table.sink.BatchTableCommit;
 import org.apache.paimon.table.sink.BatchTableWrite;
@@ -58,6 +59,16 @@ public final class PaimonJavaCatalog
             return catalog.getTable(identifier);
         }
         catch (Catalog.TableAlreadyExistException | Catalog.DatabaseNotExistException | Catalog.TableNotExistException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public void alterTable(String database, String table, SchemaChange... changes)
+    {
+        try {
+            catalog.alterTable(Identifier.create(database, table), List.of(changes), false);
+        }
+        catch (Catalog.TableNotExistException | Catalog.ColumnAlreadyExistException | Catalog.ColumnNotExistException e) {
             throw new IllegalStateException(e);
         }
     }

@@ -1,0 +1,83 @@
+package io.trino.plugin.paimon.format;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.IOException;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * Typed access to the members of Paimon's JSON metadata files, failing with {@link InvalidMetadataException}.
+ */
+final class JsonFields
+{
+    private JsonFields() {}
+
+    static JsonNode parseObject(ObjectMapper mapper, byte[] json)
+    {
+        JsonNode root;
+        try {
+            root = mapper.readTree(json);
+        }
+        catch (JsonProcessingException e) {
+            throw new InvalidMetadataException("not valid JSON: " + e.getOriginalMessage(), e);
+        }
+        catch (IOException e) {
+            throw new InvalidMetadataException("not valid JSON: " + e.getMessage(), e);
+        }
+        if (root == null || !root.isObject()) {
+            throw new InvalidMetadataException("expected a JSON object");
+        }
+        return root;
+    }
+
+    static String requiredText(JsonNode node, String name)
+    {
+        JsonNode value = node.get(name);
+        if (value == null || !value.isTextual()) {
+            throw new InvalidMetadataException("missing string '%s'".formatted(name));
+        }
+        return value.asText();
+    }
+
+    static int requiredInt(JsonNode node, String name)
+    {
+        JsonNode value = node.get(name);
+        if (value == null || !value.isIntegralNumber() || !value.canConvertToInt()) {
+            throw new InvalidMetadataException("missing integer '%s'".formatted(name));
+        }
+        return value.intValue();
+    }
+
+    static long requiredLong(JsonNode node, String name)
+    {
+        JsonNode value = node.get(name);
+        if (value == null || !value.isIntegralNumber() || !value.canConvertToLong()) {
+            throw new InvalidMetadataException("missing integer '%s'".formatted(name));
+        }
+        return value.longValue();
+    }
+
+    static OptionalLong optionalLong(JsonNode node, String name)
+    {
+        JsonNode value = node.get(name);
+        if (value == null || value.isNull()) {
+            return OptionalLong.empty();
+        }
+        if (!value.isIntegralNumber() || !value.canConvertToLong()) {
+            throw new InvalidMetadataException("'%s' is not an integer".formatted(name));
+        }
+        return OptionalLong.of(value.longValue());
+    }
+
+    static Optional<String> optionalText(JsonNode node, String name)
+    {
+        JsonNode value = node.get(name);
+        if (value == null || value.isNull()) {
+            return Optional.empty();
+        }
+        return Optional.of(value.asText());
+    }
+}
