@@ -23,7 +23,9 @@ public enum PaimonErrorCode
     /** The catalog configuration asks for something the connector does not offer. */
     PAIMON_UNSUPPORTED_CONFIGURATION(5, USER_ERROR),
     /** Schema-level problem, e.g. a folder that is not a Paimon database. */
-    PAIMON_INVALID_SCHEMA(6, EXTERNAL);
+    PAIMON_INVALID_SCHEMA(6, EXTERNAL),
+    /** A commit cannot be applied on top of what other writers committed meanwhile. */
+    PAIMON_COMMIT_CONFLICT(7, EXTERNAL);
 
     // 0x0520_0000: not used by any connector bundled with Trino
     private static final int ERROR_CODE_BASE = 0x0520_0000;

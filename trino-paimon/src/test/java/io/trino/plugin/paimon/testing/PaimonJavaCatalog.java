@@ -5,15 +5,20 @@ import org.apache.paimon.catalog.CatalogContext;
 import org.apache.paimon.catalog.CatalogFactory;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.options.Options;
+import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.schema.SchemaChange;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.table.sink.BatchTableCommit;
 import org.apache.paimon.table.sink.BatchTableWrite;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
+import org.apache.paimon.table.source.ReadBuilder;
+import org.apache.paimon.types.RowType;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 import static java.util.Objects.requireNonNull;
@@ -102,6 +107,32 @@ public final class PaimonJavaCatalog
         catch (Exception e) {
             throw new RuntimeException("Paimon Java failed to write " + table.name(), e);
         }
+    }
+
+    /** Every row Paimon Java reads from the table's latest snapshot, rendered as text, sorted. */
+    public static List<String> readRows(Table table)
+    {
+        ReadBuilder readBuilder = table.newReadBuilder();
+        RowType rowType = table.rowType();
+        List<InternalRow.FieldGetter> getters = new ArrayList<>();
+        for (int i = 0; i < rowType.getFieldCount(); i++) {
+            getters.add(InternalRow.createFieldGetter(rowType.getTypeAt(i), i));
+        }
+        List<String> rows = new ArrayList<>();
+        try (RecordReader<InternalRow> reader = readBuilder.newRead().createReader(readBuilder.newScan().plan())) {
+            reader.forEachRemaining(row -> {
+                StringBuilder text = new StringBuilder(row.getRowKind().shortString()).append('(');
+                for (int i = 0; i < getters.size(); i++) {
+                    text.append(i == 0 ? "" : ", ").append(getters.get(i).getFieldOrNull(row));
+                }
+                rows.add(text.append(')').toString());
+            });
+        }
+        catch (Exception e) {
+            throw new RuntimeException("Paimon Java failed to read " + table.name(), e);
+        }
+        rows.sort(null);
+        return rows;
     }
 
     @Override

@@ -1,0 +1,198 @@
+package io.trino.plugin.paimon.catalog;
+
+import com.google.common.collect.ImmutableList;
+import io.airlift.log.Logger;
+import io.trino.filesystem.Location;
+import io.trino.filesystem.TrinoFileSystem;
+import io.trino.plugin.paimon.format.DataField;
+import io.trino.plugin.paimon.format.DataType;
+import io.trino.plugin.paimon.format.IndexManifestEntry;
+import io.trino.plugin.paimon.format.ManifestEntry;
+import io.trino.plugin.paimon.format.ManifestEntry.FileKind;
+import io.trino.plugin.paimon.format.ManifestFileMeta;
+import io.trino.plugin.paimon.format.ManifestWriter;
+import io.trino.plugin.paimon.format.ManifestWriter.WrittenFile;
+import io.trino.plugin.paimon.format.MetadataFileNames;
+import io.trino.plugin.paimon.format.ScanFilter;
+import io.trino.plugin.paimon.format.Snapshot;
+import io.trino.plugin.paimon.format.Snapshot.CommitKind;
+import io.trino.plugin.paimon.format.SnapshotFiles;
+import io.trino.plugin.paimon.format.SnapshotScan;
+import io.trino.plugin.paimon.format.TableSchema;
+import io.trino.spi.TrinoException;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+
+import static com.google.common.base.Preconditions.checkArgument;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_CONFLICT;
+import static io.trino.plugin.paimon.format.Snapshot.BATCH_COMMIT_IDENTIFIER;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Commits changes to a table's file set as a new snapshot, the way Paimon's writers do (paimon-format.md §11): the
+ * changes go into a delta manifest written once; per attempt, a base manifest list (the previous snapshot's
+ * manifests, or one rewritten manifest when compacting), a delta list and the snapshot file, which is created only
+ * if its id is still free. When another writer took the id, this attempt's lists are removed and the commit is
+ * retried on top of the new latest snapshot; deletions of files that are no longer live fail the commit.
+ */
+public final class SnapshotCommitter
+{
+    private static final Logger log = Logger.get(SnapshotCommitter.class);
+
+    private final Location tableLocation;
+    private final TableSchema schema;
+    private final String commitUser;
+    private final int maxRetries;
+    private final SnapshotFiles snapshots;
+    private final SnapshotScan scan;
+    private final ManifestWriter manifestWriter;
+
+    public SnapshotCommitter(TrinoFileSystem fileSystem, Location tableLocation, TableSchema schema, String commitUser, int maxRetries)
+    {
+        requireNonNull(fileSystem, "fileSystem is null");
+        this.tableLocation = requireNonNull(tableLocation, "tableLocation is null");
+        this.schema = requireNonNull(schema, "schema is null");
+        this.commitUser = requireNonNull(commitUser, "commitUser is null");
+        checkArgument(maxRetries >= 0, "maxRetries is negative: %s", maxRetries);
+        this.maxRetries = maxRetries;
+        this.snapshots = new SnapshotFiles(fileSystem, tableLocation);
+        this.scan = new SnapshotScan(fileSystem, tableLocation);
+        this.manifestWriter = new ManifestWriter(fileSystem, tableLocation, new MetadataFileNames());
+    }
+
+    /**
+     * @param changes files added and deleted by this commit
+     * @param indexFiles the table's complete index state after this commit, or empty when the commit does not touch it
+     * @param compactManifests rewrite all live files of the base into one manifest (Paimon's manifest full compaction)
+     * @return the committed snapshot
+     */
+    public Snapshot commit(CommitKind kind, List<ManifestEntry> changes, Optional<List<IndexManifestEntry>> indexFiles, boolean compactManifests)
+    {
+        requireNonNull(kind, "kind is null");
+        List<DataType> partitionTypes = partitionTypes();
+        Optional<ManifestFileMeta> deltaManifest = changes.isEmpty()
+                ? Optional.empty()
+                : Optional.of(manifestWriter.writeManifest(changes, partitionTypes, schema.id()));
+
+        for (int attempt = 0; ; attempt++) {
+            Optional<Snapshot> latest = snapshots.latestSnapshot();
+            checkDeletedFilesAreLive(latest, changes);
+
+            List<String> attemptFiles = new ArrayList<>();
+            List<ManifestFileMeta> baseManifests = new ArrayList<>();
+            long previousTotal = 0;
+            if (latest.isPresent()) {
+                previousTotal = latest.get().totalRecordCount().orElseGet(() -> liveRowCount(latest.get()));
+                if (compactManifests) {
+                    List<ManifestEntry> live = scan.liveFiles(latest.get(), ScanFilter.ALL);
+                    if (!live.isEmpty()) {
+                        ManifestFileMeta rewritten = manifestWriter.writeManifest(live, partitionTypes, schema.id());
+                        attemptFiles.add(rewritten.fileName());
+                        baseManifests.add(rewritten);
+                    }
+                }
+                else {
+                    baseManifests.addAll(scan.manifests(latest.get()));
+                }
+            }
+            WrittenFile baseList = manifestWriter.writeManifestList(baseManifests);
+            attemptFiles.add(baseList.name());
+            WrittenFile deltaList = manifestWriter.writeManifestList(deltaManifest.map(List::of).orElse(List.of()));
+            attemptFiles.add(deltaList.name());
+            Optional<String> indexManifest = latest.flatMap(Snapshot::indexManifest);
+            if (indexFiles.isPresent()) {
+                WrittenFile written = manifestWriter.writeIndexManifest(indexFiles.get());
+                attemptFiles.add(written.name());
+                indexManifest = Optional.of(written.name());
+            }
+
+            long deltaRecords = changes.stream()
+                    .mapToLong(entry -> entry.kind() == FileKind.ADD ? entry.file().rowCount() : -entry.file().rowCount())
+                    .sum();
+            Snapshot snapshot = new Snapshot(
+                    Snapshot.CURRENT_VERSION,
+                    latest.map(previous -> previous.id() + 1).orElse(1L),
+                    schema.id(),
+                    baseList.name(),
+                    OptionalLong.of(baseList.size()),
+                    deltaList.name(),
+                    OptionalLong.of(deltaList.size()),
+                    Optional.empty(),
+                    OptionalLong.empty(),
+                    indexManifest,
+                    commitUser,
+                    BATCH_COMMIT_IDENTIFIER,
+                    kind,
+                    System.currentTimeMillis(),
+                    latest.flatMap(Snapshot::logOffsets),
+                    OptionalLong.of(previousTotal + deltaRecords),
+                    OptionalLong.of(deltaRecords),
+                    OptionalLong.empty(),
+                    latest.map(Snapshot::watermark).orElse(OptionalLong.empty()),
+                    latest.filter(previous -> previous.schemaId() == schema.id()).flatMap(Snapshot::statistics),
+                    Optional.empty(),
+                    OptionalLong.of(latest.map(previous -> previous.nextRowId().orElse(0)).orElse(0L)));
+
+            if (snapshots.commit(snapshot)) {
+                return snapshot;
+            }
+            // another writer committed this id first: drop this attempt's lists and try on top of its snapshot
+            attemptFiles.forEach(manifestWriter::delete);
+            if (attempt >= maxRetries) {
+                throw new TrinoException(PAIMON_COMMIT_CONFLICT, "Commit to Paimon table %s failed: snapshot %s was taken by another writer %s times".formatted(tableLocation, snapshot.id(), attempt + 1));
+            }
+            log.debug("Snapshot %s of %s was committed by another writer, retrying", snapshot.id(), tableLocation);
+            sleepBeforeRetry(attempt);
+        }
+    }
+
+    private void checkDeletedFilesAreLive(Optional<Snapshot> latest, List<ManifestEntry> changes)
+    {
+        List<ManifestEntry> deletions = changes.stream().filter(entry -> entry.kind() == FileKind.DELETE).toList();
+        if (deletions.isEmpty()) {
+            return;
+        }
+        Set<ManifestEntry.Identifier> live = new HashSet<>();
+        latest.ifPresent(snapshot -> scan.liveFiles(snapshot, ScanFilter.ALL).forEach(entry -> live.add(entry.identifier())));
+        List<String> missing = deletions.stream()
+                .filter(entry -> !live.contains(entry.identifier()))
+                .map(entry -> entry.file().fileName())
+                .collect(ImmutableList.toImmutableList());
+        if (!missing.isEmpty()) {
+            throw new TrinoException(PAIMON_COMMIT_CONFLICT, "Commit to Paimon table %s failed: files it deletes are no longer live (another writer changed them): %s".formatted(tableLocation, missing));
+        }
+    }
+
+    private long liveRowCount(Snapshot snapshot)
+    {
+        return scan.liveFiles(snapshot, ScanFilter.ALL).stream().mapToLong(entry -> entry.file().rowCount()).sum();
+    }
+
+    private List<DataType> partitionTypes()
+    {
+        return schema.partitionKeys().stream()
+                .map(name -> schema.field(name).map(DataField::type)
+                        .orElseThrow(() -> new IllegalArgumentException("Partition key %s is not a column".formatted(name))))
+                .collect(ImmutableList.toImmutableList());
+    }
+
+    private static void sleepBeforeRetry(int attempt)
+    {
+        // 10 ms doubling up to 10 s, plus up to 20 % jitter, as Paimon waits between commit attempts
+        long wait = Math.min(10L << Math.min(attempt, 10), 10_000L);
+        wait += ThreadLocalRandom.current().nextLong(wait / 5 + 1);
+        try {
+            Thread.sleep(wait);
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TrinoException(PAIMON_COMMIT_CONFLICT, "Interrupted while retrying a commit", e);
+        }
+    }
+}

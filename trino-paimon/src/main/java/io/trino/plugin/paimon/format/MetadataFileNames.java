@@ -1,0 +1,45 @@
+package io.trino.plugin.paimon.format;
+
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Names of the files one writer creates, {@code <prefix><uuid>-<n>} as Paimon names them: one random UUID per
+ * writer and a counter, so names never collide across writers.
+ */
+public final class MetadataFileNames
+{
+    private final String uuid = UUID.randomUUID().toString();
+    private final AtomicLong counter = new AtomicLong();
+
+    public String manifest()
+    {
+        return next("manifest-");
+    }
+
+    public String manifestList()
+    {
+        return next("manifest-list-");
+    }
+
+    public String indexManifest()
+    {
+        return next("index-manifest-");
+    }
+
+    public String indexFile()
+    {
+        return next("index-");
+    }
+
+    /** A data file: {@code data-<uuid>-<n>.<format>}, the format being the file's extension. */
+    public String dataFile(String format)
+    {
+        return next("data-") + "." + format;
+    }
+
+    private String next(String prefix)
+    {
+        return prefix + uuid + "-" + counter.getAndIncrement();
+    }
+}

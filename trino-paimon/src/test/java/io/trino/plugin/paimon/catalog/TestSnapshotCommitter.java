@@ -1,0 +1,251 @@
+package io.trino.plugin.paimon.catalog;
+
+import io.trino.filesystem.Location;
+import io.trino.filesystem.TrinoFileSystem;
+import io.trino.filesystem.local.LocalFileSystem;
+import io.trino.plugin.paimon.format.DataField;
+import io.trino.plugin.paimon.format.IndexManifestEntry;
+import io.trino.plugin.paimon.format.ManifestEntry;
+import io.trino.plugin.paimon.format.PartitionPath;
+import io.trino.plugin.paimon.format.ScanFilter;
+import io.trino.plugin.paimon.format.SchemaFiles;
+import io.trino.plugin.paimon.format.Snapshot;
+import io.trino.plugin.paimon.format.Snapshot.CommitKind;
+import io.trino.plugin.paimon.format.SnapshotFiles;
+import io.trino.plugin.paimon.format.SnapshotScan;
+import io.trino.plugin.paimon.format.TableSchema;
+import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
+import io.trino.plugin.paimon.testing.PaimonTestTables;
+import io.trino.spi.TrinoException;
+import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.Table;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import static com.google.common.io.MoreFiles.deleteRecursively;
+import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_CONFLICT;
+import static io.trino.plugin.paimon.testing.PaimonTestTables.DATABASE;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS;
+
+/**
+ * Metadata our writers produce, read back by Paimon Java 1.4.2: a table's files re-committed into a new table by
+ * our schema, manifest, manifest-list, index-manifest and snapshot writers reads the same rows in Paimon Java,
+ * and Paimon Java keeps writing on top of it.
+ */
+@TestInstance(PER_CLASS)
+final class TestSnapshotCommitter
+{
+    private Path root;
+    private PaimonJavaCatalog paimon;
+    private TrinoFileSystem fileSystem;
+
+    @BeforeAll
+    void writeTables()
+            throws Exception
+    {
+        root = Files.createTempDirectory("paimon-commit");
+        paimon = new PaimonJavaCatalog(root.resolve("warehouse"));
+        new PaimonTestTables(paimon, root.toString()).createAll();
+        fileSystem = new LocalFileSystem(root);
+    }
+
+    @AfterAll
+    void cleanUp()
+            throws Exception
+    {
+        paimon.close();
+        deleteRecursively(root, ALLOW_INSECURE);
+    }
+
+    @Test
+    void recommittedFilesReadTheSameInPaimonJava()
+            throws Exception
+    {
+        for (String source : PaimonTestTables.ALL) {
+            String copy = source + "_recommitted";
+            Snapshot snapshot = recommit(source, copy);
+            assertThat(snapshot.id()).isEqualTo(1);
+
+            Table copied = paimon.getTable(DATABASE, copy);
+            List<String> expected = PaimonJavaCatalog.readRows(paimon.getTable(DATABASE, source));
+            assertThat(expected).as(source).isNotEmpty();
+            assertThat(PaimonJavaCatalog.readRows(copied)).as(source).isEqualTo(expected);
+
+            // Paimon Java's own plan of our snapshot is the file set we committed
+            List<String> planned = ((FileStoreTable) copied).store().newScan().plan().files().stream()
+                    .map(entry -> entry.bucket() + "/" + entry.file().level() + "/" + entry.file().fileName())
+                    .sorted()
+                    .toList();
+            List<String> committed = liveFiles(source).stream()
+                    .map(entry -> entry.bucket() + "/" + entry.file().level() + "/" + entry.file().fileName())
+                    .sorted()
+                    .toList();
+            assertThat(planned).isEqualTo(committed);
+        }
+    }
+
+    @Test
+    void paimonJavaWritesOnTopOfOurSnapshot()
+            throws Exception
+    {
+        String copy = PaimonTestTables.MULTI_COMMIT + "_continued";
+        recommit(PaimonTestTables.MULTI_COMMIT, copy);
+        Table table = paimon.getTable(DATABASE, copy);
+        List<String> before = PaimonJavaCatalog.readRows(table);
+        PaimonJavaCatalog.write(table, List.of(GenericRow.of(BinaryString.fromString("2026-11-09"), 12345L, BinaryString.fromString("new"), 1.5)));
+        List<String> after = PaimonJavaCatalog.readRows(paimon.getTable(DATABASE, copy));
+        List<String> expected = new ArrayList<>(before);
+        expected.add("+I(2026-11-09, 12345, new, 1.5)");
+        expected.sort(null);
+        assertThat(after).isEqualTo(expected);
+        assertThat(new SnapshotFiles(fileSystem, tableLocation(copy)).latestSnapshotId().getAsLong()).isEqualTo(2);
+    }
+
+    @Test
+    void manifestCompactionKeepsEveryRow()
+            throws Exception
+    {
+        String copy = PaimonTestTables.COMPACTED + "_manifests_compacted";
+        recommit(PaimonTestTables.COMPACTED, copy);
+        Table table = paimon.getTable(DATABASE, copy);
+        List<String> before = PaimonJavaCatalog.readRows(table);
+        TableSchema schema = new SchemaFiles(fileSystem, tableLocation(copy)).latestSchema().orElseThrow();
+        Snapshot compacted = new SnapshotCommitter(fileSystem, tableLocation(copy), schema, "trino-test", 3)
+                .commit(CommitKind.COMPACT, List.of(), Optional.empty(), true);
+        assertThat(compacted.id()).isEqualTo(2);
+        SnapshotScan scan = new SnapshotScan(fileSystem, tableLocation(copy));
+        assertThat(scan.readManifestList(compacted.baseManifestList(), compacted.baseManifestListSize())).hasSize(1);
+        assertThat(scan.readManifestList(compacted.deltaManifestList(), compacted.deltaManifestListSize())).isEmpty();
+        assertThat(PaimonJavaCatalog.readRows(paimon.getTable(DATABASE, copy))).isEqualTo(before);
+    }
+
+    @Test
+    void deletingAFileThatIsNotLiveFails()
+            throws Exception
+    {
+        String copy = PaimonTestTables.APPEND + "_conflict";
+        recommit(PaimonTestTables.APPEND, copy);
+        TableSchema schema = new SchemaFiles(fileSystem, tableLocation(copy)).latestSchema().orElseThrow();
+        ManifestEntry live = liveFiles(copy).getFirst();
+        ManifestEntry stale = new ManifestEntry(ManifestEntry.FileKind.DELETE, live.partition(), live.bucket(), live.totalBuckets(),
+                new io.trino.plugin.paimon.format.DataFileMeta(
+                        "data-no-such-file.parquet", 1, 1, live.file().minKey(), live.file().maxKey(), live.file().keyStats(), live.file().valueStats(),
+                        0, 0, 0, 0, List.of(), java.util.OptionalLong.empty(), java.util.OptionalLong.empty(), Optional.empty(), java.util.OptionalInt.empty(),
+                        Optional.empty(), Optional.empty(), java.util.OptionalLong.empty(), Optional.empty()));
+        SnapshotCommitter committer = new SnapshotCommitter(fileSystem, tableLocation(copy), schema, "trino-test", 3);
+        assertThatThrownBy(() -> committer.commit(CommitKind.OVERWRITE, List.of(stale), Optional.empty(), false))
+                .isInstanceOfSatisfying(TrinoException.class, e -> assertThat(e.getErrorCode()).isEqualTo(PAIMON_COMMIT_CONFLICT.toErrorCode()))
+                .hasMessageContaining("files it deletes are no longer live")
+                .hasMessageContaining("data-no-such-file.parquet");
+        assertThat(new SnapshotFiles(fileSystem, tableLocation(copy)).latestSnapshotId().getAsLong()).isEqualTo(1);
+    }
+
+    @Test
+    void concurrentCommittersEachGetTheirOwnSnapshot()
+            throws Exception
+    {
+        String copy = PaimonTestTables.APPEND + "_concurrent";
+        recommit(PaimonTestTables.APPEND, copy);
+        TableSchema schema = new SchemaFiles(fileSystem, tableLocation(copy)).latestSchema().orElseThrow();
+        ExecutorService executor = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<List<Long>>> futures = new ArrayList<>();
+            for (int writer = 0; writer < 4; writer++) {
+                String user = "writer-" + writer;
+                futures.add(executor.submit(() -> {
+                    SnapshotCommitter committer = new SnapshotCommitter(fileSystem, tableLocation(copy), schema, user, 100);
+                    List<Long> ids = new ArrayList<>();
+                    for (int i = 0; i < 5; i++) {
+                        ids.add(committer.commit(CommitKind.APPEND, List.of(), Optional.empty(), false).id());
+                    }
+                    return ids;
+                }));
+            }
+            List<Long> all = new ArrayList<>();
+            for (Future<List<Long>> future : futures) {
+                all.addAll(future.get());
+            }
+            all.sort(null);
+            assertThat(all).containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(2, 21).boxed().toList());
+        }
+        finally {
+            executor.shutdownNow();
+        }
+        SnapshotFiles snapshots = new SnapshotFiles(fileSystem, tableLocation(copy));
+        assertThat(snapshots.listSnapshotIds()).hasSize(21);
+        assertThat(PaimonJavaCatalog.readRows(paimon.getTable(DATABASE, copy))).isEqualTo(PaimonJavaCatalog.readRows(paimon.getTable(DATABASE, PaimonTestTables.APPEND)));
+        // lists of lost attempts were removed: every manifest list left is referenced by a snapshot
+        try (var files = Files.list(root.resolve(tableLocation(copy).path()).resolve("manifest"))) {
+            long lists = files.filter(file -> file.getFileName().toString().startsWith("manifest-list-")).count();
+            assertThat(lists).isEqualTo(2L * 21);
+        }
+    }
+
+    /**
+     * Creates table {@code target} from {@code source}: its schema files rewritten by our schema writer, its live
+     * data and index files copied to the folders our partition naming computes, and one snapshot committed with
+     * our manifest and snapshot writers.
+     */
+    private Snapshot recommit(String source, String target)
+            throws Exception
+    {
+        Location sourceLocation = tableLocation(source);
+        Location targetLocation = tableLocation(target);
+        SchemaFiles sourceSchemas = new SchemaFiles(fileSystem, sourceLocation);
+        SchemaFiles targetSchemas = new SchemaFiles(fileSystem, targetLocation);
+        for (long id : sourceSchemas.listSchemaIds()) {
+            assertThat(targetSchemas.createSchema(sourceSchemas.readSchema(id))).isTrue();
+        }
+        TableSchema schema = targetSchemas.latestSchema().orElseThrow();
+        List<DataField> partitionFields = schema.partitionKeys().stream().map(name -> schema.field(name).orElseThrow()).toList();
+
+        Snapshot sourceSnapshot = new SnapshotFiles(fileSystem, sourceLocation).latestSnapshot().orElseThrow();
+        SnapshotScan sourceScan = new SnapshotScan(fileSystem, sourceLocation);
+        List<ManifestEntry> live = sourceScan.liveFiles(sourceSnapshot, ScanFilter.ALL);
+        for (ManifestEntry entry : live) {
+            String folder = PartitionPath.partitionPath(partitionFields, entry.partition(), true, PartitionPath.DEFAULT_PARTITION_NAME) + "bucket-" + entry.bucket();
+            copy(sourceLocation.appendPath(folder).appendPath(entry.file().fileName()), targetLocation.appendPath(folder).appendPath(entry.file().fileName()));
+        }
+        List<IndexManifestEntry> indexFiles = sourceScan.indexFiles(sourceSnapshot, ScanFilter.ALL);
+        for (IndexManifestEntry index : indexFiles) {
+            copy(sourceScan.indexLocation(index.fileName()), new SnapshotScan(fileSystem, targetLocation).indexLocation(index.fileName()));
+        }
+        return new SnapshotCommitter(fileSystem, targetLocation, schema, "trino-test", 3)
+                .commit(CommitKind.APPEND, live, indexFiles.isEmpty() ? Optional.empty() : Optional.of(indexFiles), false);
+    }
+
+    private List<ManifestEntry> liveFiles(String table)
+    {
+        Snapshot snapshot = new SnapshotFiles(fileSystem, tableLocation(table)).latestSnapshot().orElseThrow();
+        return new SnapshotScan(fileSystem, tableLocation(table)).liveFiles(snapshot, ScanFilter.ALL);
+    }
+
+    private void copy(Location from, Location to)
+            throws Exception
+    {
+        Path target = root.resolve(to.path());
+        Files.createDirectories(target.getParent());
+        Files.copy(root.resolve(from.path()), target);
+    }
+
+    private static Location tableLocation(String table)
+    {
+        return Location.of("local:///warehouse/%s.db/%s".formatted(DATABASE, table));
+    }
+}
