@@ -5,6 +5,7 @@ import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
 import com.google.inject.Inject;
 import io.trino.plugin.paimon.format.TableSchema;
+import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.session.PropertyMetadata;
@@ -15,13 +16,11 @@ import java.util.List;
 import java.util.Map;
 
 import static com.google.common.collect.ImmutableList.toImmutableList;
-import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION;
 import static io.trino.spi.StandardErrorCode.INVALID_TABLE_PROPERTY;
 import static io.trino.spi.session.PropertyMetadata.booleanProperty;
 import static io.trino.spi.session.PropertyMetadata.integerProperty;
 import static io.trino.spi.session.PropertyMetadata.stringProperty;
 import static io.trino.spi.type.VarcharType.VARCHAR;
-import static java.util.Locale.ENGLISH;
 
 /**
  * Trino table properties of a Paimon table. The options users set most often are typed properties of their own;
@@ -116,35 +115,11 @@ public class PaimonTableProperties
     private static Object typedValue(SchemaTableName tableName, String property, String option, String value)
     {
         return switch (property) {
-            case BUCKET -> parseInteger(tableName, option, value);
-            case DELETION_VECTORS_ENABLED -> parseBoolean(tableName, option, value);
+            case BUCKET -> TableOptions.parseInteger(tableName.toString(), option, value);
+            case DELETION_VECTORS_ENABLED -> TableOptions.parseBoolean(tableName.toString(), option, value);
             case BUCKET_KEY, SEQUENCE_FIELD -> Splitter.on(',').trimResults().omitEmptyStrings().splitToList(value);
             default -> value;
         };
-    }
-
-    private static int parseInteger(SchemaTableName tableName, String option, String value)
-    {
-        try {
-            return Integer.parseInt(value.trim());
-        }
-        catch (NumberFormatException e) {
-            throw invalidOption(tableName, option, value, "an integer");
-        }
-    }
-
-    private static boolean parseBoolean(SchemaTableName tableName, String option, String value)
-    {
-        return switch (value.trim().toLowerCase(ENGLISH)) {
-            case "true" -> true;
-            case "false" -> false;
-            default -> throw invalidOption(tableName, option, value, "true or false");
-        };
-    }
-
-    private static TrinoException invalidOption(SchemaTableName tableName, String option, String value, String expected)
-    {
-        return new TrinoException(PAIMON_INVALID_TABLE_OPTION, "Table %s: option '%s' has value '%s', expected %s".formatted(tableName, option, value, expected));
     }
 
     @SuppressWarnings("unchecked")

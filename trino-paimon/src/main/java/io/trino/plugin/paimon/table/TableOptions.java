@@ -1,0 +1,241 @@
+package io.trino.plugin.paimon.table;
+
+import com.google.common.base.Splitter;
+import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableMap;
+import io.trino.plugin.paimon.format.TableSchema;
+import io.trino.spi.TrinoException;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.stream.Collectors;
+
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The Paimon options of a table that the connector acts on, parsed once from the schema with Paimon's defaults and
+ * fallback keys. A value Paimon would reject fails here with an error naming the table, the option and the value.
+ * Merge-engine specific combinations are validated where the merge functions are built.
+ */
+public record TableOptions(
+        String tableName,
+        MergeEngine mergeEngine,
+        int bucket,
+        List<String> bucketKey,
+        BucketFunctionType bucketFunctionType,
+        List<String> sequenceFields,
+        boolean sequenceFieldDescending,
+        String fileFormat,
+        boolean deletionVectorsEnabled,
+        ChangelogProducer changelogProducer,
+        boolean forceLookup,
+        boolean ignoreDelete,
+        boolean partialUpdateRemoveRecordOnDelete,
+        List<String> partialUpdateRemoveRecordOnSequenceGroup,
+        boolean aggregationRemoveRecordOnDelete,
+        Optional<String> defaultAggregateFunction,
+        String partitionDefaultName,
+        boolean partitionLegacyName,
+        boolean primaryKeyNullable,
+        boolean dataFileThinMode,
+        int commitMaxRetries,
+        Map<String, String> options)
+{
+    public static final int DYNAMIC_BUCKET = -1;
+    public static final int POSTPONE_BUCKET = -2;
+
+    public TableOptions
+    {
+        requireNonNull(tableName, "tableName is null");
+        requireNonNull(mergeEngine, "mergeEngine is null");
+        bucketKey = ImmutableList.copyOf(bucketKey);
+        requireNonNull(bucketFunctionType, "bucketFunctionType is null");
+        sequenceFields = ImmutableList.copyOf(sequenceFields);
+        requireNonNull(fileFormat, "fileFormat is null");
+        requireNonNull(changelogProducer, "changelogProducer is null");
+        partialUpdateRemoveRecordOnSequenceGroup = ImmutableList.copyOf(partialUpdateRemoveRecordOnSequenceGroup);
+        requireNonNull(defaultAggregateFunction, "defaultAggregateFunction is null");
+        requireNonNull(partitionDefaultName, "partitionDefaultName is null");
+        options = ImmutableMap.copyOf(options);
+    }
+
+    public enum MergeEngine
+    {
+        DEDUPLICATE, PARTIAL_UPDATE, AGGREGATION, FIRST_ROW
+    }
+
+    public enum ChangelogProducer
+    {
+        NONE, INPUT, FULL_COMPACTION, LOOKUP
+    }
+
+    public enum BucketFunctionType
+    {
+        DEFAULT, MOD
+    }
+
+    /**
+     * @param tableName named in errors
+     * @throws TrinoException {@code PAIMON_INVALID_TABLE_OPTION} for a value Paimon would reject
+     */
+    public static TableOptions fromSchema(String tableName, TableSchema schema)
+    {
+        Map<String, String> options = schema.options();
+        Parser parser = new Parser(tableName, options);
+        List<String> trimmedPrimaryKey = schema.primaryKeys().stream()
+                .filter(key -> !schema.partitionKeys().contains(key))
+                .collect(ImmutableList.toImmutableList());
+        return new TableOptions(
+                tableName,
+                parser.enumValue("merge-engine", MergeEngine.class, MergeEngine.DEDUPLICATE),
+                parser.integer("bucket").orElse(DYNAMIC_BUCKET),
+                parser.text("bucket-key").map(TableOptions::splitUntrimmed).orElse(trimmedPrimaryKey),
+                parser.enumValue("bucket-function.type", BucketFunctionType.class, BucketFunctionType.DEFAULT),
+                parser.text("sequence.field").map(TableOptions::splitUntrimmed).orElse(ImmutableList.of()),
+                parser.enumValue("sequence.field.sort-order", SortOrder.class, SortOrder.ASCENDING) == SortOrder.DESCENDING,
+                parser.text("file.format").orElse("parquet").toLowerCase(Locale.ENGLISH),
+                parser.bool("deletion-vectors.enabled", false),
+                parser.enumValue("changelog-producer", ChangelogProducer.class, ChangelogProducer.NONE),
+                parser.bool("force-lookup", false),
+                parser.bool("ignore-delete", false, "first-row.ignore-delete", "deduplicate.ignore-delete", "partial-update.ignore-delete"),
+                parser.bool("partial-update.remove-record-on-delete", false),
+                parser.text("partial-update.remove-record-on-sequence-group").map(TableOptions::splitUntrimmed).orElse(ImmutableList.of()),
+                parser.bool("aggregation.remove-record-on-delete", false),
+                parser.text("fields.default-aggregate-function"),
+                parser.text("partition.default-name").orElse("__DEFAULT_PARTITION__"),
+                parser.bool("partition.legacy-name", true),
+                parser.bool("primary-key.nullable", false),
+                parser.bool("data-file.thin-mode", false),
+                parser.integer("commit.max-retries").orElse(10),
+                options);
+    }
+
+    /**
+     * Whether reads use Paimon's lookup merge (only the shallowest non-zero level of a key joins its level-0
+     * records): lookup changelog producer, deletion vectors, force-lookup, or first-row (merge-semantics §2.7).
+     */
+    public boolean needsLookup()
+    {
+        return changelogProducer == ChangelogProducer.LOOKUP || deletionVectorsEnabled || forceLookup || mergeEngine == MergeEngine.FIRST_ROW;
+    }
+
+    /** Batch reads of deletion-vector and first-row tables see only compacted (level > 0) files. */
+    public boolean batchScanSkipsLevelZero()
+    {
+        return deletionVectorsEnabled || mergeEngine == MergeEngine.FIRST_ROW;
+    }
+
+    public Optional<String> fieldOption(String field, String suffix)
+    {
+        return Optional.ofNullable(options.get("fields." + field + "." + suffix));
+    }
+
+    public Optional<String> aggregateFunction(String field)
+    {
+        return fieldOption(field, "aggregate-function");
+    }
+
+    public boolean ignoreRetract(String field)
+    {
+        return fieldOption(field, "ignore-retract").map(value -> parseBoolean(tableName, "fields." + field + ".ignore-retract", value)).orElse(false);
+    }
+
+    /** Sequence groups: the sequence field(s) of each group (the key, comma-separated) and the fields it orders. */
+    public Map<List<String>, List<String>> sequenceGroups()
+    {
+        ImmutableMap.Builder<List<String>, List<String>> groups = ImmutableMap.builder();
+        options.forEach((key, value) -> {
+            if (key.startsWith("fields.") && key.endsWith(".sequence-group")) {
+                String sequenceFields = key.substring("fields.".length(), key.length() - ".sequence-group".length());
+                groups.put(splitUntrimmed(sequenceFields), splitUntrimmed(value));
+            }
+        });
+        return groups.buildOrThrow();
+    }
+
+    public static int parseInteger(String tableName, String option, String value)
+    {
+        try {
+            return Integer.parseInt(value.trim());
+        }
+        catch (NumberFormatException e) {
+            throw invalid(tableName, option, value, "an integer");
+        }
+    }
+
+    public static boolean parseBoolean(String tableName, String option, String value)
+    {
+        return switch (value.trim().toLowerCase(Locale.ENGLISH)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw invalid(tableName, option, value, "true or false");
+        };
+    }
+
+    // Paimon splits these lists on ',' without trimming
+    private static List<String> splitUntrimmed(String value)
+    {
+        return ImmutableList.copyOf(Splitter.on(',').omitEmptyStrings().split(value));
+    }
+
+    private static TrinoException invalid(String tableName, String option, String value, String expected)
+    {
+        return new TrinoException(PAIMON_INVALID_TABLE_OPTION, "Table %s: option '%s' has value '%s', expected %s".formatted(tableName, option, value, expected));
+    }
+
+    private enum SortOrder
+    {
+        ASCENDING, DESCENDING
+    }
+
+    private record Parser(String tableName, Map<String, String> options)
+    {
+        Optional<String> text(String key, String... fallbackKeys)
+        {
+            if (options.containsKey(key)) {
+                return Optional.of(options.get(key));
+            }
+            return Arrays.stream(fallbackKeys).filter(options::containsKey).findFirst().map(options::get);
+        }
+
+        boolean bool(String key, boolean defaultValue, String... fallbackKeys)
+        {
+            Optional<String> value = text(key, fallbackKeys);
+            return value.isPresent() ? parseBoolean(tableName, optionKey(key, fallbackKeys), value.get()) : defaultValue;
+        }
+
+        OptionalInt integer(String key)
+        {
+            Optional<String> value = text(key);
+            return value.isPresent() ? OptionalInt.of(parseInteger(tableName, key, value.get())) : OptionalInt.empty();
+        }
+
+        <E extends Enum<E>> E enumValue(String key, Class<E> type, E defaultValue)
+        {
+            Optional<String> value = text(key);
+            if (value.isEmpty()) {
+                return defaultValue;
+            }
+            String normalized = value.get().trim().replace('-', '_').toUpperCase(Locale.ENGLISH);
+            return Arrays.stream(type.getEnumConstants())
+                    .filter(constant -> constant.name().equals(normalized))
+                    .findFirst()
+                    .orElseThrow(() -> invalid(tableName, key, value.get(), "one of " + Arrays.stream(type.getEnumConstants())
+                            .map(constant -> constant.name().toLowerCase(Locale.ENGLISH).replace('_', '-'))
+                            .collect(Collectors.joining(", "))));
+        }
+
+        private String optionKey(String key, String... fallbackKeys)
+        {
+            if (options.containsKey(key)) {
+                return key;
+            }
+            return Arrays.stream(fallbackKeys).filter(options::containsKey).findFirst().orElse(key);
+        }
+    }
+}

@@ -1,0 +1,110 @@
+package io.trino.plugin.paimon.table;
+
+import io.trino.plugin.paimon.format.DataField;
+import io.trino.plugin.paimon.format.DataTypeParser;
+import io.trino.plugin.paimon.format.TableSchema;
+import io.trino.spi.TrinoException;
+import org.apache.paimon.CoreOptions;
+import org.apache.paimon.options.Options;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Our typed options equal what Paimon Java's {@link CoreOptions} makes of the same option maps.
+ */
+final class TestTableOptions
+{
+    private static final List<Map<String, String>> OPTION_MAPS = List.of(
+            Map.of(),
+            Map.of("merge-engine", "partial-update", "bucket", "4", "sequence.field", "ts,seq", "sequence.field.sort-order", "descending",
+                    "partial-update.remove-record-on-delete", "true", "fields.a.sequence-group", "b,c"),
+            Map.of("merge-engine", "aggregation", "fields.default-aggregate-function", "sum", "fields.price.aggregate-function", "max",
+                    "fields.price.ignore-retract", "true", "aggregation.remove-record-on-delete", "true", "changelog-producer", "lookup"),
+            Map.of("merge-engine", "first-row", "first-row.ignore-delete", "true", "bucket", "-2", "file.format", "ORC"),
+            Map.of("deletion-vectors.enabled", "true", "partition.default-name", "nothing", "partition.legacy-name", "false",
+                    "bucket-function.type", "mod", "bucket", "8", "commit.max-retries", "3", "data-file.thin-mode", "true"),
+            Map.of("changelog-producer", "full-compaction", "force-lookup", "true", "deduplicate.ignore-delete", "TRUE"));
+
+    @Test
+    void equalPaimonsCoreOptions()
+    {
+        for (Map<String, String> map : OPTION_MAPS) {
+            TableOptions ours = TableOptions.fromSchema("db.t", schema(map));
+            CoreOptions theirs = new CoreOptions(Options.fromMap(map));
+            assertThat(optionValue(ours.mergeEngine())).as("%s", map).isEqualTo(theirs.mergeEngine().toString());
+            assertThat(ours.bucket()).as("%s", map).isEqualTo(theirs.bucket());
+            assertThat(optionValue(ours.bucketFunctionType())).isEqualTo(theirs.bucketFunctionType().toString());
+            assertThat(ours.sequenceFields()).isEqualTo(theirs.sequenceField());
+            assertThat(ours.sequenceFieldDescending()).isEqualTo(!theirs.sequenceFieldSortOrderIsAscending());
+            assertThat(ours.fileFormat()).isEqualTo(theirs.fileFormatString().toLowerCase(Locale.ENGLISH));
+            assertThat(ours.deletionVectorsEnabled()).isEqualTo(theirs.deletionVectorsEnabled());
+            assertThat(optionValue(ours.changelogProducer())).isEqualTo(theirs.changelogProducer().toString());
+            assertThat(ours.forceLookup()).isEqualTo(theirs.forceLookup());
+            assertThat(ours.needsLookup()).as("%s", map).isEqualTo(theirs.needLookup());
+            assertThat(ours.batchScanSkipsLevelZero()).as("%s", map).isEqualTo(theirs.batchScanSkipLevel0());
+            assertThat(ours.ignoreDelete()).as("%s", map).isEqualTo(theirs.ignoreDelete());
+            assertThat(ours.aggregationRemoveRecordOnDelete()).isEqualTo(theirs.aggregationRemoveRecordOnDelete());
+            assertThat(ours.defaultAggregateFunction()).isEqualTo(Optional.ofNullable(theirs.fieldsDefaultFunc()));
+            assertThat(ours.aggregateFunction("price")).isEqualTo(Optional.ofNullable(theirs.fieldAggFunc("price")));
+            assertThat(ours.ignoreRetract("price")).isEqualTo(theirs.fieldAggIgnoreRetract("price"));
+            assertThat(ours.partitionDefaultName()).isEqualTo(theirs.partitionDefaultName());
+            assertThat(ours.partitionLegacyName()).isEqualTo(theirs.legacyPartitionName());
+            assertThat(ours.dataFileThinMode()).isEqualTo(theirs.dataFileThinMode());
+            assertThat(ours.commitMaxRetries()).isEqualTo(theirs.commitMaxRetries());
+        }
+    }
+
+    @Test
+    void bucketKeyDefaultsToThePrimaryKeyWithoutPartitionColumns()
+    {
+        assertThat(TableOptions.fromSchema("db.t", schema(Map.of())).bucketKey()).containsExactly("id");
+        assertThat(TableOptions.fromSchema("db.t", schema(Map.of("bucket-key", "id"))).bucketKey()).containsExactly("id");
+    }
+
+    @Test
+    void sequenceGroupsAreReadFromTheirOptions()
+    {
+        TableOptions options = TableOptions.fromSchema("db.t", schema(Map.of("fields.g1,g2.sequence-group", "a,b", "fields.g3.sequence-group", "c")));
+        assertThat(options.sequenceGroups()).isEqualTo(Map.of(List.of("g1", "g2"), List.of("a", "b"), List.of("g3"), List.of("c")));
+    }
+
+    @Test
+    void badValuesNameTableOptionAndValue()
+    {
+        assertInvalid(Map.of("merge-engine", "replace"), "Table db.t: option 'merge-engine' has value 'replace', expected one of deduplicate, partial-update, aggregation, first-row");
+        assertInvalid(Map.of("bucket", "four"), "Table db.t: option 'bucket' has value 'four', expected an integer");
+        assertInvalid(Map.of("deletion-vectors.enabled", "yes"), "Table db.t: option 'deletion-vectors.enabled' has value 'yes', expected true or false");
+        assertInvalid(Map.of("partial-update.ignore-delete", "1"), "Table db.t: option 'partial-update.ignore-delete' has value '1', expected true or false");
+        assertInvalid(Map.of("changelog-producer", "always"), "Table db.t: option 'changelog-producer' has value 'always', expected one of none, input, full-compaction, lookup");
+    }
+
+    // how Paimon spells an enum option's value
+    private static String optionValue(Enum<?> value)
+    {
+        return value.name().toLowerCase(Locale.ENGLISH).replace('_', '-');
+    }
+
+    private static void assertInvalid(Map<String, String> options, String message)
+    {
+        assertThatThrownBy(() -> TableOptions.fromSchema("db.t", schema(options)))
+                .isInstanceOfSatisfying(TrinoException.class, e -> assertThat(e.getErrorCode()).isEqualTo(PAIMON_INVALID_TABLE_OPTION.toErrorCode()))
+                .hasMessage(message);
+    }
+
+    private static TableSchema schema(Map<String, String> options)
+    {
+        return new TableSchema(3, 0, List.of(
+                new DataField(0, "dt", DataTypeParser.parse("STRING NOT NULL")),
+                new DataField(1, "id", DataTypeParser.parse("BIGINT NOT NULL")),
+                new DataField(2, "price", DataTypeParser.parse("DOUBLE"))),
+                2, List.of("dt"), List.of("dt", "id"), options, Optional.empty(), 0);
+    }
+}
