@@ -1,5 +1,7 @@
 package io.trino.plugin.paimon.server;
 
+import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
+import org.apache.paimon.table.FileStoreTable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -105,6 +107,28 @@ final class TrinoServerIT
                    options = ARRAY['fields.last_visit.aggregate-function=max','fields.views.aggregate-function=sum','write-only=true'],
                    primary_key = ARRAY['page']
                 )""");
+    }
+
+    @Test
+    void readsManifestsPaimonJavaWrote()
+            throws Exception
+    {
+        // Paimon writes its manifests zstandard-compressed: decoding them in the plugin's own class loader proves
+        // the plugin folder carries what it needs
+        List<String> expected = new ArrayList<>();
+        long snapshots;
+        try (PaimonJavaCatalog paimon = new PaimonJavaCatalog(localRoot.resolve("warehouse"))) {
+            FileStoreTable orders = (FileStoreTable) paimon.getTable(DemoWarehouse.DATABASE, "orders");
+            orders.store().newScan().plan().files().forEach(entry -> expected.add(entry.file().fileName()));
+            snapshots = orders.snapshotManager().snapshotCount();
+        }
+        expected.sort(null);
+        List<String> actual = column("SELECT file_path FROM paimon.demo.\"orders$files\"").stream()
+                .map(path -> path.substring(path.lastIndexOf('/') + 1))
+                .sorted()
+                .toList();
+        assertThat(actual).isNotEmpty().isEqualTo(expected);
+        assertThat(column("SELECT count(*) FROM paimon.demo.\"orders$snapshots\"")).containsExactly(String.valueOf(snapshots));
     }
 
     @Test

@@ -21,6 +21,7 @@ import io.trino.spi.connector.ConnectorTableMetadata;
 import io.trino.spi.connector.ConnectorTableVersion;
 import io.trino.spi.connector.RelationColumnsMetadata;
 import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.connector.SystemTable;
 import io.trino.spi.connector.TableNotFoundException;
 import io.trino.spi.security.TrinoPrincipal;
 import io.trino.spi.type.TypeManager;
@@ -110,6 +111,27 @@ public class PaimonMetadata
         return loadTable(session, tableName)
                 .map(table -> new PaimonTableHandle(tableName, table.location().toString(), table.schema().id()))
                 .orElse(null);
+    }
+
+    /** {@code "<table>$snapshots"} and {@code "<table>$files"}. */
+    @Override
+    public Optional<SystemTable> getSystemTable(ConnectorSession session, SchemaTableName tableName)
+    {
+        int separator = tableName.getTableName().lastIndexOf('$');
+        if (separator <= 0) {
+            return Optional.empty();
+        }
+        SchemaTableName baseName = new SchemaTableName(tableName.getSchemaName(), tableName.getTableName().substring(0, separator));
+        String kind = tableName.getTableName().substring(separator + 1);
+        Optional<PaimonTable> table = loadTable(session, baseName);
+        if (table.isEmpty()) {
+            return Optional.empty();
+        }
+        return switch (kind) {
+            case "snapshots" -> Optional.of(new SnapshotsTable(catalog, table.get(), tableName));
+            case "files" -> Optional.of(new FilesTable(catalog, table.get(), tableName));
+            default -> Optional.empty();
+        };
     }
 
     @Override

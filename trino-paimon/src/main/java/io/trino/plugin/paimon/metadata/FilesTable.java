@@ -1,0 +1,155 @@
+package io.trino.plugin.paimon.metadata;
+
+import com.google.common.collect.ImmutableList;
+import io.trino.filesystem.TrinoFileSystem;
+import io.trino.plugin.paimon.catalog.FileSystemCatalog;
+import io.trino.plugin.paimon.format.BinaryRow;
+import io.trino.plugin.paimon.format.DataField;
+import io.trino.plugin.paimon.format.DataFileMeta;
+import io.trino.plugin.paimon.format.DataType;
+import io.trino.plugin.paimon.format.ManifestEntry;
+import io.trino.plugin.paimon.format.PartitionPath;
+import io.trino.plugin.paimon.format.ScanFilter;
+import io.trino.plugin.paimon.format.SchemaFiles;
+import io.trino.plugin.paimon.format.Snapshot;
+import io.trino.plugin.paimon.format.SnapshotFiles;
+import io.trino.plugin.paimon.format.SnapshotScan;
+import io.trino.plugin.paimon.format.TableSchema;
+import io.trino.plugin.paimon.table.PaimonTable;
+import io.trino.plugin.paimon.table.TableOptions;
+import io.trino.spi.connector.ColumnMetadata;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorTableMetadata;
+import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.connector.InMemoryRecordSet;
+import io.trino.spi.connector.RecordCursor;
+import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.connector.SystemTable;
+import io.trino.spi.predicate.TupleDomain;
+import io.trino.spi.type.Type;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+
+import static io.trino.spi.type.BigintType.BIGINT;
+import static io.trino.spi.type.DateTimeEncoding.packDateTimeWithZone;
+import static io.trino.spi.type.IntegerType.INTEGER;
+import static io.trino.spi.type.TimeZoneKey.UTC_KEY;
+import static io.trino.spi.type.TimestampWithTimeZoneType.TIMESTAMP_TZ_MILLIS;
+import static io.trino.spi.type.VarcharType.VARCHAR;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * {@code "<table>$files"}: the live data files of the current snapshot, as its manifests list them.
+ */
+public final class FilesTable
+        implements SystemTable
+{
+    private static final List<ColumnMetadata> COLUMNS = ImmutableList.of(
+            new ColumnMetadata("partition", VARCHAR),
+            new ColumnMetadata("bucket", INTEGER),
+            new ColumnMetadata("file_path", VARCHAR),
+            new ColumnMetadata("file_format", VARCHAR),
+            new ColumnMetadata("schema_id", BIGINT),
+            new ColumnMetadata("level", INTEGER),
+            new ColumnMetadata("record_count", BIGINT),
+            new ColumnMetadata("delete_record_count", BIGINT),
+            new ColumnMetadata("file_size_in_bytes", BIGINT),
+            new ColumnMetadata("min_key", VARCHAR),
+            new ColumnMetadata("max_key", VARCHAR),
+            new ColumnMetadata("min_sequence_number", BIGINT),
+            new ColumnMetadata("max_sequence_number", BIGINT),
+            new ColumnMetadata("creation_time", TIMESTAMP_TZ_MILLIS));
+
+    private final FileSystemCatalog catalog;
+    private final PaimonTable table;
+    private final ConnectorTableMetadata tableMetadata;
+
+    public FilesTable(FileSystemCatalog catalog, PaimonTable table, SchemaTableName systemTableName)
+    {
+        this.catalog = requireNonNull(catalog, "catalog is null");
+        this.table = requireNonNull(table, "table is null");
+        this.tableMetadata = new ConnectorTableMetadata(systemTableName, COLUMNS);
+    }
+
+    @Override
+    public Distribution getDistribution()
+    {
+        return Distribution.SINGLE_COORDINATOR;
+    }
+
+    @Override
+    public ConnectorTableMetadata getTableMetadata()
+    {
+        return tableMetadata;
+    }
+
+    @Override
+    public RecordCursor cursor(ConnectorTransactionHandle transactionHandle, ConnectorSession session, TupleDomain<Integer> constraint)
+    {
+        List<Type> types = COLUMNS.stream().map(ColumnMetadata::getType).toList();
+        InMemoryRecordSet.Builder rows = InMemoryRecordSet.builder(types);
+        TrinoFileSystem fileSystem = catalog.fileSystem(session);
+        Optional<Snapshot> snapshot = new SnapshotFiles(fileSystem, table.location()).latestSnapshot();
+        if (snapshot.isEmpty()) {
+            return rows.build().cursor();
+        }
+        TableSchema schema = table.schema();
+        TableOptions options = TableOptions.fromSchema(table.name().toString(), schema);
+        List<DataField> partitionFields = fields(schema, schema.partitionKeys());
+        // files written under older schemas have their own key types
+        Map<Long, List<DataType>> keyTypesBySchema = new HashMap<>();
+        for (ManifestEntry entry : new SnapshotScan(fileSystem, table.location()).liveFiles(snapshot.get(), ScanFilter.ALL)) {
+            DataFileMeta file = entry.file();
+            String partition = PartitionPath.partitionPath(partitionFields, entry.partition(), options.partitionLegacyName(), options.partitionDefaultName());
+            List<DataType> keyTypes = keyTypesBySchema.get(file.schemaId());
+            if (keyTypes == null) {
+                TableSchema fileSchema = file.schemaId() == schema.id() ? schema : new SchemaFiles(fileSystem, table.location()).readSchema(file.schemaId());
+                keyTypes = keyTypes(fileSchema);
+                keyTypesBySchema.put(file.schemaId(), keyTypes);
+            }
+            rows.addRow(
+                    partition.isEmpty() ? null : partition.substring(0, partition.length() - 1),
+                    entry.bucket(),
+                    file.externalPath().orElseGet(() -> table.location().appendPath(partition + "bucket-" + entry.bucket()).appendPath(file.fileName()).toString()),
+                    file.fileName().substring(file.fileName().lastIndexOf('.') + 1),
+                    file.schemaId(),
+                    file.level(),
+                    file.rowCount(),
+                    file.deleteRowCount().isPresent() ? file.deleteRowCount().getAsLong() : null,
+                    file.fileSize(),
+                    keyText(file.minKey(), keyTypes),
+                    keyText(file.maxKey(), keyTypes),
+                    file.minSequenceNumber(),
+                    file.maxSequenceNumber(),
+                    file.creationTimeMillis().isPresent() ? packDateTimeWithZone(file.creationTimeMillis().getAsLong(), UTC_KEY) : null);
+        }
+        return rows.build().cursor();
+    }
+
+    private static List<DataType> keyTypes(TableSchema schema)
+    {
+        return fields(schema, schema.primaryKeys().stream().filter(key -> !schema.partitionKeys().contains(key)).toList()).stream()
+                .map(DataField::type)
+                .toList();
+    }
+
+    // append tables have empty key rows
+    private static String keyText(BinaryRow key, List<DataType> keyTypes)
+    {
+        if (key.arity() == 0 || key.arity() != keyTypes.size()) {
+            return null;
+        }
+        return key.values(keyTypes).toString();
+    }
+
+    private static List<DataField> fields(TableSchema schema, List<String> names)
+    {
+        return names.stream()
+                .map(name -> schema.field(name).orElseThrow(() -> new IllegalStateException("No column %s in schema %s".formatted(name, schema.id()))))
+                .toList();
+    }
+}

@@ -1,0 +1,103 @@
+package io.trino.plugin.paimon.metadata;
+
+import com.google.common.collect.ImmutableList;
+import io.trino.plugin.paimon.catalog.FileSystemCatalog;
+import io.trino.plugin.paimon.format.Snapshot;
+import io.trino.plugin.paimon.format.SnapshotFiles;
+import io.trino.plugin.paimon.table.PaimonTable;
+import io.trino.spi.connector.ColumnMetadata;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorTableMetadata;
+import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.connector.InMemoryRecordSet;
+import io.trino.spi.connector.RecordCursor;
+import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.connector.SystemTable;
+import io.trino.spi.predicate.TupleDomain;
+import io.trino.spi.type.Type;
+
+import java.util.List;
+import java.util.OptionalLong;
+
+import static io.trino.spi.type.BigintType.BIGINT;
+import static io.trino.spi.type.DateTimeEncoding.packDateTimeWithZone;
+import static io.trino.spi.type.TimeZoneKey.UTC_KEY;
+import static io.trino.spi.type.TimestampWithTimeZoneType.TIMESTAMP_TZ_MILLIS;
+import static io.trino.spi.type.VarcharType.VARCHAR;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * {@code "<table>$snapshots"}: one row per snapshot still present, oldest first.
+ */
+public final class SnapshotsTable
+        implements SystemTable
+{
+    private static final List<ColumnMetadata> COLUMNS = ImmutableList.of(
+            new ColumnMetadata("snapshot_id", BIGINT),
+            new ColumnMetadata("schema_id", BIGINT),
+            new ColumnMetadata("commit_user", VARCHAR),
+            new ColumnMetadata("commit_identifier", BIGINT),
+            new ColumnMetadata("commit_kind", VARCHAR),
+            new ColumnMetadata("commit_time", TIMESTAMP_TZ_MILLIS),
+            new ColumnMetadata("base_manifest_list", VARCHAR),
+            new ColumnMetadata("delta_manifest_list", VARCHAR),
+            new ColumnMetadata("changelog_manifest_list", VARCHAR),
+            new ColumnMetadata("index_manifest", VARCHAR),
+            new ColumnMetadata("total_record_count", BIGINT),
+            new ColumnMetadata("delta_record_count", BIGINT),
+            new ColumnMetadata("watermark", BIGINT));
+
+    private final FileSystemCatalog catalog;
+    private final PaimonTable table;
+    private final ConnectorTableMetadata tableMetadata;
+
+    public SnapshotsTable(FileSystemCatalog catalog, PaimonTable table, SchemaTableName systemTableName)
+    {
+        this.catalog = requireNonNull(catalog, "catalog is null");
+        this.table = requireNonNull(table, "table is null");
+        this.tableMetadata = new ConnectorTableMetadata(systemTableName, COLUMNS);
+    }
+
+    @Override
+    public Distribution getDistribution()
+    {
+        return Distribution.SINGLE_COORDINATOR;
+    }
+
+    @Override
+    public ConnectorTableMetadata getTableMetadata()
+    {
+        return tableMetadata;
+    }
+
+    @Override
+    public RecordCursor cursor(ConnectorTransactionHandle transactionHandle, ConnectorSession session, TupleDomain<Integer> constraint)
+    {
+        List<Type> types = COLUMNS.stream().map(ColumnMetadata::getType).toList();
+        InMemoryRecordSet.Builder rows = InMemoryRecordSet.builder(types);
+        SnapshotFiles snapshots = new SnapshotFiles(catalog.fileSystem(session), table.location());
+        for (long id : snapshots.listSnapshotIds()) {
+            Snapshot snapshot = snapshots.readSnapshot(id);
+            rows.addRow(
+                    snapshot.id(),
+                    snapshot.schemaId(),
+                    snapshot.commitUser(),
+                    snapshot.commitIdentifier(),
+                    snapshot.commitKind().name(),
+                    packDateTimeWithZone(snapshot.timeMillis(), UTC_KEY),
+                    snapshot.baseManifestList(),
+                    snapshot.deltaManifestList(),
+                    snapshot.changelogManifestList().orElse(null),
+                    snapshot.indexManifest().orElse(null),
+                    boxed(snapshot.totalRecordCount()),
+                    boxed(snapshot.deltaRecordCount()),
+                    boxed(snapshot.watermark()));
+        }
+        return rows.build().cursor();
+    }
+
+    private static Long boxed(OptionalLong value)
+    {
+        return value.isPresent() ? value.getAsLong() : null;
+    }
+}
