@@ -32,7 +32,9 @@ import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
 public final class AvroFiles
 {
     static {
+        // register our pure-Java codecs before Avro resolves any file's codec by name
         ZstandardCodec.factory();
+        SnappyCodec.factory();
     }
 
     private AvroFiles() {}

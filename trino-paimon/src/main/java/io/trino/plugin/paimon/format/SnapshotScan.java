@@ -9,7 +9,9 @@ import io.trino.spi.TrinoException;
 
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 
@@ -108,6 +110,20 @@ public final class SnapshotScan
                 .filter(entry -> !deleted.contains(entry.identifier()))
                 .collect(ImmutableList.toImmutableList());
     }
+
+    /** The live files grouped by (partition, bucket), in the order each bucket first appears in the manifests. */
+    public List<BucketFiles> liveFilesByBucket(Snapshot snapshot, ScanFilter filter)
+    {
+        Map<BucketKey, List<ManifestEntry>> buckets = new LinkedHashMap<>();
+        for (ManifestEntry entry : liveFiles(snapshot, filter)) {
+            buckets.computeIfAbsent(new BucketKey(entry.partition(), entry.bucket()), _ -> new ArrayList<>()).add(entry);
+        }
+        return buckets.entrySet().stream()
+                .map(bucket -> new BucketFiles(bucket.getKey().partition(), bucket.getKey().bucket(), bucket.getValue()))
+                .collect(ImmutableList.toImmutableList());
+    }
+
+    private record BucketKey(BinaryRow partition, int bucket) {}
 
     /** The index files (deletion vectors, hash indexes) of the snapshot that the filter accepts. */
     public List<IndexManifestEntry> indexFiles(Snapshot snapshot, ScanFilter filter)

@@ -90,6 +90,29 @@ final class TestSnapshotScan
     }
 
     @Test
+    void bucketsHoldTheFilesOfPaimonsSplits()
+    {
+        for (String tableName : List.of(PaimonTestTables.MULTI_COMMIT, PaimonTestTables.COMPACTED, PaimonTestTables.EVOLVED)) {
+            FileStoreTable table = (FileStoreTable) paimon.getTable(DATABASE, tableName);
+            Map<String, List<String>> expected = new HashMap<>();
+            for (Split split : table.newReadBuilder().newScan().plan().splits()) {
+                DataSplit dataSplit = (DataSplit) split;
+                String bucket = HEX.formatHex(dataSplit.partition().toBytes()) + "/" + dataSplit.bucket();
+                dataSplit.dataFiles().forEach(file -> expected.computeIfAbsent(bucket, _ -> new ArrayList<>()).add(file.fileName()));
+            }
+            expected.values().forEach(files -> files.sort(null));
+            Snapshot snapshot = new SnapshotFiles(fileSystem, tableLocation(tableName)).latestSnapshot().orElseThrow();
+            Map<String, List<String>> actual = new HashMap<>();
+            for (BucketFiles bucket : new SnapshotScan(fileSystem, tableLocation(tableName)).liveFilesByBucket(snapshot, ScanFilter.ALL)) {
+                String key = HEX.formatHex(bucket.partition().bytes()) + "/" + bucket.bucket();
+                assertThat(actual).doesNotContainKey(key);
+                actual.put(key, bucket.files().stream().map(entry -> entry.file().fileName()).sorted().toList());
+            }
+            assertThat(actual).as(tableName).isEqualTo(expected);
+        }
+    }
+
+    @Test
     void tablesHaveTheShapesTheTestsNeed()
     {
         List<ManifestEntry> compacted = latestLiveFiles(PaimonTestTables.COMPACTED);
