@@ -3,10 +3,16 @@ package io.trino.plugin.paimon;
 import com.google.common.collect.ImmutableSet;
 import com.google.inject.Inject;
 import io.airlift.bootstrap.LifeCycleManager;
+import io.trino.plugin.base.classloader.ClassLoaderSafeConnectorPageSourceProvider;
+import io.trino.plugin.base.classloader.ClassLoaderSafeConnectorSplitManager;
+import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
+import io.trino.plugin.paimon.read.PaimonSplitManager;
 import io.trino.spi.connector.Connector;
 import io.trino.spi.connector.ConnectorCapabilities;
 import io.trino.spi.connector.ConnectorMetadata;
+import io.trino.spi.connector.ConnectorPageSourceProvider;
 import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorSplitManager;
 import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.session.PropertyMetadata;
 import io.trino.spi.transaction.IsolationLevel;
@@ -25,13 +31,35 @@ public class PaimonConnector
     private final LifeCycleManager lifeCycleManager;
     private final PaimonTransactionManager transactionManager;
     private final PaimonTableProperties tableProperties;
+    private final ConnectorSplitManager splitManager;
+    private final ConnectorPageSourceProvider pageSourceProvider;
 
     @Inject
-    public PaimonConnector(LifeCycleManager lifeCycleManager, PaimonTransactionManager transactionManager, PaimonTableProperties tableProperties)
+    public PaimonConnector(
+            LifeCycleManager lifeCycleManager,
+            PaimonTransactionManager transactionManager,
+            PaimonTableProperties tableProperties,
+            PaimonSplitManager splitManager,
+            PaimonPageSourceProvider pageSourceProvider)
     {
         this.lifeCycleManager = requireNonNull(lifeCycleManager, "lifeCycleManager is null");
         this.transactionManager = requireNonNull(transactionManager, "transactionManager is null");
         this.tableProperties = requireNonNull(tableProperties, "tableProperties is null");
+        ClassLoader classLoader = getClass().getClassLoader();
+        this.splitManager = new ClassLoaderSafeConnectorSplitManager(requireNonNull(splitManager, "splitManager is null"), classLoader);
+        this.pageSourceProvider = new ClassLoaderSafeConnectorPageSourceProvider(requireNonNull(pageSourceProvider, "pageSourceProvider is null"), classLoader);
+    }
+
+    @Override
+    public ConnectorSplitManager getSplitManager()
+    {
+        return splitManager;
+    }
+
+    @Override
+    public ConnectorPageSourceProvider getPageSourceProvider()
+    {
+        return pageSourceProvider;
     }
 
     @Override

@@ -25,7 +25,11 @@ public enum PaimonErrorCode
     /** Schema-level problem, e.g. a folder that is not a Paimon database. */
     PAIMON_INVALID_SCHEMA(6, EXTERNAL),
     /** A commit cannot be applied on top of what other writers committed meanwhile. */
-    PAIMON_COMMIT_CONFLICT(7, EXTERNAL);
+    PAIMON_COMMIT_CONFLICT(7, EXTERNAL),
+    /** The records of a key cannot be merged under the table's merge engine (e.g. a retraction it refuses). */
+    PAIMON_MERGE_ERROR(8, EXTERNAL),
+    /** A data file is missing, truncated or not what its manifest entry describes. */
+    PAIMON_BAD_DATA(9, EXTERNAL);
 
     // 0x0520_0000: not used by any connector bundled with Trino
     private static final int ERROR_CODE_BASE = 0x0520_0000;

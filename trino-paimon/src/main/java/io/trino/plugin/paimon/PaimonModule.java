@@ -4,6 +4,8 @@ import com.google.inject.Binder;
 import com.google.inject.Module;
 import com.google.inject.Scopes;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
+import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
+import io.trino.plugin.paimon.read.PaimonSplitManager;
 
 import static io.airlift.configuration.ConfigBinder.configBinder;
 
@@ -18,5 +20,7 @@ public class PaimonModule
         binder.bind(PaimonTransactionManager.class).in(Scopes.SINGLETON);
         binder.bind(PaimonTableProperties.class).in(Scopes.SINGLETON);
         binder.bind(FileSystemCatalog.class).in(Scopes.SINGLETON);
+        binder.bind(PaimonSplitManager.class).in(Scopes.SINGLETON);
+        binder.bind(PaimonPageSourceProvider.class).in(Scopes.SINGLETON);
     }
 }

@@ -9,6 +9,7 @@ import io.trino.plugin.paimon.PaimonTableProperties;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
 import io.trino.plugin.paimon.format.DataField;
 import io.trino.plugin.paimon.format.SchemaFiles;
+import io.trino.plugin.paimon.format.SnapshotFiles;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.TypeMapping;
 import io.trino.spi.TrinoException;
@@ -109,7 +110,11 @@ public class PaimonMetadata
             throw new TrinoException(NOT_SUPPORTED, "The Paimon connector does not support versioned tables yet: " + tableName);
         }
         return loadTable(session, tableName)
-                .map(table -> new PaimonTableHandle(tableName, table.location().toString(), table.schema().id()))
+                .map(table -> new PaimonTableHandle(
+                        tableName,
+                        table.location().toString(),
+                        table.schema().id(),
+                        new SnapshotFiles(catalog.fileSystem(session), table.location()).latestSnapshotId()))
                 .orElse(null);
     }
 

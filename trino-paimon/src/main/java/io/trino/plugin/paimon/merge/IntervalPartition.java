@@ -1,0 +1,68 @@
+package io.trino.plugin.paimon.merge;
+
+import com.google.common.collect.ImmutableList;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.function.Function;
+
+/**
+ * Cuts a bucket's files into sections and each section into sorted runs, as Paimon's interval partition does
+ * (merge-semantics §2.2): files sorted by (min key, max key); a section ends where the next file starts after
+ * every key seen so far; within a section each file joins the run whose last max key is smallest if it starts
+ * after it, else opens a new run. Levels play no part. Sections come out in key order.
+ */
+public final class IntervalPartition
+{
+    private IntervalPartition() {}
+
+    /**
+     * @return sections, each a list of sorted runs, each a list of files in key order
+     */
+    public static <F, K> List<List<List<F>>> partition(List<F> files, Function<F, K> minKey, Function<F, K> maxKey, Comparator<K> keyComparator)
+    {
+        List<F> sorted = new ArrayList<>(files);
+        sorted.sort(Comparator.comparing(minKey, keyComparator).thenComparing(maxKey, keyComparator));
+
+        ImmutableList.Builder<List<List<F>>> sections = ImmutableList.builder();
+        List<F> section = new ArrayList<>();
+        K sectionMax = null;
+        for (F file : sorted) {
+            if (!section.isEmpty() && keyComparator.compare(minKey.apply(file), sectionMax) > 0) {
+                sections.add(runs(section, minKey, maxKey, keyComparator));
+                section = new ArrayList<>();
+                sectionMax = null;
+            }
+            section.add(file);
+            if (sectionMax == null || keyComparator.compare(maxKey.apply(file), sectionMax) > 0) {
+                sectionMax = maxKey.apply(file);
+            }
+        }
+        if (!section.isEmpty()) {
+            sections.add(runs(section, minKey, maxKey, keyComparator));
+        }
+        return sections.build();
+    }
+
+    private static <F, K> List<List<F>> runs(List<F> section, Function<F, K> minKey, Function<F, K> maxKey, Comparator<K> keyComparator)
+    {
+        // runs ordered by the max key of their last file
+        PriorityQueue<List<F>> runs = new PriorityQueue<>(Comparator.comparing(run -> maxKey.apply(run.getLast()), keyComparator));
+        for (F file : section) {
+            List<F> run = runs.peek();
+            if (run != null && keyComparator.compare(minKey.apply(file), maxKey.apply(run.getLast())) > 0) {
+                runs.poll();
+                run.add(file);
+                runs.add(run);
+            }
+            else {
+                List<F> newRun = new ArrayList<>();
+                newRun.add(file);
+                runs.add(newRun);
+            }
+        }
+        return runs.stream().map(ImmutableList::copyOf).collect(ImmutableList.toImmutableList());
+    }
+}

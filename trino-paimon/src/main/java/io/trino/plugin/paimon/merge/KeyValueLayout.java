@@ -1,0 +1,45 @@
+package io.trino.plugin.paimon.merge;
+
+import static com.google.common.base.Preconditions.checkArgument;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Where things are in the pages the merge reads: key channels first ({@code 0 .. keyCount-1}), then the sequence
+ * number (BIGINT), the row kind (TINYINT: 0 +I, 1 -U, 2 +U, 3 -D), and the value channels; user sequence fields and
+ * the columns the query asked for are value channels.
+ */
+public record KeyValueLayout(int keyCount, int[] userSequenceChannels, boolean userSequenceDescending, int[] outputChannels)
+{
+    public static final byte INSERT = 0;
+    public static final byte UPDATE_BEFORE = 1;
+    public static final byte UPDATE_AFTER = 2;
+    public static final byte DELETE = 3;
+
+    public KeyValueLayout
+    {
+        checkArgument(keyCount >= 0, "keyCount is negative");
+        userSequenceChannels = requireNonNull(userSequenceChannels, "userSequenceChannels is null").clone();
+        outputChannels = requireNonNull(outputChannels, "outputChannels is null").clone();
+    }
+
+    public int sequenceChannel()
+    {
+        return keyCount;
+    }
+
+    public int kindChannel()
+    {
+        return keyCount + 1;
+    }
+
+    public int firstValueChannel()
+    {
+        return keyCount + 2;
+    }
+
+    /** -U and -D records retract; a merged result of such a kind is dropped. */
+    public static boolean isRetract(byte kind)
+    {
+        return kind == UPDATE_BEFORE || kind == DELETE;
+    }
+}

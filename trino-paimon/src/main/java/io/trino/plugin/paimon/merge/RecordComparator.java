@@ -1,0 +1,85 @@
+package io.trino.plugin.paimon.merge;
+
+import io.trino.spi.Page;
+import io.trino.spi.block.Block;
+import io.trino.spi.type.BigintType;
+import io.trino.spi.type.Type;
+
+import java.util.List;
+
+import static io.trino.spi.type.BigintType.BIGINT;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Orders the records of a bucket as Paimon merges them (merge-semantics §2.3): by key, then by the user sequence
+ * fields (nulls oldest in both orders; descending flips only non-null comparisons), then by sequence number. Keys
+ * compare with {@link #compareKeys}; a single BIGINT key, the most common shape, has its own loop-free path.
+ */
+public final class RecordComparator
+{
+    private final KeyValueLayout layout;
+    private final ValueComparator[] keyComparators;
+    private final ValueComparator[] sequenceComparators;
+    private final boolean singleBigintKey;
+
+    public RecordComparator(KeyValueLayout layout, List<Type> keyTypes, List<Type> userSequenceTypes)
+    {
+        this.layout = requireNonNull(layout, "layout is null");
+        this.keyComparators = keyTypes.stream().map(ValueComparator::forType).toArray(ValueComparator[]::new);
+        this.sequenceComparators = userSequenceTypes.stream().map(ValueComparator::forType).toArray(ValueComparator[]::new);
+        this.singleBigintKey = keyTypes.size() == 1 && keyTypes.getFirst() instanceof BigintType;
+    }
+
+    public int compareKeys(Page left, int leftPosition, Page right, int rightPosition)
+    {
+        if (singleBigintKey) {
+            return Long.compare(BIGINT.getLong(left.getBlock(0), leftPosition), BIGINT.getLong(right.getBlock(0), rightPosition));
+        }
+        for (int channel = 0; channel < keyComparators.length; channel++) {
+            Block leftBlock = left.getBlock(channel);
+            Block rightBlock = right.getBlock(channel);
+            // keys are NOT NULL in Paimon 1.x tables; nullable keys order nulls first
+            boolean leftNull = leftBlock.isNull(leftPosition);
+            boolean rightNull = rightBlock.isNull(rightPosition);
+            if (leftNull || rightNull) {
+                if (leftNull != rightNull) {
+                    return leftNull ? -1 : 1;
+                }
+                continue;
+            }
+            int result = keyComparators[channel].compare(leftBlock, leftPosition, rightBlock, rightPosition);
+            if (result != 0) {
+                return result;
+            }
+        }
+        return 0;
+    }
+
+    /** Full record order: key, user sequence fields, sequence number. */
+    public int compare(Page left, int leftPosition, Page right, int rightPosition)
+    {
+        int result = compareKeys(left, leftPosition, right, rightPosition);
+        if (result != 0) {
+            return result;
+        }
+        int[] sequenceChannels = layout.userSequenceChannels();
+        for (int i = 0; i < sequenceChannels.length; i++) {
+            Block leftBlock = left.getBlock(sequenceChannels[i]);
+            Block rightBlock = right.getBlock(sequenceChannels[i]);
+            boolean leftNull = leftBlock.isNull(leftPosition);
+            boolean rightNull = rightBlock.isNull(rightPosition);
+            if (leftNull || rightNull) {
+                if (leftNull != rightNull) {
+                    return leftNull ? -1 : 1;
+                }
+                continue;
+            }
+            result = sequenceComparators[i].compare(leftBlock, leftPosition, rightBlock, rightPosition);
+            if (result != 0) {
+                return layout.userSequenceDescending() ? -result : result;
+            }
+        }
+        int sequenceChannel = layout.sequenceChannel();
+        return Long.compare(BIGINT.getLong(left.getBlock(sequenceChannel), leftPosition), BIGINT.getLong(right.getBlock(sequenceChannel), rightPosition));
+    }
+}

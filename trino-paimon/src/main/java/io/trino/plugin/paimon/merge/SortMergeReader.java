@@ -1,0 +1,140 @@
+package io.trino.plugin.paimon.merge;
+
+import io.trino.spi.Page;
+
+import java.util.Arrays;
+import java.util.List;
+
+import static io.trino.spi.type.TinyintType.TINYINT;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Merges the sorted runs of one section: a loser tree yields records in (key, user sequence, sequence number)
+ * order; the records of one key are gathered and folded into at most one row (merge-semantics §2.5 - §2.8):
+ * <ul>
+ * <li>a key with exactly one record skips the merge function (Paimon's rule);</li>
+ * <li>in lookup-mode tables only the level-0 records and the record of the shallowest non-zero level take part,
+ * since deeper levels hold values the shallower one already includes (§2.7);</li>
+ * <li>a result of a retract kind (-U, -D) is dropped.</li>
+ * </ul>
+ * Memory is bounded by the runs' current pages plus the pages that the records of one key refer to.
+ */
+public final class SortMergeReader
+{
+    private final SortedRunCursor[] runs;
+    private final RecordComparator comparator;
+    private final int kindChannel;
+    private final MergeFunction mergeFunction;
+    private final boolean lookupMode;
+    private final LoserTree tree;
+
+    // the records of the current key, oldest first
+    private Page[] keyPages = new Page[8];
+    private int[] keyPositions = new int[8];
+    private int[] keyLevels = new int[8];
+    private byte[] keyKinds = new byte[8];
+    private int keyRecords;
+
+    public SortMergeReader(List<SortedRunCursor> runs, RecordComparator comparator, KeyValueLayout layout, MergeFunction mergeFunction, boolean lookupMode)
+    {
+        this.runs = runs.toArray(SortedRunCursor[]::new);
+        this.comparator = requireNonNull(comparator, "comparator is null");
+        this.kindChannel = layout.kindChannel();
+        this.mergeFunction = requireNonNull(mergeFunction, "mergeFunction is null");
+        this.lookupMode = lookupMode;
+        boolean[] exhausted = new boolean[this.runs.length];
+        for (int i = 0; i < this.runs.length; i++) {
+            exhausted[i] = !this.runs[i].advance();
+        }
+        this.tree = new LoserTree(this.runs.length, exhausted, this::compareHeads);
+    }
+
+    public boolean isFinished()
+    {
+        return tree.isEmpty();
+    }
+
+    /** Merges keys into the output until it is full or the runs are exhausted. */
+    public void mergeInto(OutputPageBuilder output)
+    {
+        while (!tree.isEmpty() && !output.isFull()) {
+            collectNextKey();
+            if (keyRecords == 1) {
+                if (!KeyValueLayout.isRetract(keyKinds[0])) {
+                    output.add(keyPages[0], keyPositions[0]);
+                }
+            }
+            else {
+                mergeKey(output);
+            }
+            // let go of pages the key referred to
+            Arrays.fill(keyPages, 0, keyRecords, null);
+        }
+    }
+
+    public long memoryUsage()
+    {
+        long bytes = 0;
+        for (SortedRunCursor run : runs) {
+            bytes += run.memoryUsage();
+        }
+        return bytes;
+    }
+
+    private void collectNextKey()
+    {
+        keyRecords = 0;
+        int first = tree.winner();
+        Page keyPage = runs[first].page();
+        int keyPosition = runs[first].position();
+        do {
+            SortedRunCursor run = runs[tree.winner()];
+            addRecord(run.page(), run.position(), run.level());
+            tree.winnerAdvanced(!run.advance());
+        }
+        while (!tree.isEmpty() && comparator.compareKeys(runs[tree.winner()].page(), runs[tree.winner()].position(), keyPage, keyPosition) == 0);
+    }
+
+    private void mergeKey(OutputPageBuilder output)
+    {
+        mergeFunction.reset();
+        int shallowest = -1;
+        if (lookupMode) {
+            for (int i = 0; i < keyRecords; i++) {
+                if (keyLevels[i] > 0 && (shallowest < 0 || keyLevels[i] < keyLevels[shallowest])) {
+                    shallowest = i;
+                }
+            }
+        }
+        for (int i = 0; i < keyRecords; i++) {
+            if (lookupMode && keyLevels[i] > 0 && i != shallowest) {
+                continue;
+            }
+            mergeFunction.add(keyPages[i], keyPositions[i], keyKinds[i]);
+        }
+        if (mergeFunction.hasResult() && !KeyValueLayout.isRetract(mergeFunction.resultKind())) {
+            output.add(mergeFunction.resultPage(), mergeFunction.resultPosition());
+        }
+    }
+
+    private void addRecord(Page page, int position, int level)
+    {
+        if (keyRecords == keyPages.length) {
+            int capacity = keyRecords * 2;
+            keyPages = Arrays.copyOf(keyPages, capacity);
+            keyPositions = Arrays.copyOf(keyPositions, capacity);
+            keyLevels = Arrays.copyOf(keyLevels, capacity);
+            keyKinds = Arrays.copyOf(keyKinds, capacity);
+        }
+        keyPages[keyRecords] = page;
+        keyPositions[keyRecords] = position;
+        keyLevels[keyRecords] = level;
+        keyKinds[keyRecords] = (byte) TINYINT.getByte(page.getBlock(kindChannel), position);
+        keyRecords++;
+    }
+
+    private int compareHeads(int left, int right)
+    {
+        return comparator.compare(runs[left].page(), runs[left].position(), runs[right].page(), runs[right].position());
+    }
+}

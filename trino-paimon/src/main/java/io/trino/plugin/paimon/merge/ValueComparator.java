@@ -1,0 +1,98 @@
+package io.trino.plugin.paimon.merge;
+
+import io.airlift.slice.Slice;
+import io.trino.spi.block.Block;
+import io.trino.spi.block.VariableWidthBlock;
+import io.trino.spi.type.BigintType;
+import io.trino.spi.type.BooleanType;
+import io.trino.spi.type.CharType;
+import io.trino.spi.type.DateType;
+import io.trino.spi.type.DecimalType;
+import io.trino.spi.type.DoubleType;
+import io.trino.spi.type.Int128;
+import io.trino.spi.type.IntegerType;
+import io.trino.spi.type.LongTimestamp;
+import io.trino.spi.type.LongTimestampWithTimeZone;
+import io.trino.spi.type.RealType;
+import io.trino.spi.type.SmallintType;
+import io.trino.spi.type.TimeType;
+import io.trino.spi.type.TimestampType;
+import io.trino.spi.type.TimestampWithTimeZoneType;
+import io.trino.spi.type.TinyintType;
+import io.trino.spi.type.Type;
+import io.trino.spi.type.VarbinaryType;
+import io.trino.spi.type.VarcharType;
+
+import static io.trino.spi.type.DateTimeEncoding.unpackMillisUtc;
+
+/**
+ * Compares two non-null values of one column at positions of two blocks, in Paimon's order (paimon-format.md §10):
+ * signed numbers, false before true, strings and binaries bytewise unsigned, floating point with {@code <} and
+ * {@code >} only (NaN equals everything). One implementation per physical representation, no boxing.
+ */
+public interface ValueComparator
+{
+    int compare(Block left, int leftPosition, Block right, int rightPosition);
+
+    static ValueComparator forType(Type type)
+    {
+        return switch (type) {
+            case BigintType _, IntegerType _, SmallintType _, TinyintType _, DateType _, TimeType _ -> (left, leftPosition, right, rightPosition) ->
+                    Long.compare(type.getLong(left, leftPosition), type.getLong(right, rightPosition));
+            case DecimalType decimal when decimal.isShort() -> (left, leftPosition, right, rightPosition) ->
+                    Long.compare(type.getLong(left, leftPosition), type.getLong(right, rightPosition));
+            case DecimalType _ -> (left, leftPosition, right, rightPosition) ->
+                    ((Int128) type.getObject(left, leftPosition)).compareTo((Int128) type.getObject(right, rightPosition));
+            case TimestampType timestamp when timestamp.isShort() -> (left, leftPosition, right, rightPosition) ->
+                    Long.compare(type.getLong(left, leftPosition), type.getLong(right, rightPosition));
+            case TimestampType _ -> (left, leftPosition, right, rightPosition) -> {
+                LongTimestamp a = (LongTimestamp) type.getObject(left, leftPosition);
+                LongTimestamp b = (LongTimestamp) type.getObject(right, rightPosition);
+                int result = Long.compare(a.getEpochMicros(), b.getEpochMicros());
+                return result != 0 ? result : Integer.compare(a.getPicosOfMicro(), b.getPicosOfMicro());
+            };
+            case TimestampWithTimeZoneType timestamp when timestamp.isShort() -> (left, leftPosition, right, rightPosition) ->
+                    Long.compare(unpackMillisUtc(type.getLong(left, leftPosition)), unpackMillisUtc(type.getLong(right, rightPosition)));
+            case TimestampWithTimeZoneType _ -> (left, leftPosition, right, rightPosition) -> {
+                LongTimestampWithTimeZone a = (LongTimestampWithTimeZone) type.getObject(left, leftPosition);
+                LongTimestampWithTimeZone b = (LongTimestampWithTimeZone) type.getObject(right, rightPosition);
+                int result = Long.compare(a.getEpochMillis(), b.getEpochMillis());
+                return result != 0 ? result : Integer.compare(a.getPicosOfMilli(), b.getPicosOfMilli());
+            };
+            case BooleanType _ -> (left, leftPosition, right, rightPosition) ->
+                    Boolean.compare(BooleanType.BOOLEAN.getBoolean(left, leftPosition), BooleanType.BOOLEAN.getBoolean(right, rightPosition));
+            case DoubleType _ -> (left, leftPosition, right, rightPosition) ->
+                    compareFloating(DoubleType.DOUBLE.getDouble(left, leftPosition), DoubleType.DOUBLE.getDouble(right, rightPosition));
+            case RealType _ -> (left, leftPosition, right, rightPosition) ->
+                    compareFloating(RealType.REAL.getFloat(left, leftPosition), RealType.REAL.getFloat(right, rightPosition));
+            case VarcharType _, CharType _, VarbinaryType _ -> ValueComparator::compareBytes;
+            default -> throw new IllegalArgumentException("No Paimon key order for type " + type);
+        };
+    }
+
+    // Paimon's generated comparator: a > b ? 1 : a < b ? -1 : 0
+    private static int compareFloating(double left, double right)
+    {
+        if (left > right) {
+            return 1;
+        }
+        return left < right ? -1 : 0;
+    }
+
+    private static int compareBytes(Block left, int leftPosition, Block right, int rightPosition)
+    {
+        VariableWidthBlock leftValues = (VariableWidthBlock) left.getUnderlyingValueBlock();
+        VariableWidthBlock rightValues = (VariableWidthBlock) right.getUnderlyingValueBlock();
+        int leftValuePosition = left.getUnderlyingValuePosition(leftPosition);
+        int rightValuePosition = right.getUnderlyingValuePosition(rightPosition);
+        Slice leftSlice = leftValues.getRawSlice();
+        Slice rightSlice = rightValues.getRawSlice();
+        // Slice comparison is unsigned bytewise, then shorter first: Paimon's order of UTF-8 strings and binaries
+        return leftSlice.compareTo(
+                leftValues.getRawSliceOffset(leftValuePosition),
+                leftValues.getSliceLength(leftValuePosition),
+                rightSlice,
+                rightValues.getRawSliceOffset(rightValuePosition),
+                rightValues.getSliceLength(rightValuePosition));
+    }
+}

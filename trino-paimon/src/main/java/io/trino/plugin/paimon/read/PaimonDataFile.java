@@ -1,0 +1,42 @@
+package io.trino.plugin.paimon.read;
+
+import java.util.Optional;
+import java.util.OptionalLong;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * One data file of a split, with what the reader needs to know before opening it: where it is, its LSM level, the
+ * schema it was written with, its key range (serialized binary rows) and its deletion vector, if any.
+ */
+public record PaimonDataFile(
+        String path,
+        long fileSize,
+        long rowCount,
+        int level,
+        long schemaId,
+        byte[] minKey,
+        byte[] maxKey,
+        long minSequenceNumber,
+        long maxSequenceNumber,
+        OptionalLong deleteRowCount,
+        Optional<DeletionVectorReference> deletionVector)
+{
+    public PaimonDataFile
+    {
+        requireNonNull(path, "path is null");
+        requireNonNull(minKey, "minKey is null");
+        requireNonNull(maxKey, "maxKey is null");
+        requireNonNull(deleteRowCount, "deleteRowCount is null");
+        requireNonNull(deletionVector, "deletionVector is null");
+    }
+
+    /** Where a file's deletion vector lies in an index file. */
+    public record DeletionVectorReference(String indexFilePath, long offset, int length)
+    {
+        public DeletionVectorReference
+        {
+            requireNonNull(indexFilePath, "indexFilePath is null");
+        }
+    }
+}

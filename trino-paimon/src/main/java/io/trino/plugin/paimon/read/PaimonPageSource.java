@@ -1,0 +1,226 @@
+package io.trino.plugin.paimon.read;
+
+import com.google.common.collect.ImmutableList;
+import io.trino.plugin.paimon.format.BinaryRow;
+import io.trino.plugin.paimon.format.DataType;
+import io.trino.plugin.paimon.format.ValueComparator;
+import io.trino.plugin.paimon.merge.IntervalPartition;
+import io.trino.plugin.paimon.merge.KeyValueLayout;
+import io.trino.plugin.paimon.merge.MergeFunction;
+import io.trino.plugin.paimon.merge.OutputPageBuilder;
+import io.trino.plugin.paimon.merge.RecordComparator;
+import io.trino.plugin.paimon.merge.SortMergeReader;
+import io.trino.plugin.paimon.merge.SortedRunCursor;
+import io.trino.spi.Page;
+import io.trino.spi.block.Block;
+import io.trino.spi.connector.ConnectorPageSource;
+import io.trino.spi.connector.SourcePage;
+import io.trino.spi.type.Type;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import static io.trino.spi.type.TinyintType.TINYINT;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Reads one bucket and returns its merged rows (merge-on-read). The bucket's files are cut into sections of
+ * overlapping key ranges and each section into sorted runs; a section of one run is passed through page by page,
+ * only dropping retract rows (-U, -D) and projecting columns; a section of several runs goes through a
+ * {@link SortMergeReader}. For append tables (no primary key) the files are read as they are.
+ */
+public final class PaimonPageSource
+        implements ConnectorPageSource
+{
+    private static final int OUTPUT_PAGE_ROWS = 8192;
+
+    private final KeyValueLayout layout;
+    private final List<Type> outputTypes;
+    private final Function<PaimonDataFile, DataFilePageReader> openFile;
+    private final Supplier<MergeFunction> mergeFunctions;
+    private final RecordComparator comparator;
+    private final boolean lookupMode;
+    private final boolean keyValueFiles;
+    private final Iterator<List<List<PaimonDataFile>>> sections;
+    private final ReadStatistics statistics = new ReadStatistics();
+
+    private List<DataFileRunCursor> currentRuns = ImmutableList.of();
+    private DataFileRunCursor passThrough;
+    private SortMergeReader merger;
+    private OutputPageBuilder output;
+    private long completedPositions;
+    private boolean finished;
+
+    /**
+     * @param keyTypes Paimon types of the trimmed primary key, to order files by their key ranges
+     */
+    public PaimonPageSource(
+            List<PaimonDataFile> files,
+            boolean keyValueFiles,
+            List<DataType> keyTypes,
+            KeyValueLayout layout,
+            List<Type> outputTypes,
+            RecordComparator comparator,
+            Supplier<MergeFunction> mergeFunctions,
+            boolean lookupMode,
+            Function<PaimonDataFile, DataFilePageReader> openFile)
+    {
+        this.layout = requireNonNull(layout, "layout is null");
+        this.outputTypes = ImmutableList.copyOf(outputTypes);
+        this.openFile = requireNonNull(openFile, "openFile is null");
+        this.mergeFunctions = requireNonNull(mergeFunctions, "mergeFunctions is null");
+        this.comparator = comparator;
+        this.lookupMode = lookupMode;
+        this.keyValueFiles = keyValueFiles;
+        if (keyValueFiles) {
+            Function<PaimonDataFile, List<Object>> minKey = file -> BinaryRow.deserialize(file.minKey()).values(keyTypes);
+            Function<PaimonDataFile, List<Object>> maxKey = file -> BinaryRow.deserialize(file.maxKey()).values(keyTypes);
+            Comparator<List<Object>> keyOrder = (left, right) -> {
+                for (int i = 0; i < keyTypes.size(); i++) {
+                    int result = ValueComparator.compare(keyTypes.get(i), left.get(i), right.get(i));
+                    if (result != 0) {
+                        return result;
+                    }
+                }
+                return 0;
+            };
+            this.sections = IntervalPartition.partition(files, minKey, maxKey, keyOrder).iterator();
+        }
+        else {
+            // append files: every file is its own section of one run, read as is
+            this.sections = files.stream().map(file -> List.of(List.of(file))).iterator();
+        }
+    }
+
+    @Override
+    public SourcePage getNextSourcePage()
+    {
+        while (!finished) {
+            if (passThrough == null && merger == null && !openNextSection()) {
+                finished = true;
+                break;
+            }
+            Page page = passThrough != null ? nextPassThroughPage() : nextMergedPage();
+            if (page != null && page.getPositionCount() > 0) {
+                completedPositions += page.getPositionCount();
+                return SourcePage.create(page);
+            }
+        }
+        return null;
+    }
+
+    private boolean openNextSection()
+    {
+        closeRuns();
+        if (!sections.hasNext()) {
+            return false;
+        }
+        List<List<PaimonDataFile>> runs = sections.next();
+        List<DataFileRunCursor> cursors = new ArrayList<>(runs.size());
+        for (List<PaimonDataFile> run : runs) {
+            cursors.add(new DataFileRunCursor(run, openFile, statistics));
+        }
+        currentRuns = cursors;
+        if (cursors.size() == 1) {
+            passThrough = cursors.getFirst();
+        }
+        else {
+            merger = new SortMergeReader(ImmutableList.copyOf(cursors.stream().map(SortedRunCursor.class::cast).toList()), comparator, layout, mergeFunctions.get(), lookupMode);
+            output = new OutputPageBuilder(outputTypes, layout.outputChannels(), OUTPUT_PAGE_ROWS);
+        }
+        return true;
+    }
+
+    private Page nextPassThroughPage()
+    {
+        Page page = passThrough.nextPage();
+        if (page == null) {
+            passThrough = null;
+            return null;
+        }
+        if (keyValueFiles) {
+            // a sorted run holds each key once: only its retract rows are dropped
+            Block kinds = page.getBlock(layout.kindChannel());
+            int[] kept = new int[page.getPositionCount()];
+            int keptCount = 0;
+            for (int position = 0; position < page.getPositionCount(); position++) {
+                if (!KeyValueLayout.isRetract(TINYINT.getByte(kinds, position))) {
+                    kept[keptCount++] = position;
+                }
+            }
+            if (keptCount < page.getPositionCount()) {
+                page = page.getPositions(kept, 0, keptCount);
+            }
+        }
+        return page.getColumns(layout.outputChannels());
+    }
+
+    private Page nextMergedPage()
+    {
+        merger.mergeInto(output);
+        Page page = null;
+        if (output.isFull() || merger.isFinished()) {
+            page = output.isEmpty() ? null : output.build();
+        }
+        if (merger.isFinished() && output.isEmpty()) {
+            merger = null;
+            output = null;
+        }
+        return page;
+    }
+
+    private void closeRuns()
+    {
+        for (DataFileRunCursor run : currentRuns) {
+            run.close();
+        }
+        currentRuns = ImmutableList.of();
+        passThrough = null;
+        merger = null;
+    }
+
+    @Override
+    public long getCompletedBytes()
+    {
+        return statistics.bytes();
+    }
+
+    @Override
+    public long getReadTimeNanos()
+    {
+        return statistics.nanos();
+    }
+
+    @Override
+    public java.util.OptionalLong getCompletedPositions()
+    {
+        return java.util.OptionalLong.of(completedPositions);
+    }
+
+    @Override
+    public boolean isFinished()
+    {
+        return finished;
+    }
+
+    @Override
+    public long getMemoryUsage()
+    {
+        long bytes = 0;
+        for (DataFileRunCursor run : currentRuns) {
+            bytes += run.memoryUsage();
+        }
+        return bytes;
+    }
+
+    @Override
+    public void close()
+    {
+        closeRuns();
+        finished = true;
+    }
+}

@@ -1,0 +1,167 @@
+package io.trino.plugin.paimon.read;
+
+import com.google.common.collect.ImmutableList;
+import com.google.inject.Inject;
+import io.trino.filesystem.Location;
+import io.trino.filesystem.TrinoFileSystem;
+import io.trino.parquet.ParquetReaderOptions;
+import io.trino.plugin.paimon.catalog.FileSystemCatalog;
+import io.trino.plugin.paimon.format.DataField;
+import io.trino.plugin.paimon.format.DataType;
+import io.trino.plugin.paimon.format.SchemaFiles;
+import io.trino.plugin.paimon.format.TableSchema;
+import io.trino.plugin.paimon.merge.DeduplicateMergeFunction;
+import io.trino.plugin.paimon.merge.FirstRowMergeFunction;
+import io.trino.plugin.paimon.merge.KeyValueLayout;
+import io.trino.plugin.paimon.merge.MergeFunction;
+import io.trino.plugin.paimon.merge.RecordComparator;
+import io.trino.plugin.paimon.metadata.PaimonColumnHandle;
+import io.trino.plugin.paimon.metadata.PaimonTableHandle;
+import io.trino.plugin.paimon.table.TableOptions;
+import io.trino.plugin.paimon.table.TypeMapping;
+import io.trino.spi.TrinoException;
+import io.trino.spi.connector.ColumnHandle;
+import io.trino.spi.connector.ConnectorPageSource;
+import io.trino.spi.connector.ConnectorPageSourceProvider;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorSplit;
+import io.trino.spi.connector.ConnectorTableHandle;
+import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.connector.DynamicFilter;
+import io.trino.spi.type.Type;
+import io.trino.spi.type.TypeManager;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Builds the page source of a split: which columns to read from the files (key, sequence, kind, the requested
+ * columns and the sequence fields the merge needs), in what order records are merged, and with which merge
+ * function.
+ */
+public class PaimonPageSourceProvider
+        implements ConnectorPageSourceProvider
+{
+    private final FileSystemCatalog catalog;
+    private final TypeMapping typeMapping;
+    private final ParquetReaderOptions parquetOptions = ParquetReaderOptions.defaultOptions();
+
+    @Inject
+    public PaimonPageSourceProvider(FileSystemCatalog catalog, TypeManager typeManager)
+    {
+        this.catalog = requireNonNull(catalog, "catalog is null");
+        this.typeMapping = new TypeMapping(typeManager.getTypeOperators());
+    }
+
+    @Override
+    public ConnectorPageSource createPageSource(
+            ConnectorTransactionHandle transaction,
+            ConnectorSession session,
+            ConnectorSplit connectorSplit,
+            ConnectorTableHandle connectorTable,
+            List<ColumnHandle> columns,
+            DynamicFilter dynamicFilter)
+    {
+        PaimonTableHandle table = (PaimonTableHandle) connectorTable;
+        PaimonSplit split = (PaimonSplit) connectorSplit;
+        TrinoFileSystem fileSystem = catalog.fileSystem(session);
+        Location location = Location.of(table.location());
+        SchemaFiles schemaFiles = new SchemaFiles(fileSystem, location);
+        TableSchema schema = schemaFiles.readSchema(table.schemaId());
+        String tableName = table.schemaTableName().toString();
+        TableOptions options = TableOptions.fromSchema(tableName, schema);
+        if (options.dataFileThinMode()) {
+            throw new TrinoException(NOT_SUPPORTED, "Table %s: reading data files written with 'data-file.thin-mode' is not supported yet".formatted(tableName));
+        }
+        for (PaimonDataFile file : split.files()) {
+            if (!file.path().endsWith(".parquet")) {
+                throw new TrinoException(NOT_SUPPORTED, "Table %s: only Parquet data files can be read yet, not %s".formatted(tableName, file.path()));
+            }
+        }
+
+        List<ReadColumn> requested = columns.stream()
+                .map(PaimonColumnHandle.class::cast)
+                .map(column -> new ReadColumn(column.fieldId(), column.type()))
+                .toList();
+        List<Type> outputTypes = requested.stream().map(ReadColumn::type).toList();
+
+        Map<Long, TableSchema> schemas = new HashMap<>();
+        schemas.put(schema.id(), schema);
+
+        boolean primaryKeyTable = !schema.primaryKeys().isEmpty();
+        if (!primaryKeyTable) {
+            int[] outputChannels = new int[requested.size()];
+            for (int i = 0; i < outputChannels.length; i++) {
+                outputChannels[i] = i;
+            }
+            KeyValueLayout layout = new KeyValueLayout(0, new int[0], false, outputChannels);
+            return new PaimonPageSource(split.files(), false, ImmutableList.of(), layout, outputTypes, null, () -> {
+                throw new IllegalStateException("append files are never merged");
+            }, false, file -> openFile(fileSystem, schemaFiles, schemas, file, ImmutableList.of(), false, requested));
+        }
+
+        List<DataField> keyFields = schema.primaryKeys().stream()
+                .filter(key -> !schema.partitionKeys().contains(key))
+                .map(key -> schema.field(key).orElseThrow())
+                .toList();
+        List<ReadColumn> keyColumns = keyFields.stream()
+                .map(field -> new ReadColumn(field.id(), typeMapping.toTrinoType(field)))
+                .toList();
+        List<DataType> keyTypes = keyFields.stream().map(DataField::type).toList();
+
+        // value channels: the requested columns, then sequence fields the query did not ask for
+        List<ReadColumn> valueColumns = new ArrayList<>(requested);
+        int[] sequenceChannels = new int[options.sequenceFields().size()];
+        List<Type> sequenceTypes = new ArrayList<>();
+        for (int i = 0; i < sequenceChannels.length; i++) {
+            String name = options.sequenceFields().get(i);
+            DataField field = schema.field(name)
+                    .orElseThrow(() -> new TrinoException(io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION, "Table %s: Sequence field: '%s' can not be found in table schema.".formatted(tableName, name)));
+            int index = indexOfField(valueColumns, field.id());
+            if (index < 0) {
+                valueColumns.add(new ReadColumn(field.id(), typeMapping.toTrinoType(field)));
+                index = valueColumns.size() - 1;
+            }
+            sequenceChannels[i] = keyColumns.size() + 2 + index;
+            sequenceTypes.add(valueColumns.get(index).type());
+        }
+        int[] outputChannels = new int[requested.size()];
+        for (int i = 0; i < outputChannels.length; i++) {
+            outputChannels[i] = keyColumns.size() + 2 + i;
+        }
+        KeyValueLayout layout = new KeyValueLayout(keyColumns.size(), sequenceChannels, options.sequenceFieldDescending(), outputChannels);
+        RecordComparator comparator = new RecordComparator(layout, keyColumns.stream().map(ReadColumn::type).toList(), sequenceTypes);
+        Supplier<MergeFunction> mergeFunctions = switch (options.mergeEngine()) {
+            case DEDUPLICATE -> () -> new DeduplicateMergeFunction(options.ignoreDelete());
+            case FIRST_ROW -> () -> new FirstRowMergeFunction(options.ignoreDelete());
+            case PARTIAL_UPDATE, AGGREGATION -> throw new TrinoException(NOT_SUPPORTED, "Table %s: reading the %s merge engine is not supported yet".formatted(
+                    tableName, options.mergeEngine().name().toLowerCase(java.util.Locale.ENGLISH).replace('_', '-')));
+        };
+        // first-row is not lookup-wrapped in Paimon: its levels above 0 hold each key once
+        boolean lookupMode = options.needsLookup() && options.mergeEngine() != TableOptions.MergeEngine.FIRST_ROW;
+        return new PaimonPageSource(split.files(), true, keyTypes, layout, outputTypes, comparator, mergeFunctions, lookupMode,
+                file -> openFile(fileSystem, schemaFiles, schemas, file, keyColumns, true, valueColumns));
+    }
+
+    private DataFilePageReader openFile(TrinoFileSystem fileSystem, SchemaFiles schemaFiles, Map<Long, TableSchema> schemas, PaimonDataFile file, List<ReadColumn> keyColumns, boolean keyValueFile, List<ReadColumn> valueColumns)
+    {
+        TableSchema fileSchema = schemas.computeIfAbsent(file.schemaId(), schemaFiles::readSchema);
+        return new DataFilePageReader(fileSystem, Location.of(file.path()), file, fileSchema, keyColumns, keyValueFile, valueColumns, parquetOptions, typeMapping);
+    }
+
+    private static int indexOfField(List<ReadColumn> columns, int fieldId)
+    {
+        for (int i = 0; i < columns.size(); i++) {
+            if (columns.get(i).fieldId() == fieldId) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}

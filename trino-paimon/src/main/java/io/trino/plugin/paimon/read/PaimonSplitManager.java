@@ -1,0 +1,138 @@
+package io.trino.plugin.paimon.read;
+
+import com.google.common.collect.ImmutableList;
+import com.google.inject.Inject;
+import io.trino.filesystem.Location;
+import io.trino.filesystem.TrinoFileSystem;
+import io.trino.plugin.paimon.catalog.FileSystemCatalog;
+import io.trino.plugin.paimon.format.BucketFiles;
+import io.trino.plugin.paimon.format.DataField;
+import io.trino.plugin.paimon.format.DataFileMeta;
+import io.trino.plugin.paimon.format.IndexManifestEntry;
+import io.trino.plugin.paimon.format.ManifestEntry;
+import io.trino.plugin.paimon.format.PartitionPath;
+import io.trino.plugin.paimon.format.ScanFilter;
+import io.trino.plugin.paimon.format.SchemaFiles;
+import io.trino.plugin.paimon.format.Snapshot;
+import io.trino.plugin.paimon.format.SnapshotFiles;
+import io.trino.plugin.paimon.format.SnapshotScan;
+import io.trino.plugin.paimon.format.TableSchema;
+import io.trino.plugin.paimon.metadata.PaimonTableHandle;
+import io.trino.plugin.paimon.table.TableOptions;
+import io.trino.spi.SplitWeight;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorSplit;
+import io.trino.spi.connector.ConnectorSplitManager;
+import io.trino.spi.connector.ConnectorSplitSource;
+import io.trino.spi.connector.ConnectorTableHandle;
+import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.connector.Constraint;
+import io.trino.spi.connector.DynamicFilter;
+import io.trino.spi.connector.FixedSplitSource;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * One split per (partition, bucket) of the pinned snapshot, carrying the bucket's files; for append tables one split
+ * per file. As in Paimon's batch scan, deletion-vector and first-row tables do not read level-0 files (only
+ * compacted data is visible there, merge-semantics §2.1), and postpone buckets are not read at all.
+ */
+public class PaimonSplitManager
+        implements ConnectorSplitManager
+{
+    // a bucket of this many bytes weighs as much as a standard split
+    private static final long STANDARD_SPLIT_BYTES = 128L * 1024 * 1024;
+
+    private final FileSystemCatalog catalog;
+
+    @Inject
+    public PaimonSplitManager(FileSystemCatalog catalog)
+    {
+        this.catalog = requireNonNull(catalog, "catalog is null");
+    }
+
+    @Override
+    public ConnectorSplitSource getSplits(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorTableHandle tableHandle, DynamicFilter dynamicFilter, Constraint constraint)
+    {
+        PaimonTableHandle table = (PaimonTableHandle) tableHandle;
+        if (table.snapshotId().isEmpty()) {
+            return new FixedSplitSource(ImmutableList.of());
+        }
+        TrinoFileSystem fileSystem = catalog.fileSystem(session);
+        Location location = Location.of(table.location());
+        TableSchema schema = new SchemaFiles(fileSystem, location).readSchema(table.schemaId());
+        TableOptions options = TableOptions.fromSchema(table.schemaTableName().toString(), schema);
+        Snapshot snapshot = new SnapshotFiles(fileSystem, location).readSnapshot(table.snapshotId().getAsLong());
+        SnapshotScan scan = new SnapshotScan(fileSystem, location);
+
+        Map<String, PaimonDataFile.DeletionVectorReference> deletionVectors = new HashMap<>();
+        for (IndexManifestEntry index : scan.indexFiles(snapshot, ScanFilter.ALL)) {
+            if (!index.indexType().equals(IndexManifestEntry.DELETION_VECTORS_INDEX)) {
+                continue;
+            }
+            String indexPath = index.externalPath().orElseGet(() -> scan.indexLocation(index.fileName()).toString());
+            for (IndexManifestEntry.DeletionVectorRange range : index.deletionVectorRanges().orElse(List.of())) {
+                deletionVectors.put(deletionVectorKey(index.partition().bytes(), index.bucket(), range.dataFileName()),
+                        new PaimonDataFile.DeletionVectorReference(indexPath, range.offset(), range.length()));
+            }
+        }
+
+        List<DataField> partitionFields = schema.partitionKeys().stream()
+                .map(name -> schema.field(name).orElseThrow())
+                .toList();
+        boolean primaryKeyTable = !schema.primaryKeys().isEmpty();
+        ImmutableList.Builder<ConnectorSplit> splits = ImmutableList.builder();
+        for (BucketFiles bucket : scan.liveFilesByBucket(snapshot, ScanFilter.ALL)) {
+            String partitionPath = PartitionPath.partitionPath(partitionFields, bucket.partition(), options.partitionLegacyName(), options.partitionDefaultName());
+            Location bucketLocation = location.appendPath(partitionPath + "bucket-" + bucket.bucket());
+            List<PaimonDataFile> files = bucket.files().stream()
+                    .filter(entry -> !(primaryKeyTable && options.batchScanSkipsLevelZero() && entry.file().level() == 0))
+                    .map(ManifestEntry::file)
+                    .map(file -> dataFile(file, bucketLocation, Optional.ofNullable(deletionVectors.get(deletionVectorKey(bucket.partition().bytes(), bucket.bucket(), file.fileName())))))
+                    .toList();
+            if (files.isEmpty()) {
+                continue;
+            }
+            if (primaryKeyTable) {
+                splits.add(split(partitionPath, bucket.bucket(), files));
+            }
+            else {
+                files.forEach(file -> splits.add(split(partitionPath, bucket.bucket(), List.of(file))));
+            }
+        }
+        return new FixedSplitSource(splits.build());
+    }
+
+    private static PaimonSplit split(String partitionPath, int bucket, List<PaimonDataFile> files)
+    {
+        long bytes = files.stream().mapToLong(PaimonDataFile::fileSize).sum();
+        SplitWeight weight = SplitWeight.fromProportion(Math.clamp((double) bytes / STANDARD_SPLIT_BYTES, 0.01, 1.0));
+        return new PaimonSplit(partitionPath, bucket, files, weight);
+    }
+
+    private static PaimonDataFile dataFile(DataFileMeta file, Location bucketLocation, Optional<PaimonDataFile.DeletionVectorReference> deletionVector)
+    {
+        return new PaimonDataFile(
+                file.externalPath().orElseGet(() -> bucketLocation.appendPath(file.fileName()).toString()),
+                file.fileSize(),
+                file.rowCount(),
+                file.level(),
+                file.schemaId(),
+                file.minKey().serialize(),
+                file.maxKey().serialize(),
+                file.minSequenceNumber(),
+                file.maxSequenceNumber(),
+                file.deleteRowCount(),
+                deletionVector);
+    }
+
+    private static String deletionVectorKey(byte[] partition, int bucket, String fileName)
+    {
+        return java.util.HexFormat.of().formatHex(partition) + "/" + bucket + "/" + fileName;
+    }
+}
