@@ -1,0 +1,72 @@
+package io.trino.plugin.paimon.merge;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+final class TestIntervalPartition
+{
+    private record File(String name, int min, int max) {}
+
+    @Test
+    void cutsSectionsWhereKeyRangesStopOverlapping()
+    {
+        File a = new File("a", 1, 10);
+        File b = new File("b", 5, 15);
+        File c = new File("c", 16, 20);
+        File d = new File("d", 12, 14);
+        File e = new File("e", 30, 40);
+        List<List<List<File>>> sections = partition(List.of(e, d, c, b, a));
+        // [1,10] and [5,15] overlap and [12,14] falls inside them: one section, where [12,14] follows [1,10] in its
+        // run; [16,20] starts after every key so far (15), so it is a section of its own, as is [30,40]
+        assertThat(sections).hasSize(3);
+        assertThat(sections.get(0)).containsExactlyInAnyOrder(List.of(a, d), List.of(b));
+        assertThat(sections.get(1)).containsExactly(List.of(c));
+        assertThat(sections.get(2)).containsExactly(List.of(e));
+    }
+
+    @Test
+    void touchingRangesOverlap()
+    {
+        // a key equal to another file's max key must be merged with it
+        File a = new File("a", 1, 10);
+        File b = new File("b", 10, 20);
+        assertThat(partition(List.of(a, b))).containsExactly(List.of(List.of(a), List.of(b)));
+    }
+
+    @Test
+    void runsNeverOverlapAndSectionsAreDisjoint()
+    {
+        Random random = new Random(11);
+        for (int trial = 0; trial < 200; trial++) {
+            List<File> files = random.ints(random.nextInt(30) + 1, 0, 500)
+                    .mapToObj(start -> new File("f" + start, start, start + random.nextInt(60)))
+                    .toList();
+            List<List<List<File>>> sections = partition(files);
+            int previousMax = Integer.MIN_VALUE;
+            int total = 0;
+            for (List<List<File>> section : sections) {
+                int sectionMin = section.stream().flatMap(List::stream).mapToInt(File::min).min().orElseThrow();
+                int sectionMax = section.stream().flatMap(List::stream).mapToInt(File::max).max().orElseThrow();
+                assertThat(sectionMin).isGreaterThan(previousMax);
+                previousMax = sectionMax;
+                for (List<File> run : section) {
+                    for (int i = 1; i < run.size(); i++) {
+                        assertThat(run.get(i).min()).isGreaterThan(run.get(i - 1).max());
+                    }
+                    total += run.size();
+                }
+            }
+            assertThat(total).isEqualTo(files.size());
+        }
+    }
+
+    private static List<List<List<File>>> partition(List<File> files)
+    {
+        return IntervalPartition.partition(files, File::min, File::max, Comparator.naturalOrder());
+    }
+}
