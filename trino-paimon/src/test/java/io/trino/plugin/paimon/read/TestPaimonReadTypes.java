@@ -1,0 +1,261 @@
+package io.trino.plugin.paimon.read;
+
+import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
+import io.trino.plugin.paimon.testing.PaimonQueryRunner;
+import io.trino.testing.AbstractTestQueryFramework;
+import io.trino.testing.MaterializedRow;
+import io.trino.testing.QueryRunner;
+import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.Decimal;
+import org.apache.paimon.data.GenericArray;
+import org.apache.paimon.data.GenericMap;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.data.InternalArray;
+import org.apache.paimon.data.InternalMap;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.data.Timestamp;
+import org.apache.paimon.reader.RecordReader;
+import org.apache.paimon.schema.Schema;
+import org.apache.paimon.table.Table;
+import org.apache.paimon.table.source.ReadBuilder;
+import org.apache.paimon.types.ArrayType;
+import org.apache.paimon.types.CharType;
+import org.apache.paimon.types.DataType;
+import org.apache.paimon.types.DataTypes;
+import org.apache.paimon.types.DateType;
+import org.apache.paimon.types.DecimalType;
+import org.apache.paimon.types.LocalZonedTimestampType;
+import org.apache.paimon.types.MapType;
+import org.apache.paimon.types.RowType;
+import org.apache.paimon.types.TimeType;
+import org.apache.paimon.types.TimestampType;
+import org.apache.paimon.types.VarBinaryType;
+import org.apache.paimon.types.BinaryType;
+import org.apache.paimon.types.VarCharType;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import static com.google.common.io.MoreFiles.deleteRecursively;
+import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
+import static io.trino.plugin.paimon.testing.PaimonQueryRunner.WAREHOUSE_DIRECTORY;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Every Paimon type comes back as Paimon Java reads it, through both the merge and the pass-through paths: the
+ * table is written in several commits that update overlapping keys.
+ */
+final class TestPaimonReadTypes
+        extends AbstractTestQueryFramework
+{
+    private Path root;
+    private PaimonJavaCatalog paimon;
+    private Table table;
+
+    @Override
+    protected QueryRunner createQueryRunner()
+            throws Exception
+    {
+        root = Files.createTempDirectory("paimon-types");
+        paimon = new PaimonJavaCatalog(Files.createDirectories(root.resolve(WAREHOUSE_DIRECTORY)));
+        paimon.createDatabase("db");
+        table = paimon.createTable("db", "all_types", Schema.newBuilder()
+                .column("id", DataTypes.BIGINT())
+                .column("c_boolean", DataTypes.BOOLEAN())
+                .column("c_tinyint", DataTypes.TINYINT())
+                .column("c_smallint", DataTypes.SMALLINT())
+                .column("c_int", DataTypes.INT())
+                .column("c_float", DataTypes.FLOAT())
+                .column("c_double", DataTypes.DOUBLE())
+                .column("c_decimal_short", DataTypes.DECIMAL(10, 2))
+                .column("c_decimal_long", DataTypes.DECIMAL(38, 10))
+                .column("c_char", DataTypes.CHAR(5))
+                .column("c_varchar", DataTypes.VARCHAR(20))
+                .column("c_string", DataTypes.STRING())
+                .column("c_binary", DataTypes.BINARY(4))
+                .column("c_bytes", DataTypes.BYTES())
+                .column("c_date", DataTypes.DATE())
+                .column("c_time", DataTypes.TIME(3))
+                .column("c_ts0", DataTypes.TIMESTAMP(0))
+                .column("c_ts3", DataTypes.TIMESTAMP(3))
+                .column("c_ts6", DataTypes.TIMESTAMP(6))
+                .column("c_ts9", DataTypes.TIMESTAMP(9))
+                .column("c_ltz3", DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(3))
+                .column("c_ltz6", DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(6))
+                .column("c_array", DataTypes.ARRAY(DataTypes.INT()))
+                .column("c_map", DataTypes.MAP(DataTypes.STRING(), DataTypes.BIGINT()))
+                .column("c_row", DataTypes.ROW(DataTypes.FIELD(100, "a", DataTypes.INT()), DataTypes.FIELD(101, "b", DataTypes.STRING())))
+                .primaryKey("id")
+                .option("bucket", "2")
+                .option("write-only", "true")
+                .build());
+        Random random = new Random(3);
+        for (int commit = 0; commit < 3; commit++) {
+            List<GenericRow> rows = new ArrayList<>();
+            for (int i = 0; i < 60; i++) {
+                rows.add(randomRow(random, commit * 40 + i));
+            }
+            PaimonJavaCatalog.write(table, rows);
+        }
+        return PaimonQueryRunner.create(root, "db");
+    }
+
+    @AfterAll
+    void cleanUp()
+            throws Exception
+    {
+        if (paimon != null) {
+            paimon.close();
+        }
+        if (root != null) {
+            deleteRecursively(root, ALLOW_INSECURE);
+        }
+    }
+
+    @Test
+    void everyTypeReadsAsPaimonJavaReadsIt()
+            throws Exception
+    {
+        List<String> expected = new ArrayList<>();
+        RowType rowType = table.rowType();
+        ReadBuilder readBuilder = table.newReadBuilder();
+        try (RecordReader<InternalRow> reader = readBuilder.newRead().createReader(readBuilder.newScan().plan())) {
+            reader.forEachRemaining(row -> {
+                List<Object> values = new ArrayList<>();
+                for (int i = 0; i < rowType.getFieldCount(); i++) {
+                    values.add(expectedValue(rowType.getTypeAt(i), InternalRow.createFieldGetter(rowType.getTypeAt(i), i).getFieldOrNull(row)));
+                }
+                expected.add(render(values));
+            });
+        }
+        expected.sort(null);
+        assertThat(expected).hasSize(140);
+        List<String> actual = computeActual("SELECT * FROM all_types").getMaterializedRows().stream()
+                .map(MaterializedRow::getFields)
+                .map(TestPaimonReadTypes::render)
+                .sorted()
+                .toList();
+        assertThat(actual).isEqualTo(expected);
+    }
+
+    // what Trino's test framework materializes for the Trino type that a Paimon type maps to
+    private static Object expectedValue(DataType type, Object value)
+    {
+        if (value == null) {
+            return null;
+        }
+        return switch (type) {
+            case DecimalType _ -> ((Decimal) value).toBigDecimal();
+            case CharType charType -> String.format("%-" + charType.getLength() + "s", value.toString());
+            case VarCharType _ -> value.toString();
+            case BinaryType _, VarBinaryType _ -> HexFormat.of().formatHex((byte[]) value);
+            case DateType _ -> LocalDate.ofEpochDay((Integer) value);
+            case TimeType _ -> LocalTime.ofNanoOfDay((Integer) value * 1_000_000L);
+            case TimestampType _ -> ((Timestamp) value).toLocalDateTime();
+            case LocalZonedTimestampType _ -> ((Timestamp) value).toInstant().atZone(ZoneOffset.UTC).toInstant();
+            case ArrayType array -> {
+                InternalArray elements = (InternalArray) value;
+                List<Object> list = new ArrayList<>();
+                for (int i = 0; i < elements.size(); i++) {
+                    list.add(expectedValue(array.getElementType(), InternalArray.createElementGetter(array.getElementType()).getElementOrNull(elements, i)));
+                }
+                yield list;
+            }
+            case MapType map -> {
+                InternalMap entries = (InternalMap) value;
+                Map<Object, Object> result = new LinkedHashMap<>();
+                for (int i = 0; i < entries.size(); i++) {
+                    result.put(expectedValue(map.getKeyType(), InternalArray.createElementGetter(map.getKeyType()).getElementOrNull(entries.keyArray(), i)),
+                            expectedValue(map.getValueType(), InternalArray.createElementGetter(map.getValueType()).getElementOrNull(entries.valueArray(), i)));
+                }
+                yield result;
+            }
+            case RowType row -> {
+                InternalRow nested = (InternalRow) value;
+                List<Object> fields = new ArrayList<>();
+                for (int i = 0; i < row.getFieldCount(); i++) {
+                    fields.add(expectedValue(row.getTypeAt(i), InternalRow.createFieldGetter(row.getTypeAt(i), i).getFieldOrNull(nested)));
+                }
+                yield fields;
+            }
+            default -> value;
+        };
+    }
+
+    // a text form both sides agree on: byte arrays as hex, zoned timestamps as instants, rows as lists
+    private static String render(List<Object> values)
+    {
+        List<Object> normalized = new ArrayList<>();
+        for (Object value : values) {
+            normalized.add(normalize(value));
+        }
+        return normalized.toString();
+    }
+
+    private static Object normalize(Object value)
+    {
+        return switch (value) {
+            case null -> null;
+            case byte[] bytes -> HexFormat.of().formatHex(bytes);
+            case java.time.ZonedDateTime zoned -> zoned.toInstant();
+            case MaterializedRow row -> row.getFields().stream().map(TestPaimonReadTypes::normalize).toList();
+            case List<?> list -> list.stream().map(TestPaimonReadTypes::normalize).toList();
+            case Map<?, ?> map -> {
+                Map<Object, Object> result = new java.util.TreeMap<>();
+                map.forEach((key, entry) -> result.put(normalize(key), normalize(entry)));
+                yield result;
+            }
+            default -> value;
+        };
+    }
+
+    private static GenericRow randomRow(Random random, long id)
+    {
+        long millis = Math.floorMod(random.nextLong(), 4_000_000_000_000L);
+        return GenericRow.of(
+                id,
+                random.nextBoolean(),
+                (byte) random.nextInt(),
+                (short) random.nextInt(),
+                random.nextInt(),
+                random.nextFloat(),
+                random.nextDouble(),
+                Decimal.fromBigDecimal(BigDecimal.valueOf(random.nextInt(1_000_000), 2), 10, 2),
+                Decimal.fromBigDecimal(new BigDecimal(new java.math.BigInteger(90, random), 10), 38, 10),
+                BinaryString.fromString("ab" + random.nextInt(10)),
+                BinaryString.fromString("v" + random.nextInt(1000)),
+                random.nextInt(5) == 0 ? null : BinaryString.fromString("string-é-" + random.nextInt()),
+                new byte[] {(byte) random.nextInt(), 1, 2, 3},
+                randomBytes(random),
+                random.nextInt(40_000),
+                random.nextInt(86_400_000),
+                Timestamp.fromEpochMillis(millis / 1000 * 1000),
+                Timestamp.fromEpochMillis(millis),
+                Timestamp.fromEpochMillis(millis, random.nextInt(1000) * 1000),
+                Timestamp.fromEpochMillis(millis, random.nextInt(1_000_000)),
+                Timestamp.fromEpochMillis(millis),
+                Timestamp.fromEpochMillis(millis, random.nextInt(1000) * 1000),
+                new GenericArray(new Object[] {random.nextInt(), null, 3}),
+                new GenericMap(Map.of(BinaryString.fromString("k" + random.nextInt(10)), random.nextLong())),
+                GenericRow.of(random.nextInt(), BinaryString.fromString("nested")));
+    }
+
+    private static byte[] randomBytes(Random random)
+    {
+        byte[] bytes = new byte[random.nextInt(12)];
+        random.nextBytes(bytes);
+        return bytes;
+    }
+}
