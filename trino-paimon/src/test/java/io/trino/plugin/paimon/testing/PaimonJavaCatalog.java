@@ -6,6 +6,7 @@ import org.apache.paimon.catalog.CatalogFactory;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.disk.IOManager;
 import org.apache.paimon.options.Options;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.schema.Schema;
@@ -20,6 +21,7 @@ import org.apache.paimon.types.RowType;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.ToIntFunction;
 
 import static java.util.Objects.requireNonNull;
 
@@ -96,11 +98,26 @@ public final class PaimonJavaCatalog
     /** Writes the rows in one batch commit, which adds one level-0 sorted run per bucket it touches. */
     public static void write(Table table, List<GenericRow> rows)
     {
+        write(table, rows, null);
+    }
+
+    /**
+     * Writes the rows in one batch commit; with a bucket assigner, each row goes to the bucket it names (the way
+     * Flink and Spark feed dynamic-bucket tables).
+     */
+    public static void write(Table table, List<GenericRow> rows, ToIntFunction<GenericRow> bucketAssigner)
+    {
         BatchWriteBuilder builder = table.newBatchWriteBuilder();
-        try (BatchTableWrite write = builder.newWrite();
+        // lookup compaction (first-row, deletion vectors, lookup changelog) needs a local spill directory
+        try (BatchTableWrite write = builder.newWrite().withIOManager(IOManager.create(System.getProperty("java.io.tmpdir")));
                 BatchTableCommit commit = builder.newCommit()) {
             for (GenericRow row : rows) {
-                write.write(row);
+                if (bucketAssigner == null) {
+                    write.write(row);
+                }
+                else {
+                    write.write(row, bucketAssigner.applyAsInt(row));
+                }
             }
             commit.commit(write.prepareCommit());
         }
