@@ -132,6 +132,36 @@ final class TrinoServerIT
     }
 
     @Test
+    void selectMergesSortedRunsAsPaimonJavaDoes()
+            throws Exception
+    {
+        // demo.orders holds three commits (inserts, an update, a delete): several sorted runs per bucket
+        List<String> expected;
+        try (PaimonJavaCatalog paimon = new PaimonJavaCatalog(localRoot.resolve("warehouse"))) {
+            expected = PaimonJavaCatalog.readRows(paimon.getTable(DemoWarehouse.DATABASE, "orders")).stream()
+                    .map(row -> row.substring(3, row.length() - 1))
+                    .sorted()
+                    .toList();
+        }
+        List<String> actual = new ArrayList<>();
+        try (Connection connection = server.connect();
+                Statement statement = connection.createStatement();
+                ResultSet result = statement.executeQuery("SELECT dt, order_id, customer, amount, status, updated_at FROM paimon.demo.orders")) {
+            while (result.next()) {
+                actual.add(String.join(", ",
+                        result.getString(1),
+                        result.getString(2),
+                        result.getString(3),
+                        result.getBigDecimal(4).toPlainString(),
+                        result.getString(5),
+                        result.getTimestamp(6).toLocalDateTime().toString()));
+            }
+        }
+        actual.sort(null);
+        assertThat(actual).hasSize(3).isEqualTo(expected);
+    }
+
+    @Test
     void createsAndDropsSchema()
             throws SQLException
     {
