@@ -67,6 +67,7 @@ public final class PaimonPageSource
             RecordComparator comparator,
             Supplier<MergeFunction> mergeFunctions,
             boolean lookupMode,
+            boolean rawConvertible,
             Function<PaimonDataFile, DataFilePageReader> openFile)
     {
         this.layout = requireNonNull(layout, "layout is null");
@@ -76,7 +77,7 @@ public final class PaimonPageSource
         this.comparator = comparator;
         this.lookupMode = lookupMode;
         this.keyValueFiles = keyValueFiles;
-        if (keyValueFiles) {
+        if (keyValueFiles && !rawConvertible) {
             Function<PaimonDataFile, List<Object>> minKey = file -> BinaryRow.deserialize(file.minKey()).values(keyTypes);
             Function<PaimonDataFile, List<Object>> maxKey = file -> BinaryRow.deserialize(file.maxKey()).values(keyTypes);
             Comparator<List<Object>> keyOrder = (left, right) -> {
@@ -91,7 +92,7 @@ public final class PaimonPageSource
             this.sections = IntervalPartition.partition(files, minKey, maxKey, keyOrder).iterator();
         }
         else {
-            // append files: every file is its own section of one run, read as is
+            // append files, and buckets whose files hold each key once (raw-convertible): every file is read as is
             this.sections = files.stream().map(file -> List.of(List.of(file))).iterator();
         }
     }

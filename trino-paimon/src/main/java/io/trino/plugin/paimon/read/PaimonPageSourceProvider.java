@@ -103,7 +103,7 @@ public class PaimonPageSourceProvider
             KeyValueLayout layout = new KeyValueLayout(0, new int[0], false, outputChannels);
             return new PaimonPageSource(split.files(), false, ImmutableList.of(), layout, outputTypes, null, () -> {
                 throw new IllegalStateException("append files are never merged");
-            }, false, file -> openFile(fileSystem, schemaFiles, schemas, file, ImmutableList.of(), false, requested));
+            }, false, true, file -> openFile(fileSystem, schemaFiles, schemas, file, ImmutableList.of(), false, requested));
         }
 
         List<DataField> keyFields = schema.primaryKeys().stream()
@@ -145,7 +145,7 @@ public class PaimonPageSourceProvider
         };
         // first-row is not lookup-wrapped in Paimon: its levels above 0 hold each key once
         boolean lookupMode = options.needsLookup() && options.mergeEngine() != TableOptions.MergeEngine.FIRST_ROW;
-        return new PaimonPageSource(split.files(), true, keyTypes, layout, outputTypes, comparator, mergeFunctions, lookupMode,
+        return new PaimonPageSource(split.files(), true, keyTypes, layout, outputTypes, comparator, mergeFunctions, lookupMode, isRawConvertible(split.files(), options),
                 file -> openFile(fileSystem, schemaFiles, schemas, file, keyColumns, true, valueColumns));
     }
 
@@ -153,6 +153,23 @@ public class PaimonPageSourceProvider
     {
         TableSchema fileSchema = schemas.computeIfAbsent(file.schemaId(), schemaFiles::readSchema);
         return new DataFilePageReader(fileSystem, Location.of(file.path()), file, fileSchema, keyColumns, keyValueFile, valueColumns, parquetOptions, typeMapping);
+    }
+
+    /**
+     * Whether a bucket's files hold every key at most once with no retractions, so they can be read without merging
+     * (merge-semantics §2.1): all above level 0 with no delete rows, and deletion vectors or first-row or a single
+     * level; or a single file without delete rows. Files that do not record their delete rows are merged.
+     */
+    private static boolean isRawConvertible(List<PaimonDataFile> files, TableOptions options)
+    {
+        boolean noDeleteRows = files.stream().allMatch(file -> file.deleteRowCount().isPresent() && file.deleteRowCount().getAsLong() == 0);
+        if (files.size() == 1) {
+            return noDeleteRows;
+        }
+        boolean allAboveLevelZero = files.stream().allMatch(file -> file.level() > 0);
+        boolean singleLevel = files.stream().mapToInt(PaimonDataFile::level).distinct().count() == 1;
+        return noDeleteRows && allAboveLevelZero
+                && (options.deletionVectorsEnabled() || options.mergeEngine() == TableOptions.MergeEngine.FIRST_ROW || singleLevel);
     }
 
     private static int indexOfField(List<ReadColumn> columns, int fieldId)

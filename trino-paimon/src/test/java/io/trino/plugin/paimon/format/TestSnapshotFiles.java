@@ -107,7 +107,7 @@ final class TestSnapshotFiles
                 assertThat(new String(TableSchemaJson.toJson(TableSchemaJson.parse(file)), UTF_8)).isEqualTo(new String(file, UTF_8));
             }
         }
-        assertThat(new SchemaFiles(fileSystem, tableLocation(PaimonTestTables.EVOLVED)).listSchemaIds()).containsExactly(0L, 1L);
+        assertThat(new SchemaFiles(fileSystem, tableLocation(PaimonTestTables.EVOLVED)).listSchemaIds()).containsExactly(0L, 1L, 2L, 3L);
     }
 
     @Test

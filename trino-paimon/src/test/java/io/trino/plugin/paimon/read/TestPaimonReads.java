@@ -63,6 +63,16 @@ final class TestPaimonReads
     }
 
     @Test
+    void columnsRenamedAndDroppedAfterFilesWereWritten()
+    {
+        // files of schema 0 and 1 know full_name as name, and still hold the dropped score
+        assertThat(computeActual("SELECT column_name FROM information_schema.columns WHERE table_name = '%s'".formatted(PaimonTestTables.EVOLVED)).getOnlyColumnAsSet())
+                .containsExactlyInAnyOrder("dt", "id", "full_name", "extra");
+        assertThat(computeScalar("SELECT count(*) FROM %s WHERE full_name = 'renamed'".formatted(PaimonTestTables.EVOLVED))).isNotEqualTo(0L);
+        assertThat(computeScalar("SELECT count(*) FROM %s WHERE full_name LIKE 'n%%'".formatted(PaimonTestTables.EVOLVED))).isNotEqualTo(0L);
+    }
+
+    @Test
     void projectionsAndCountsEqualPaimonJava()
     {
         for (String table : List.of(PaimonTestTables.MULTI_COMMIT, PaimonTestTables.COMPACTED, PaimonTestTables.DELETION_VECTORS)) {

@@ -80,6 +80,15 @@ public final class PaimonTestTables
             rows.add(GenericRow.of(BinaryString.fromString(DAYS.get(i % DAYS.size())), (long) random.nextInt(100), BinaryString.fromString("after"), (double) i, (long) i));
         }
         commit(evolved, rows, false);
+        // a renamed and a dropped column: older files are read by field id
+        paimon.alterTable(DATABASE, EVOLVED, SchemaChange.renameColumn("name", "full_name"));
+        paimon.alterTable(DATABASE, EVOLVED, SchemaChange.dropColumn("score"));
+        evolved = paimon.getTable(DATABASE, EVOLVED);
+        rows = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            rows.add(GenericRow.of(BinaryString.fromString(DAYS.get(i % DAYS.size())), (long) random.nextInt(100), BinaryString.fromString("renamed"), (long) -i));
+        }
+        commit(evolved, rows, false);
 
         Table append = paimon.createTable(DATABASE, APPEND, Schema.newBuilder()
                 .column("dt", DataTypes.STRING())
