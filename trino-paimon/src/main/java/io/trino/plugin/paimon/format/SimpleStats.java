@@ -1,5 +1,6 @@
 package io.trino.plugin.paimon.format;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
@@ -19,6 +20,6 @@ public record SimpleStats(BinaryRow minValues, BinaryRow maxValues, Optional<Lis
         requireNonNull(minValues, "minValues is null");
         requireNonNull(maxValues, "maxValues is null");
         // null counts may hold nulls (unknown), which Guava's immutable lists refuse
-        nullCounts = requireNonNull(nullCounts, "nullCounts is null").map(counts -> Collections.unmodifiableList(new java.util.ArrayList<>(counts)));
+        nullCounts = requireNonNull(nullCounts, "nullCounts is null").map(counts -> Collections.unmodifiableList(new ArrayList<>(counts)));
     }
 }

@@ -17,6 +17,7 @@ import io.trino.plugin.paimon.format.DataType.VectorType;
 import io.trino.plugin.paimon.format.DataTypeParser.CompositeHeader;
 
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -221,7 +222,7 @@ public final class TableSchemaJson
         if (version >= 3) {
             return options;
         }
-        Map<String, String> result = new java.util.LinkedHashMap<>(options);
+        Map<String, String> result = new LinkedHashMap<>(options);
         if (version <= 1) {
             result.putIfAbsent("bucket", "1");
         }

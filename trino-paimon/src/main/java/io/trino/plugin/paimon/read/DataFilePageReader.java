@@ -14,7 +14,6 @@ import io.trino.parquet.reader.ParquetReader;
 import io.trino.parquet.reader.RowGroupInfo;
 import io.trino.plugin.paimon.format.DataField;
 import io.trino.plugin.paimon.format.TableSchema;
-import io.trino.plugin.paimon.table.TypeMapping;
 import io.trino.spi.Page;
 import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
@@ -78,8 +77,7 @@ final class DataFilePageReader
             List<ReadColumn> keyColumns,
             boolean keyValueFile,
             List<ReadColumn> valueColumns,
-            ParquetReaderOptions options,
-            TypeMapping unusedTypeMapping)
+            ParquetReaderOptions options)
     {
         this.location = requireNonNull(location, "location is null");
         this.memoryContext = newSimpleAggregatedMemoryContext();

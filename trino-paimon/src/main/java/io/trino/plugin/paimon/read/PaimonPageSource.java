@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -197,9 +198,9 @@ public final class PaimonPageSource
     }
 
     @Override
-    public java.util.OptionalLong getCompletedPositions()
+    public OptionalLong getCompletedPositions()
     {
-        return java.util.OptionalLong.of(completedPositions);
+        return OptionalLong.of(completedPositions);
     }
 
     @Override

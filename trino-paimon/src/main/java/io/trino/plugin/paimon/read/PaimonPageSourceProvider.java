@@ -34,9 +34,11 @@ import io.trino.spi.type.TypeManager;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
 
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static java.util.Objects.requireNonNull;
 
@@ -122,7 +124,7 @@ public class PaimonPageSourceProvider
         for (int i = 0; i < sequenceChannels.length; i++) {
             String name = options.sequenceFields().get(i);
             DataField field = schema.field(name)
-                    .orElseThrow(() -> new TrinoException(io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION, "Table %s: Sequence field: '%s' can not be found in table schema.".formatted(tableName, name)));
+                    .orElseThrow(() -> new TrinoException(PAIMON_INVALID_TABLE_OPTION, "Table %s: Sequence field: '%s' can not be found in table schema.".formatted(tableName, name)));
             int index = indexOfField(valueColumns, field.id());
             if (index < 0) {
                 valueColumns.add(new ReadColumn(field.id(), typeMapping.toTrinoType(field)));
@@ -141,7 +143,7 @@ public class PaimonPageSourceProvider
             case DEDUPLICATE -> () -> new DeduplicateMergeFunction(options.ignoreDelete());
             case FIRST_ROW -> () -> new FirstRowMergeFunction(options.ignoreDelete());
             case PARTIAL_UPDATE, AGGREGATION -> throw new TrinoException(NOT_SUPPORTED, "Table %s: reading the %s merge engine is not supported yet".formatted(
-                    tableName, options.mergeEngine().name().toLowerCase(java.util.Locale.ENGLISH).replace('_', '-')));
+                    tableName, options.mergeEngine().name().toLowerCase(Locale.ENGLISH).replace('_', '-')));
         };
         // first-row is not lookup-wrapped in Paimon: its levels above 0 hold each key once
         boolean lookupMode = options.needsLookup() && options.mergeEngine() != TableOptions.MergeEngine.FIRST_ROW;
@@ -152,7 +154,7 @@ public class PaimonPageSourceProvider
     private DataFilePageReader openFile(TrinoFileSystem fileSystem, SchemaFiles schemaFiles, Map<Long, TableSchema> schemas, PaimonDataFile file, List<ReadColumn> keyColumns, boolean keyValueFile, List<ReadColumn> valueColumns)
     {
         TableSchema fileSchema = schemas.computeIfAbsent(file.schemaId(), schemaFiles::readSchema);
-        return new DataFilePageReader(fileSystem, Location.of(file.path()), file, fileSchema, keyColumns, keyValueFile, valueColumns, parquetOptions, typeMapping);
+        return new DataFilePageReader(fileSystem, Location.of(file.path()), file, fileSchema, keyColumns, keyValueFile, valueColumns, parquetOptions);
     }
 
     /**

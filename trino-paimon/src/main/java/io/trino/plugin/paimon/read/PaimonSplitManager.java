@@ -31,6 +31,7 @@ import io.trino.spi.connector.DynamicFilter;
 import io.trino.spi.connector.FixedSplitSource;
 
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -133,6 +134,6 @@ public class PaimonSplitManager
 
     private static String deletionVectorKey(byte[] partition, int bucket, String fileName)
     {
-        return java.util.HexFormat.of().formatHex(partition) + "/" + bucket + "/" + fileName;
+        return HexFormat.of().formatHex(partition) + "/" + bucket + "/" + fileName;
     }
 }
