@@ -1,23 +1,17 @@
 package io.trino.plugin.paimon.metadata;
 
 import com.google.common.collect.ImmutableList;
+import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
-import io.trino.plugin.paimon.testing.PaimonQueryRunner;
-import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.MaterializedResult;
-import io.trino.testing.QueryRunner;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.types.DataTypes;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
-import static com.google.common.io.MoreFiles.deleteRecursively;
-import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
-import static io.trino.plugin.paimon.testing.PaimonQueryRunner.WAREHOUSE_DIRECTORY;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -26,19 +20,21 @@ import static org.assertj.core.api.Assertions.assertThat;
  * below, translated by hand into the Trino types the type mapping promises.
  */
 final class TestPaimonMetadataQueries
-        extends AbstractTestQueryFramework
+        extends AbstractPaimonJavaQueryTest
 {
     private static final String SCHEMA = "paimon_java";
 
-    private Path root;
-    private PaimonJavaCatalog paimon;
 
     @Override
-    protected QueryRunner createQueryRunner()
+    protected String defaultSchema()
+    {
+        return SCHEMA;
+    }
+
+    @Override
+    protected void createTables(PaimonJavaCatalog paimon)
             throws Exception
     {
-        root = Files.createTempDirectory("paimon-metadata");
-        paimon = new PaimonJavaCatalog(Files.createDirectories(root.resolve(WAREHOUSE_DIRECTORY)));
         paimon.createDatabase(SCHEMA);
 
         paimon.createTable(SCHEMA, "all_types", Schema.newBuilder()
@@ -117,19 +113,6 @@ final class TestPaimonMetadataQueries
         // a folder without schema files is not a table
         Files.createDirectories(paimon.warehouse().resolve(SCHEMA + ".db").resolve("not_a_table").resolve("bucket-0"));
 
-        return PaimonQueryRunner.create(root, SCHEMA);
-    }
-
-    @AfterAll
-    void cleanUp()
-            throws Exception
-    {
-        if (paimon != null) {
-            paimon.close();
-        }
-        if (root != null) {
-            deleteRecursively(root, ALLOW_INSECURE);
-        }
     }
 
     @Test
@@ -297,13 +280,13 @@ final class TestPaimonMetadataQueries
     {
         assertUpdate("CREATE SCHEMA created_by_trino");
         assertThat(computeActual("SHOW SCHEMAS").getOnlyColumnAsSet()).contains("created_by_trino");
-        assertThat(Files.isDirectory(paimon.warehouse().resolve("created_by_trino.db"))).isTrue();
+        assertThat(Files.isDirectory(paimon().warehouse().resolve("created_by_trino.db"))).isTrue();
         assertThat(paimonJavaDatabases()).contains("created_by_trino");
         assertQueryFails("CREATE SCHEMA created_by_trino", ".*Schema 'paimon\\.created_by_trino' already exists");
 
         assertUpdate("DROP SCHEMA created_by_trino");
         assertThat(computeActual("SHOW SCHEMAS").getOnlyColumnAsSet()).doesNotContain("created_by_trino");
-        assertThat(Files.exists(paimon.warehouse().resolve("created_by_trino.db"))).isFalse();
+        assertThat(Files.exists(paimon().warehouse().resolve("created_by_trino.db"))).isFalse();
         assertThat(paimonJavaDatabases()).doesNotContain("created_by_trino");
     }
 
@@ -318,7 +301,7 @@ final class TestPaimonMetadataQueries
     private List<String> paimonJavaDatabases()
             throws Exception
     {
-        try (PaimonJavaCatalog fresh = new PaimonJavaCatalog(paimon.warehouse())) {
+        try (PaimonJavaCatalog fresh = new PaimonJavaCatalog(paimon().warehouse())) {
             return fresh.listDatabases();
         }
     }

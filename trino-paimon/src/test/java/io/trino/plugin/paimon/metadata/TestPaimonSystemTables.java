@@ -1,15 +1,12 @@
 package io.trino.plugin.paimon.metadata;
 
+import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
-import io.trino.plugin.paimon.testing.PaimonQueryRunner;
 import io.trino.plugin.paimon.testing.PaimonTestTables;
-import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.MaterializedRow;
-import io.trino.testing.QueryRunner;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.manifest.ManifestEntry;
 import org.apache.paimon.table.FileStoreTable;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -18,9 +15,6 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 
-import static com.google.common.io.MoreFiles.deleteRecursively;
-import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
-import static io.trino.plugin.paimon.testing.PaimonQueryRunner.WAREHOUSE_DIRECTORY;
 import static io.trino.plugin.paimon.testing.PaimonTestTables.DATABASE;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,31 +22,20 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code $snapshots} and {@code $files} of tables Paimon Java wrote equal Paimon's own snapshot list and scan plan.
  */
 final class TestPaimonSystemTables
-        extends AbstractTestQueryFramework
+        extends AbstractPaimonJavaQueryTest
 {
-    private Path root;
-    private PaimonJavaCatalog paimon;
 
     @Override
-    protected QueryRunner createQueryRunner()
-            throws Exception
+    protected String defaultSchema()
     {
-        root = Files.createTempDirectory("paimon-system-tables");
-        paimon = new PaimonJavaCatalog(Files.createDirectories(root.resolve(WAREHOUSE_DIRECTORY)));
-        new PaimonTestTables(paimon, root.toString()).createAll();
-        return PaimonQueryRunner.create(root, DATABASE);
+        return DATABASE;
     }
 
-    @AfterAll
-    void cleanUp()
+    @Override
+    protected void createTables(PaimonJavaCatalog paimon)
             throws Exception
     {
-        if (paimon != null) {
-            paimon.close();
-        }
-        if (root != null) {
-            deleteRecursively(root, ALLOW_INSECURE);
-        }
+        new PaimonTestTables(paimon, root().toString()).createAll();
     }
 
     @Test
@@ -60,7 +43,7 @@ final class TestPaimonSystemTables
             throws Exception
     {
         for (String tableName : PaimonTestTables.ALL) {
-            FileStoreTable table = (FileStoreTable) paimon.getTable(DATABASE, tableName);
+            FileStoreTable table = (FileStoreTable) paimon().getTable(DATABASE, tableName);
             List<String> expected = new ArrayList<>();
             for (Iterator<Snapshot> snapshots = table.snapshotManager().snapshots(); snapshots.hasNext(); ) {
                 Snapshot snapshot = snapshots.next();
@@ -78,7 +61,7 @@ final class TestPaimonSystemTables
     void filesEqualPaimonsScanPlan()
     {
         for (String tableName : PaimonTestTables.ALL) {
-            FileStoreTable table = (FileStoreTable) paimon.getTable(DATABASE, tableName);
+            FileStoreTable table = (FileStoreTable) paimon().getTable(DATABASE, tableName);
             List<String> expected = new ArrayList<>();
             for (ManifestEntry entry : table.store().newScan().plan().files()) {
                 expected.add("dt=%s %s %s %s %s %s %s".formatted(entry.partition().getString(0), entry.bucket(), entry.file().fileName(), entry.file().level(),
@@ -100,7 +83,7 @@ final class TestPaimonSystemTables
         for (MaterializedRow row : computeActual("SELECT file_path, file_format, min_key, max_key FROM \"%s$files\"".formatted(PaimonTestTables.MULTI_COMMIT)).getMaterializedRows()) {
             String path = (String) row.getField(0);
             assertThat(path).startsWith("local:///warehouse/tables.db/multi_commit/dt=");
-            assertThat(root.resolve(path.substring("local:///".length()))).exists();
+            assertThat(root().resolve(path.substring("local:///".length()))).exists();
             assertThat(row.getField(1)).isEqualTo("parquet");
             assertThat((String) row.getField(2)).matches("\\[\\d+]");
             assertThat((String) row.getField(3)).matches("\\[\\d+]");

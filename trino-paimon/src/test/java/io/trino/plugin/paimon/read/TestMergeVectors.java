@@ -1,9 +1,7 @@
 package io.trino.plugin.paimon.read;
 
+import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
-import io.trino.plugin.paimon.testing.PaimonQueryRunner;
-import io.trino.testing.AbstractTestQueryFramework;
-import io.trino.testing.QueryRunner;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
@@ -15,7 +13,6 @@ import org.apache.paimon.table.sink.BatchTableWrite;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.paimon.types.DataTypes;
 import org.apache.paimon.types.RowKind;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -26,9 +23,6 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
-import static com.google.common.io.MoreFiles.deleteRecursively;
-import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
-import static io.trino.plugin.paimon.testing.PaimonQueryRunner.WAREHOUSE_DIRECTORY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -37,34 +31,23 @@ import static org.assertj.core.api.Assertions.assertThat;
  * must also be the doc's expectation. Re-run on 1.4.2, every expectation held; D7e keeps 1.3.1's writer defect.
  */
 final class TestMergeVectors
-        extends AbstractTestQueryFramework
+        extends AbstractPaimonJavaQueryTest
 {
     private static final String DATABASE = "vectors";
 
-    private Path root;
-    private PaimonJavaCatalog paimon;
     private final AtomicInteger tableIds = new AtomicInteger();
 
     @Override
-    protected QueryRunner createQueryRunner()
-            throws Exception
+    protected String defaultSchema()
     {
-        root = Files.createTempDirectory("paimon-vectors");
-        paimon = new PaimonJavaCatalog(Files.createDirectories(root.resolve(WAREHOUSE_DIRECTORY)));
-        paimon.createDatabase(DATABASE);
-        return PaimonQueryRunner.create(root, DATABASE);
+        return DATABASE;
     }
 
-    @AfterAll
-    void cleanUp()
+    @Override
+    protected void createTables(PaimonJavaCatalog paimon)
             throws Exception
     {
-        if (paimon != null) {
-            paimon.close();
-        }
-        if (root != null) {
-            deleteRecursively(root, ALLOW_INSECURE);
-        }
+        paimon.createDatabase(DATABASE);
     }
 
     @Test
@@ -176,7 +159,7 @@ final class TestMergeVectors
             schema.column("s1", DataTypes.INT()).column("s2", DataTypes.INT());
         }
         schema.primaryKey("k").option("bucket", "1").option("write-only", "true").options(options);
-        Table table = paimon.createTable(DATABASE, "t" + tableIds.incrementAndGet(), schema.build());
+        Table table = paimon().createTable(DATABASE, "t" + tableIds.incrementAndGet(), schema.build());
         for (String commit : commits.split("\\|")) {
             List<GenericRow> rows = new ArrayList<>();
             for (String record : commit.trim().split("(?<=\\)),\\s*")) {
@@ -192,7 +175,7 @@ final class TestMergeVectors
     {
         Table compacting = table.copy(Map.of("write-only", "false"));
         BatchWriteBuilder builder = compacting.newBatchWriteBuilder();
-        try (BatchTableWrite write = builder.newWrite().withIOManager(IOManager.create(root.toString()));
+        try (BatchTableWrite write = builder.newWrite().withIOManager(IOManager.create(root().toString()));
                 BatchTableCommit commit = builder.newCommit()) {
             write.compact(BinaryRow.EMPTY_ROW, 0, true);
             commit.commit(write.prepareCommit());

@@ -1,10 +1,8 @@
 package io.trino.plugin.paimon.read;
 
+import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
-import io.trino.plugin.paimon.testing.PaimonQueryRunner;
-import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.MaterializedRow;
-import io.trino.testing.QueryRunner;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.Decimal;
 import org.apache.paimon.data.GenericArray;
@@ -32,7 +30,6 @@ import org.apache.paimon.types.TimestampType;
 import org.apache.paimon.types.VarBinaryType;
 import org.apache.paimon.types.BinaryType;
 import org.apache.paimon.types.VarCharType;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
@@ -48,9 +45,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
-import static com.google.common.io.MoreFiles.deleteRecursively;
-import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
-import static io.trino.plugin.paimon.testing.PaimonQueryRunner.WAREHOUSE_DIRECTORY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -58,18 +52,20 @@ import static org.assertj.core.api.Assertions.assertThat;
  * table is written in several commits that update overlapping keys.
  */
 final class TestPaimonReadTypes
-        extends AbstractTestQueryFramework
+        extends AbstractPaimonJavaQueryTest
 {
-    private Path root;
-    private PaimonJavaCatalog paimon;
     private Table table;
 
     @Override
-    protected QueryRunner createQueryRunner()
+    protected String defaultSchema()
+    {
+        return "db";
+    }
+
+    @Override
+    protected void createTables(PaimonJavaCatalog paimon)
             throws Exception
     {
-        root = Files.createTempDirectory("paimon-types");
-        paimon = new PaimonJavaCatalog(Files.createDirectories(root.resolve(WAREHOUSE_DIRECTORY)));
         paimon.createDatabase("db");
         table = paimon.createTable("db", "all_types", Schema.newBuilder()
                 .column("id", DataTypes.BIGINT())
@@ -108,19 +104,6 @@ final class TestPaimonReadTypes
                 rows.add(randomRow(random, commit * 40 + i));
             }
             PaimonJavaCatalog.write(table, rows);
-        }
-        return PaimonQueryRunner.create(root, "db");
-    }
-
-    @AfterAll
-    void cleanUp()
-            throws Exception
-    {
-        if (paimon != null) {
-            paimon.close();
-        }
-        if (root != null) {
-            deleteRecursively(root, ALLOW_INSECURE);
         }
     }
 

@@ -1,10 +1,8 @@
 package io.trino.plugin.paimon.read;
 
+import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
-import io.trino.plugin.paimon.testing.PaimonQueryRunner;
-import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.MaterializedRow;
-import io.trino.testing.QueryRunner;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
@@ -16,7 +14,6 @@ import org.apache.paimon.table.sink.BatchTableWrite;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.paimon.types.DataTypes;
 import org.apache.paimon.types.RowKind;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -27,9 +24,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.stream.Collectors;
 
-import static com.google.common.io.MoreFiles.deleteRecursively;
-import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
-import static io.trino.plugin.paimon.testing.PaimonQueryRunner.WAREHOUSE_DIRECTORY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -38,33 +32,22 @@ import static org.assertj.core.api.Assertions.assertThat;
  * field, on a dynamic-bucket table and on a lookup-changelog table. Trino's rows equal Paimon Java's.
  */
 final class TestPaimonReadWorkloads
-        extends AbstractTestQueryFramework
+        extends AbstractPaimonJavaQueryTest
 {
     private static final long SEED = 20261129;
 
-    private Path root;
-    private PaimonJavaCatalog paimon;
 
     @Override
-    protected QueryRunner createQueryRunner()
-            throws Exception
+    protected String defaultSchema()
     {
-        root = Files.createTempDirectory("paimon-workloads");
-        paimon = new PaimonJavaCatalog(Files.createDirectories(root.resolve(WAREHOUSE_DIRECTORY)));
-        paimon.createDatabase("db");
-        return PaimonQueryRunner.create(root, "db");
+        return "db";
     }
 
-    @AfterAll
-    void cleanUp()
+    @Override
+    protected void createTables(PaimonJavaCatalog paimon)
             throws Exception
     {
-        if (paimon != null) {
-            paimon.close();
-        }
-        if (root != null) {
-            deleteRecursively(root, ALLOW_INSECURE);
-        }
+        paimon.createDatabase("db");
     }
 
     @Test
@@ -117,7 +100,7 @@ final class TestPaimonReadWorkloads
 
     private Table create(String name, Map<String, String> options)
     {
-        return paimon.createTable("db", name, Schema.newBuilder()
+        return paimon().createTable("db", name, Schema.newBuilder()
                 .column("id", DataTypes.BIGINT())
                 .column("name", DataTypes.STRING())
                 .column("amount", DataTypes.INT())
@@ -160,7 +143,7 @@ final class TestPaimonReadWorkloads
     {
         Table compacting = table.copy(Map.of("write-only", "false"));
         BatchWriteBuilder builder = compacting.newBatchWriteBuilder();
-        try (BatchTableWrite write = builder.newWrite().withIOManager(IOManager.create(root.toString()));
+        try (BatchTableWrite write = builder.newWrite().withIOManager(IOManager.create(root().toString()));
                 BatchTableCommit commit = builder.newCommit()) {
             int buckets = Integer.parseInt(table.options().get("bucket"));
             for (int bucket = 0; bucket < buckets; bucket++) {
@@ -179,7 +162,7 @@ final class TestPaimonReadWorkloads
     private void assertSameRows(Table table)
     {
         // values only: Paimon Java also reports each row's kind (+I or +U)
-        List<String> expected = PaimonJavaCatalog.readRows(paimon.getTable("db", table.name())).stream()
+        List<String> expected = PaimonJavaCatalog.readRows(paimon().getTable("db", table.name())).stream()
                 .map(row -> row.substring(2))
                 .sorted()
                 .toList();

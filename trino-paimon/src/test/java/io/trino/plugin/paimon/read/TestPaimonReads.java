@@ -1,12 +1,9 @@
 package io.trino.plugin.paimon.read;
 
+import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
-import io.trino.plugin.paimon.testing.PaimonQueryRunner;
 import io.trino.plugin.paimon.testing.PaimonTestTables;
-import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.MaterializedRow;
-import io.trino.testing.QueryRunner;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -14,9 +11,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Collectors;
 
-import static com.google.common.io.MoreFiles.deleteRecursively;
-import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
-import static io.trino.plugin.paimon.testing.PaimonQueryRunner.WAREHOUSE_DIRECTORY;
 import static io.trino.plugin.paimon.testing.PaimonTestTables.DATABASE;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -25,38 +19,27 @@ import static org.assertj.core.api.Assertions.assertThat;
  * runs, mixed levels after a full compaction, deletion vectors, several schema versions, an append table.
  */
 final class TestPaimonReads
-        extends AbstractTestQueryFramework
+        extends AbstractPaimonJavaQueryTest
 {
-    private Path root;
-    private PaimonJavaCatalog paimon;
 
     @Override
-    protected QueryRunner createQueryRunner()
-            throws Exception
+    protected String defaultSchema()
     {
-        root = Files.createTempDirectory("paimon-reads");
-        paimon = new PaimonJavaCatalog(Files.createDirectories(root.resolve(WAREHOUSE_DIRECTORY)));
-        new PaimonTestTables(paimon, root.toString()).createAll();
-        return PaimonQueryRunner.create(root, DATABASE);
+        return DATABASE;
     }
 
-    @AfterAll
-    void cleanUp()
+    @Override
+    protected void createTables(PaimonJavaCatalog paimon)
             throws Exception
     {
-        if (paimon != null) {
-            paimon.close();
-        }
-        if (root != null) {
-            deleteRecursively(root, ALLOW_INSECURE);
-        }
+        new PaimonTestTables(paimon, root().toString()).createAll();
     }
 
     @Test
     void selectAllEqualsPaimonJava()
     {
         for (String table : PaimonTestTables.ALL) {
-            List<String> expected = PaimonJavaCatalog.readRows(paimon.getTable(DATABASE, table));
+            List<String> expected = PaimonJavaCatalog.readRows(paimon().getTable(DATABASE, table));
             assertThat(expected).as(table).isNotEmpty();
             assertThat(rows("SELECT * FROM " + table)).as(table).isEqualTo(expected);
         }
@@ -76,7 +59,7 @@ final class TestPaimonReads
     void projectionsAndCountsEqualPaimonJava()
     {
         for (String table : List.of(PaimonTestTables.MULTI_COMMIT, PaimonTestTables.COMPACTED, PaimonTestTables.DELETION_VECTORS)) {
-            List<String> expected = PaimonJavaCatalog.readRows(paimon.getTable(DATABASE, table));
+            List<String> expected = PaimonJavaCatalog.readRows(paimon().getTable(DATABASE, table));
             assertThat(computeScalar("SELECT count(*) FROM " + table)).isEqualTo((long) expected.size());
             // the name column alone, and a column order other than the table's
             List<String> names = expected.stream().map(row -> row.split(", ")[2]).sorted().toList();
