@@ -37,26 +37,10 @@ public final class DeduplicateMergeFunction
     }
 
     @Override
-    public boolean hasResult()
+    public void emitResult(OutputPageBuilder output)
     {
-        return page != null;
-    }
-
-    @Override
-    public Page resultPage()
-    {
-        return page;
-    }
-
-    @Override
-    public int resultPosition()
-    {
-        return position;
-    }
-
-    @Override
-    public byte resultKind()
-    {
-        return kind;
+        if (page != null && !KeyValueLayout.isRetract(kind)) {
+            output.add(page, position);
+        }
     }
 }

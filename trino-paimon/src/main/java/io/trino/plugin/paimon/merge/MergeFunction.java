@@ -4,8 +4,8 @@ import io.trino.spi.Page;
 
 /**
  * Folds the records of one key, given oldest to newest in merge order, into at most one row (Paimon's
- * reset / add / result contract, merge-semantics §2.6). A result is a record: a position in a page, either one
- * of the inputs or a page the function built. Results of a retract kind are dropped by the caller.
+ * reset / add / result contract, merge-semantics §2.6). The result goes straight into the output; a result of a
+ * retract kind (-U, -D) is not emitted.
  */
 public interface MergeFunction
 {
@@ -13,12 +13,6 @@ public interface MergeFunction
 
     void add(Page page, int position, byte kind);
 
-    /** Whether the key yields a row. */
-    boolean hasResult();
-
-    Page resultPage();
-
-    int resultPosition();
-
-    byte resultKind();
+    /** Adds the key's row to the output, unless the key yields none. */
+    void emitResult(OutputPageBuilder output);
 }

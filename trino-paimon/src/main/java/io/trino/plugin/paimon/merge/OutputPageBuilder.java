@@ -11,17 +11,19 @@ import java.util.List;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Collects merged rows as references to positions in source pages and copies them out in batches: every run of
- * consecutive rows from one source page becomes one {@code appendPositions} call per column. No object is created
- * per row.
+ * Collects merged rows as references to positions in source pages and copies them out in batches: for each
+ * column, every run of consecutive rows whose values sit in one source page becomes one {@code appendPositions}
+ * call. A row is either one source record, or, for merge functions that combine records (partial-update), a
+ * value per column taken from different records; either way no object is created per row.
  */
 public final class OutputPageBuilder
 {
     private final Type[] types;
     private final int[] sourceChannels;
     private final int capacity;
-    private final Page[] pages;
-    private final int[] positions;
+    // per column, per row: the page holding the value (null for a null value) and the position in it
+    private final Page[][] pages;
+    private final int[][] positions;
     private final int[] scratch;
     private int size;
 
@@ -33,15 +35,33 @@ public final class OutputPageBuilder
         this.types = requireNonNull(types, "types is null").toArray(Type[]::new);
         this.sourceChannels = sourceChannels.clone();
         this.capacity = capacity;
-        this.pages = new Page[capacity];
-        this.positions = new int[capacity];
+        this.pages = new Page[this.types.length][capacity];
+        this.positions = new int[this.types.length][capacity];
         this.scratch = new int[capacity];
     }
 
+    public int columnCount()
+    {
+        return types.length;
+    }
+
+    /** Adds a row that is one source record. */
     public void add(Page page, int position)
     {
-        pages[size] = page;
-        positions[size] = position;
+        for (int column = 0; column < types.length; column++) {
+            pages[column][size] = page;
+            positions[column][size] = position;
+        }
+        size++;
+    }
+
+    /** Adds a row whose values come from several records: column c from {@code rowPages[c]} (null: NULL). */
+    public void addColumns(Page[] rowPages, int[] rowPositions)
+    {
+        for (int column = 0; column < types.length; column++) {
+            pages[column][size] = rowPages[column];
+            positions[column][size] = rowPositions[column];
+        }
         size++;
     }
 
@@ -62,24 +82,33 @@ public final class OutputPageBuilder
         for (int column = 0; column < types.length; column++) {
             BlockBuilder builder = types[column].createBlockBuilder(null, size);
             int channel = sourceChannels[column];
+            Page[] columnPages = pages[column];
+            int[] columnPositions = positions[column];
             int start = 0;
             while (start < size) {
-                Page page = pages[start];
+                Page page = columnPages[start];
                 int end = start + 1;
-                while (end < size && pages[end] == page) {
+                while (end < size && columnPages[end] == page) {
                     end++;
                 }
-                Block block = page.getBlock(channel);
-                for (int i = start; i < end; i++) {
-                    scratch[i - start] = block.getUnderlyingValuePosition(positions[i]);
+                if (page == null) {
+                    for (int i = start; i < end; i++) {
+                        builder.appendNull();
+                    }
                 }
-                builder.appendPositions(block.getUnderlyingValueBlock(), scratch, 0, end - start);
+                else {
+                    Block block = page.getBlock(channel);
+                    for (int i = start; i < end; i++) {
+                        scratch[i - start] = block.getUnderlyingValuePosition(columnPositions[i]);
+                    }
+                    builder.appendPositions(block.getUnderlyingValueBlock(), scratch, 0, end - start);
+                }
                 start = end;
             }
             blocks[column] = builder.build();
+            Arrays.fill(columnPages, 0, size, null);
         }
         Page result = new Page(size, blocks);
-        Arrays.fill(pages, 0, size, null);
         size = 0;
         return result;
     }

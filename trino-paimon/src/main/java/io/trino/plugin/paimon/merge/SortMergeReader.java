@@ -112,9 +112,7 @@ public final class SortMergeReader
             }
             mergeFunction.add(keyPages[i], keyPositions[i], keyKinds[i]);
         }
-        if (mergeFunction.hasResult() && !KeyValueLayout.isRetract(mergeFunction.resultKind())) {
-            output.add(mergeFunction.resultPage(), mergeFunction.resultPosition());
-        }
+        mergeFunction.emitResult(output);
     }
 
     private void addRecord(Page page, int position, int level)

@@ -14,6 +14,7 @@ import io.trino.plugin.paimon.merge.DeduplicateMergeFunction;
 import io.trino.plugin.paimon.merge.FirstRowMergeFunction;
 import io.trino.plugin.paimon.merge.KeyValueLayout;
 import io.trino.plugin.paimon.merge.MergeFunction;
+import io.trino.plugin.paimon.merge.PartialUpdateMergeFunction;
 import io.trino.plugin.paimon.merge.RecordComparator;
 import io.trino.plugin.paimon.metadata.PaimonColumnHandle;
 import io.trino.plugin.paimon.metadata.PaimonTableHandle;
@@ -87,8 +88,8 @@ public class PaimonPageSourceProvider
             }
         }
 
-        List<ReadColumn> requested = columns.stream()
-                .map(PaimonColumnHandle.class::cast)
+        List<PaimonColumnHandle> columnHandles = columns.stream().map(PaimonColumnHandle.class::cast).toList();
+        List<ReadColumn> requested = columnHandles.stream()
                 .map(column -> new ReadColumn(column.fieldId(), column.type()))
                 .toList();
         List<Type> outputTypes = requested.stream().map(ReadColumn::type).toList();
@@ -142,7 +143,17 @@ public class PaimonPageSourceProvider
         Supplier<MergeFunction> mergeFunctions = switch (options.mergeEngine()) {
             case DEDUPLICATE -> () -> new DeduplicateMergeFunction(options.ignoreDelete());
             case FIRST_ROW -> () -> new FirstRowMergeFunction(options.ignoreDelete());
-            case PARTIAL_UPDATE, AGGREGATION -> throw new TrinoException(NOT_SUPPORTED, "Table %s: reading the %s merge engine is not supported yet".formatted(
+            case PARTIAL_UPDATE -> {
+                if (!options.sequenceGroups().isEmpty() || hasAggregateFunctions(options)) {
+                    throw new TrinoException(NOT_SUPPORTED, "Table %s: reading partial-update tables with sequence groups or aggregate functions is not supported yet".formatted(tableName));
+                }
+                boolean[] notNull = new boolean[columnHandles.size()];
+                for (int i = 0; i < notNull.length; i++) {
+                    notNull[i] = !columnHandles.get(i).nullable();
+                }
+                yield () -> PartialUpdateMergeFunction.create(outputChannels, notNull, options.ignoreDelete(), options.partialUpdateRemoveRecordOnDelete());
+            }
+            case AGGREGATION -> throw new TrinoException(NOT_SUPPORTED, "Table %s: reading the %s merge engine is not supported yet".formatted(
                     tableName, options.mergeEngine().name().toLowerCase(Locale.ENGLISH).replace('_', '-')));
         };
         // first-row is not lookup-wrapped in Paimon: its levels above 0 hold each key once
@@ -172,6 +183,12 @@ public class PaimonPageSourceProvider
         boolean singleLevel = files.stream().mapToInt(PaimonDataFile::level).distinct().count() == 1;
         return noDeleteRows && allAboveLevelZero
                 && (options.deletionVectorsEnabled() || options.mergeEngine() == TableOptions.MergeEngine.FIRST_ROW || singleLevel);
+    }
+
+    private static boolean hasAggregateFunctions(TableOptions options)
+    {
+        return options.defaultAggregateFunction().isPresent()
+                || options.options().keySet().stream().anyMatch(key -> key.startsWith("fields.") && key.endsWith(".aggregate-function"));
     }
 
     private static int indexOfField(List<ReadColumn> columns, int fieldId)

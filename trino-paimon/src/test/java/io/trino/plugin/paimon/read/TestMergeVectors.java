@@ -24,6 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The deduplicate and first-row vectors of merge-semantics.md §13.1 and §13.2: Paimon Java 1.4.2 writes each
@@ -100,6 +101,30 @@ final class TestMergeVectors
     }
 
     @Test
+    void partialUpdateWithoutSequenceGroups()
+            throws Exception
+    {
+        Map<String, String> partialUpdate = Map.of("merge-engine", "partial-update");
+        // the user's example: three commits fill in the row
+        assertVector("P1", Shape.BOOK, partialUpdate, "+I(1,23.0,10,N) | +I(1,N,N,'This is a book') | +I(1,25.2,N,N)", "(1,25.2,10,This is a book)");
+        assertVector("Q6", Shape.KAB, partialUpdate, "+I(1,1,1) | +I(1,N,N)", "(1,1,1)");
+        assertVector("P15", Shape.KAB_TS, Map.of("merge-engine", "partial-update", "sequence.field", "ts"), "+I(1,1,N,5) | +I(1,2,3,3)", "(1,1,3,5)");
+        assertVector("P8c", Shape.KAB, partialUpdate, "-D(1,1,1)");
+        assertVector("P9", Shape.KAB, Map.of("merge-engine", "partial-update", "ignore-delete", "true"), "+I(1,1,1) | -D(1,1,1) | +I(1,N,5)", "(1,1,5)");
+        Map<String, String> removeOnDelete = Map.of("merge-engine", "partial-update", "partial-update.remove-record-on-delete", "true");
+        assertVector("P10", Shape.KAB, removeOnDelete, "+I(1,1,1) | -D(1,N,N)");
+        assertVector("P10'", Shape.KAB, removeOnDelete, "+I(1,1,1) | -D(1,N,N) | +I(1,N,5)", "(1,N,5)");
+        assertVector("P10c", Shape.KAB, removeOnDelete, "+I(1,1,1) | -U(1,1,1)", "(1,1,1)");
+
+        // P8, P8b: a retraction among several records fails the read, in Paimon Java as here
+        for (String commits : List.of("+I(1,1,1) | -D(1,1,1)", "+I(1,1,1) | -U(1,1,1)")) {
+            Table table = writeVector(Shape.KAB, partialUpdate, commits);
+            assertThatThrownBy(() -> PaimonJavaCatalog.readRows(table)).hasStackTraceContaining("By default, Partial update can not accept delete records");
+            assertQueryFails("SELECT * FROM \"%s\"".formatted(table.name()), "(?s)By default, Partial update can not accept delete records, you can choose one of the following solutions:.*");
+        }
+    }
+
+    @Test
     void keysOrderAsPaimonOrdersThem()
             throws Exception
     {
@@ -149,14 +174,13 @@ final class TestMergeVectors
     private Table writeVector(Shape shape, Map<String, String> options, String commits)
             throws Exception
     {
-        Schema.Builder schema = Schema.newBuilder()
-                .column("k", shape == Shape.SKV ? DataTypes.STRING() : DataTypes.INT())
-                .column("v", shape == Shape.SKV ? DataTypes.INT() : DataTypes.STRING());
-        if (shape == Shape.KV_TS) {
-            schema.column("ts", DataTypes.INT());
-        }
-        if (shape == Shape.KV_S1_S2) {
-            schema.column("s1", DataTypes.INT()).column("s2", DataTypes.INT());
+        Schema.Builder schema = Schema.newBuilder();
+        for (int column = 0; column < shape.columns.size(); column++) {
+            schema.column(shape.name(column), switch (shape.type(column)) {
+                case "INT" -> DataTypes.INT();
+                case "DOUBLE" -> DataTypes.DOUBLE();
+                default -> DataTypes.STRING();
+            });
         }
         schema.primaryKey("k").option("bucket", "1").option("write-only", "true").options(options);
         Table table = paimon().createTable(DATABASE, "t" + tableIds.incrementAndGet(), schema.build());
@@ -188,22 +212,44 @@ final class TestMergeVectors
         String[] fields = record.substring(3, record.length() - 1).split(",", -1);
         Object[] values = new Object[fields.length];
         for (int i = 0; i < fields.length; i++) {
-            boolean stringField = shape == Shape.SKV ? i == 0 : i == 1;
             if (fields[i].equals("N")) {
                 values[i] = null;
+                continue;
             }
-            else if (stringField) {
-                values[i] = BinaryString.fromString(fields[i]);
-            }
-            else {
-                values[i] = Integer.parseInt(fields[i]);
-            }
+            values[i] = switch (shape.type(i)) {
+                case "INT" -> Integer.parseInt(fields[i]);
+                case "DOUBLE" -> Double.parseDouble(fields[i]);
+                default -> BinaryString.fromString(fields[i].replace("'", ""));
+            };
         }
         return GenericRow.ofKind(kind, values);
     }
 
     private enum Shape
     {
-        KV, KV_TS, KV_S1_S2, SKV
+        KV("k INT", "v STRING"),
+        KV_TS("k INT", "v STRING", "ts INT"),
+        KV_S1_S2("k INT", "v STRING", "s1 INT", "s2 INT"),
+        SKV("k STRING", "v INT"),
+        KAB("k INT", "a INT", "b INT"),
+        KAB_TS("k INT", "a INT", "b INT", "ts INT"),
+        BOOK("k INT", "price DOUBLE", "cnt INT", "s STRING");
+
+        private final List<String> columns;
+
+        Shape(String... columns)
+        {
+            this.columns = List.of(columns);
+        }
+
+        String name(int column)
+        {
+            return columns.get(column).split(" ")[0];
+        }
+
+        String type(int column)
+        {
+            return columns.get(column).split(" ")[1];
+        }
     }
 }
