@@ -162,6 +162,29 @@ final class TrinoServerIT
     }
 
     @Test
+    void selectPartialUpdateTable()
+            throws Exception
+    {
+        List<String> expected;
+        try (PaimonJavaCatalog paimon = new PaimonJavaCatalog(localRoot.resolve("warehouse"))) {
+            expected = PaimonJavaCatalog.readRows(paimon.getTable(DemoWarehouse.DATABASE, "customers")).stream()
+                    .map(row -> row.substring(3, row.length() - 1))
+                    .sorted()
+                    .toList();
+        }
+        List<String> actual = new ArrayList<>();
+        try (Connection connection = server.connect();
+                Statement statement = connection.createStatement();
+                ResultSet result = statement.executeQuery("SELECT name, email, city, CAST(date_diff('day', DATE '1970-01-01', signup_date) AS varchar) FROM paimon.demo.customers")) {
+            while (result.next()) {
+                actual.add(String.join(", ", result.getString(1), result.getString(2), result.getString(3), result.getString(4)));
+            }
+        }
+        actual.sort(null);
+        assertThat(actual).hasSize(2).isEqualTo(expected);
+    }
+
+    @Test
     void createsAndDropsSchema()
             throws SQLException
     {
