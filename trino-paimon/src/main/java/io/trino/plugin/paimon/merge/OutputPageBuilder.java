@@ -7,6 +7,7 @@ import io.trino.spi.type.Type;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Supplier;
 
 import static java.util.Objects.requireNonNull;
 
@@ -18,6 +19,9 @@ import static java.util.Objects.requireNonNull;
  */
 public final class OutputPageBuilder
 {
+    /** Marks a value a merge function computed, see {@link #setComputedColumns}. */
+    public static final Page COMPUTED = new Page(0);
+
     private final Type[] types;
     private final int[] sourceChannels;
     private final int capacity;
@@ -25,6 +29,7 @@ public final class OutputPageBuilder
     private final Page[][] pages;
     private final int[][] positions;
     private final int[] scratch;
+    private Supplier<Block[]> computedColumns = () -> new Block[0];
     private int size;
 
     /**
@@ -38,6 +43,15 @@ public final class OutputPageBuilder
         this.pages = new Page[this.types.length][capacity];
         this.positions = new int[this.types.length][capacity];
         this.scratch = new int[capacity];
+    }
+
+    /**
+     * Where values that a merge function computed live: a block per output column, built when the page is; rows
+     * refer to them with the page {@link #COMPUTED} and the position in that column's block.
+     */
+    public void setComputedColumns(Supplier<Block[]> computedColumns)
+    {
+        this.computedColumns = requireNonNull(computedColumns, "computedColumns is null");
     }
 
     public int columnCount()
@@ -78,6 +92,7 @@ public final class OutputPageBuilder
     /** The collected rows as a page; the builder is empty afterwards. */
     public Page build()
     {
+        Block[] computed = computedColumns.get();
         Block[] blocks = new Block[types.length];
         for (int column = 0; column < types.length; column++) {
             BlockBuilder builder = types[column].createBlockBuilder(null, size);
@@ -97,7 +112,7 @@ public final class OutputPageBuilder
                     }
                 }
                 else {
-                    Block block = page.getBlock(channel);
+                    Block block = page == COMPUTED ? computed[column] : page.getBlock(channel);
                     for (int i = start; i < end; i++) {
                         scratch[i - start] = block.getUnderlyingValuePosition(columnPositions[i]);
                     }

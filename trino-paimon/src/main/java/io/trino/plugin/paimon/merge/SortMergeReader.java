@@ -57,6 +57,9 @@ public final class SortMergeReader
     /** Merges keys into the output until it is full or the runs are exhausted. */
     public void mergeInto(OutputPageBuilder output)
     {
+        if (mergeFunction instanceof AggregationMergeFunction aggregation) {
+            output.setComputedColumns(aggregation::buildComputedColumns);
+        }
         while (!tree.isEmpty() && !output.isFull()) {
             collectNextKey();
             if (keyRecords == 1) {

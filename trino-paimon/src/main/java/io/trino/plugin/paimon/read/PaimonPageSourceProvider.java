@@ -10,7 +10,10 @@ import io.trino.plugin.paimon.format.DataField;
 import io.trino.plugin.paimon.format.DataType;
 import io.trino.plugin.paimon.format.SchemaFiles;
 import io.trino.plugin.paimon.format.TableSchema;
+import io.trino.plugin.paimon.merge.AggregationMergeFunction;
 import io.trino.plugin.paimon.merge.DeduplicateMergeFunction;
+import io.trino.plugin.paimon.merge.FieldAggregator;
+import io.trino.plugin.paimon.merge.FieldAggregators;
 import io.trino.plugin.paimon.merge.FirstRowMergeFunction;
 import io.trino.plugin.paimon.merge.KeyValueLayout;
 import io.trino.plugin.paimon.merge.MergeFunction;
@@ -35,7 +38,6 @@ import io.trino.spi.type.TypeManager;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -153,8 +155,7 @@ public class PaimonPageSourceProvider
                 }
                 yield () -> PartialUpdateMergeFunction.create(outputChannels, notNull, options.ignoreDelete(), options.partialUpdateRemoveRecordOnDelete());
             }
-            case AGGREGATION -> throw new TrinoException(NOT_SUPPORTED, "Table %s: reading the %s merge engine is not supported yet".formatted(
-                    tableName, options.mergeEngine().name().toLowerCase(Locale.ENGLISH).replace('_', '-')));
+            case AGGREGATION -> aggregationFunctions(tableName, schema, options, columnHandles, outputChannels);
         };
         // first-row is not lookup-wrapped in Paimon: its levels above 0 hold each key once
         boolean lookupMode = options.needsLookup() && options.mergeEngine() != TableOptions.MergeEngine.FIRST_ROW;
@@ -183,6 +184,47 @@ public class PaimonPageSourceProvider
         boolean singleLevel = files.stream().mapToInt(PaimonDataFile::level).distinct().count() == 1;
         return noDeleteRows && allAboveLevelZero
                 && (options.deletionVectorsEnabled() || options.mergeEngine() == TableOptions.MergeEngine.FIRST_ROW || singleLevel);
+    }
+
+    // each requested column folds with its function: keys take the input, sequence fields the last value, others
+    // their configured function, else the default one, else last_non_null_value (merge-semantics §7.1)
+    private static Supplier<MergeFunction> aggregationFunctions(String tableName, TableSchema schema, TableOptions options, List<PaimonColumnHandle> columns, int[] outputChannels)
+    {
+        List<String> functions = new ArrayList<>();
+        List<Boolean> ignoreRetract = new ArrayList<>();
+        for (int i = 0; i < columns.size(); i++) {
+            String name = columns.get(i).name();
+            if (options.sequenceFields().contains(name) && options.aggregateFunction(name).isPresent()) {
+                throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "Table %s: Should not define aggregation on sequence field: '%s'.".formatted(tableName, name));
+            }
+            String function;
+            if (schema.primaryKeys().contains(name)) {
+                function = "primary-key";
+            }
+            else if (options.sequenceFields().contains(name)) {
+                function = "last_value";
+            }
+            else {
+                function = options.aggregateFunction(name).or(options::defaultAggregateFunction).orElse("last_non_null_value");
+            }
+            boolean ignore = options.ignoreRetract(name);
+            if (ignore && options.aggregationRemoveRecordOnDelete()) {
+                throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "Table %s: Key: 'aggregation.remove-record-on-delete' , default: false (fallback keys: []) and fields.%s.ignore-retract have conflicting behavior so should not be enabled at the same time.".formatted(tableName, name));
+            }
+            functions.add(function);
+            ignoreRetract.add(ignore);
+        }
+        // built once here so that an unknown function or a wrong type fails before any file is read
+        Supplier<MergeFunction> supplier = () -> {
+            List<FieldAggregator> aggregators = new ArrayList<>();
+            for (int i = 0; i < columns.size(); i++) {
+                PaimonColumnHandle column = columns.get(i);
+                aggregators.add(FieldAggregators.create(functions.get(i), ignoreRetract.get(i), column.type(), outputChannels[i], "Table %s column '%s'".formatted(tableName, column.name())));
+            }
+            return new AggregationMergeFunction(aggregators, columns.stream().map(PaimonColumnHandle::type).toList(), options.aggregationRemoveRecordOnDelete());
+        };
+        supplier.get();
+        return supplier;
     }
 
     private static boolean hasAggregateFunctions(TableOptions options)

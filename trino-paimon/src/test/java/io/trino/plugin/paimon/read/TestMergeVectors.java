@@ -4,6 +4,7 @@ import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.Decimal;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.disk.IOManager;
 import org.apache.paimon.schema.Schema;
@@ -11,10 +12,11 @@ import org.apache.paimon.table.Table;
 import org.apache.paimon.table.sink.BatchTableCommit;
 import org.apache.paimon.table.sink.BatchTableWrite;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
-import org.apache.paimon.types.DataTypes;
+import org.apache.paimon.types.DataTypeJsonParser;
 import org.apache.paimon.types.RowKind;
 import org.junit.jupiter.api.Test;
 
+import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -125,6 +127,109 @@ final class TestMergeVectors
     }
 
     @Test
+    void aggregation()
+            throws Exception
+    {
+        // the user's example: price max, sales sum
+        assertAggregation("A1", List.of("k INT", "price DOUBLE", "sales BIGINT"), Map.of("fields.price.aggregate-function", "max", "fields.sales.aggregate-function", "sum"),
+                "+I(1,23.0,15) | +I(1,30.2,20)", "(1,30.2,35)");
+        List<String> sumTable = List.of("k INT", "s INT");
+        Map<String, String> sum = Map.of("fields.s.aggregate-function", "sum");
+        assertAggregation("A2", sumTable, sum, "+I(1,10) | -U(1,10) | +U(1,20)", "(1,20)");
+        assertAggregation("Q5", sumTable, sum, "+I(1,10) | -U(1,10), +U(1,20)", "(1,20)");
+        assertAggregation("A3", sumTable, sum, "-U(1,10)");
+        assertAggregation("A3b", sumTable, sum, "-U(1,10) | -D(1,5)", "(1,-15)");
+        assertAggregation("A3c", List.of("k INT", "s INT", "v STRING"), sum, "+I(1,10,x) | -D(1,10,x)", "(1,0,N)");
+        assertAggregation("A23", sumTable, sum, "+I(1,N) | -U(1,3)", "(1,-3)");
+        assertAggregation("A10b", sumTable, sum, "+I(1,2147483647) | +I(1,1)", "(1,-2147483648)");
+        Map<String, String> product = Map.of("fields.p.aggregate-function", "product");
+        assertAggregation("A5b", List.of("k INT", "p INT"), product, "+I(1,-7) | -U(1,2)", "(1,-3)");
+        assertAggregation("A6c", List.of("k INT", "p DOUBLE"), product, "+I(1,1.5) | -U(1,0.0)", "(1,Infinity)");
+        assertAggregation("A7", List.of("k INT", "p DECIMAL(10, 2)"), product, "+I(1,1.25) | +I(1,1.50)", "(1,1.88)");
+        assertAggregation("A7b", List.of("k INT", "p DECIMAL(10, 2)"), product, "+I(1,-1.25) | +I(1,1.50)", "(1,-1.88)");
+        assertAggregation("A8", List.of("k INT", "p DECIMAL(10, 2)"), product, "+I(1,1.00) | -U(1,8.00)", "(1,0.13)");
+        assertAggregation("A9", List.of("k INT", "p DECIMAL(4, 2)"), product, "+I(1,99.00) | +I(1,2.00)", "(1,N)");
+        assertAggregation("A11b", List.of("k INT", "p INT"), Map.of("fields.p.aggregate-function", "first_value", "fields.p.ignore-retract", "true"), "+I(1,1) | -U(1,1) | +U(1,2)", "(1,1)");
+        assertAggregation("A11c", List.of("k INT", "p INT", "q INT"), Map.of("fields.p.aggregate-function", "first_value", "fields.q.aggregate-function", "first_non_null_value"),
+                "+I(1,N,N) | +I(1,2,2) | +I(1,3,3)", "(1,N,2)");
+        assertAggregation("A11d", List.of("k INT", "q INT"), Map.of("fields.q.aggregate-function", "first_not_null_value"), "+I(1,N) | +I(1,2) | +I(1,3)", "(1,2)");
+        assertAggregation("A24", List.of("k INT", "p INT", "s INT"), Map.of("fields.p.aggregate-function", "first_value", "fields.p.ignore-retract", "true", "fields.s.aggregate-function", "sum"),
+                "-U(1,7,1) | +I(1,8,5)", "(1,8,4)");
+        Map<String, String> lastValues = Map.of("fields.p.aggregate-function", "last_non_null_value", "fields.q.aggregate-function", "last_value", "fields.r.aggregate-function", "last_non_null_value");
+        assertAggregation("A12a", List.of("k INT", "p INT", "q INT", "r INT"), lastValues, "+I(1,1,1,1) | +I(1,N,N,N)", "(1,1,N,1)");
+        assertAggregation("A12b", List.of("k INT", "p INT", "q INT", "r INT"), lastValues, "+I(1,1,1,1) | +I(1,N,N,N) | -U(1,5,5,N)", "(1,N,N,1)");
+        assertAggregation("A12c", List.of("k INT", "p INT", "q STRING"), Map.of(), "+I(1,1,x) | +I(1,N,y)", "(1,1,y)");
+        assertAggregation("A12d", List.of("k INT", "p INT", "q INT"), Map.of("fields.default-aggregate-function", "sum", "fields.q.aggregate-function", "max"),
+                "+I(1,1,1) | +I(1,2,5) | +I(1,N,3)", "(1,3,5)");
+        assertAggregation("A17", List.of("k INT", "x BOOLEAN", "y BOOLEAN"), Map.of("fields.x.aggregate-function", "bool_and", "fields.y.aggregate-function", "bool_or"),
+                "+I(1,T,F) | +I(1,N,N) | +I(1,F,T)", "(1,false,true)");
+        assertAggregation("A18", List.of("k INT", "mn STRING", "mx STRING"), Map.of("fields.mn.aggregate-function", "min", "fields.mx.aggregate-function", "max"),
+                "+I(1,b,b) | +I(1,a,c) | +I(1,N,N)", "(1,a,c)");
+        Map<String, String> removeOnDelete = Map.of("fields.s.aggregate-function", "sum", "aggregation.remove-record-on-delete", "true");
+        assertAggregation("A19", sumTable, removeOnDelete, "+I(1,10) | -D(1,1)");
+        // A19': 1.3.1 gave (1,3); 1.4.2 restarts the row from the -D record, so later adds aggregate onto its 1
+        assertAggregation("A19'", sumTable, removeOnDelete, "+I(1,10) | -D(1,1) | +I(1,3)", "(1,4)");
+        assertAggregation("A19c", sumTable, removeOnDelete, "+I(1,10) | -U(1,4)", "(1,6)");
+        assertAggregation("A20", List.of("k INT", "f INT", "l INT", "ts INT"), Map.of("fields.f.aggregate-function", "first_value", "fields.l.aggregate-function", "last_value", "sequence.field", "ts"),
+                "+I(1,1,1,5) | +I(1,2,2,3) | +I(1,3,3,4)", "(1,2,1,5)");
+        assertAggregation("Q3", List.of("k INT", "s INT", "ts INT"), Map.of("fields.s.aggregate-function", "sum", "sequence.field", "ts"), "+I(1,10,5) | -U(1,3,1)", "(1,7,5)");
+        // Q1: 1.3.1 gave (1,N,5); 1.4.2 restarts the row from the -D record (f=1, s=1) and first_value keeps it
+        assertAggregation("Q1", List.of("k INT", "f INT", "s INT"), Map.of("fields.f.aggregate-function", "first_value", "fields.s.aggregate-function", "sum", "aggregation.remove-record-on-delete", "true"),
+                "+I(1,1,1) | -D(1,1,1) | +I(1,2,5)", "(1,1,6)");
+
+        // retractions a function cannot take fail the read, naming table and column
+        assertAggregationFails(List.of("k INT", "p INT"), Map.of("fields.p.aggregate-function", "first_value"), "+I(1,1) | -U(1,1)",
+                ".*column 'p': Aggregate function 'first_value' does not support retraction.*");
+        assertAggregationFails(List.of("k INT", "p DECIMAL(10, 2)"), product, "+I(1,2.00) | -U(1,3.00)", ".*column 'p': decimal 2.00 / 3.00 has no finite decimal expansion");
+        assertAggregationFails(List.of("k INT", "p DECIMAL(10, 2)"), product, "+I(1,2.00) | -U(1,0.00)", ".*column 'p': decimal division by zero: 2.00 / 0.00");
+        assertAggregationFails(List.of("k INT", "p INT"), product, "+I(1,6) | -U(1,0)", ".*column 'p': integer division by zero: 6 / 0");
+    }
+
+    @Test
+    void productFollowsTheUsersRulesNotPaimon1()
+            throws Exception
+    {
+        // Paimon 1.x wraps (65536 * 65536 = 0, -128 / -1 = -128); the user's rules (Paimon 2.0) make these errors
+        Map<String, String> product = Map.of("fields.p.aggregate-function", "product");
+        assertAggregationFails(List.of("k INT", "p INT"), product, "+I(1,65536) | +I(1,65536)", ".*column 'p': integer overflow: 65536 \\* 65536");
+        assertAggregationFails(List.of("k INT", "p TINYINT"), product, "+I(1,16) | +I(1,16)", ".*column 'p': tinyint overflow: 16 \\* 16");
+        assertAggregationFails(List.of("k INT", "p INT"), product, "+I(1,-2147483648) | -U(1,-1)", ".*column 'p': integer overflow: -2147483648 / -1");
+        assertAggregationFails(List.of("k INT", "p TINYINT"), product, "+I(1,-128) | -U(1,-1)", ".*column 'p': tinyint overflow: -128 / -1");
+    }
+
+    @Test
+    void aggregateFunctionsAreValidatedWhenTheTableIsRead()
+            throws Exception
+    {
+        // Paimon refuses an unknown function itself, so the schema naming one is written by hand, as a newer
+        // Paimon version with functions we do not know would write it
+        Table median = writeVector(List.of("k INT", "s INT"), Map.of("merge-engine", "aggregation"), "+I(1,1) | +I(1,2)");
+        Path schemaFile = paimon().warehouse().resolve("vectors.db").resolve(median.name()).resolve("schema/schema-0");
+        Files.writeString(schemaFile, Files.readString(schemaFile).replace("\"merge-engine\" : \"aggregation\"", "\"merge-engine\" : \"aggregation\",\n    \"fields.s.aggregate-function\" : \"median\""));
+        assertQueryFails("SELECT * FROM \"%s\"".formatted(median.name()), ".*column 's': Could not find any factory for identifier 'median'.*");
+    }
+
+    private void assertAggregation(String name, List<String> columns, Map<String, String> options, String commits, String... expected)
+            throws Exception
+    {
+        Map<String, String> tableOptions = new java.util.HashMap<>(options);
+        tableOptions.put("merge-engine", "aggregation");
+        Table table = writeVector(columns, tableOptions, commits);
+        List<String> paimonRows = paimonRows(table);
+        assertThat(paimonRows).as("%s in Paimon Java 1.4.2", name).containsExactlyInAnyOrder(expected);
+        assertThat(read(table)).as("%s through Trino", name).isEqualTo(paimonRows);
+    }
+
+    private void assertAggregationFails(List<String> columns, Map<String, String> options, String commits, String message)
+            throws Exception
+    {
+        Map<String, String> tableOptions = new java.util.HashMap<>(options);
+        tableOptions.put("merge-engine", "aggregation");
+        Table table = writeVector(columns, tableOptions, commits);
+        assertQueryFails("SELECT * FROM \"%s\"".formatted(table.name()), message);
+    }
+
+    @Test
     void keysOrderAsPaimonOrdersThem()
             throws Exception
     {
@@ -174,20 +279,23 @@ final class TestMergeVectors
     private Table writeVector(Shape shape, Map<String, String> options, String commits)
             throws Exception
     {
+        return writeVector(shape.columns, options, commits);
+    }
+
+    /** Columns as "name TYPE"; the first is the primary key. */
+    private Table writeVector(List<String> columns, Map<String, String> options, String commits)
+            throws Exception
+    {
         Schema.Builder schema = Schema.newBuilder();
-        for (int column = 0; column < shape.columns.size(); column++) {
-            schema.column(shape.name(column), switch (shape.type(column)) {
-                case "INT" -> DataTypes.INT();
-                case "DOUBLE" -> DataTypes.DOUBLE();
-                default -> DataTypes.STRING();
-            });
+        for (String column : columns) {
+            schema.column(column.split(" ")[0], DataTypeJsonParser.parseAtomicTypeSQLString(column.substring(column.indexOf(' ') + 1)));
         }
         schema.primaryKey("k").option("bucket", "1").option("write-only", "true").options(options);
         Table table = paimon().createTable(DATABASE, "t" + tableIds.incrementAndGet(), schema.build());
         for (String commit : commits.split("\\|")) {
             List<GenericRow> rows = new ArrayList<>();
             for (String record : commit.trim().split("(?<=\\)),\\s*")) {
-                rows.add(parse(shape, record.trim()));
+                rows.add(parse(columns, record.trim()));
             }
             PaimonJavaCatalog.write(table, rows);
         }
@@ -206,7 +314,7 @@ final class TestMergeVectors
         }
     }
 
-    private static GenericRow parse(Shape shape, String record)
+    private static GenericRow parse(List<String> columns, String record)
     {
         RowKind kind = RowKind.fromShortString(record.substring(0, 2));
         String[] fields = record.substring(3, record.length() - 1).split(",", -1);
@@ -216,10 +324,19 @@ final class TestMergeVectors
                 values[i] = null;
                 continue;
             }
-            values[i] = switch (shape.type(i)) {
+            String type = columns.get(i).substring(columns.get(i).indexOf(' ') + 1);
+            values[i] = switch (type) {
                 case "INT" -> Integer.parseInt(fields[i]);
+                case "BIGINT" -> Long.parseLong(fields[i]);
+                case "TINYINT" -> Byte.parseByte(fields[i]);
                 case "DOUBLE" -> Double.parseDouble(fields[i]);
-                default -> BinaryString.fromString(fields[i].replace("'", ""));
+                case "BOOLEAN" -> fields[i].equals("T");
+                case "STRING" -> BinaryString.fromString(fields[i].replace("'", ""));
+                default -> {
+                    // DECIMAL(p, s)
+                    String[] precisionScale = type.substring(type.indexOf('(') + 1, type.indexOf(')')).split(",");
+                    yield Decimal.fromBigDecimal(new BigDecimal(fields[i]), Integer.parseInt(precisionScale[0].trim()), Integer.parseInt(precisionScale[1].trim()));
+                }
             };
         }
         return GenericRow.ofKind(kind, values);
@@ -242,14 +359,5 @@ final class TestMergeVectors
             this.columns = List.of(columns);
         }
 
-        String name(int column)
-        {
-            return columns.get(column).split(" ")[0];
-        }
-
-        String type(int column)
-        {
-            return columns.get(column).split(" ")[1];
-        }
     }
 }

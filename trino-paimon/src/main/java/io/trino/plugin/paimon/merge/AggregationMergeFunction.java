@@ -1,0 +1,99 @@
+package io.trino.plugin.paimon.merge;
+
+import io.trino.spi.Page;
+import io.trino.spi.block.Block;
+import io.trino.spi.block.BlockBuilder;
+import io.trino.spi.type.Type;
+
+import java.util.List;
+
+/**
+ * The aggregation merge engine (merge-semantics §7.1): each column folds the key's records with its own function;
+ * add records aggregate, retract records retract. With {@code aggregation.remove-record-on-delete} a -D restarts
+ * the row from the delete record, and a key whose newest change is such a delete yields no row.
+ */
+public final class AggregationMergeFunction
+        implements MergeFunction
+{
+    private final FieldAggregator[] aggregators;
+    private final boolean removeRecordOnDelete;
+    private final Type[] types;
+    private final BlockBuilder[] computed;
+    private final Page[] rowPages;
+    private final int[] rowPositions;
+    private boolean deleted;
+
+    public AggregationMergeFunction(List<FieldAggregator> aggregators, List<Type> types, boolean removeRecordOnDelete)
+    {
+        this.aggregators = aggregators.toArray(FieldAggregator[]::new);
+        this.types = types.toArray(Type[]::new);
+        this.removeRecordOnDelete = removeRecordOnDelete;
+        this.computed = new BlockBuilder[this.aggregators.length];
+        this.rowPages = new Page[this.aggregators.length];
+        this.rowPositions = new int[this.aggregators.length];
+        newComputedBlocks();
+    }
+
+    /** The blocks of values computed since the last call, per output column; rows refer to them by position. */
+    public Block[] buildComputedColumns()
+    {
+        Block[] blocks = new Block[computed.length];
+        for (int column = 0; column < computed.length; column++) {
+            blocks[column] = computed[column].build();
+        }
+        newComputedBlocks();
+        return blocks;
+    }
+
+    @Override
+    public void reset()
+    {
+        for (FieldAggregator aggregator : aggregators) {
+            aggregator.reset();
+        }
+        deleted = false;
+    }
+
+    @Override
+    public void add(Page page, int position, byte kind)
+    {
+        if (!KeyValueLayout.isRetract(kind)) {
+            for (FieldAggregator aggregator : aggregators) {
+                aggregator.add(page, position);
+            }
+            deleted = false;
+            return;
+        }
+        if (removeRecordOnDelete && kind == KeyValueLayout.DELETE) {
+            // the row restarts from the delete record (Paimon 1.4: later adds aggregate onto its values), keeping
+            // any other state of the functions, such as first_value having seen a value
+            for (FieldAggregator aggregator : aggregators) {
+                aggregator.set(page, position);
+            }
+            deleted = true;
+            return;
+        }
+        for (FieldAggregator aggregator : aggregators) {
+            aggregator.retract(page, position);
+        }
+    }
+
+    @Override
+    public void emitResult(OutputPageBuilder output)
+    {
+        if (deleted) {
+            return;
+        }
+        for (int column = 0; column < aggregators.length; column++) {
+            aggregators[column].result(rowPages, rowPositions, column, computed[column]);
+        }
+        output.addColumns(rowPages, rowPositions);
+    }
+
+    private void newComputedBlocks()
+    {
+        for (int column = 0; column < computed.length; column++) {
+            computed[column] = types[column].createBlockBuilder(null, 16);
+        }
+    }
+}

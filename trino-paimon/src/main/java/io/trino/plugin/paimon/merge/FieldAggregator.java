@@ -1,0 +1,32 @@
+package io.trino.plugin.paimon.merge;
+
+import io.trino.spi.Page;
+import io.trino.spi.block.BlockBuilder;
+
+/**
+ * Aggregates one column over the records of a key (merge-semantics §7). Functions whose result is one of the input
+ * values (last_value, min, ...) keep a reference to it; the others (sum, product, ...) compute a value and write
+ * it into the column's block of computed values.
+ */
+public interface FieldAggregator
+{
+    void reset();
+
+    /** Folds in the column's value of an add record (+I, +U). */
+    void add(Page page, int position);
+
+    /** Takes back the column's value of a retract record (-U, -D). */
+    void retract(Page page, int position);
+
+    /**
+     * Replaces the accumulated value by the column's value of the record, keeping any other state: a -D under
+     * {@code aggregation.remove-record-on-delete} restarts the row from the delete record.
+     */
+    void set(Page page, int position);
+
+    /**
+     * Sets the row's value for this column: a reference in {@code rowPages}/{@code rowPositions}, null for NULL, or
+     * a value appended to {@code computed} with {@link OutputPageBuilder#COMPUTED} as its page.
+     */
+    void result(Page[] rowPages, int[] rowPositions, int column, BlockBuilder computed);
+}
