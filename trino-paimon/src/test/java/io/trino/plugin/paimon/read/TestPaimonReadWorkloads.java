@@ -98,6 +98,30 @@ final class TestPaimonReadWorkloads
         assertSameRows(table);
     }
 
+    @Test
+    void randomPartialUpdates()
+            throws Exception
+    {
+        Table table = create("random_partial_update", Map.of("bucket", "3", "write-only", "true", "merge-engine", "partial-update", "ignore-delete", "true"));
+        runWorkload(table, new Random(SEED + 5), 5, 1_500, 2_500, false, true);
+        assertSameRows(table);
+    }
+
+    @Test
+    void randomAggregationsWithRetractions()
+            throws Exception
+    {
+        Table table = create("random_aggregation", Map.of(
+                "bucket", "3",
+                "write-only", "true",
+                "merge-engine", "aggregation",
+                "fields.amount.aggregate-function", "sum",
+                "fields.ts.aggregate-function", "max",
+                "fields.ts.ignore-retract", "true"));
+        runWorkload(table, new Random(SEED + 6), 5, 1_500, 2_500, true, true);
+        assertSameRows(table);
+    }
+
     private Table create(String name, Map<String, String> options)
     {
         return paimon().createTable("db", name, Schema.newBuilder()
@@ -114,6 +138,13 @@ final class TestPaimonReadWorkloads
     private void runWorkload(Table table, Random random, int commits, int keys, int operationsPerCommit, boolean compactBetween)
             throws Exception
     {
+        runWorkload(table, random, commits, keys, operationsPerCommit, compactBetween, false);
+    }
+
+    // with sparse values, about one value in three is null, so partial updates fill columns in commit by commit
+    private void runWorkload(Table table, Random random, int commits, int keys, int operationsPerCommit, boolean compactBetween, boolean sparseValues)
+            throws Exception
+    {
         for (int commit = 0; commit < commits; commit++) {
             List<GenericRow> rows = new ArrayList<>();
             for (int i = 0; i < operationsPerCommit; i++) {
@@ -123,7 +154,11 @@ final class TestPaimonReadWorkloads
                     case 1 -> RowKind.UPDATE_AFTER;
                     default -> RowKind.INSERT;
                 };
-                rows.add(GenericRow.ofKind(kind, key, BinaryString.fromString("n" + random.nextInt(100_000)), random.nextInt(1000), (long) random.nextInt(50)));
+                rows.add(GenericRow.ofKind(kind,
+                        key,
+                        sparseValues && random.nextInt(3) == 0 ? null : BinaryString.fromString("n" + random.nextInt(100_000)),
+                        sparseValues && random.nextInt(3) == 0 ? null : random.nextInt(1000),
+                        sparseValues && random.nextInt(3) == 0 ? null : (long) random.nextInt(50)));
             }
             if (table.options().get("bucket").equals("-1")) {
                 // batch writers of dynamic-bucket tables are given each row's bucket; any fixed choice per key does
