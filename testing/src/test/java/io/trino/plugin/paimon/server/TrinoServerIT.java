@@ -185,6 +185,15 @@ final class TrinoServerIT
     }
 
     @Test
+    void selectAggregationTable()
+            throws SQLException
+    {
+        // page_views: /home 10 + 5 views, latest visit 2026-11-02 09:00; /docs 3 views
+        assertThat(column("SELECT page || ' ' || CAST(views AS varchar) || ' ' || CAST(last_visit AS varchar) FROM paimon.demo.page_views ORDER BY page"))
+                .containsExactly("/docs 3 2026-11-01 11:00:00.000", "/home 15 2026-11-02 09:00:00.000");
+    }
+
+    @Test
     void createsAndDropsSchema()
             throws SQLException
     {
