@@ -1,10 +1,13 @@
 package io.trino.plugin.paimon.read;
 
+
 import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.parquet.ParquetReaderOptions;
+import io.trino.plugin.paimon.PaimonColumnHandle;
+import io.trino.plugin.paimon.PaimonTableHandle;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
 import io.trino.plugin.paimon.format.DataField;
 import io.trino.plugin.paimon.format.DataType;
@@ -19,8 +22,6 @@ import io.trino.plugin.paimon.merge.KeyValueLayout;
 import io.trino.plugin.paimon.merge.MergeFunction;
 import io.trino.plugin.paimon.merge.PartialUpdateMergeFunction;
 import io.trino.plugin.paimon.merge.RecordComparator;
-import io.trino.plugin.paimon.metadata.PaimonColumnHandle;
-import io.trino.plugin.paimon.metadata.PaimonTableHandle;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.plugin.paimon.table.TypeMapping;
 import io.trino.spi.TrinoException;
@@ -34,7 +35,6 @@ import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.DynamicFilter;
 import io.trino.spi.type.Type;
 import io.trino.spi.type.TypeManager;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,9 +1,11 @@
 package io.trino.plugin.paimon.read;
 
+
 import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
+import io.trino.plugin.paimon.PaimonTableHandle;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
 import io.trino.plugin.paimon.format.BucketFiles;
 import io.trino.plugin.paimon.format.DataField;
@@ -17,7 +19,6 @@ import io.trino.plugin.paimon.format.Snapshot;
 import io.trino.plugin.paimon.format.SnapshotFiles;
 import io.trino.plugin.paimon.format.SnapshotScan;
 import io.trino.plugin.paimon.format.TableSchema;
-import io.trino.plugin.paimon.metadata.PaimonTableHandle;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.spi.SplitWeight;
 import io.trino.spi.connector.ConnectorSession;
@@ -29,7 +30,6 @@ import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.Constraint;
 import io.trino.spi.connector.DynamicFilter;
 import io.trino.spi.connector.FixedSplitSource;
-
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.trino.plugin.paimon.metadata;
+package io.trino.plugin.paimon;
 
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.type.Type;

@@ -1,8 +1,8 @@
-package io.trino.plugin.paimon.metadata;
+package io.trino.plugin.paimon;
+
 
 import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.SchemaTableName;
-
 import java.util.OptionalLong;
 
 import static com.google.common.base.Preconditions.checkArgument;
