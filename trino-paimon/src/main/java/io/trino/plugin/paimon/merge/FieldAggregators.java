@@ -49,7 +49,15 @@ public final class FieldAggregators
                 if (type instanceof BooleanType) {
                     throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "%s: aggregate function '%s' cannot order BOOLEAN values".formatted(context, function));
                 }
-                yield new MinMax(channel, ValueComparator.forType(type), function.equalsIgnoreCase("max"), context, function);
+                // Paimon's min and max order floating point with Double.compare: NaN is the greatest value
+                ValueComparator comparator = switch (type) {
+                    case DoubleType _ -> (left, leftPosition, right, rightPosition) ->
+                            Double.compare(DoubleType.DOUBLE.getDouble(left, leftPosition), DoubleType.DOUBLE.getDouble(right, rightPosition));
+                    case RealType _ -> (left, leftPosition, right, rightPosition) ->
+                            Float.compare(RealType.REAL.getFloat(left, leftPosition), RealType.REAL.getFloat(right, rightPosition));
+                    default -> ValueComparator.forType(type);
+                };
+                yield new MinMax(channel, comparator, function.equalsIgnoreCase("max"), context, function);
             }
             case "sum" -> new Arithmetic(checkNumeric(function, type, context), channel, false, context);
             case "product" -> new Arithmetic(checkNumeric(function, type, context), channel, true, context);

@@ -165,6 +165,10 @@ final class TestMergeVectors
                 "+I(1,T,F) | +I(1,N,N) | +I(1,F,T)", "(1,false,true)");
         assertAggregation("A18", List.of("k INT", "mn STRING", "mx STRING"), Map.of("fields.mn.aggregate-function", "min", "fields.mx.aggregate-function", "max"),
                 "+I(1,b,b) | +I(1,a,c) | +I(1,N,N)", "(1,a,c)");
+        assertAggregation("A26", List.of("k INT", "s DOUBLE", "m DOUBLE"), Map.of("fields.s.aggregate-function", "sum", "fields.m.aggregate-function", "max"),
+                "+I(1,1.0,NaN) | +I(1,NaN,5.0)", "(1,NaN,NaN)");
+        assertAggregation("A26b", List.of("k INT", "m DOUBLE", "n DOUBLE"), Map.of("fields.m.aggregate-function", "max", "fields.n.aggregate-function", "min"),
+                "+I(1,5.0,5.0) | +I(1,NaN,NaN)", "(1,NaN,5.0)");
         Map<String, String> removeOnDelete = Map.of("fields.s.aggregate-function", "sum", "aggregation.remove-record-on-delete", "true");
         assertAggregation("A19", sumTable, removeOnDelete, "+I(1,10) | -D(1,1)");
         // A19': 1.3.1 gave (1,3); 1.4.2 restarts the row from the -D record, so later adds aggregate onto its 1
