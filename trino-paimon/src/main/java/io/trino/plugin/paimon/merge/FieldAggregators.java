@@ -1,5 +1,7 @@
 package io.trino.plugin.paimon.merge;
 
+import io.airlift.slice.DynamicSliceOutput;
+import io.airlift.slice.Slice;
 import io.trino.spi.Page;
 import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
@@ -14,13 +16,19 @@ import io.trino.spi.type.RealType;
 import io.trino.spi.type.SmallintType;
 import io.trino.spi.type.TinyintType;
 import io.trino.spi.type.Type;
+import io.trino.spi.type.VarcharType;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.util.HashSet;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_MERGE_ERROR;
+import static io.airlift.slice.Slices.utf8Slice;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static java.lang.Float.floatToRawIntBits;
 import static java.lang.Float.intBitsToFloat;
@@ -38,6 +46,14 @@ public final class FieldAggregators
      * @param context table and column, named in errors
      */
     public static FieldAggregator create(String function, boolean ignoreRetract, Type type, int channel, String context)
+    {
+        return create(function, ignoreRetract, type, channel, context, _ -> Optional.empty());
+    }
+
+    /**
+     * @param fieldOption the column's {@code fields.<f>.<suffix>} options, by suffix
+     */
+    public static FieldAggregator create(String function, boolean ignoreRetract, Type type, int channel, String context, Function<String, Optional<String>> fieldOption)
     {
         FieldAggregator aggregator = switch (function.toLowerCase(Locale.ENGLISH)) {
             case "primary-key" -> new PickValue(channel, Pick.LAST, context, "primary-key", true);
@@ -67,7 +83,16 @@ public final class FieldAggregators
                 }
                 yield new BooleanAggregate(channel, function.equalsIgnoreCase("bool_and"), context, function);
             }
-            case "listagg", "collect", "merge_map", "merge_map_with_keytime", "nested_update", "nested_partial_update", "hll_sketch", "theta_sketch", "rbm32", "rbm64" ->
+            case "listagg" -> {
+                if (!(type instanceof VarcharType)) {
+                    throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "%s: Data type for listagg column must be 'VarCharType' but was '%s'.".formatted(context, type));
+                }
+                yield new ListAgg(channel,
+                        utf8Slice(fieldOption.apply("list-agg-delimiter").orElse(",")),
+                        fieldOption.apply("distinct").map(value -> value.trim().equalsIgnoreCase("true")).orElse(false),
+                        context);
+            }
+            case "collect", "merge_map", "merge_map_with_keytime", "nested_update", "nested_partial_update", "hll_sketch", "theta_sketch", "rbm32", "rbm64" ->
                     throw new TrinoException(NOT_SUPPORTED, "%s: aggregate function '%s' is not supported by the Paimon connector yet".formatted(context, function));
             default -> throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "%s: Could not find any factory for identifier '%s' that implements 'org.apache.paimon.mergetree.compact.aggregate.factory.FieldAggregatorFactory' in the classpath.".formatted(context, function));
         };
@@ -523,6 +548,81 @@ public final class FieldAggregators
         private String typeName()
         {
             return type.getDisplayName();
+        }
+    }
+
+    /**
+     * listagg as in Paimon 1.4: non-null, non-empty strings joined with the delimiter, each value once with
+     * {@code fields.<f>.distinct}. Cannot retract.
+     */
+    private static final class ListAgg
+            implements FieldAggregator
+    {
+        private final int channel;
+        private final Slice delimiter;
+        private final boolean distinct;
+        private final String context;
+        private final DynamicSliceOutput value = new DynamicSliceOutput(64);
+        private final Set<Slice> seen = new HashSet<>();
+        private boolean present;
+
+        private ListAgg(int channel, Slice delimiter, boolean distinct, String context)
+        {
+            this.channel = channel;
+            this.delimiter = delimiter;
+            this.distinct = distinct;
+            this.context = context;
+        }
+
+        @Override
+        public void reset()
+        {
+            value.reset();
+            seen.clear();
+            present = false;
+        }
+
+        @Override
+        public void add(Page page, int position)
+        {
+            Block block = page.getBlock(channel);
+            if (block.isNull(position)) {
+                return;
+            }
+            Slice input = VarcharType.VARCHAR.getSlice(block, position);
+            if (input.length() == 0 || (distinct && !seen.add(input))) {
+                return;
+            }
+            if (present) {
+                value.writeBytes(delimiter);
+            }
+            value.writeBytes(input);
+            present = true;
+        }
+
+        @Override
+        public void retract(Page page, int position)
+        {
+            throw retractUnsupported(context, "listagg");
+        }
+
+        @Override
+        public void set(Page page, int position)
+        {
+            reset();
+            add(page, position);
+        }
+
+        @Override
+        public void result(Page[] rowPages, int[] rowPositions, int column, BlockBuilder computed)
+        {
+            if (!present) {
+                rowPages[column] = null;
+                return;
+            }
+            rowPages[column] = OutputPageBuilder.COMPUTED;
+            rowPositions[column] = computed.getPositionCount();
+            VarcharType.VARCHAR.writeSlice(computed, value.slice());
         }
     }
 

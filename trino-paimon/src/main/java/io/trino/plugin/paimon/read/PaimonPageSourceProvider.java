@@ -219,7 +219,8 @@ public class PaimonPageSourceProvider
             List<FieldAggregator> aggregators = new ArrayList<>();
             for (int i = 0; i < columns.size(); i++) {
                 PaimonColumnHandle column = columns.get(i);
-                aggregators.add(FieldAggregators.create(functions.get(i), ignoreRetract.get(i), column.type(), outputChannels[i], "Table %s column '%s'".formatted(tableName, column.name())));
+                aggregators.add(FieldAggregators.create(functions.get(i), ignoreRetract.get(i), column.type(), outputChannels[i], "Table %s column '%s'".formatted(tableName, column.name()),
+                        suffix -> options.fieldOption(column.name(), suffix)));
             }
             return new AggregationMergeFunction(aggregators, columns.stream().map(PaimonColumnHandle::type).toList(), options.aggregationRemoveRecordOnDelete());
         };

@@ -169,6 +169,10 @@ final class TestMergeVectors
                 "+I(1,1.0,NaN) | +I(1,NaN,5.0)", "(1,NaN,NaN)");
         assertAggregation("A26b", List.of("k INT", "m DOUBLE", "n DOUBLE"), Map.of("fields.m.aggregate-function", "max", "fields.n.aggregate-function", "min"),
                 "+I(1,5.0,5.0) | +I(1,NaN,NaN)", "(1,NaN,5.0)");
+        // A13 on 1.4.2: listagg skips empty strings, and distinct is honoured
+        assertAggregation("A13", List.of("k INT", "s STRING", "s2 STRING"),
+                Map.of("fields.s.aggregate-function", "listagg", "fields.s2.aggregate-function", "listagg", "fields.s2.list-agg-delimiter", ";", "fields.s2.distinct", "true"),
+                "+I(1,a,a) | +I(1,N,N) | +I(1,b,a) | +I(1,'','')", "(1,a,b,a)");
         Map<String, String> removeOnDelete = Map.of("fields.s.aggregate-function", "sum", "aggregation.remove-record-on-delete", "true");
         assertAggregation("A19", sumTable, removeOnDelete, "+I(1,10) | -D(1,1)");
         // A19': 1.3.1 gave (1,3); 1.4.2 restarts the row from the -D record, so later adds aggregate onto its 1
