@@ -136,28 +136,14 @@ final class TrinoServerIT
             throws Exception
     {
         // demo.orders holds three commits (inserts, an update, a delete): several sorted runs per bucket
-        List<String> expected;
-        try (PaimonJavaCatalog paimon = new PaimonJavaCatalog(localRoot.resolve("warehouse"))) {
-            expected = PaimonJavaCatalog.readRows(paimon.getTable(DemoWarehouse.DATABASE, "orders")).stream()
-                    .map(row -> row.substring(3, row.length() - 1))
-                    .sorted()
-                    .toList();
-        }
-        List<String> actual = new ArrayList<>();
-        try (Connection connection = server.connect();
-                Statement statement = connection.createStatement();
-                ResultSet result = statement.executeQuery("SELECT dt, order_id, customer, amount, status, updated_at FROM paimon.demo.orders")) {
-            while (result.next()) {
-                actual.add(String.join(", ",
-                        result.getString(1),
-                        result.getString(2),
-                        result.getString(3),
-                        result.getBigDecimal(4).toPlainString(),
-                        result.getString(5),
-                        result.getTimestamp(6).toLocalDateTime().toString()));
-            }
-        }
-        actual.sort(null);
+        List<String> actual = rows("SELECT dt, order_id, customer, amount, status, updated_at FROM paimon.demo.orders", result -> String.join(", ",
+                result.getString(1),
+                result.getString(2),
+                result.getString(3),
+                result.getBigDecimal(4).toPlainString(),
+                result.getString(5),
+                result.getTimestamp(6).toLocalDateTime().toString()));
+        List<String> expected = paimonJavaRows("orders");
         assertThat(actual).hasSize(3).isEqualTo(expected);
     }
 
@@ -165,22 +151,9 @@ final class TrinoServerIT
     void selectPartialUpdateTable()
             throws Exception
     {
-        List<String> expected;
-        try (PaimonJavaCatalog paimon = new PaimonJavaCatalog(localRoot.resolve("warehouse"))) {
-            expected = PaimonJavaCatalog.readRows(paimon.getTable(DemoWarehouse.DATABASE, "customers")).stream()
-                    .map(row -> row.substring(3, row.length() - 1))
-                    .sorted()
-                    .toList();
-        }
-        List<String> actual = new ArrayList<>();
-        try (Connection connection = server.connect();
-                Statement statement = connection.createStatement();
-                ResultSet result = statement.executeQuery("SELECT name, email, city, CAST(date_diff('day', DATE '1970-01-01', signup_date) AS varchar) FROM paimon.demo.customers")) {
-            while (result.next()) {
-                actual.add(String.join(", ", result.getString(1), result.getString(2), result.getString(3), result.getString(4)));
-            }
-        }
-        actual.sort(null);
+        List<String> actual = rows("SELECT name, email, city, CAST(date_diff('day', DATE '1970-01-01', signup_date) AS varchar) FROM paimon.demo.customers",
+                result -> String.join(", ", result.getString(1), result.getString(2), result.getString(3), result.getString(4)));
+        List<String> expected = paimonJavaRows("customers");
         assertThat(actual).hasSize(2).isEqualTo(expected);
     }
 
@@ -201,6 +174,42 @@ final class TrinoServerIT
         assertThat(Files.isDirectory(localRoot.resolve("warehouse/made_by_server.db"))).isTrue();
         execute("DROP SCHEMA paimon.made_by_server");
         assertThat(Files.exists(localRoot.resolve("warehouse/made_by_server.db"))).isFalse();
+    }
+
+    /** The rows Paimon Java reads from a demo table, values only, sorted. */
+    private List<String> paimonJavaRows(String table)
+    {
+        try (PaimonJavaCatalog paimon = new PaimonJavaCatalog(localRoot.resolve("warehouse"))) {
+            return PaimonJavaCatalog.readRows(paimon.getTable(DemoWarehouse.DATABASE, table)).stream()
+                    .map(row -> row.substring(3, row.length() - 1))
+                    .sorted()
+                    .toList();
+        }
+        catch (Exception e) {
+            throw new RuntimeException(e);
+        }
+    }
+
+    private interface RowRenderer
+    {
+        String render(ResultSet result)
+                throws SQLException;
+    }
+
+    /** The query's rows, each rendered to text, sorted. */
+    private List<String> rows(String sql, RowRenderer renderer)
+            throws SQLException
+    {
+        List<String> rows = new ArrayList<>();
+        try (Connection connection = server.connect();
+                Statement statement = connection.createStatement();
+                ResultSet result = statement.executeQuery(sql)) {
+            while (result.next()) {
+                rows.add(renderer.render(result));
+            }
+        }
+        rows.sort(null);
+        return rows;
     }
 
     private List<String> column(String sql)

@@ -19,7 +19,6 @@ import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ConnectorSession;
-import io.trino.spi.connector.ConnectorTableMetadata;
 import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.InMemoryRecordSet;
 import io.trino.spi.connector.RecordCursor;
@@ -40,13 +39,12 @@ import static io.trino.spi.type.IntegerType.INTEGER;
 import static io.trino.spi.type.TimeZoneKey.UTC_KEY;
 import static io.trino.spi.type.TimestampWithTimeZoneType.TIMESTAMP_TZ_MILLIS;
 import static io.trino.spi.type.VarcharType.VARCHAR;
-import static java.util.Objects.requireNonNull;
 
 /**
  * {@code "<table>$files"}: the live data files of the current snapshot, as its manifests list them.
  */
 public final class FilesTable
-        implements SystemTable
+        extends PaimonSystemTable
 {
     private static final List<ColumnMetadata> COLUMNS = ImmutableList.of(
             new ColumnMetadata("partition", VARCHAR),
@@ -64,34 +62,15 @@ public final class FilesTable
             new ColumnMetadata("max_sequence_number", BIGINT),
             new ColumnMetadata("creation_time", TIMESTAMP_TZ_MILLIS));
 
-    private final FileSystemCatalog catalog;
-    private final PaimonTable table;
-    private final ConnectorTableMetadata tableMetadata;
-
     public FilesTable(FileSystemCatalog catalog, PaimonTable table, SchemaTableName systemTableName)
     {
-        this.catalog = requireNonNull(catalog, "catalog is null");
-        this.table = requireNonNull(table, "table is null");
-        this.tableMetadata = new ConnectorTableMetadata(systemTableName, COLUMNS);
-    }
-
-    @Override
-    public Distribution getDistribution()
-    {
-        return Distribution.SINGLE_COORDINATOR;
-    }
-
-    @Override
-    public ConnectorTableMetadata getTableMetadata()
-    {
-        return tableMetadata;
+        super(catalog, table, systemTableName, COLUMNS);
     }
 
     @Override
     public RecordCursor cursor(ConnectorTransactionHandle transactionHandle, ConnectorSession session, TupleDomain<Integer> constraint)
     {
-        List<Type> types = COLUMNS.stream().map(ColumnMetadata::getType).toList();
-        InMemoryRecordSet.Builder rows = InMemoryRecordSet.builder(types);
+        InMemoryRecordSet.Builder rows = rows();
         TrinoFileSystem fileSystem = catalog.fileSystem(session);
         Optional<Snapshot> snapshot = new SnapshotFiles(fileSystem, table.location()).latestSnapshot();
         if (snapshot.isEmpty()) {

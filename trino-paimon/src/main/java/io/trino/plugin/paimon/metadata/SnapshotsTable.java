@@ -7,14 +7,12 @@ import io.trino.plugin.paimon.format.SnapshotFiles;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ConnectorSession;
-import io.trino.spi.connector.ConnectorTableMetadata;
 import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.InMemoryRecordSet;
 import io.trino.spi.connector.RecordCursor;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.SystemTable;
 import io.trino.spi.predicate.TupleDomain;
-import io.trino.spi.type.Type;
 
 import java.util.List;
 import java.util.OptionalLong;
@@ -24,13 +22,12 @@ import static io.trino.spi.type.DateTimeEncoding.packDateTimeWithZone;
 import static io.trino.spi.type.TimeZoneKey.UTC_KEY;
 import static io.trino.spi.type.TimestampWithTimeZoneType.TIMESTAMP_TZ_MILLIS;
 import static io.trino.spi.type.VarcharType.VARCHAR;
-import static java.util.Objects.requireNonNull;
 
 /**
  * {@code "<table>$snapshots"}: one row per snapshot still present, oldest first.
  */
 public final class SnapshotsTable
-        implements SystemTable
+        extends PaimonSystemTable
 {
     private static final List<ColumnMetadata> COLUMNS = ImmutableList.of(
             new ColumnMetadata("snapshot_id", BIGINT),
@@ -47,34 +44,15 @@ public final class SnapshotsTable
             new ColumnMetadata("delta_record_count", BIGINT),
             new ColumnMetadata("watermark", BIGINT));
 
-    private final FileSystemCatalog catalog;
-    private final PaimonTable table;
-    private final ConnectorTableMetadata tableMetadata;
-
     public SnapshotsTable(FileSystemCatalog catalog, PaimonTable table, SchemaTableName systemTableName)
     {
-        this.catalog = requireNonNull(catalog, "catalog is null");
-        this.table = requireNonNull(table, "table is null");
-        this.tableMetadata = new ConnectorTableMetadata(systemTableName, COLUMNS);
-    }
-
-    @Override
-    public Distribution getDistribution()
-    {
-        return Distribution.SINGLE_COORDINATOR;
-    }
-
-    @Override
-    public ConnectorTableMetadata getTableMetadata()
-    {
-        return tableMetadata;
+        super(catalog, table, systemTableName, COLUMNS);
     }
 
     @Override
     public RecordCursor cursor(ConnectorTransactionHandle transactionHandle, ConnectorSession session, TupleDomain<Integer> constraint)
     {
-        List<Type> types = COLUMNS.stream().map(ColumnMetadata::getType).toList();
-        InMemoryRecordSet.Builder rows = InMemoryRecordSet.builder(types);
+        InMemoryRecordSet.Builder rows = rows();
         SnapshotFiles snapshots = new SnapshotFiles(catalog.fileSystem(session), table.location());
         for (long id : snapshots.listSnapshotIds()) {
             Snapshot snapshot = snapshots.readSnapshot(id);

@@ -1,0 +1,51 @@
+package io.trino.plugin.paimon.metadata;
+
+import com.google.common.collect.ImmutableList;
+import io.trino.plugin.paimon.catalog.FileSystemCatalog;
+import io.trino.plugin.paimon.table.PaimonTable;
+import io.trino.spi.connector.ColumnMetadata;
+import io.trino.spi.connector.ConnectorTableMetadata;
+import io.trino.spi.connector.InMemoryRecordSet;
+import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.connector.SystemTable;
+
+import java.util.List;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A {@code "<table>$<name>"} table answered on the coordinator from the table's metadata files.
+ */
+abstract class PaimonSystemTable
+        implements SystemTable
+{
+    protected final FileSystemCatalog catalog;
+    protected final PaimonTable table;
+    private final List<ColumnMetadata> columns;
+    private final ConnectorTableMetadata tableMetadata;
+
+    PaimonSystemTable(FileSystemCatalog catalog, PaimonTable table, SchemaTableName systemTableName, List<ColumnMetadata> columns)
+    {
+        this.catalog = requireNonNull(catalog, "catalog is null");
+        this.table = requireNonNull(table, "table is null");
+        this.columns = ImmutableList.copyOf(columns);
+        this.tableMetadata = new ConnectorTableMetadata(systemTableName, this.columns);
+    }
+
+    @Override
+    public Distribution getDistribution()
+    {
+        return Distribution.SINGLE_COORDINATOR;
+    }
+
+    @Override
+    public ConnectorTableMetadata getTableMetadata()
+    {
+        return tableMetadata;
+    }
+
+    protected InMemoryRecordSet.Builder rows()
+    {
+        return InMemoryRecordSet.builder(columns.stream().map(ColumnMetadata::getType).toList());
+    }
+}
