@@ -15,6 +15,14 @@ public interface FieldAggregator
     /** Folds in the column's value of an add record (+I, +U). */
     void add(Page page, int position);
 
+    /**
+     * Folds in the column's value of an add record that is older than what was accumulated: a partial-update
+     * record whose sequence group is behind the stored one (merge-semantics §5.2). This is Paimon's
+     * {@code agg(input, accumulator)}, the accumulator folded in after the input; the same as {@link #add} for
+     * functions whose result does not depend on order.
+     */
+    void addOlder(Page page, int position);
+
     /** Takes back the column's value of a retract record (-U, -D). */
     void retract(Page page, int position);
 

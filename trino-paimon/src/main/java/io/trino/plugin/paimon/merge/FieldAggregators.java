@@ -20,7 +20,9 @@ import io.trino.spi.type.VarcharType;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
@@ -151,18 +153,67 @@ public final class FieldAggregators
         public void add(Page page, int position)
         {
             boolean isNull = page.getBlock(channel).isNull(position);
-            boolean take = switch (pick) {
-                case LAST -> true;
-                case LAST_NON_NULL -> !isNull;
+            switch (pick) {
+                case LAST -> take(page, position);
+                case LAST_NON_NULL -> {
+                    if (!isNull) {
+                        take(page, position);
+                    }
+                }
                 // first_value keeps the first input even when it is null
-                case FIRST -> !initialized;
-                case FIRST_NON_NULL -> this.page == null && !isNull;
-            };
-            initialized = true;
-            if (take) {
-                this.page = page;
-                this.position = position;
+                case FIRST -> {
+                    if (!initialized) {
+                        initialized = true;
+                        take(page, position);
+                    }
+                }
+                case FIRST_NON_NULL -> {
+                    if (!initialized && !isNull) {
+                        initialized = true;
+                        take(page, position);
+                    }
+                }
             }
+        }
+
+        @Override
+        public void addOlder(Page page, int position)
+        {
+            // Paimon folds an older input as agg(input, accumulator): the roles of the two values swap, the
+            // "initialized" state of the first-value functions does not
+            switch (pick) {
+                case LAST -> {}
+                case LAST_NON_NULL -> {
+                    if (accumulatorIsNull()) {
+                        take(page, position);
+                    }
+                }
+                case FIRST -> {
+                    if (initialized) {
+                        take(page, position);
+                    }
+                    initialized = true;
+                }
+                case FIRST_NON_NULL -> {
+                    if (!initialized && !accumulatorIsNull()) {
+                        initialized = true;
+                    }
+                    else {
+                        take(page, position);
+                    }
+                }
+            }
+        }
+
+        private boolean accumulatorIsNull()
+        {
+            return page == null || page.getBlock(channel).isNull(position);
+        }
+
+        private void take(Page page, int position)
+        {
+            this.page = page;
+            this.position = position;
         }
 
         @Override
@@ -249,6 +300,12 @@ public final class FieldAggregators
         }
 
         @Override
+        public void addOlder(Page page, int position)
+        {
+            add(page, position);
+        }
+
+        @Override
         public void retract(Page page, int position)
         {
             throw retractUnsupported(context, function);
@@ -304,6 +361,12 @@ public final class FieldAggregators
             boolean input = BooleanType.BOOLEAN.getBoolean(block, position);
             value = present ? (and ? value && input : value || input) : input;
             present = true;
+        }
+
+        @Override
+        public void addOlder(Page page, int position)
+        {
+            add(page, position);
         }
 
         @Override
@@ -398,6 +461,12 @@ public final class FieldAggregators
                     longValue = product ? multiplyExact(longValue, input) : wrap(longValue + input);
                 }
             }
+        }
+
+        @Override
+        public void addOlder(Page page, int position)
+        {
+            add(page, position);
         }
 
         @Override
@@ -552,8 +621,9 @@ public final class FieldAggregators
     }
 
     /**
-     * listagg as in Paimon 1.4: non-null, non-empty strings joined with the delimiter, each value once with
-     * {@code fields.<f>.distinct}. Cannot retract.
+     * listagg as in Paimon 1.4: strings joined with the delimiter; nulls and empty inputs add nothing (an empty
+     * accumulator gives way to the next input). With {@code fields.<f>.distinct} the input is split at the
+     * delimiter and only tokens not yet in the accumulator are appended. Cannot retract.
      */
     private static final class ListAgg
             implements FieldAggregator
@@ -562,9 +632,7 @@ public final class FieldAggregators
         private final Slice delimiter;
         private final boolean distinct;
         private final String context;
-        private final DynamicSliceOutput value = new DynamicSliceOutput(64);
-        private final Set<Slice> seen = new HashSet<>();
-        private boolean present;
+        private Slice value;
 
         private ListAgg(int channel, Slice delimiter, boolean distinct, String context)
         {
@@ -577,27 +645,19 @@ public final class FieldAggregators
         @Override
         public void reset()
         {
-            value.reset();
-            seen.clear();
-            present = false;
+            value = null;
         }
 
         @Override
         public void add(Page page, int position)
         {
-            Block block = page.getBlock(channel);
-            if (block.isNull(position)) {
-                return;
-            }
-            Slice input = VarcharType.VARCHAR.getSlice(block, position);
-            if (input.length() == 0 || (distinct && !seen.add(input))) {
-                return;
-            }
-            if (present) {
-                value.writeBytes(delimiter);
-            }
-            value.writeBytes(input);
-            present = true;
+            value = concat(value, input(page, position));
+        }
+
+        @Override
+        public void addOlder(Page page, int position)
+        {
+            value = concat(input(page, position), value);
         }
 
         @Override
@@ -609,20 +669,72 @@ public final class FieldAggregators
         @Override
         public void set(Page page, int position)
         {
-            reset();
-            add(page, position);
+            value = input(page, position);
         }
 
         @Override
         public void result(Page[] rowPages, int[] rowPositions, int column, BlockBuilder computed)
         {
-            if (!present) {
+            if (value == null) {
                 rowPages[column] = null;
                 return;
             }
             rowPages[column] = OutputPageBuilder.COMPUTED;
             rowPositions[column] = computed.getPositionCount();
-            VarcharType.VARCHAR.writeSlice(computed, value.slice());
+            VarcharType.VARCHAR.writeSlice(computed, value);
+        }
+
+        private Slice input(Page page, int position)
+        {
+            Block block = page.getBlock(channel);
+            return block.isNull(position) ? null : VarcharType.VARCHAR.getSlice(block, position);
+        }
+
+        private Slice concat(Slice accumulator, Slice input)
+        {
+            if (accumulator == null || input == null) {
+                return accumulator == null ? input : accumulator;
+            }
+            if (input.length() == 0) {
+                return accumulator;
+            }
+            if (accumulator.length() == 0) {
+                return input;
+            }
+            DynamicSliceOutput output = new DynamicSliceOutput(accumulator.length() + delimiter.length() + input.length());
+            output.writeBytes(accumulator);
+            if (!distinct) {
+                output.writeBytes(delimiter);
+                output.writeBytes(input);
+                return output.slice();
+            }
+            Set<Slice> tokens = new HashSet<>(tokens(accumulator));
+            for (Slice token : tokens(input)) {
+                if (token.length() > 0 && tokens.add(token)) {
+                    output.writeBytes(delimiter);
+                    output.writeBytes(token);
+                }
+            }
+            return output.slice();
+        }
+
+        // the pieces between delimiters, empty ones included
+        private List<Slice> tokens(Slice text)
+        {
+            if (delimiter.length() == 0) {
+                return List.of(text);
+            }
+            List<Slice> tokens = new ArrayList<>();
+            int start = 0;
+            while (true) {
+                int found = text.indexOf(delimiter, start);
+                if (found < 0) {
+                    tokens.add(text.slice(start, text.length() - start));
+                    return tokens;
+                }
+                tokens.add(text.slice(start, found - start));
+                start = found + delimiter.length();
+            }
         }
     }
 
@@ -646,6 +758,12 @@ public final class FieldAggregators
         public void add(Page page, int position)
         {
             delegate.add(page, position);
+        }
+
+        @Override
+        public void addOlder(Page page, int position)
+        {
+            delegate.addOlder(page, position);
         }
 
         @Override
