@@ -2,7 +2,6 @@ package io.trino.plugin.paimon.merge;
 
 import io.trino.spi.Page;
 import io.trino.spi.block.Block;
-import io.trino.spi.block.BlockBuilder;
 import io.trino.spi.type.Type;
 
 import java.util.List;
@@ -17,8 +16,7 @@ public final class AggregationMergeFunction
 {
     private final FieldAggregator[] aggregators;
     private final boolean removeRecordOnDelete;
-    private final Type[] types;
-    private final BlockBuilder[] computed;
+    private final ComputedValues computed;
     private final Page[] rowPages;
     private final int[] rowPositions;
     private boolean deleted;
@@ -26,23 +24,16 @@ public final class AggregationMergeFunction
     public AggregationMergeFunction(List<FieldAggregator> aggregators, List<Type> types, boolean removeRecordOnDelete)
     {
         this.aggregators = aggregators.toArray(FieldAggregator[]::new);
-        this.types = types.toArray(Type[]::new);
+        this.computed = new ComputedValues(types);
         this.removeRecordOnDelete = removeRecordOnDelete;
-        this.computed = new BlockBuilder[this.aggregators.length];
         this.rowPages = new Page[this.aggregators.length];
         this.rowPositions = new int[this.aggregators.length];
-        newComputedBlocks();
     }
 
-    /** The blocks of values computed since the last call, per output column; rows refer to them by position. */
+    @Override
     public Block[] buildComputedColumns()
     {
-        Block[] blocks = new Block[computed.length];
-        for (int column = 0; column < computed.length; column++) {
-            blocks[column] = computed[column].build();
-        }
-        newComputedBlocks();
-        return blocks;
+        return computed.build();
     }
 
     @Override
@@ -57,11 +48,13 @@ public final class AggregationMergeFunction
     @Override
     public void add(Page page, int position, byte kind)
     {
+        // only the newest record decides whether the row is removed: a -U after a removing -D retracts from the
+        // restarted row, which is then emitted (as Paimon 1.4 does)
+        deleted = false;
         if (!KeyValueLayout.isRetract(kind)) {
             for (FieldAggregator aggregator : aggregators) {
                 aggregator.add(page, position);
             }
-            deleted = false;
             return;
         }
         if (removeRecordOnDelete && kind == KeyValueLayout.DELETE) {
@@ -85,15 +78,8 @@ public final class AggregationMergeFunction
             return;
         }
         for (int column = 0; column < aggregators.length; column++) {
-            aggregators[column].result(rowPages, rowPositions, column, computed[column]);
+            aggregators[column].result(rowPages, rowPositions, column, computed.column(column));
         }
         output.addColumns(rowPages, rowPositions);
-    }
-
-    private void newComputedBlocks()
-    {
-        for (int column = 0; column < computed.length; column++) {
-            computed[column] = types[column].createBlockBuilder(null, 16);
-        }
     }
 }

@@ -1,6 +1,7 @@
 package io.trino.plugin.paimon.merge;
 
 import io.trino.spi.Page;
+import io.trino.spi.block.Block;
 
 /**
  * Folds the records of one key, given oldest to newest in merge order, into at most one row (Paimon's
@@ -15,4 +16,13 @@ public interface MergeFunction
 
     /** Adds the key's row to the output, unless the key yields none. */
     void emitResult(OutputPageBuilder output);
+
+    /**
+     * The values computed since the last call, a block per output column, which rows refer to with
+     * {@link OutputPageBuilder#COMPUTED}; functions that only pick input values compute none.
+     */
+    default Block[] buildComputedColumns()
+    {
+        return new Block[0];
+    }
 }

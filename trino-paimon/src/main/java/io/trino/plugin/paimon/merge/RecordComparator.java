@@ -21,6 +21,7 @@ public final class RecordComparator
     private final ValueComparator[] keyComparators;
     private final ValueComparator[] sequenceComparators;
     private final boolean singleBigintKey;
+    private final List<Type> keyTypes;
 
     public RecordComparator(KeyValueLayout layout, List<Type> keyTypes, List<Type> userSequenceTypes)
     {
@@ -28,12 +29,23 @@ public final class RecordComparator
         this.keyComparators = keyTypes.stream().map(ValueComparator::forType).toArray(ValueComparator[]::new);
         this.sequenceComparators = userSequenceTypes.stream().map(ValueComparator::forType).toArray(ValueComparator[]::new);
         this.singleBigintKey = keyTypes.size() == 1 && keyTypes.getFirst() instanceof BigintType;
+        this.keyTypes = List.copyOf(keyTypes);
+    }
+
+    public List<Type> keyTypes()
+    {
+        return keyTypes;
     }
 
     public int compareKeys(Page left, int leftPosition, Page right, int rightPosition)
     {
         if (singleBigintKey) {
-            return Long.compare(BIGINT.getLong(left.getBlock(0), leftPosition), BIGINT.getLong(right.getBlock(0), rightPosition));
+            Block leftBlock = left.getBlock(0);
+            Block rightBlock = right.getBlock(0);
+            // keys of a table with nullable primary keys take the general path
+            if (!leftBlock.mayHaveNull() && !rightBlock.mayHaveNull()) {
+                return Long.compare(BIGINT.getLong(leftBlock, leftPosition), BIGINT.getLong(rightBlock, rightPosition));
+            }
         }
         for (int channel = 0; channel < keyComparators.length; channel++) {
             Block leftBlock = left.getBlock(channel);

@@ -1,10 +1,15 @@
 package io.trino.plugin.paimon.merge;
 
 import io.trino.spi.Page;
+import io.trino.spi.TrinoException;
+import io.trino.spi.block.Block;
+import io.trino.spi.type.Type;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.StringJoiner;
 
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_MERGE_ERROR;
 import static io.trino.spi.type.TinyintType.TINYINT;
 import static java.util.Objects.requireNonNull;
 
@@ -57,9 +62,7 @@ public final class SortMergeReader
     /** Merges keys into the output until it is full or the runs are exhausted. */
     public void mergeInto(OutputPageBuilder output)
     {
-        if (mergeFunction instanceof AggregationMergeFunction aggregation) {
-            output.setComputedColumns(aggregation::buildComputedColumns);
-        }
+        output.setComputedColumns(mergeFunction::buildComputedColumns);
         while (!tree.isEmpty() && !output.isFull()) {
             collectNextKey();
             if (keyRecords == 1) {
@@ -109,13 +112,33 @@ public final class SortMergeReader
                 }
             }
         }
-        for (int i = 0; i < keyRecords; i++) {
-            if (lookupMode && keyLevels[i] > 0 && i != shallowest) {
-                continue;
+        try {
+            for (int i = 0; i < keyRecords; i++) {
+                if (lookupMode && keyLevels[i] > 0 && i != shallowest) {
+                    continue;
+                }
+                mergeFunction.add(keyPages[i], keyPositions[i], keyKinds[i]);
             }
-            mergeFunction.add(keyPages[i], keyPositions[i], keyKinds[i]);
+        }
+        catch (TrinoException e) {
+            if (!e.getErrorCode().equals(PAIMON_MERGE_ERROR.toErrorCode())) {
+                throw e;
+            }
+            throw new TrinoException(PAIMON_MERGE_ERROR, "%s (primary key %s)".formatted(e.getMessage(), describeKey(keyPages[0], keyPositions[0])), e);
         }
         mergeFunction.emitResult(output);
+    }
+
+    // the key as a user would write it, for errors
+    private String describeKey(Page page, int position)
+    {
+        List<Type> keyTypes = comparator.keyTypes();
+        StringJoiner key = new StringJoiner(", ", "(", ")");
+        for (int channel = 0; channel < keyTypes.size(); channel++) {
+            Block block = page.getBlock(channel);
+            key.add(block.isNull(position) ? "NULL" : String.valueOf(keyTypes.get(channel).getObjectValue(null, block, position)));
+        }
+        return key.toString();
     }
 
     private void addRecord(Page page, int position, int level)

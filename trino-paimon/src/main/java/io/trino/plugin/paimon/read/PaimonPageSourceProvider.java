@@ -13,14 +13,10 @@ import io.trino.plugin.paimon.format.DataField;
 import io.trino.plugin.paimon.format.DataType;
 import io.trino.plugin.paimon.format.SchemaFiles;
 import io.trino.plugin.paimon.format.TableSchema;
-import io.trino.plugin.paimon.merge.AggregationMergeFunction;
 import io.trino.plugin.paimon.merge.DeduplicateMergeFunction;
-import io.trino.plugin.paimon.merge.FieldAggregator;
-import io.trino.plugin.paimon.merge.FieldAggregators;
 import io.trino.plugin.paimon.merge.FirstRowMergeFunction;
 import io.trino.plugin.paimon.merge.KeyValueLayout;
 import io.trino.plugin.paimon.merge.MergeFunction;
-import io.trino.plugin.paimon.merge.PartialUpdateMergeFunction;
 import io.trino.plugin.paimon.merge.RecordComparator;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.plugin.paimon.table.TypeMapping;
@@ -120,42 +116,34 @@ public class PaimonPageSourceProvider
                 .toList();
         List<DataType> keyTypes = keyFields.stream().map(DataField::type).toList();
 
-        // value channels: the requested columns, then sequence fields the query did not ask for
+        // value channels: the requested columns, then the fields the merge needs that the query did not ask for
         List<ReadColumn> valueColumns = new ArrayList<>(requested);
+        for (String name : MergeFunctions.extraValueFields(schema, options)) {
+            DataField field = schema.field(name)
+                    .orElseThrow(() -> new TrinoException(PAIMON_INVALID_TABLE_OPTION, "Table %s: Sequence field: '%s' can not be found in table schema.".formatted(tableName, name)));
+            if (indexOfField(valueColumns, field.id()) < 0) {
+                valueColumns.add(new ReadColumn(field.id(), typeMapping.toTrinoType(field)));
+            }
+        }
+        int firstValueChannel = keyColumns.size() + 2;
         int[] sequenceChannels = new int[options.sequenceFields().size()];
         List<Type> sequenceTypes = new ArrayList<>();
         for (int i = 0; i < sequenceChannels.length; i++) {
-            String name = options.sequenceFields().get(i);
-            DataField field = schema.field(name)
-                    .orElseThrow(() -> new TrinoException(PAIMON_INVALID_TABLE_OPTION, "Table %s: Sequence field: '%s' can not be found in table schema.".formatted(tableName, name)));
-            int index = indexOfField(valueColumns, field.id());
-            if (index < 0) {
-                valueColumns.add(new ReadColumn(field.id(), typeMapping.toTrinoType(field)));
-                index = valueColumns.size() - 1;
-            }
-            sequenceChannels[i] = keyColumns.size() + 2 + index;
+            int index = indexOfField(valueColumns, schema.field(options.sequenceFields().get(i)).orElseThrow().id());
+            sequenceChannels[i] = firstValueChannel + index;
             sequenceTypes.add(valueColumns.get(index).type());
         }
         int[] outputChannels = new int[requested.size()];
         for (int i = 0; i < outputChannels.length; i++) {
-            outputChannels[i] = keyColumns.size() + 2 + i;
+            outputChannels[i] = firstValueChannel + i;
         }
         KeyValueLayout layout = new KeyValueLayout(keyColumns.size(), sequenceChannels, options.sequenceFieldDescending(), outputChannels);
         RecordComparator comparator = new RecordComparator(layout, keyColumns.stream().map(ReadColumn::type).toList(), sequenceTypes);
         Supplier<MergeFunction> mergeFunctions = switch (options.mergeEngine()) {
             case DEDUPLICATE -> () -> new DeduplicateMergeFunction(options.ignoreDelete());
             case FIRST_ROW -> () -> new FirstRowMergeFunction(options.ignoreDelete());
-            case PARTIAL_UPDATE -> {
-                if (!options.sequenceGroups().isEmpty() || hasAggregateFunctions(options)) {
-                    throw new TrinoException(NOT_SUPPORTED, "Table %s: reading partial-update tables with sequence groups or aggregate functions is not supported yet".formatted(tableName));
-                }
-                boolean[] notNull = new boolean[columnHandles.size()];
-                for (int i = 0; i < notNull.length; i++) {
-                    notNull[i] = !columnHandles.get(i).nullable();
-                }
-                yield () -> PartialUpdateMergeFunction.create(outputChannels, notNull, options.ignoreDelete(), options.partialUpdateRemoveRecordOnDelete());
-            }
-            case AGGREGATION -> aggregationFunctions(tableName, schema, options, columnHandles, outputChannels);
+            case PARTIAL_UPDATE -> MergeFunctions.partialUpdate(tableName, schema, options, valueColumns, outputTypes, firstValueChannel);
+            case AGGREGATION -> MergeFunctions.aggregation(tableName, schema, options, columnHandles.stream().map(PaimonColumnHandle::name).toList(), outputTypes, outputChannels);
         };
         // first-row is not lookup-wrapped in Paimon: its levels above 0 hold each key once
         boolean lookupMode = options.needsLookup() && options.mergeEngine() != TableOptions.MergeEngine.FIRST_ROW;
@@ -184,54 +172,6 @@ public class PaimonPageSourceProvider
         boolean singleLevel = files.stream().mapToInt(PaimonDataFile::level).distinct().count() == 1;
         return noDeleteRows && allAboveLevelZero
                 && (options.deletionVectorsEnabled() || options.mergeEngine() == TableOptions.MergeEngine.FIRST_ROW || singleLevel);
-    }
-
-    // each requested column folds with its function: keys take the input, sequence fields the last value, others
-    // their configured function, else the default one, else last_non_null_value (merge-semantics §7.1)
-    private static Supplier<MergeFunction> aggregationFunctions(String tableName, TableSchema schema, TableOptions options, List<PaimonColumnHandle> columns, int[] outputChannels)
-    {
-        List<String> functions = new ArrayList<>();
-        List<Boolean> ignoreRetract = new ArrayList<>();
-        for (int i = 0; i < columns.size(); i++) {
-            String name = columns.get(i).name();
-            if (options.sequenceFields().contains(name) && options.aggregateFunction(name).isPresent()) {
-                throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "Table %s: Should not define aggregation on sequence field: '%s'.".formatted(tableName, name));
-            }
-            String function;
-            if (schema.primaryKeys().contains(name)) {
-                function = "primary-key";
-            }
-            else if (options.sequenceFields().contains(name)) {
-                function = "last_value";
-            }
-            else {
-                function = options.aggregateFunction(name).or(options::defaultAggregateFunction).orElse("last_non_null_value");
-            }
-            boolean ignore = options.ignoreRetract(name);
-            if (ignore && options.aggregationRemoveRecordOnDelete()) {
-                throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "Table %s: Key: 'aggregation.remove-record-on-delete' , default: false (fallback keys: []) and fields.%s.ignore-retract have conflicting behavior so should not be enabled at the same time.".formatted(tableName, name));
-            }
-            functions.add(function);
-            ignoreRetract.add(ignore);
-        }
-        // built once here so that an unknown function or a wrong type fails before any file is read
-        Supplier<MergeFunction> supplier = () -> {
-            List<FieldAggregator> aggregators = new ArrayList<>();
-            for (int i = 0; i < columns.size(); i++) {
-                PaimonColumnHandle column = columns.get(i);
-                aggregators.add(FieldAggregators.create(functions.get(i), ignoreRetract.get(i), column.type(), outputChannels[i], "Table %s column '%s'".formatted(tableName, column.name()),
-                        suffix -> options.fieldOption(column.name(), suffix)));
-            }
-            return new AggregationMergeFunction(aggregators, columns.stream().map(PaimonColumnHandle::type).toList(), options.aggregationRemoveRecordOnDelete());
-        };
-        supplier.get();
-        return supplier;
-    }
-
-    private static boolean hasAggregateFunctions(TableOptions options)
-    {
-        return options.defaultAggregateFunction().isPresent()
-                || options.options().keySet().stream().anyMatch(key -> key.startsWith("fields.") && key.endsWith(".aggregate-function"));
     }
 
     private static int indexOfField(List<ReadColumn> columns, int fieldId)

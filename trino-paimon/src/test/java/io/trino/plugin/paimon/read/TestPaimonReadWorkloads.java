@@ -122,6 +122,37 @@ final class TestPaimonReadWorkloads
         assertSameRows(table);
     }
 
+    @Test
+    void randomPartialUpdatesWithASequenceGroup()
+            throws Exception
+    {
+        // ts orders name and amount; amount sums within the group; retractions clear or subtract
+        Table table = create("random_partial_update_groups", Map.of(
+                "bucket", "3",
+                "write-only", "true",
+                "merge-engine", "partial-update",
+                "fields.ts.sequence-group", "name,amount",
+                "fields.amount.aggregate-function", "sum"));
+        runWorkload(table, new Random(SEED + 7), 5, 1_500, 2_500, true, true);
+        assertSameRows(table);
+    }
+
+    @Test
+    void randomAggregationsWithAMixOfFunctions()
+            throws Exception
+    {
+        Table table = create("random_aggregation_mix", Map.of(
+                "bucket", "3",
+                "write-only", "true",
+                "merge-engine", "aggregation",
+                "fields.name.aggregate-function", "first_non_null_value",
+                "fields.name.ignore-retract", "true",
+                "fields.amount.aggregate-function", "sum",
+                "fields.ts.aggregate-function", "last_value"));
+        runWorkload(table, new Random(SEED + 8), 5, 1_500, 2_500, false, true);
+        assertSameRows(table);
+    }
+
     private Table create(String name, Map<String, String> options)
     {
         return paimon().createTable("db", name, Schema.newBuilder()

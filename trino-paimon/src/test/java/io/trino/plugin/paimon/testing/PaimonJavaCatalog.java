@@ -18,6 +18,7 @@ import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.types.RowType;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,6 +68,31 @@ public final class PaimonJavaCatalog
         }
         catch (Catalog.TableAlreadyExistException | Catalog.DatabaseNotExistException | Catalog.TableNotExistException e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * A primary-key table whose key columns may be null ({@code primary-key.nullable}, which Paimon 1.x does not
+     * offer): created as usual, then its schema file rewritten with nullable key columns and the option. Paimon
+     * 1.4.2's writer and reader take such a schema as it is, ordering null key fields first.
+     */
+    public Table createTableWithNullableKeys(String database, String table, Schema schema)
+            throws Exception
+    {
+        createTable(database, table, schema);
+        Path schemaFile = warehouse.resolve(database + ".db").resolve(table).resolve("schema/schema-0");
+        String json = Files.readString(schemaFile);
+        for (String key : schema.primaryKeys()) {
+            json = json.replaceFirst("(\"name\" : \"%s\",\\s*\"type\" : \"[^\"]*) NOT NULL\"".formatted(key), "$1\"");
+        }
+        json = json.replace("\"options\" : {", "\"options\" : {\n    \"primary-key.nullable\" : \"true\",");
+        Files.writeString(schemaFile, json);
+        // a fresh catalog, so that the table is loaded from the rewritten schema rather than from a cache
+        Options options = new Options();
+        options.set("warehouse", warehouse.toUri().toString());
+        options.set("cache-enabled", "false");
+        try (Catalog fresh = CatalogFactory.createCatalog(CatalogContext.create(options))) {
+            return fresh.getTable(Identifier.create(database, table));
         }
     }
 
