@@ -198,6 +198,11 @@ final class TestMergeVectors
         assertVector("P13b", columns, removeOnG1, "+I(1,1,1,1,1,1) | -D(1,N,N,N,9,2) | -D(1,9,9,3,N,N)");
         // 1.4.2 restarts the row from all values of the removing -D, so a, b and g1 keep 9, 9, 3 (1.3: N, N, N)
         assertVector("P13c", columns, removeOnG1, "+I(1,1,1,1,1,1) | -D(1,N,N,N,9,2) | -D(1,9,9,3,N,N) | +I(1,N,N,N,7,3)", "(1,9,9,3,7,3)");
+        // an older record is folded in before the stored values: listagg puts it first, first_value takes it,
+        // last_non_null_value keeps the newer value
+        assertVector("P20", List.of("k INT", "s STRING", "f INT", "l INT", "g INT"),
+                partialUpdate("fields.g.sequence-group", "s,f,l", "fields.s.aggregate-function", "listagg", "fields.f.aggregate-function", "first_value", "fields.l.aggregate-function", "last_non_null_value"),
+                "+I(1,a,1,1,5) | +I(1,b,2,2,3) | +I(1,c,3,N,7)", "(1,b,a,c,2,1,7)");
         // an aggregated group member retracts whatever the group sequence
         assertVector("P12s", ints("k", "a", "g", "s"), partialUpdate("fields.g.sequence-group", "a,s", "fields.s.aggregate-function", "sum"),
                 "+I(1,1,5,10) | -U(1,1,3,4) | +I(1,2,6,1)", "(1,2,6,7)");
@@ -232,12 +237,19 @@ final class TestMergeVectors
             throws Exception
     {
         Table table = writeVector(columns, partialUpdate(), "+I(" + "1,".repeat(columns.size() - 1) + "1) | +I(" + "1,".repeat(columns.size() - 1) + "1)");
-        Path schemaFile = paimon().warehouse().resolve(DATABASE + ".db").resolve(table.name()).resolve("schema/schema-0");
-        StringBuilder added = new StringBuilder();
-        options.forEach((key, value) -> added.append(",\n    \"%s\" : \"%s\"".formatted(key, value)));
-        Files.writeString(schemaFile, Files.readString(schemaFile).replace("\"merge-engine\" : \"partial-update\"", "\"merge-engine\" : \"partial-update\"" + added));
+        addOptionsByHand(table, options);
         assertThat(table.name()).as(name).isNotEmpty();
         assertQueryFails("SELECT * FROM \"%s\"".formatted(table.name()), message);
+    }
+
+    // options Paimon would refuse, written into the table's schema file as a newer or another writer could
+    private void addOptionsByHand(Table table, Map<String, String> options)
+            throws Exception
+    {
+        Path schemaFile = paimon().warehouse().resolve(DATABASE + ".db").resolve(table.name()).resolve("schema/schema-0");
+        StringBuilder added = new StringBuilder();
+        options.forEach((key, value) -> added.append("\n    \"%s\" : \"%s\",".formatted(key, value)));
+        Files.writeString(schemaFile, Files.readString(schemaFile).replace("\"options\" : {", "\"options\" : {" + added));
     }
 
     private static Map<String, String> partialUpdate(String... options)
@@ -307,6 +319,8 @@ final class TestMergeVectors
         // A19': 1.3.1 gave (1,3); 1.4.2 restarts the row from the -D record, so later adds aggregate onto its 1
         assertAggregation("A19'", sumTable, removeOnDelete, "+I(1,10) | -D(1,1) | +I(1,3)", "(1,4)");
         assertAggregation("A19c", sumTable, removeOnDelete, "+I(1,10) | -U(1,4)", "(1,6)");
+        // only the newest record decides the removal: a -U after the -D retracts from the restarted row
+        assertAggregation("A19e", sumTable, removeOnDelete, "+I(1,10) | -D(1,1) | -U(1,4)", "(1,-3)");
         assertAggregation("A20", List.of("k INT", "f INT", "l INT", "ts INT"), Map.of("fields.f.aggregate-function", "first_value", "fields.l.aggregate-function", "last_value", "sequence.field", "ts"),
                 "+I(1,1,1,5) | +I(1,2,2,3) | +I(1,3,3,4)", "(1,2,1,5)");
         assertAggregation("Q3", List.of("k INT", "s INT", "ts INT"), Map.of("fields.s.aggregate-function", "sum", "sequence.field", "ts"), "+I(1,10,5) | -U(1,3,1)", "(1,7,5)");
@@ -341,9 +355,16 @@ final class TestMergeVectors
         // Paimon refuses an unknown function itself, so the schema naming one is written by hand, as a newer
         // Paimon version with functions we do not know would write it
         Table median = writeVector(List.of("k INT", "s INT"), Map.of("merge-engine", "aggregation"), "+I(1,1) | +I(1,2)");
-        Path schemaFile = paimon().warehouse().resolve("vectors.db").resolve(median.name()).resolve("schema/schema-0");
-        Files.writeString(schemaFile, Files.readString(schemaFile).replace("\"merge-engine\" : \"aggregation\"", "\"merge-engine\" : \"aggregation\",\n    \"fields.s.aggregate-function\" : \"median\""));
+        addOptionsByHand(median, Map.of("fields.s.aggregate-function", "median"));
         assertQueryFails("SELECT * FROM \"%s\"".formatted(median.name()), ".*column 's': Could not find any factory for identifier 'median'.*");
+
+        // as in Paimon, a function's type is checked only when a key needs merging: a key with one record is read
+        Table sumOfText = writeVector(List.of("k INT", "s STRING"), Map.of("merge-engine", "aggregation"), "+I(1,a) | +I(2,b)");
+        addOptionsByHand(sumOfText, Map.of("fields.s.aggregate-function", "sum"));
+        assertThat(read(sumOfText)).containsExactly("(1,a)", "(2,b)");
+        Table sumOfTextMerged = writeVector(List.of("k INT", "s STRING"), Map.of("merge-engine", "aggregation"), "+I(1,a) | +I(1,b)");
+        addOptionsByHand(sumOfTextMerged, Map.of("fields.s.aggregate-function", "sum"));
+        assertQueryFails("SELECT * FROM \"%s\"".formatted(sumOfTextMerged.name()), ".*column 's': Data type for sum column must be 'NumericType' but was 'varchar'\\.");
     }
 
     private void assertAggregation(String name, List<String> columns, Map<String, String> options, String commits, String... expected)
