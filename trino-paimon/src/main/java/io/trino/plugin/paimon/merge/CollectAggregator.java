@@ -1,6 +1,7 @@
 package io.trino.plugin.paimon.merge;
 
 import io.trino.spi.Page;
+import io.trino.spi.TrinoException;
 import io.trino.spi.block.ArrayBlockBuilder;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.BlockBuilder;
@@ -9,8 +10,10 @@ import io.trino.spi.type.MapType;
 import io.trino.spi.type.RowType;
 import io.trino.spi.type.Type;
 
-import java.util.HashSet;
-import java.util.Set;
+import java.util.HashMap;
+import java.util.Map;
+
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_MERGE_ERROR;
 
 /**
  * {@code collect} (merge-semantics §7.2): concatenates arrays; with {@code distinct} keeps each element once. A
@@ -19,7 +22,9 @@ import java.util.Set;
  * <p>Paimon compares primitive elements with Java's {@code equals} in a hash set, and nested elements (rows, arrays,
  * maps) with its record equaliser, against an accumulator it assumes distinct, so a value restored by a delete
  * record under remove-record-on-delete keeps its duplicates there. The order of distinct elements is unspecified in
- * Paimon; here it is the order of first appearance.
+ * Paimon; here it is the order of first appearance. Two comparisons fail in Paimon 1.4 and fail here too: a
+ * distinct nested element checked against a null element of the accumulator (before any equal one), and the
+ * retraction of a nested element without distinct (its columnar rows, arrays and maps cannot be compared).
  */
 final class CollectAggregator
         extends CombiningAggregator
@@ -30,9 +35,11 @@ final class CollectAggregator
     private final boolean nestedElements;
     private final ValueEquality equality;
     private final ValueList elements = new ValueList();
-    // with distinct: the elements of the built value, kept between records
-    private final Set<ValueKey> seen = new HashSet<>();
+    // with distinct: the elements of the built value, to the index of their first occurrence, kept between records
+    private final Map<ValueKey, Integer> seen = new HashMap<>();
     private boolean seenCurrent;
+    // with distinct nested elements: the index of the first null element of the built value, or -1
+    private int firstNull = -1;
 
     CollectAggregator(ArrayType type, int channel, String context, boolean distinct)
     {
@@ -66,19 +73,34 @@ final class CollectAggregator
         build();
         if (!seenCurrent) {
             seen.clear();
+            firstNull = -1;
             for (int i = 0; i < elements.size(); i++) {
-                seen.add(new ValueKey(elements.block(i), elements.position(i), equality));
+                see(elements.block(i), elements.position(i), i);
             }
             seenCurrent = true;
         }
         if (!inputIsNull) {
             Block input = arrayType.getObject(block, position);
             for (int i = 0; i < input.getPositionCount(); i++) {
-                if (seen.add(new ValueKey(input, i, equality))) {
+                Integer first = seen.get(new ValueKey(input, i, equality));
+                // Paimon scans the accumulator in order and its equaliser cannot take a null element
+                if (nestedElements && firstNull >= 0 && !input.isNull(i) && (first == null || first > firstNull)) {
+                    throw new TrinoException(PAIMON_MERGE_ERROR, "%s: collect with distinct cannot compare a nested element with a null element; Paimon Java 1.4 fails here with a NullPointerException".formatted(context));
+                }
+                if (first == null) {
+                    see(input, i, elements.size());
                     elements.add(input, i);
                 }
             }
         }
+    }
+
+    private boolean see(Block block, int position, int index)
+    {
+        if (firstNull < 0 && block.isNull(position)) {
+            firstNull = index;
+        }
+        return seen.putIfAbsent(new ValueKey(block, position, equality), index) == null;
     }
 
     // Paimon does not swap the sides for collect: the accumulator is the one assumed distinct
@@ -118,7 +140,13 @@ final class CollectAggregator
     private boolean takeMatch(Block retracted, boolean[] used, Block candidate, int candidatePosition)
     {
         for (int j = 0; j < used.length; j++) {
-            if (!used[j] && equality.equal(retracted, j, candidate, candidatePosition)) {
+            if (used[j]) {
+                continue;
+            }
+            if (nestedElements && !distinct && !retracted.isNull(j) && !candidate.isNull(candidatePosition)) {
+                throw new TrinoException(PAIMON_MERGE_ERROR, "%s: collect without distinct cannot retract nested elements; Paimon Java 1.4 fails here (its columnar rows, arrays and maps do not support equals)".formatted(context));
+            }
+            if (equality.equal(retracted, j, candidate, candidatePosition)) {
                 used[j] = true;
                 return true;
             }
@@ -137,6 +165,7 @@ final class CollectAggregator
         markBuilt();
         elements.clear();
         seen.clear();
+        firstNull = -1;
         seenCurrent = distinct;
         if (value == null) {
             return;
@@ -146,7 +175,7 @@ final class CollectAggregator
                 elements.add(value, i);
                 continue;
             }
-            boolean added = seen.add(new ValueKey(value, i, equality));
+            boolean added = see(value, i, elements.size());
             if (added || nestedElements) {
                 elements.add(value, i);
             }
@@ -164,6 +193,7 @@ final class CollectAggregator
     {
         elements.clear();
         seen.clear();
+        firstNull = -1;
         seenCurrent = false;
     }
 }

@@ -35,8 +35,10 @@ public final class ValueEquality
     {
         /**
          * Java's {@code equals} on Paimon's internal objects (hash sets and maps of elements, keys): floating point
-         * by bits with one NaN, so NaN equals NaN and 0.0 differs from -0.0; a binary value is a fresh
-         * {@code byte[]} per read, compared by identity, so it equals nothing.
+         * by bits with one NaN, so NaN equals NaN and 0.0 differs from -0.0. A binary value is a {@code byte[]}
+         * compared by identity: Parquet's dictionary hands out one array per distinct value of a file, and a key
+         * has one record per file, so binaries are equal by content within one block (one record's collection)
+         * and never across blocks.
          */
         JAVA_EQUALS,
         /** Paimon's generated record equaliser: floating point with {@code ==}, binaries and nested values by content. */
@@ -93,7 +95,7 @@ public final class ValueEquality
                     case BINARY_ROW -> a == b;
                 };
             }
-            case VarbinaryType _ when mode == Mode.JAVA_EQUALS -> false;
+            case VarbinaryType _ when mode == Mode.JAVA_EQUALS -> left == right && type.getSlice(left, leftPosition).equals(type.getSlice(right, rightPosition));
             case BooleanType _ -> BooleanType.BOOLEAN.getBoolean(left, leftPosition) == BooleanType.BOOLEAN.getBoolean(right, rightPosition);
             case TimestampWithTimeZoneType timestamp when timestamp.isShort() -> unpackMillisUtc(type.getLong(left, leftPosition)) == unpackMillisUtc(type.getLong(right, rightPosition));
             case TimestampWithTimeZoneType _ -> {
