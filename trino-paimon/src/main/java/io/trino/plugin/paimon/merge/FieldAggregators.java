@@ -6,32 +6,37 @@ import io.trino.spi.Page;
 import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.BlockBuilder;
+import io.trino.spi.type.ArrayType;
 import io.trino.spi.type.BigintType;
 import io.trino.spi.type.BooleanType;
 import io.trino.spi.type.DecimalType;
 import io.trino.spi.type.DoubleType;
 import io.trino.spi.type.Int128;
 import io.trino.spi.type.IntegerType;
+import io.trino.spi.type.MapType;
 import io.trino.spi.type.RealType;
+import io.trino.spi.type.RowType;
 import io.trino.spi.type.SmallintType;
 import io.trino.spi.type.TinyintType;
 import io.trino.spi.type.Type;
+import io.trino.spi.type.VarbinaryType;
 import io.trino.spi.type.VarcharType;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.function.Function;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_MERGE_ERROR;
 import static io.airlift.slice.Slices.utf8Slice;
-import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static java.lang.Float.floatToRawIntBits;
 import static java.lang.Float.intBitsToFloat;
 
@@ -91,11 +96,54 @@ public final class FieldAggregators
                 }
                 yield new ListAgg(channel,
                         utf8Slice(fieldOption.apply("list-agg-delimiter").orElse(",")),
-                        fieldOption.apply("distinct").map(value -> value.trim().equalsIgnoreCase("true")).orElse(false),
+                        booleanOption(fieldOption, "distinct"),
                         context);
             }
-            case "collect", "merge_map", "merge_map_with_keytime", "nested_update", "nested_partial_update", "hll_sketch", "theta_sketch", "rbm32", "rbm64" ->
-                    throw new TrinoException(NOT_SUPPORTED, "%s: aggregate function '%s' is not supported by the Paimon connector yet".formatted(context, function));
+            case "collect" -> new CollectAggregator(checkArray(type, "collect", context), channel, context, booleanOption(fieldOption, "distinct"));
+            case "merge_map" -> new MergeMapAggregator(checkMap(type, "merge map", context), channel, context, OptionalInt.empty());
+            case "merge_map_with_keytime" -> {
+                MapType map = checkMap(type, "merge_map_with_keytime", context);
+                if (!(map.getValueType() instanceof RowType row)) {
+                    throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "%s: Value type of MAP for merge_map_with_keytime must be ROW but was '%s'.".formatted(context, map.getValueType()));
+                }
+                if (row.getFields().size() < 2) {
+                    throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "%s: ROW type for merge_map_with_keytime must have at least 2 fields, but found %s.".formatted(context, row.getFields().size()));
+                }
+                // the timestamp field is fields.<f>.ts-field, by default the row's last field
+                int timestampField = row.getFields().size() - 1;
+                Optional<String> name = fieldOption.apply("ts-field");
+                if (name.isPresent()) {
+                    timestampField = -1;
+                    for (int i = 0; i < row.getFields().size(); i++) {
+                        if (row.getFields().get(i).getName().orElse("").equals(name.get())) {
+                            timestampField = i;
+                        }
+                    }
+                    if (timestampField < 0) {
+                        throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "%s: Timestamp field '%s' not found in ROW type %s.".formatted(context, name.get(), row));
+                    }
+                }
+                yield new MergeMapAggregator(map, channel, context, OptionalInt.of(timestampField));
+            }
+            case "nested_update" -> {
+                ArrayType nestedTable = checkNestedTable(type, context);
+                List<String> nestedKey = nestedKey(fieldOption);
+                yield new NestedUpdateAggregator(nestedTable, channel, context,
+                        nestedKey.isEmpty() ? Optional.empty() : Optional.of(new NestedKeyProjection((RowType) nestedTable.getElementType(), nestedKey, context)),
+                        countLimit(fieldOption, context));
+            }
+            case "nested_partial_update" -> {
+                ArrayType nestedTable = checkNestedTable(type, context);
+                List<String> nestedKey = nestedKey(fieldOption);
+                if (nestedKey.isEmpty()) {
+                    throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "%s: nested_partial_update needs the option 'fields.<field>.nested-key'".formatted(context));
+                }
+                yield new NestedPartialUpdateAggregator(nestedTable, channel, context, new NestedKeyProjection((RowType) nestedTable.getElementType(), nestedKey, context));
+            }
+            case "hll_sketch" -> binaryUnion(BinaryUnion.HLL_SKETCH, "hll_sketch", "hll sketch", type, channel, context);
+            case "theta_sketch" -> binaryUnion(BinaryUnion.THETA_SKETCH, "theta_sketch", "theta sketch", type, channel, context);
+            case "rbm32" -> binaryUnion(BinaryUnion.RBM32, "rbm32", "roaring bitmap", type, channel, context);
+            case "rbm64" -> binaryUnion(BinaryUnion.RBM64, "rbm64", "roaring bitmap", type, channel, context);
             default -> throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "%s: Could not find any factory for identifier '%s' that implements 'org.apache.paimon.mergetree.compact.aggregate.factory.FieldAggregatorFactory' in the classpath.".formatted(context, function));
         };
         return ignoreRetract ? new IgnoreRetract(aggregator) : aggregator;
@@ -110,7 +158,67 @@ public final class FieldAggregators
         throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "%s: Data type for %s column must be 'NumericType' but was '%s'.".formatted(context, function, type));
     }
 
-    private static TrinoException retractUnsupported(String context, String function)
+    private static ArrayType checkArray(Type type, String function, String context)
+    {
+        if (type instanceof ArrayType array) {
+            return array;
+        }
+        throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "%s: Data type for %s column must be 'Array' but was '%s'.".formatted(context, function, type));
+    }
+
+    private static MapType checkMap(Type type, String function, String context)
+    {
+        if (type instanceof MapType map) {
+            return map;
+        }
+        throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "%s: Data type for %s column must be 'MAP' but was '%s'.".formatted(context, function, type));
+    }
+
+    private static ArrayType checkNestedTable(Type type, String context)
+    {
+        if (type instanceof ArrayType array && array.getElementType() instanceof RowType) {
+            return array;
+        }
+        throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "%s: Data type for nested table column must be 'Array<Row>' but was '%s'.".formatted(context, type));
+    }
+
+    // Paimon names the column's kind in the message: "hll sketch", "roaring bitmap", ...
+    private static FieldAggregator binaryUnion(BinaryUnion union, String function, String kind, Type type, int channel, String context)
+    {
+        if (!(type instanceof VarbinaryType)) {
+            throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "%s: Data type for %s column must be 'VarBinaryType' but was '%s'.".formatted(context, kind, type));
+        }
+        return new BinaryUnionAggregator(union, function, channel, context);
+    }
+
+    private static boolean booleanOption(Function<String, Optional<String>> fieldOption, String suffix)
+    {
+        return fieldOption.apply(suffix).map(value -> value.trim().equalsIgnoreCase("true")).orElse(false);
+    }
+
+    // a comma-separated list of the nested row's field names, trimmed
+    private static List<String> nestedKey(Function<String, Optional<String>> fieldOption)
+    {
+        return fieldOption.apply("nested-key")
+                .map(value -> Arrays.stream(value.split(",")).map(String::trim).toList())
+                .orElse(List.of());
+    }
+
+    private static int countLimit(Function<String, Optional<String>> fieldOption, String context)
+    {
+        Optional<String> value = fieldOption.apply("count-limit");
+        if (value.isEmpty()) {
+            return Integer.MAX_VALUE;
+        }
+        try {
+            return Integer.parseInt(value.get().trim());
+        }
+        catch (NumberFormatException e) {
+            throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "%s: count-limit must be an integer but was '%s'".formatted(context, value.get()), e);
+        }
+    }
+
+    static TrinoException retractUnsupported(String context, String function)
     {
         return new TrinoException(PAIMON_MERGE_ERROR, "%s: Aggregate function '%s' does not support retraction, If you allow this function to ignore retraction messages, you can configure 'fields.${field_name}.ignore-retract'='true'.".formatted(context, function));
     }

@@ -1,0 +1,68 @@
+package io.trino.plugin.paimon.merge;
+
+import io.trino.spi.block.Block;
+import io.trino.spi.block.BlockBuilder;
+import io.trino.spi.type.Type;
+
+import java.util.Arrays;
+
+/** An ordered list of references to values at block positions, the elements of a collection being built. */
+final class ValueList
+{
+    private Block[] blocks = new Block[8];
+    private int[] positions = new int[8];
+    private int size;
+
+    void add(Block block, int position)
+    {
+        if (size == blocks.length) {
+            blocks = Arrays.copyOf(blocks, size * 2);
+            positions = Arrays.copyOf(positions, size * 2);
+        }
+        blocks[size] = block;
+        positions[size] = position;
+        size++;
+    }
+
+    /** Adds every position of the block. */
+    void addAll(Block block)
+    {
+        for (int i = 0; i < block.getPositionCount(); i++) {
+            add(block, i);
+        }
+    }
+
+    void set(int index, Block block, int position)
+    {
+        blocks[index] = block;
+        positions[index] = position;
+    }
+
+    Block block(int index)
+    {
+        return blocks[index];
+    }
+
+    int position(int index)
+    {
+        return positions[index];
+    }
+
+    int size()
+    {
+        return size;
+    }
+
+    void clear()
+    {
+        Arrays.fill(blocks, 0, size, null);
+        size = 0;
+    }
+
+    void appendTo(Type type, BlockBuilder builder)
+    {
+        for (int i = 0; i < size; i++) {
+            type.appendTo(blocks[i], positions[i], builder);
+        }
+    }
+}

@@ -1,0 +1,105 @@
+package io.trino.plugin.paimon.testing;
+
+import io.trino.testing.MaterializedRow;
+import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.InternalArray;
+import org.apache.paimon.data.InternalMap;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.reader.RecordReader;
+import org.apache.paimon.table.Table;
+import org.apache.paimon.table.source.ReadBuilder;
+import org.apache.paimon.types.ArrayType;
+import org.apache.paimon.types.DataType;
+import org.apache.paimon.types.MapType;
+import org.apache.paimon.types.RowType;
+
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Rows as plain Java values both sides of a comparison agree on: Paimon Java's rows and Trino's materialized rows
+ * become lists of strings, numbers, booleans, hex strings (binaries), lists (arrays and rows) and maps.
+ */
+public final class PaimonJavaValues
+{
+    private PaimonJavaValues() {}
+
+    /** Every row Paimon Java reads from the table's latest snapshot, as values, in read order. */
+    public static List<List<Object>> readValues(Table table)
+    {
+        ReadBuilder readBuilder = table.newReadBuilder();
+        RowType rowType = table.rowType();
+        List<List<Object>> rows = new ArrayList<>();
+        try (RecordReader<InternalRow> reader = readBuilder.newRead().createReader(readBuilder.newScan().plan())) {
+            reader.forEachRemaining(row -> rows.add(fields(rowType, row)));
+        }
+        catch (Exception e) {
+            throw new RuntimeException("Paimon Java failed to read " + table.name(), e);
+        }
+        return rows;
+    }
+
+    /** A Trino row's values in the same form. */
+    public static List<Object> values(MaterializedRow row)
+    {
+        return row.getFields().stream().map(PaimonJavaValues::normalize).toList();
+    }
+
+    private static List<Object> fields(RowType rowType, InternalRow row)
+    {
+        List<Object> fields = new ArrayList<>();
+        for (int i = 0; i < rowType.getFieldCount(); i++) {
+            fields.add(value(rowType.getTypeAt(i), InternalRow.createFieldGetter(rowType.getTypeAt(i), i).getFieldOrNull(row)));
+        }
+        return fields;
+    }
+
+    private static Object value(DataType type, Object value)
+    {
+        return switch (value) {
+            case null -> null;
+            case BinaryString string -> string.toString();
+            case byte[] bytes -> HexFormat.of().formatHex(bytes);
+            default -> switch (type) {
+                case ArrayType array -> {
+                    InternalArray elements = (InternalArray) value;
+                    List<Object> list = new ArrayList<>();
+                    for (int i = 0; i < elements.size(); i++) {
+                        list.add(value(array.getElementType(), InternalArray.createElementGetter(array.getElementType()).getElementOrNull(elements, i)));
+                    }
+                    yield list;
+                }
+                case MapType map -> {
+                    InternalMap entries = (InternalMap) value;
+                    Map<Object, Object> result = new LinkedHashMap<>();
+                    for (int i = 0; i < entries.size(); i++) {
+                        result.put(value(map.getKeyType(), InternalArray.createElementGetter(map.getKeyType()).getElementOrNull(entries.keyArray(), i)),
+                                value(map.getValueType(), InternalArray.createElementGetter(map.getValueType()).getElementOrNull(entries.valueArray(), i)));
+                    }
+                    yield result;
+                }
+                case RowType row -> fields(row, (InternalRow) value);
+                default -> value;
+            };
+        };
+    }
+
+    private static Object normalize(Object value)
+    {
+        return switch (value) {
+            case null -> null;
+            case byte[] bytes -> HexFormat.of().formatHex(bytes);
+            case MaterializedRow row -> values(row);
+            case List<?> list -> list.stream().map(PaimonJavaValues::normalize).toList();
+            case Map<?, ?> map -> {
+                Map<Object, Object> result = new LinkedHashMap<>();
+                map.forEach((key, entry) -> result.put(normalize(key), normalize(entry)));
+                yield result;
+            }
+            default -> value;
+        };
+    }
+}
