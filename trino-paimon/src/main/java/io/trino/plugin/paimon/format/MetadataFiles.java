@@ -22,6 +22,15 @@ import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
  */
 public final class MetadataFiles
 {
+    // stripes of the in-process lock of check-then-rename creates, by target location
+    private static final Object[] RENAME_LOCKS = new Object[64];
+
+    static {
+        for (int i = 0; i < RENAME_LOCKS.length; i++) {
+            RENAME_LOCKS[i] = new Object();
+        }
+    }
+
     private MetadataFiles() {}
 
     /**
@@ -59,8 +68,10 @@ public final class MetadataFiles
 
     /**
      * Creates the file with the content unless it exists, in one step visible to readers: an exclusive create
-     * where the file system has one (object stores), else a temporary file renamed onto the target, which fails
-     * when the target exists (Paimon Java's own protocol on file systems).
+     * where the file system has one (S3, GCS, Azure), else a temporary file renamed onto the target when the
+     * target does not exist (Paimon Java's own protocol on file systems). The check and the rename are two steps,
+     * so on such file systems (the local one) writers in this process take turns per target; writers in other
+     * processes need Paimon's catalog lock there, as they do with Paimon Java.
      *
      * @return false when the file already existed
      */
@@ -88,6 +99,14 @@ public final class MetadataFiles
         catch (IOException e) {
             throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to write " + temporary, e);
         }
+        Object lock = RENAME_LOCKS[Math.floorMod(location.toString().hashCode(), RENAME_LOCKS.length)];
+        synchronized (lock) {
+            return renameUnlessExists(fileSystem, temporary, location);
+        }
+    }
+
+    private static boolean renameUnlessExists(TrinoFileSystem fileSystem, Location temporary, Location location)
+    {
         try {
             if (exists(fileSystem, location)) {
                 deleteQuietly(fileSystem, temporary);
