@@ -96,6 +96,27 @@ final class TestCollectionAndSketchAggregates
     }
 
     @Test
+    void partialUpdateGroupsFoldOlderCollectionsIn()
+    {
+        // g orders c (collect) and cd (merge_map); the second record is older than the stored group sequence
+        List<DataField> columns = columns(DataTypes.ARRAY(DataTypes.INT()), DataTypes.MAP(DataTypes.INT(), DataTypes.STRING()), DataTypes.INT());
+        Map<String, String> options = Map.of(
+                "merge-engine", "partial-update",
+                "fields.g.sequence-group", "c,cd",
+                "fields.c.aggregate-function", "collect",
+                "fields.cd.aggregate-function", "merge_map");
+        List<List<Object>> commits = List.of(
+                List.of(row(INSERT, 1, array(1), map(1, string("a")), 5)),
+                List.of(row(INSERT, 1, array(2), map(1, string("b"), 2, string("b")), 3)),
+                List.of(row(INSERT, 1, array(3), map(3, string("c")), 7)));
+        List<Object> row = readOnlyRow(columns, options, commits);
+        // collect appends the older input after the accumulator; merge_map lets the stored entries win over it
+        assertThat(row.get(1)).isEqualTo(List.of(1, 2, 3));
+        assertThat(row.get(2)).isEqualTo(Map.of(1, "a", 2, "b", 3, "c"));
+        assertThat(row.get(3)).isEqualTo(7);
+    }
+
+    @Test
     void collectComparesElementsAsPaimonDoes()
     {
         // rows are compared by value
@@ -355,10 +376,10 @@ final class TestCollectionAndSketchAggregates
         }
     }
 
-    // the value columns after the key: c, then cd
+    // the value columns after the key: c, cd, g
     private static List<DataField> columns(DataType... types)
     {
-        List<String> names = List.of("c", "cd");
+        List<String> names = List.of("c", "cd", "g");
         List<DataField> fields = new ArrayList<>();
         for (int i = 0; i < types.length; i++) {
             fields.add(new DataField(i + 1, names.get(i), types[i]));
