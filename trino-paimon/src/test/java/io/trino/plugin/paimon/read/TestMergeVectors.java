@@ -334,6 +334,20 @@ final class TestMergeVectors
         assertAggregationFails(List.of("k INT", "p DECIMAL(10, 2)"), product, "+I(1,2.00) | -U(1,3.00)", ".*column 'p': decimal 2.00 / 3.00 has no finite decimal expansion \\(primary key \\(1\\)\\)");
         assertAggregationFails(List.of("k INT", "p DECIMAL(10, 2)"), product, "+I(1,2.00) | -U(1,0.00)", ".*column 'p': decimal division by zero: 2.00 / 0.00 \\(primary key \\(1\\)\\)");
         assertAggregationFails(List.of("k INT", "p INT"), product, "+I(1,6) | -U(1,0)", ".*column 'p': integer division by zero: 6 / 0 \\(primary key \\(1\\)\\)");
+        // A13b, A17b, A18': functions that cannot retract, in Paimon Java as here
+        String cannotRetract = ".*column '%s': Aggregate function '%s' does not support retraction, If you allow this function to ignore retraction messages, you can configure 'fields.\\$\\{field_name\\}.ignore-retract'='true'\\. \\(primary key \\(1\\)\\)";
+        assertAggregationFails(List.of("k INT", "s STRING"), Map.of("fields.s.aggregate-function", "listagg"), "+I(1,a) | -U(1,a)", cannotRetract.formatted("s", "listagg"));
+        assertAggregationFails(List.of("k INT", "x BOOLEAN"), Map.of("fields.x.aggregate-function", "bool_and"), "+I(1,T) | -U(1,T)", cannotRetract.formatted("x", "bool_and"));
+        assertAggregationFails(List.of("k INT", "mn STRING", "mx STRING"), Map.of("fields.mn.aggregate-function", "min", "fields.mx.aggregate-function", "max"),
+                "+I(1,b,b) | +I(1,a,c) | +I(1,N,N) | -U(1,a,c)", cannotRetract.formatted("mn", "min"));
+        // A25: BOOLEAN has no order for min and max; Paimon fails when it merges, so do we
+        assertAggregationFails(List.of("k INT", "s BOOLEAN"), Map.of("fields.s.aggregate-function", "max"), "+I(1,F) | +I(1,T)", ".*column 's': aggregate function 'max' cannot order BOOLEAN values");
+        // A19d: remove-record-on-delete and ignore-retract contradict each other
+        // (Paimon refuses to write such a table, so the options are added by hand)
+        Table a19d = writeVector(sumTable, Map.of("merge-engine", "aggregation", "fields.s.aggregate-function", "sum"), "+I(1,1)");
+        addOptionsByHand(a19d, Map.of("aggregation.remove-record-on-delete", "true", "fields.s.ignore-retract", "true"));
+        assertQueryFails("SELECT * FROM \"%s\"".formatted(a19d.name()),
+                ".*Key: 'aggregation.remove-record-on-delete' , default: false \\(fallback keys: \\[\\]\\) and fields.s.ignore-retract have conflicting behavior so should not be enabled at the same time\\.");
     }
 
     @Test
