@@ -56,6 +56,7 @@ final class DataFileRunCursor
                 }
                 PaimonDataFile file = files.get(nextFile++);
                 reader = openFile.apply(file);
+                statistics.fileOpened();
                 level = file.level();
             }
             Page next = reader.nextPage();
