@@ -88,6 +88,12 @@ final class DataFileRunCursor
         return level;
     }
 
+    /** Bytes read so far from the file open now; closed files are in the statistics. */
+    long openFileReadBytes()
+    {
+        return reader == null ? 0 : reader.readBytes();
+    }
+
     @Override
     public long memoryUsage()
     {
