@@ -9,7 +9,9 @@ import io.trino.plugin.paimon.format.TableSchema;
 import io.trino.plugin.paimon.table.TypeMapping;
 import io.trino.spi.Page;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 import static java.util.Objects.requireNonNull;
@@ -39,8 +41,10 @@ public final class PhysicalFloorReader
     public long read(PaimonSplit split, Consumer<Page> consumer)
     {
         long records = 0;
+        // schemas read once per split, as the page source does
+        Map<Long, TableSchema> schemas = new HashMap<>();
         for (PaimonDataFile file : split.files()) {
-            TableSchema schema = schemaFiles.readSchema(file.schemaId());
+            TableSchema schema = schemas.computeIfAbsent(file.schemaId(), schemaFiles::readSchema);
             List<ReadColumn> keyColumns = schema.primaryKeys().stream()
                     .filter(key -> !schema.partitionKeys().contains(key))
                     .map(key -> schema.field(key).orElseThrow())
