@@ -8,8 +8,8 @@ import io.trino.spi.type.Type;
 import java.util.List;
 
 /**
- * Reads every value of some channels of each page, as an aggregate over every column would, so that no reader is
- * measured producing values nobody looks at. The same consumer follows every reader compared.
+ * Reads every value of some channels of each page into a checksum, so that two readers can be shown to produce the
+ * same values; also counts pages and their retained size.
  */
 final class PageChecksum
 {

@@ -1,5 +1,6 @@
 package io.trino.plugin.paimon.benchmark;
 
+import io.airlift.slice.Slice;
 import io.airlift.slice.Slices;
 import io.trino.spi.Page;
 import io.trino.spi.PageBuilder;
@@ -92,7 +93,7 @@ final class PaimonJavaPageReader
         else if (type instanceof DecimalType decimal && decimal.isShort()) {
             decimal.writeLong(output, ((Decimal) value).toUnscaledLong());
         }
-        else if (type.getJavaType() == io.airlift.slice.Slice.class) {
+        else if (type.getJavaType() == Slice.class) {
             type.writeSlice(output, Slices.wrappedBuffer(((BinaryString) value).toBytes()));
         }
         else {

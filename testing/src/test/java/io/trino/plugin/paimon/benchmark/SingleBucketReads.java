@@ -25,6 +25,7 @@ import io.trino.spi.connector.SourcePage;
 import io.trino.spi.type.Type;
 
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -59,7 +60,7 @@ final class SingleBucketReads
         // the handle's columns in table order
         List<PaimonColumnHandle> columns = metadata.getColumnHandles(SESSION, handle).values().stream()
                 .map(PaimonColumnHandle.class::cast)
-                .sorted(java.util.Comparator.comparingInt(PaimonColumnHandle::fieldId))
+                .sorted(Comparator.comparingInt(PaimonColumnHandle::fieldId))
                 .toList();
         return new Table(handle, columns);
     }
