@@ -388,7 +388,7 @@ public final class BenchmarkReadAmplification
                         lookup.latency().medianMillis(), lookup.latency().spread(), lookup.splits(), lookup.maxSplits(), lookup.filesOpened(), lookup.maxFilesOpened(), lookup.bytes(), target));
             }
             out.append("%n### 5. Heap of one bucket's read (bucket %d)%n%n".formatted(MEASURED_BUCKET));
-            out.append("| table | runs | ours: retained peak | ours: page source reports | runs × decoded page | ours: allocated / row | Paimon Java + blocks: retained peak | Paimon Java: allocated / row |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n");
+            out.append("| table | runs | ours: retained peak | ours: page source reports | runs × mean output page | ours: allocated / row | Paimon Java + blocks: retained peak | Paimon Java: allocated / row |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n");
             for (HeapFigures heap : heaps) {
                 out.append("| %s | %d | %,d KB | %,d KB | %,d KB | %,.0f B | %,d KB | %,.0f B |%n".formatted(heap.table().name(), heap.table().runs(),
                         heap.oursRetained() / 1024, heap.oursReported() / 1024, heap.table().runs() * heap.pageBytes() / 1024, heap.oursAllocatedPerRow(), heap.paimonRetained() / 1024, heap.paimonAllocatedPerRow()));

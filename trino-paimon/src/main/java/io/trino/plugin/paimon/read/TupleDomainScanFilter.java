@@ -113,8 +113,11 @@ final class TupleDomainScanFilter
             if (domain == null || domain.isNullAllowed() || !NativeValues.isConvertible(field.type())) {
                 return Optional.empty();
             }
-            // single values, or small ranges of integers (Trino turns IN (6, 7) into 6..7)
-            Optional<Collection<Object>> nativeValues = domain.getValues().tryExpandRanges(MAX_BUCKET_KEY_COMBINATIONS);
+            // single values of any type, or small ranges of integers (Trino turns IN (6, 7) into 6..7); Trino expands
+            // ranges of integer types only
+            Optional<Collection<Object>> nativeValues = domain.getValues().isDiscreteSet()
+                    ? Optional.of(domain.getValues().getDiscreteSet())
+                    : domain.getValues().tryExpandRanges(MAX_BUCKET_KEY_COMBINATIONS);
             if (nativeValues.isEmpty()) {
                 return Optional.empty();
             }

@@ -5,6 +5,7 @@ import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import io.trino.plugin.paimon.testing.ScanStatistics;
 import io.trino.testing.MaterializedRow;
 import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.Decimal;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.table.Table;
@@ -87,10 +88,26 @@ final class TestPaimonPredicatePushdown
             List<GenericRow> rows = new ArrayList<>();
             for (String region : List.of("east", "north", "south", "west")) {
                 for (int shop = 0; shop < 20; shop += commit + 1) {
-                    rows.add(GenericRow.of(BinaryString.fromString(region), shop, org.apache.paimon.data.Decimal.fromUnscaledLong(commit * 1000L + shop, 12, 2)));
+                    rows.add(GenericRow.of(BinaryString.fromString(region), shop, Decimal.fromUnscaledLong(commit * 1000L + shop, 12, 2)));
                 }
             }
             PaimonJavaCatalog.write(composite, rows);
+        }
+
+        // a string key: its bucket is the hash of the key's binary row, and its files are ordered bytewise
+        Table named = paimon.createTable(DATABASE, "named", Schema.newBuilder()
+                .column("name", DataTypes.STRING())
+                .column("v", DataTypes.INT())
+                .primaryKey("name")
+                .option("bucket", "4")
+                .option("write-only", "true")
+                .build());
+        for (int commit = 0; commit < 2; commit++) {
+            List<GenericRow> rows = new ArrayList<>();
+            for (int i = 0; i < 100; i += commit + 1) {
+                rows.add(GenericRow.of(BinaryString.fromString("k" + i), commit * 1000 + i));
+            }
+            PaimonJavaCatalog.write(named, rows);
         }
 
         // deletion vectors: compacted files whose old rows are marked deleted, never to be read again
@@ -176,6 +193,18 @@ final class TestPaimonPredicatePushdown
         assertRows("composite", "region = 'north'", fields -> fields.get(0).equals("north"));
         assertRows("composite", "region >= 'south' AND shop = 12", fields -> fields.get(0).compareTo("south") >= 0 && fields.get(1).equals("12"));
         assertRows("composite", "amount = 2006.00", fields -> fields.get(2).equals("2006.00"));
+    }
+
+    @Test
+    void stringKeysPruneBucketsAndFiles()
+    {
+        // both runs of the key's bucket span k0..k9x bytewise
+        assertLookup("named", "name = 'k42'", fields -> fields.get(0).equals("k42"), 1, 2);
+        assertLookup("named", "name = 'k43'", fields -> fields.get(0).equals("k43"), 1, 2);
+        // above every file's range
+        assertLookup("named", "name = 'zz'", _ -> false, 1, 0);
+        assertRows("named", "name BETWEEN 'k5' AND 'k6'", fields -> fields.get(0).compareTo("k5") >= 0 && fields.get(0).compareTo("k6") <= 0);
+        assertRows("named", "name IN ('k1', 'k10', 'k100')", fields -> List.of("k1", "k10").contains(fields.get(0)));
     }
 
     @Test
