@@ -13,7 +13,9 @@ import io.trino.plugin.paimon.catalog.FileSystemCatalog;
 import io.trino.plugin.paimon.format.DataField;
 import io.trino.plugin.paimon.format.SchemaFiles;
 import io.trino.plugin.paimon.format.SnapshotFiles;
+import io.trino.plugin.paimon.format.TableSchema;
 import io.trino.plugin.paimon.table.PaimonTable;
+import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.plugin.paimon.table.TypeMapping;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ColumnHandle;
@@ -23,14 +25,18 @@ import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.ConnectorTableMetadata;
 import io.trino.spi.connector.ConnectorTableVersion;
+import io.trino.spi.connector.Constraint;
+import io.trino.spi.connector.ConstraintApplicationResult;
 import io.trino.spi.connector.RelationColumnsMetadata;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.SystemTable;
 import io.trino.spi.connector.TableNotFoundException;
+import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.security.TrinoPrincipal;
 import io.trino.spi.type.TypeManager;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -118,6 +124,49 @@ public class PaimonMetadata
                         table.schema().id(),
                         new SnapshotFiles(catalog.fileSystem(session), table.location()).latestSnapshotId()))
                 .orElse(null);
+    }
+
+    /**
+     * Keeps the predicate's domains on partition, bucket-key and first primary-key columns in the handle, where the
+     * split manager prunes partitions, buckets and files with them. Nothing is enforced: value columns must never
+     * filter before the merge, and pruned buckets still merge other keys than the predicate's, so Trino filters the
+     * rows read with the whole predicate.
+     */
+    @Override
+    public Optional<ConstraintApplicationResult<ConnectorTableHandle>> applyFilter(ConnectorSession session, ConnectorTableHandle tableHandle, Constraint constraint)
+    {
+        PaimonTableHandle handle = (PaimonTableHandle) tableHandle;
+        Set<Integer> pruningFields = pruningFieldIds(table(session, handle));
+        TupleDomain<PaimonColumnHandle> pruning = constraint.getSummary()
+                .transformKeys(PaimonColumnHandle.class::cast)
+                .filter((column, _) -> pruningFields.contains(column.fieldId()));
+        TupleDomain<PaimonColumnHandle> combined = handle.constraint().intersect(pruning);
+        if (combined.equals(handle.constraint())) {
+            return Optional.empty();
+        }
+        return Optional.of(new ConstraintApplicationResult<>(handle.withConstraint(combined), constraint.getSummary(), constraint.getExpression(), false));
+    }
+
+    private static Set<Integer> pruningFieldIds(PaimonTable table)
+    {
+        TableSchema schema = table.schema();
+        TableOptions options = TableOptions.fromSchema(table.name().toString(), schema);
+        Set<String> names = new HashSet<>(schema.partitionKeys());
+        if (!schema.primaryKeys().isEmpty()) {
+            names.addAll(options.bucketKey());
+            schema.primaryKeys().stream()
+                    .filter(key -> !schema.partitionKeys().contains(key))
+                    .findFirst()
+                    .ifPresent(names::add);
+        }
+        else if (options.bucket() > 0) {
+            names.addAll(options.bucketKey());
+        }
+        return names.stream()
+                .map(schema::field)
+                .flatMap(Optional::stream)
+                .map(DataField::id)
+                .collect(toImmutableSet());
     }
 
     /** {@code "<table>$snapshots"} and {@code "<table>$files"}. */

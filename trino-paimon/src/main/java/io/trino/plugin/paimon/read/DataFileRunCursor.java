@@ -56,6 +56,7 @@ final class DataFileRunCursor
                 }
                 PaimonDataFile file = files.get(nextFile++);
                 reader = openFile.apply(file);
+                statistics.fileOpened();
                 level = file.level();
             }
             Page next = reader.nextPage();
@@ -85,6 +86,12 @@ final class DataFileRunCursor
     public int level()
     {
         return level;
+    }
+
+    /** Bytes read so far from the file open now; closed files are in the statistics. */
+    long openFileReadBytes()
+    {
+        return reader == null ? 0 : reader.readBytes();
     }
 
     @Override

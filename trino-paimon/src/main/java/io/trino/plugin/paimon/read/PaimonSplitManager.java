@@ -13,7 +13,6 @@ import io.trino.plugin.paimon.format.DataFileMeta;
 import io.trino.plugin.paimon.format.IndexManifestEntry;
 import io.trino.plugin.paimon.format.ManifestEntry;
 import io.trino.plugin.paimon.format.PartitionPath;
-import io.trino.plugin.paimon.format.ScanFilter;
 import io.trino.plugin.paimon.format.SchemaFiles;
 import io.trino.plugin.paimon.format.Snapshot;
 import io.trino.plugin.paimon.format.SnapshotFiles;
@@ -40,8 +39,9 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * One split per (partition, bucket) of the pinned snapshot, carrying the bucket's files; for append tables one split
- * per file. As in Paimon's batch scan, deletion-vector and first-row tables do not read level-0 files (only
- * compacted data is visible there, merge-semantics §2.1), and postpone buckets are not read at all.
+ * per file. Partitions, buckets and files whose key range the table handle's constraint excludes are left out. As in
+ * Paimon's batch scan, deletion-vector and first-row tables do not read level-0 files (only compacted data is visible
+ * there, merge-semantics §2.1), and postpone buckets are not read at all.
  */
 public class PaimonSplitManager
         implements ConnectorSplitManager
@@ -61,7 +61,7 @@ public class PaimonSplitManager
     public ConnectorSplitSource getSplits(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorTableHandle tableHandle, DynamicFilter dynamicFilter, Constraint constraint)
     {
         PaimonTableHandle table = (PaimonTableHandle) tableHandle;
-        if (table.snapshotId().isEmpty()) {
+        if (table.snapshotId().isEmpty() || table.constraint().isNone()) {
             return new FixedSplitSource(ImmutableList.of());
         }
         TrinoFileSystem fileSystem = catalog.fileSystem(session);
@@ -70,9 +70,10 @@ public class PaimonSplitManager
         TableOptions options = TableOptions.fromSchema(table.schemaTableName().toString(), schema);
         Snapshot snapshot = new SnapshotFiles(fileSystem, location).readSnapshot(table.snapshotId().getAsLong());
         SnapshotScan scan = new SnapshotScan(fileSystem, location);
+        TupleDomainScanFilter filter = TupleDomainScanFilter.create(schema, options, table.constraint());
 
         Map<String, PaimonDataFile.DeletionVectorReference> deletionVectors = new HashMap<>();
-        for (IndexManifestEntry index : scan.indexFiles(snapshot, ScanFilter.ALL)) {
+        for (IndexManifestEntry index : scan.indexFiles(snapshot, filter)) {
             if (!index.indexType().equals(IndexManifestEntry.DELETION_VECTORS_INDEX)) {
                 continue;
             }
@@ -88,11 +89,13 @@ public class PaimonSplitManager
                 .toList();
         boolean primaryKeyTable = !schema.primaryKeys().isEmpty();
         ImmutableList.Builder<ConnectorSplit> splits = ImmutableList.builder();
-        for (BucketFiles bucket : scan.liveFilesByBucket(snapshot, ScanFilter.ALL)) {
+        for (BucketFiles bucket : scan.liveFilesByBucket(snapshot, filter)) {
             String partitionPath = PartitionPath.partitionPath(partitionFields, bucket.partition(), options.partitionLegacyName(), options.partitionDefaultName());
             Location bucketLocation = location.appendPath(partitionPath + "bucket-" + bucket.bucket());
             List<PaimonDataFile> files = bucket.files().stream()
                     .filter(entry -> !(primaryKeyTable && options.batchScanSkipsLevelZero() && entry.file().level() == 0))
+                    // a key's records all lie in files whose key range holds it, so the merge stays exact for every key the predicate admits
+                    .filter(entry -> !primaryKeyTable || filter.mayContainKeys(entry.file()))
                     .map(ManifestEntry::file)
                     .map(file -> dataFile(file, bucketLocation, Optional.ofNullable(deletionVectors.get(deletionVectorKey(bucket.partition().bytes(), bucket.bucket(), file.fileName())))))
                     .toList();

@@ -1,17 +1,28 @@
 package io.trino.plugin.paimon.read;
 
 /**
- * Bytes and time spent reading the files of one split, reported to Trino by the page source.
+ * Files opened, bytes read and time spent reading the files of one split, reported to Trino by the page source.
  */
 final class ReadStatistics
 {
+    private long filesOpened;
     private long bytes;
     private long nanos;
+
+    void fileOpened()
+    {
+        filesOpened++;
+    }
 
     void add(long bytes, long nanos)
     {
         this.bytes += bytes;
         this.nanos += nanos;
+    }
+
+    long filesOpened()
+    {
+        return filesOpened;
     }
 
     long bytes()

@@ -1,0 +1,496 @@
+package io.trino.plugin.paimon.benchmark;
+
+import com.google.common.collect.ImmutableList;
+import io.trino.plugin.paimon.benchmark.ReadAmplificationTables.Shape;
+import io.trino.plugin.paimon.read.PaimonSplit;
+import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
+import io.trino.plugin.paimon.testing.PaimonQueryRunner;
+import io.trino.plugin.paimon.testing.ScanStatistics;
+import io.trino.spi.type.Type;
+import io.trino.testing.QueryRunner;
+
+import java.awt.Color;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.function.Function;
+import java.util.stream.IntStream;
+
+import static com.google.common.io.MoreFiles.deleteRecursively;
+import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
+import static io.trino.plugin.paimon.benchmark.ReadAmplificationTables.COMPACTED;
+import static io.trino.plugin.paimon.benchmark.ReadAmplificationTables.DATABASE;
+import static io.trino.plugin.paimon.benchmark.ReadAmplificationTables.DELETION_VECTORS;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * How a merge read slows as sorted runs pile up (issue #6). Tables of N rows, 4 buckets, written as R sorted runs with
+ * random or clustered updates, plus the same live rows compacted and a deletion-vector variant
+ * ({@link ReadAmplificationTables}). Measured, each after warm-up, median and spread:
+ * <ol>
+ * <li>full scans through our connector in an in-process Trino, every column consumed by an aggregate;</li>
+ * <li>on one bucket, single-threaded: our page source; the physical floor (every record of the same files decoded by
+ * the same Parquet reader, no merge); Paimon Java 1.4.2's reader with every field of every row appended into Trino
+ * blocks. Each produces pages whose blocks hold every value; the warm-ups also read every value of both merged
+ * reads and check they agree;</li>
+ * <li>point lookups and small key ranges through the connector: latency, splits, files opened and bytes read;</li>
+ * <li>retained heap of one bucket's read ({@link HeapProbe}) and bytes allocated per row.</li>
+ * </ol>
+ * Prints Markdown tables with ratios against the issue's targets, and writes a CSV and a PNG chart of rows/s against
+ * sorted runs, into {@code testing/target/benchmark/}. Run: {@code ./mvnw -B -DskipTests -Pbenchmark -Dbenchmark.class=io.trino.plugin.paimon.benchmark.BenchmarkReadAmplification package}
+ * with {@code -Dbenchmark.args="--quick"} for a run of a couple of minutes; other flags: {@code --rows=N},
+ * {@code --runs=1,2,5,8}, {@code --warmups=N}, {@code --iterations=N}, {@code --lookups=N}, {@code --output=DIR}.
+ */
+public final class BenchmarkReadAmplification
+{
+    private static final String SCAN_QUERY = """
+            SELECT count(*), sum(id), max(c_long), sum(c_double), max(c_short_text), max(c_long_text), sum(c_int), sum(c_decimal), max(c_date), count_if(c_bool)
+            FROM %s
+            """;
+    private static final int MEASURED_BUCKET = 0;
+    private static final int RANGE_WIDTH = 100;
+    private static final int HEAP_SAMPLES = 10;
+
+    private BenchmarkReadAmplification() {}
+
+    record Settings(boolean quick, int rows, List<Integer> sortedRuns, int warmups, int iterations, int lookups, Path output)
+    {
+        Settings
+        {
+            sortedRuns = ImmutableList.copyOf(sortedRuns);
+            requireNonNull(output, "output is null");
+        }
+
+        static Settings parse(String[] args)
+        {
+            boolean quick = Arrays.asList(args).contains("--quick");
+            int rows = quick ? 200_000 : 2_000_000;
+            List<Integer> runs = quick ? List.of(1, 2, 5) : List.of(1, 2, 5, 8);
+            int warmups = 1;
+            int iterations = quick ? 2 : 3;
+            int lookups = quick ? 3 : 10;
+            Path output = Path.of("target", "benchmark");
+            for (String arg : args) {
+                String value = arg.substring(arg.indexOf('=') + 1);
+                if (arg.startsWith("--rows=")) {
+                    rows = Integer.parseInt(value);
+                }
+                else if (arg.startsWith("--runs=")) {
+                    runs = Arrays.stream(value.split(",")).map(Integer::parseInt).sorted().toList();
+                }
+                else if (arg.startsWith("--warmups=")) {
+                    warmups = Integer.parseInt(value);
+                }
+                else if (arg.startsWith("--iterations=")) {
+                    iterations = Integer.parseInt(value);
+                }
+                else if (arg.startsWith("--lookups=")) {
+                    lookups = Integer.parseInt(value);
+                }
+                else if (arg.startsWith("--output=")) {
+                    output = Path.of(value);
+                }
+                else if (!arg.equals("--quick")) {
+                    throw new IllegalArgumentException("unknown argument: " + arg);
+                }
+            }
+            return new Settings(quick, rows, runs, warmups, iterations, lookups, output);
+        }
+    }
+
+    /** A table of the suite: its shape and its number of sorted runs per bucket (commits, for deletion vectors). */
+    record TableCase(String name, String shape, int runs) {}
+
+    /** Nanoseconds of the measured iterations. */
+    record Timing(long[] nanos)
+    {
+        double medianMillis()
+        {
+            long[] sorted = nanos.clone();
+            Arrays.sort(sorted);
+            int middle = sorted.length / 2;
+            return (sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2.0) / 1e6;
+        }
+
+        double minMillis()
+        {
+            return Arrays.stream(nanos).min().orElseThrow() / 1e6;
+        }
+
+        double maxMillis()
+        {
+            return Arrays.stream(nanos).max().orElseThrow() / 1e6;
+        }
+
+        double rowsPerSecond(long rows)
+        {
+            return rows / (medianMillis() / 1e3);
+        }
+
+        String spread()
+        {
+            return "%,.0f..%,.0f ms".formatted(minMillis(), maxMillis());
+        }
+    }
+
+    record ScanFigures(TableCase table, long liveRows, Timing query) {}
+
+    record BucketFigures(TableCase table, long rows, long physicalRows, int files, Timing ours, Timing floor, Timing paimonJava) {}
+
+    record LookupFigures(TableCase table, String kind, Timing latency, double splits, double filesOpened, double bytes, long maxSplits, long maxFilesOpened) {}
+
+    record HeapFigures(TableCase table, long oursRetained, long oursReported, double oursAllocatedPerRow, long paimonRetained, double paimonAllocatedPerRow, long pageBytes) {}
+
+    public static void main(String[] args)
+            throws Exception
+    {
+        Settings settings = Settings.parse(args);
+        long started = System.nanoTime();
+        Path root = Files.createTempDirectory("paimon-read-amplification");
+        try (PaimonJavaCatalog paimon = new PaimonJavaCatalog(Files.createDirectories(root.resolve(PaimonQueryRunner.WAREHOUSE_DIRECTORY)))) {
+            List<TableCase> tables = writeTables(settings, paimon, Files.createDirectories(root.resolve("io")));
+            System.out.println("wrote %d tables of %,d live rows in %,d s".formatted(tables.size(), settings.rows(), (System.nanoTime() - started) / 1_000_000_000));
+
+            List<ScanFigures> scans = new ArrayList<>();
+            List<LookupFigures> lookups = new ArrayList<>();
+            try (QueryRunner queryRunner = PaimonQueryRunner.create(root, DATABASE)) {
+                for (TableCase table : tables) {
+                    scans.add(measureScan(settings, queryRunner, table));
+                }
+                // --quick looks up only the tables with the most runs, the compacted and the deletion-vector table
+                for (TableCase table : tables) {
+                    if (settings.quick() && table.shape().matches("random|clustered") && table.runs() != settings.sortedRuns().getLast()) {
+                        continue;
+                    }
+                    lookups.add(measureLookups(settings, queryRunner, table, "point", id -> "id = " + id));
+                    lookups.add(measureLookups(settings, queryRunner, table, "range of " + RANGE_WIDTH, id -> "id BETWEEN %d AND %d".formatted(id, id + RANGE_WIDTH - 1)));
+                }
+            }
+
+            SingleBucketReads reads = new SingleBucketReads(root);
+            List<BucketFigures> buckets = new ArrayList<>();
+            List<HeapFigures> heaps = new ArrayList<>();
+            for (TableCase table : tables) {
+                buckets.add(measureBucket(settings, reads, paimon, table));
+                heaps.add(measureHeap(reads, paimon, table));
+            }
+
+            Report report = new Report(settings, tables, scans, buckets, lookups, heaps);
+            String markdown = report.markdown((System.nanoTime() - started) / 1_000_000_000);
+            System.out.println("\n" + markdown);
+            Files.createDirectories(settings.output());
+            Files.writeString(settings.output().resolve("read-amplification.md"), markdown);
+            Path csv = settings.output().resolve("read-amplification.csv");
+            Files.writeString(csv, report.csv());
+            Path chart = settings.output().resolve("read-amplification.png");
+            ChartWriter.write(chart, "Merge read of %,d rows, 4 buckets: rows/s against sorted runs".formatted(settings.rows()), "sorted runs per bucket", "rows/s", report.chartSeries());
+            System.out.println("report: %s, CSV: %s, chart: %s".formatted(settings.output().resolve("read-amplification.md").toAbsolutePath(), csv.toAbsolutePath(), chart.toAbsolutePath()));
+        }
+        finally {
+            deleteRecursively(root, ALLOW_INSECURE);
+        }
+    }
+
+    private static List<TableCase> writeTables(Settings settings, PaimonJavaCatalog paimon, Path ioDirectory)
+    {
+        paimon.createDatabase(DATABASE);
+        ReadAmplificationTables writer = new ReadAmplificationTables(paimon, ioDirectory, settings.rows());
+        List<TableCase> tables = new ArrayList<>();
+        for (Shape shape : Shape.values()) {
+            long start = System.nanoTime();
+            writer.writeShape(shape, settings.sortedRuns());
+            System.out.println("wrote %s tables in %,d ms".formatted(shape, (System.nanoTime() - start) / 1_000_000));
+        }
+        for (int runs : settings.sortedRuns()) {
+            for (Shape shape : Shape.values()) {
+                tables.add(new TableCase(shape.tableName(runs), shape.name().toLowerCase(Locale.ENGLISH), runs));
+            }
+        }
+        int maxRuns = settings.sortedRuns().getLast();
+        writer.writeCompacted(Shape.RANDOM.tableName(maxRuns));
+        tables.add(new TableCase(COMPACTED, "compacted " + Shape.RANDOM.tableName(maxRuns), 1));
+        int deletionVectorCommits = settings.sortedRuns().contains(5) ? 5 : maxRuns;
+        long start = System.nanoTime();
+        writer.writeDeletionVectors(deletionVectorCommits);
+        System.out.println("wrote the deletion-vector table in %,d ms".formatted((System.nanoTime() - start) / 1_000_000));
+        tables.add(new TableCase(DELETION_VECTORS, "deletion vectors (commits)", deletionVectorCommits));
+        return tables;
+    }
+
+    private static ScanFigures measureScan(Settings settings, QueryRunner queryRunner, TableCase table)
+    {
+        long[] nanos = new long[settings.iterations()];
+        for (int iteration = -settings.warmups(); iteration < settings.iterations(); iteration++) {
+            long start = System.nanoTime();
+            Object count = queryRunner.execute(SCAN_QUERY.formatted(table.name())).getMaterializedRows().getFirst().getField(0);
+            long elapsed = System.nanoTime() - start;
+            if (!count.equals((long) settings.rows())) {
+                throw new IllegalStateException("%s: read %s rows, expected %s".formatted(table.name(), count, settings.rows()));
+            }
+            if (iteration >= 0) {
+                nanos[iteration] = elapsed;
+            }
+        }
+        Timing timing = new Timing(nanos);
+        System.out.println("scan %-20s %,12.0f rows/s (%s)".formatted(table.name(), timing.rowsPerSecond(settings.rows()), timing.spread()));
+        return new ScanFigures(table, settings.rows(), timing);
+    }
+
+    private static LookupFigures measureLookups(Settings settings, QueryRunner queryRunner, TableCase table, String kind, Function<Long, String> predicate)
+    {
+        Random random = new Random(7);
+        List<Long> nanos = new ArrayList<>();
+        long splits = 0;
+        long files = 0;
+        long bytes = 0;
+        long maxSplits = 0;
+        long maxFiles = 0;
+        for (int iteration = -settings.warmups(); iteration < settings.iterations(); iteration++) {
+            for (int lookup = 0; lookup < settings.lookups(); lookup++) {
+                long id = random.nextInt(settings.rows());
+                ScanStatistics statistics = ScanStatistics.execute(queryRunner, "SELECT * FROM %s WHERE %s".formatted(table.name(), predicate.apply(id)));
+                if (statistics.result().getRowCount() == 0) {
+                    throw new IllegalStateException("%s: no row for %s".formatted(table.name(), predicate.apply(id)));
+                }
+                if (iteration >= 0) {
+                    nanos.add(statistics.elapsedNanos());
+                    splits += statistics.splits();
+                    files += statistics.filesOpened();
+                    bytes += statistics.physicalInputBytes();
+                    maxSplits = Math.max(maxSplits, statistics.splits());
+                    maxFiles = Math.max(maxFiles, statistics.filesOpened());
+                }
+            }
+        }
+        Timing timing = new Timing(nanos.stream().mapToLong(Long::longValue).toArray());
+        double count = nanos.size();
+        System.out.println("%s lookup %-20s %,8.1f ms (%s), %.1f splits, %.1f files, %,.0f bytes".formatted(kind, table.name(), timing.medianMillis(), timing.spread(), splits / count, files / count, bytes / count));
+        return new LookupFigures(table, kind, timing, splits / count, files / count, bytes / count, maxSplits, maxFiles);
+    }
+
+    private static BucketFigures measureBucket(Settings settings, SingleBucketReads reads, PaimonJavaCatalog paimon, TableCase table)
+            throws Exception
+    {
+        SingleBucketReads.Table ourTable = reads.table(DATABASE, table.name());
+        PaimonSplit split = reads.split(ourTable, MEASURED_BUCKET);
+        org.apache.paimon.table.Table paimonTable = paimon.getTable(DATABASE, table.name());
+        List<Type> types = ourTable.types();
+        long[] ours = new long[settings.iterations()];
+        long[] floor = new long[settings.iterations()];
+        long[] paimonJava = new long[settings.iterations()];
+        long rows = 0;
+        long physicalRows = 0;
+        // the warm-ups check that both merged reads agree, value by value; the measured iterations only produce pages
+        // (every block of ours and of the floor is decoded, Paimon Java's rows are appended into blocks)
+        for (int warmup = 0; warmup < settings.warmups(); warmup++) {
+            PageChecksum oursChecksum = new PageChecksum(types, IntStream.range(0, types.size()).toArray());
+            rows = reads.readOurs(ourTable, split, oursChecksum::accept, _ -> {});
+            PageChecksum paimonChecksum = new PageChecksum(types, IntStream.range(0, types.size()).toArray());
+            long paimonRows = PaimonJavaPageReader.read(paimonTable, MEASURED_BUCKET, types, paimonChecksum::accept);
+            if (paimonRows != rows || paimonChecksum.checksum() != oursChecksum.checksum()) {
+                throw new IllegalStateException("%s bucket %d: we read %d rows (checksum %d), Paimon Java %d rows (checksum %d)"
+                        .formatted(table.name(), MEASURED_BUCKET, rows, oursChecksum.checksum(), paimonRows, paimonChecksum.checksum()));
+            }
+            physicalRows = reads.readPhysicalFloor(ourTable, split, _ -> {});
+        }
+        for (int iteration = 0; iteration < settings.iterations(); iteration++) {
+            long start = System.nanoTime();
+            rows = reads.readOurs(ourTable, split, _ -> {}, _ -> {});
+            ours[iteration] = System.nanoTime() - start;
+
+            start = System.nanoTime();
+            physicalRows = reads.readPhysicalFloor(ourTable, split, _ -> {});
+            floor[iteration] = System.nanoTime() - start;
+
+            start = System.nanoTime();
+            PaimonJavaPageReader.read(paimonTable, MEASURED_BUCKET, types, _ -> {});
+            paimonJava[iteration] = System.nanoTime() - start;
+        }
+        BucketFigures figures = new BucketFigures(table, rows, physicalRows, split.files().size(), new Timing(ours), new Timing(floor), new Timing(paimonJava));
+        System.out.println("bucket %d of %-20s ours %,12.0f rows/s, floor %,12.0f physical rows/s, Paimon Java + blocks %,12.0f rows/s".formatted(MEASURED_BUCKET, table.name(),
+                figures.ours().rowsPerSecond(rows), figures.floor().rowsPerSecond(physicalRows), figures.paimonJava().rowsPerSecond(rows)));
+        return figures;
+    }
+
+    private static HeapFigures measureHeap(SingleBucketReads reads, PaimonJavaCatalog paimon, TableCase table)
+            throws Exception
+    {
+        SingleBucketReads.Table ourTable = reads.table(DATABASE, table.name());
+        PaimonSplit split = reads.split(ourTable, MEASURED_BUCKET);
+        org.apache.paimon.table.Table paimonTable = paimon.getTable(DATABASE, table.name());
+        List<Type> types = ourTable.types();
+        int[] channels = IntStream.range(0, types.size()).toArray();
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
+        // allocation: one plain read each
+        PageChecksum ourPages = new PageChecksum(types, channels);
+        long allocated = threads.getCurrentThreadAllocatedBytes();
+        long rows = reads.readOurs(ourTable, split, ourPages::accept, _ -> {});
+        double oursAllocatedPerRow = (double) (threads.getCurrentThreadAllocatedBytes() - allocated) / rows;
+        PageChecksum paimonPages = new PageChecksum(types, channels);
+        allocated = threads.getCurrentThreadAllocatedBytes();
+        PaimonJavaPageReader.read(paimonTable, MEASURED_BUCKET, types, paimonPages::accept);
+        double paimonAllocatedPerRow = (double) (threads.getCurrentThreadAllocatedBytes() - allocated) / rows;
+
+        // retained: full collections at a few points of another read each
+        HeapProbe ourProbe = new HeapProbe((int) Math.max(1, ourPages.pages() / HEAP_SAMPLES));
+        long[] reported = new long[1];
+        reads.readOurs(ourTable, split, _ -> ourProbe.pageConsumed(), memory -> reported[0] = Math.max(reported[0], memory));
+        HeapProbe paimonProbe = new HeapProbe((int) Math.max(1, paimonPages.pages() / HEAP_SAMPLES));
+        PaimonJavaPageReader.read(paimonTable, MEASURED_BUCKET, types, _ -> paimonProbe.pageConsumed());
+
+        HeapFigures figures = new HeapFigures(table, ourProbe.peakRetainedBytes(), reported[0], oursAllocatedPerRow, paimonProbe.peakRetainedBytes(), paimonAllocatedPerRow, ourPages.averagePageBytes());
+        System.out.println("heap %-20s ours retained %,d KB (page source reports %,d KB), %,.0f B/row allocated; Paimon Java retained %,d KB, %,.0f B/row".formatted(table.name(),
+                figures.oursRetained() / 1024, figures.oursReported() / 1024, oursAllocatedPerRow, figures.paimonRetained() / 1024, paimonAllocatedPerRow));
+        return figures;
+    }
+
+    /** The figures of one run as Markdown tables, CSV rows and chart lines. */
+    private record Report(Settings settings, List<TableCase> tables, List<ScanFigures> scans, List<BucketFigures> buckets, List<LookupFigures> lookups, List<HeapFigures> heaps)
+    {
+        String markdown(long seconds)
+        {
+            StringBuilder out = new StringBuilder();
+            out.append("## %s, %s: %,d rows, 4 buckets, sorted runs %s, %d warm-up + %d measured iterations (median, min..max), %d s in all%n%n".formatted(
+                    Instant.now().toString().substring(0, 10), settings.quick() ? "--quick" : "full", settings.rows(), settings.sortedRuns(), settings.warmups(), settings.iterations(), seconds));
+            out.append("### 1. Full scan through Trino (in-process, 4 bucket splits, every column aggregated)%n%n".formatted());
+            out.append("| table | shape | runs | rows/s | median | spread | ÷ compacted |\n| --- | --- | --- | --- | --- | --- | --- |\n");
+            double compacted = scan(COMPACTED).query().rowsPerSecond(settings.rows());
+            for (ScanFigures scan : scans) {
+                double rate = scan.query().rowsPerSecond(scan.liveRows());
+                out.append("| %s | %s | %d | %,.0f | %,.0f ms | %s | %.2f |%n".formatted(scan.table().name(), scan.table().shape(), scan.table().runs(), rate, scan.query().medianMillis(), scan.query().spread(), rate / compacted));
+            }
+            out.append("%n### 2–3. One bucket (bucket %d), one thread: our page source, the physical floor, Paimon Java 1.4.2 + row-to-block conversion%n%n".formatted(MEASURED_BUCKET));
+            out.append("| table | runs | files | live rows | physical rows | ours rows/s | floor (no merge) ms | ours ms | ours ÷ floor (time) | Paimon Java + blocks rows/s | ours ÷ Paimon Java | ours ÷ compacted (rows/s) |\n");
+            out.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+            BucketFigures compactedBucket = bucket(COMPACTED);
+            double compactedRate = compactedBucket.ours().rowsPerSecond(compactedBucket.rows());
+            for (BucketFigures bucket : buckets) {
+                double ours = bucket.ours().rowsPerSecond(bucket.rows());
+                double paimon = bucket.paimonJava().rowsPerSecond(bucket.rows());
+                out.append("| %s | %d | %d | %,d | %,d | %,.0f | %,.0f (%s) | %,.0f (%s) | %.2f | %,.0f | %.2f | %.2f |%n".formatted(
+                        bucket.table().name(), bucket.table().runs(), bucket.files(), bucket.rows(), bucket.physicalRows(), ours,
+                        bucket.floor().medianMillis(), bucket.floor().spread(), bucket.ours().medianMillis(), bucket.ours().spread(),
+                        bucket.ours().medianMillis() / bucket.floor().medianMillis(), paimon, ours / paimon, ours / compactedRate));
+            }
+            out.append("%n### 4. Lookups through Trino (%d per iteration; latency is the query's elapsed time)%n%n".formatted(settings.lookups()));
+            out.append("| table | runs | lookup | median | spread | splits (mean / max) | files opened (mean / max) | bytes read (mean) | one bucket, ≤ one file per run |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+            for (LookupFigures lookup : lookups) {
+                String target = lookup.kind().equals("point") ? (lookup.maxSplits() == 1 && lookup.maxFilesOpened() <= lookup.table().runs() ? "yes" : "**no**") : "–";
+                out.append("| %s | %d | %s | %,.1f ms | %s | %.1f / %d | %.1f / %d | %,.0f | %s |%n".formatted(lookup.table().name(), lookup.table().runs(), lookup.kind(),
+                        lookup.latency().medianMillis(), lookup.latency().spread(), lookup.splits(), lookup.maxSplits(), lookup.filesOpened(), lookup.maxFilesOpened(), lookup.bytes(), target));
+            }
+            out.append("%n### 5. Heap of one bucket's read (bucket %d)%n%n".formatted(MEASURED_BUCKET));
+            out.append("| table | runs | ours: retained peak | ours: page source reports | runs × mean output page | ours: allocated / row | Paimon Java + blocks: retained peak | Paimon Java: allocated / row |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n");
+            for (HeapFigures heap : heaps) {
+                out.append("| %s | %d | %,d KB | %,d KB | %,d KB | %,.0f B | %,d KB | %,.0f B |%n".formatted(heap.table().name(), heap.table().runs(),
+                        heap.oursRetained() / 1024, heap.oursReported() / 1024, heap.table().runs() * heap.pageBytes() / 1024, heap.oursAllocatedPerRow(), heap.paimonRetained() / 1024, heap.paimonAllocatedPerRow()));
+            }
+            out.append("%n### Targets%n%n".formatted());
+            out.append("| target | measured | met |\n| --- | --- | --- |\n");
+            for (Shape shape : Shape.values()) {
+                if (!settings.sortedRuns().contains(5)) {
+                    break;
+                }
+                BucketFigures five = bucket(shape.tableName(5));
+                double speedup = five.ours().rowsPerSecond(five.rows()) / five.paimonJava().rowsPerSecond(five.rows());
+                out.append("| R = 5, %s: page source ≥ 3 × Paimon Java + blocks | %.2f × | %s |%n".formatted(shape.name().toLowerCase(Locale.ENGLISH), speedup, speedup >= 3 ? "yes" : "**no**"));
+                double overFloor = five.ours().medianMillis() / five.floor().medianMillis();
+                out.append("| R = 5, %s: merged read ≤ 1.3 × physical floor (time) | %.2f × | %s |%n".formatted(shape.name().toLowerCase(Locale.ENGLISH), overFloor, overFloor <= 1.3 ? "yes" : "**no**"));
+            }
+            if (settings.sortedRuns().contains(5)) {
+                BucketFigures clustered = bucket(Shape.CLUSTERED.tableName(5));
+                double ratio = clustered.ours().rowsPerSecond(clustered.rows()) / compactedRate;
+                out.append("| R = 5, clustered: close to the compacted read (rows/s) | %.2f × compacted | %s |%n".formatted(ratio, ratio >= 0.8 ? "yes (≥ 0.8)" : "**no** (< 0.8)"));
+            }
+            boolean lookupsMet = lookups.stream().filter(lookup -> lookup.kind().equals("point")).allMatch(lookup -> lookup.maxSplits() == 1 && lookup.maxFilesOpened() <= lookup.table().runs());
+            out.append("| point lookup: one bucket, ≤ one file per sorted run | every table | %s |%n".formatted(lookupsMet ? "yes" : "**no**"));
+            return out.toString();
+        }
+
+        String csv()
+        {
+            StringBuilder out = new StringBuilder("section,table,shape,runs,measure,unit,median,min,max\n");
+            for (ScanFigures scan : scans) {
+                row(out, "full_scan", scan.table(), "query", scan.query(), scan.liveRows());
+            }
+            for (BucketFigures bucket : buckets) {
+                row(out, "bucket", bucket.table(), "ours_page_source", bucket.ours(), bucket.rows());
+                row(out, "bucket", bucket.table(), "physical_floor", bucket.floor(), bucket.physicalRows());
+                row(out, "bucket", bucket.table(), "paimon_java_with_blocks", bucket.paimonJava(), bucket.rows());
+            }
+            for (LookupFigures lookup : lookups) {
+                String measure = lookup.kind().replace(' ', '_');
+                out.append("lookup,%s,%s,%d,%s_latency,ms,%.3f,%.3f,%.3f%n".formatted(lookup.table().name(), lookup.table().shape(), lookup.table().runs(), measure,
+                        lookup.latency().medianMillis(), lookup.latency().minMillis(), lookup.latency().maxMillis()));
+                out.append("lookup,%s,%s,%d,%s_splits,count,%.2f,,%d%n".formatted(lookup.table().name(), lookup.table().shape(), lookup.table().runs(), measure, lookup.splits(), lookup.maxSplits()));
+                out.append("lookup,%s,%s,%d,%s_files_opened,count,%.2f,,%d%n".formatted(lookup.table().name(), lookup.table().shape(), lookup.table().runs(), measure, lookup.filesOpened(), lookup.maxFilesOpened()));
+                out.append("lookup,%s,%s,%d,%s_bytes_read,bytes,%.0f,,%n".formatted(lookup.table().name(), lookup.table().shape(), lookup.table().runs(), measure, lookup.bytes()));
+            }
+            for (HeapFigures heap : heaps) {
+                String prefix = "heap,%s,%s,%d,".formatted(heap.table().name(), heap.table().shape(), heap.table().runs());
+                out.append(prefix).append("ours_retained_peak,bytes,%d,,%n".formatted(heap.oursRetained()));
+                out.append(prefix).append("ours_reported_peak,bytes,%d,,%n".formatted(heap.oursReported()));
+                out.append(prefix).append("ours_allocated_per_row,bytes,%.1f,,%n".formatted(heap.oursAllocatedPerRow()));
+                out.append(prefix).append("paimon_java_retained_peak,bytes,%d,,%n".formatted(heap.paimonRetained()));
+                out.append(prefix).append("paimon_java_allocated_per_row,bytes,%.1f,,%n".formatted(heap.paimonAllocatedPerRow()));
+            }
+            return out.toString();
+        }
+
+        private static void row(StringBuilder out, String section, TableCase table, String measure, Timing timing, long rows)
+        {
+            out.append("%s,%s,%s,%d,%s,rows/s,%.0f,%.0f,%.0f%n".formatted(section, table.name(), table.shape(), table.runs(), measure,
+                    timing.rowsPerSecond(rows), rows / (timing.maxMillis() / 1e3), rows / (timing.minMillis() / 1e3)));
+        }
+
+        List<ChartWriter.Series> chartSeries()
+        {
+            List<ChartWriter.Series> series = new ArrayList<>();
+            Color[] colors = {new Color(0, 90, 181), new Color(220, 50, 32)};
+            for (Shape shape : Shape.values()) {
+                Color color = colors[shape.ordinal()];
+                String name = shape.name().toLowerCase(Locale.ENGLISH);
+                List<double[]> query = new ArrayList<>();
+                List<double[]> ours = new ArrayList<>();
+                List<double[]> floor = new ArrayList<>();
+                List<double[]> paimon = new ArrayList<>();
+                for (int runs : settings.sortedRuns()) {
+                    query.add(new double[] {runs, scan(shape.tableName(runs)).query().rowsPerSecond(settings.rows())});
+                    BucketFigures bucket = bucket(shape.tableName(runs));
+                    ours.add(new double[] {runs, bucket.ours().rowsPerSecond(bucket.rows())});
+                    // the floor as the live rows it would deliver, so it is comparable with the merged reads
+                    floor.add(new double[] {runs, bucket.floor().rowsPerSecond(bucket.rows())});
+                    paimon.add(new double[] {runs, bucket.paimonJava().rowsPerSecond(bucket.rows())});
+                }
+                series.add(new ChartWriter.Series("Trino query, " + name, color, false, query));
+                series.add(new ChartWriter.Series("our page source, " + name, color.brighter(), false, ours));
+                series.add(new ChartWriter.Series("no-merge floor, " + name, color.darker(), true, floor));
+                series.add(new ChartWriter.Series("Paimon Java + blocks, " + name, new Color(120, 120, 120).darker().darker(), shape == Shape.CLUSTERED, paimon));
+            }
+            BucketFigures compacted = bucket(COMPACTED);
+            double compactedRate = compacted.ours().rowsPerSecond(compacted.rows());
+            series.add(new ChartWriter.Series("our page source, compacted", new Color(0, 150, 70), true,
+                    List.of(new double[] {1, compactedRate}, new double[] {settings.sortedRuns().getLast(), compactedRate})));
+            return series;
+        }
+
+        private ScanFigures scan(String table)
+        {
+            return scans.stream().filter(scan -> scan.table().name().equals(table)).findFirst().orElseThrow();
+        }
+
+        private BucketFigures bucket(String table)
+        {
+            return buckets.stream().filter(bucket -> bucket.table().name().equals(table)).findFirst().orElseThrow();
+        }
+    }
+
+}

@@ -1,0 +1,46 @@
+package io.trino.plugin.paimon.benchmark;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+
+/**
+ * The heap a read retains, measured rather than estimated: a full collection before the read gives the baseline,
+ * and a full collection at a few points during the read leaves only what is reachable then (open readers, the
+ * pages of every sorted run, the output being built, the page the consumer holds). The peak over those points,
+ * less the baseline, is the read's retained heap. Sampling points are a handful per read, so a short peak between
+ * them can be missed; the figure is a lower bound of the true peak, and never includes garbage.
+ */
+final class HeapProbe
+{
+    private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+    private final int samplingInterval;
+    private long baseline;
+    private long peak;
+    private long pages;
+
+    /** Samples after every samplingInterval pages. */
+    HeapProbe(int samplingInterval)
+    {
+        this.samplingInterval = samplingInterval;
+        this.baseline = liveHeap();
+    }
+
+    void pageConsumed()
+    {
+        pages++;
+        if (pages % samplingInterval == 0) {
+            peak = Math.max(peak, liveHeap() - baseline);
+        }
+    }
+
+    long peakRetainedBytes()
+    {
+        return peak;
+    }
+
+    private long liveHeap()
+    {
+        System.gc();
+        return memory.getHeapMemoryUsage().getUsed();
+    }
+}

@@ -1,0 +1,118 @@
+package io.trino.plugin.paimon.benchmark;
+
+import com.google.common.collect.ImmutableList;
+import io.trino.filesystem.Location;
+import io.trino.filesystem.local.LocalFileSystemFactory;
+import io.trino.plugin.paimon.PaimonColumnHandle;
+import io.trino.plugin.paimon.PaimonTableHandle;
+import io.trino.plugin.paimon.PaimonTransactionHandle;
+import io.trino.plugin.paimon.catalog.FileSystemCatalog;
+import io.trino.plugin.paimon.metadata.PaimonMetadata;
+import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
+import io.trino.plugin.paimon.read.PaimonSplit;
+import io.trino.plugin.paimon.read.PaimonSplitManager;
+import io.trino.plugin.paimon.read.PhysicalFloorReader;
+import io.trino.plugin.paimon.table.TypeMapping;
+import io.trino.spi.Page;
+import io.trino.spi.connector.ColumnHandle;
+import io.trino.spi.connector.ConnectorPageSource;
+import io.trino.spi.connector.ConnectorSplit;
+import io.trino.spi.connector.ConnectorSplitSource;
+import io.trino.spi.connector.Constraint;
+import io.trino.spi.connector.DynamicFilter;
+import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.connector.SourcePage;
+import io.trino.spi.type.Type;
+
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.LongConsumer;
+
+import static io.trino.plugin.paimon.testing.PaimonQueryRunner.WAREHOUSE_DIRECTORY;
+import static io.trino.testing.TestingConnectorSession.SESSION;
+import static io.trino.type.InternalTypeManager.TESTING_TYPE_MANAGER;
+
+/**
+ * One bucket read on the calling thread, through the connector's own split manager and page source provider (as
+ * Trino would call them for the bucket's split), or file by file with no merge (the physical floor).
+ */
+final class SingleBucketReads
+{
+    private final FileSystemCatalog catalog;
+    private final PaimonSplitManager splitManager;
+    private final PaimonPageSourceProvider pageSourceProvider;
+    private final TypeMapping typeMapping = new TypeMapping(TESTING_TYPE_MANAGER.getTypeOperators());
+
+    SingleBucketReads(Path localRoot)
+    {
+        this.catalog = new FileSystemCatalog(new LocalFileSystemFactory(localRoot), Location.of("local:///" + WAREHOUSE_DIRECTORY));
+        this.splitManager = new PaimonSplitManager(catalog);
+        this.pageSourceProvider = new PaimonPageSourceProvider(catalog, TESTING_TYPE_MANAGER);
+    }
+
+    Table table(String database, String name)
+    {
+        PaimonMetadata metadata = new PaimonMetadata(catalog, TESTING_TYPE_MANAGER);
+        PaimonTableHandle handle = (PaimonTableHandle) metadata.getTableHandle(SESSION, new SchemaTableName(database, name), Optional.empty(), Optional.empty());
+        // the handle's columns in table order
+        List<PaimonColumnHandle> columns = metadata.getColumnHandles(SESSION, handle).values().stream()
+                .map(PaimonColumnHandle.class::cast)
+                .sorted(Comparator.comparingInt(PaimonColumnHandle::fieldId))
+                .toList();
+        return new Table(handle, columns);
+    }
+
+    PaimonSplit split(Table table, int bucket)
+    {
+        try (ConnectorSplitSource source = splitManager.getSplits(PaimonTransactionHandle.create(), SESSION, table.handle(), DynamicFilter.EMPTY, Constraint.alwaysTrue())) {
+            ImmutableList.Builder<ConnectorSplit> splits = ImmutableList.builder();
+            while (!source.isFinished()) {
+                splits.addAll(source.getNextBatch(1000).get().getSplits());
+            }
+            return splits.build().stream()
+                    .map(PaimonSplit.class::cast)
+                    .filter(split -> split.bucket() == bucket)
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalStateException("no split of bucket " + bucket));
+        }
+        catch (Exception e) {
+            throw new RuntimeException(e);
+        }
+    }
+
+    /** Our merged read of the split; memoryUsage receives the page source's own memory figure after every page. */
+    long readOurs(Table table, PaimonSplit split, Consumer<Page> consumer, LongConsumer memoryUsage)
+            throws Exception
+    {
+        long rows = 0;
+        List<ColumnHandle> columns = ImmutableList.copyOf(table.columns());
+        try (ConnectorPageSource pageSource = pageSourceProvider.createPageSource(PaimonTransactionHandle.create(), SESSION, split, table.handle(), columns, DynamicFilter.EMPTY)) {
+            while (!pageSource.isFinished()) {
+                SourcePage page = pageSource.getNextSourcePage();
+                if (page != null) {
+                    rows += page.getPositionCount();
+                    consumer.accept(page.getPage());
+                    memoryUsage.accept(pageSource.getMemoryUsage());
+                }
+            }
+        }
+        return rows;
+    }
+
+    /** Every physical record of the split's files, decoded and not merged. */
+    long readPhysicalFloor(Table table, PaimonSplit split, Consumer<Page> consumer)
+    {
+        return new PhysicalFloorReader(catalog.fileSystem(SESSION), Location.of(table.handle().location()), typeMapping).read(split, consumer);
+    }
+
+    record Table(PaimonTableHandle handle, List<PaimonColumnHandle> columns)
+    {
+        List<Type> types()
+        {
+            return columns.stream().map(PaimonColumnHandle::type).toList();
+        }
+    }
+}
