@@ -6,6 +6,7 @@ import io.trino.spi.block.BlockBuilder;
 import io.trino.spi.block.ValueBlock;
 import io.trino.spi.type.Type;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Supplier;
@@ -13,12 +14,16 @@ import java.util.function.Supplier;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Collects merged rows as references to positions in source pages and copies them out in batches. A row is either
- * one source record (deduplicate, first-row, most rows of every engine) or, for merge functions that combine
- * records, a value per column taken from different records or computed. Rows of the first kind share one page
- * and position for all columns, so consecutive rows from one source page are found once for the whole page and
- * copied column by column with one {@code appendRange} (consecutive positions) or {@code appendPositions} call;
- * combined rows are copied per column in runs the same way. No object is created per row.
+ * Collects merged rows as references to positions in source pages and turns them into output pages in batches. A
+ * row is either one source record (deduplicate, first-row, most rows of every engine) or, for merge functions that
+ * combine records, a value per column taken from different records or computed.
+ * <p>
+ * A batch of whole-record rows is not copied at all: its rows are grouped by source page and each group becomes a
+ * view of that page's positions ({@link Page#getPositions}, dictionary blocks over the decoded values), as the
+ * pass-through of single-run sections does. The rows of a split carry no order for Trino, so rows of different
+ * source pages need not interleave as the merge emitted them. A batch with combined rows is copied column by
+ * column, each run of values from one page with one {@code appendRange} or {@code appendPositions} call. No
+ * object is created per row.
  */
 public final class OutputPageBuilder
 {
@@ -100,10 +105,55 @@ public final class OutputPageBuilder
         return size == 0;
     }
 
-    /** The collected rows as a page; the builder is empty afterwards. */
-    public Page build()
+    /** The collected rows as pages; the builder is empty afterwards. */
+    public List<Page> build()
     {
-        Block[] computed = combined ? computedColumns.get() : null;
+        List<Page> result = combined ? List.of(copyRows()) : viewsOfSourcePages();
+        Arrays.fill(rowPages, 0, size, null);
+        size = 0;
+        combined = false;
+        return result;
+    }
+
+    // whole-record rows, grouped by their source page in the order the pages first appear
+    private List<Page> viewsOfSourcePages()
+    {
+        Page[] sources = new Page[8];
+        int[][] sourcePositions = new int[8][];
+        int[] counts = new int[8];
+        int sourceCount = 0;
+        int source = -1;
+        for (int row = 0; row < size; row++) {
+            Page page = rowPages[row];
+            // rows of one page mostly follow each other: the latest page first, then the others
+            if (source < 0 || sources[source] != page) {
+                source = 0;
+                while (source < sourceCount && sources[source] != page) {
+                    source++;
+                }
+                if (source == sourceCount) {
+                    if (sourceCount == sources.length) {
+                        sources = Arrays.copyOf(sources, sourceCount * 2);
+                        sourcePositions = Arrays.copyOf(sourcePositions, sourceCount * 2);
+                        counts = Arrays.copyOf(counts, sourceCount * 2);
+                    }
+                    sources[sourceCount] = page;
+                    sourcePositions[sourceCount] = new int[size - row];
+                    sourceCount++;
+                }
+            }
+            sourcePositions[source][counts[source]++] = rowPositions[row];
+        }
+        List<Page> pages = new ArrayList<>(sourceCount);
+        for (int i = 0; i < sourceCount; i++) {
+            pages.add(sources[i].getColumns(sourceChannels).getPositions(sourcePositions[i], 0, counts[i]));
+        }
+        return pages;
+    }
+
+    private Page copyRows()
+    {
+        Block[] computed = computedColumns.get();
         BlockBuilder[] builders = new BlockBuilder[types.length];
         for (int column = 0; column < types.length; column++) {
             builders[column] = types[column].createBlockBuilder(null, size);
@@ -131,15 +181,9 @@ public final class OutputPageBuilder
         Block[] blocks = new Block[types.length];
         for (int column = 0; column < types.length; column++) {
             blocks[column] = builders[column].build();
-            if (combined) {
-                Arrays.fill(pages[column], 0, size, null);
-            }
+            Arrays.fill(pages[column], 0, size, null);
         }
-        Arrays.fill(rowPages, 0, size, null);
-        Page result = new Page(size, blocks);
-        size = 0;
-        combined = false;
-        return result;
+        return new Page(size, blocks);
     }
 
     private boolean isConsecutive(int start, int end)

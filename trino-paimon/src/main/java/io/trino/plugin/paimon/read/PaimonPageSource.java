@@ -20,11 +20,13 @@ import io.trino.spi.connector.SourcePage;
 import io.trino.spi.metrics.Metrics;
 import io.trino.spi.type.Type;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.Queue;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -58,6 +60,8 @@ public final class PaimonPageSource
     private DataFileRunCursor passThrough;
     private SortMergeReader merger;
     private OutputPageBuilder output;
+    // pages of the merge not yet returned: a batch of merged rows comes out as a page per source page
+    private final Queue<Page> mergedPages = new ArrayDeque<>();
     private long completedPositions;
     private boolean finished;
 
@@ -168,16 +172,18 @@ public final class PaimonPageSource
 
     private Page nextMergedPage()
     {
-        merger.mergeInto(output);
-        Page page = null;
-        if (output.isFull() || merger.isFinished()) {
-            page = output.isEmpty() ? null : output.build();
+        if (!mergedPages.isEmpty()) {
+            return mergedPages.poll();
         }
-        if (merger.isFinished() && output.isEmpty()) {
+        merger.mergeInto(output);
+        if ((output.isFull() || merger.isFinished()) && !output.isEmpty()) {
+            mergedPages.addAll(output.build());
+        }
+        if (merger.isFinished() && output.isEmpty() && mergedPages.isEmpty()) {
             merger = null;
             output = null;
         }
-        return page;
+        return mergedPages.poll();
     }
 
     private void closeRuns()

@@ -62,9 +62,10 @@ final class TestSortMergeReader
             if (output.isEmpty()) {
                 continue;
             }
-            Page page = output.build();
-            for (int position = 0; position < page.getPositionCount(); position++) {
-                values.add(BIGINT.getLong(page.getBlock(0), position));
+            for (Page page : output.build()) {
+                for (int position = 0; position < page.getPositionCount(); position++) {
+                    values.add(BIGINT.getLong(page.getBlock(0), position));
+                }
             }
         }
         return values;
