@@ -31,11 +31,7 @@ final class BinaryUnionAggregator
     @Override
     protected void combine(Page page, Block block, int position)
     {
-        if (block.isNull(position)) {
-            return;
-        }
-        if (accumulatorIsNull()) {
-            reference(page, block, position);
+        if (settledByNulls(page, block, position)) {
             return;
         }
         byte[] accumulator = isReference() ? VARBINARY.getSlice(referencedBlock(), referencedPosition()).getBytes() : value;

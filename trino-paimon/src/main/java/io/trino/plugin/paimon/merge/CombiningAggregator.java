@@ -100,6 +100,24 @@ abstract class CombiningAggregator
         write(computed);
     }
 
+    /**
+     * The null rule of most functions: a null input leaves the accumulator, and a null accumulator becomes the
+     * input as it is.
+     *
+     * @return whether the rule settled the value, leaving nothing to combine
+     */
+    protected final boolean settledByNulls(Page page, Block block, int position)
+    {
+        if (block.isNull(position)) {
+            return true;
+        }
+        if (accumulatorIsNull()) {
+            reference(page, block, position);
+            return true;
+        }
+        return false;
+    }
+
     protected final boolean accumulatorIsNull()
     {
         return block == null && !built;

@@ -62,11 +62,7 @@ final class MergeMapAggregator
     @Override
     protected void combine(Page page, Block block, int position)
     {
-        if (block.isNull(position)) {
-            return;
-        }
-        if (accumulatorIsNull()) {
-            reference(page, block, position);
+        if (settledByNulls(page, block, position)) {
             return;
         }
         build();

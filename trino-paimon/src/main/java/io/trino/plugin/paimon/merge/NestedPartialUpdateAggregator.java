@@ -46,11 +46,7 @@ final class NestedPartialUpdateAggregator
     @Override
     protected void combine(Page page, Block block, int position)
     {
-        if (block.isNull(position)) {
-            return;
-        }
-        if (accumulatorIsNull()) {
-            reference(page, block, position);
+        if (settledByNulls(page, block, position)) {
             return;
         }
         if (isReference()) {

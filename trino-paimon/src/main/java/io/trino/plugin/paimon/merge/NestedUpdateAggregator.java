@@ -45,11 +45,7 @@ final class NestedUpdateAggregator
     @Override
     protected void combine(Page page, Block block, int position)
     {
-        if (block.isNull(position)) {
-            return;
-        }
-        if (accumulatorIsNull()) {
-            reference(page, block, position);
+        if (settledByNulls(page, block, position)) {
             return;
         }
         int accumulatorSize = isReference() ? arrayType.getObject(referencedBlock(), referencedPosition()).getPositionCount() : rows.size();

@@ -3,17 +3,12 @@ package io.trino.plugin.paimon.read;
 import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import io.trino.plugin.paimon.testing.PaimonJavaValues;
-import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericArray;
 import org.apache.paimon.data.GenericMap;
 import org.apache.paimon.data.GenericRow;
-import org.apache.paimon.disk.IOManager;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.table.Table;
-import org.apache.paimon.table.sink.BatchTableCommit;
-import org.apache.paimon.table.sink.BatchTableWrite;
-import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.DataType;
 import org.apache.paimon.types.DataTypes;
@@ -312,7 +307,7 @@ final class TestCollectionAndSketchAggregates
     private List<Object> readOnlyRowCompacted(List<DataField> columns, Map<String, String> options, List<List<Object>> commits)
     {
         Table table = write(columns, options, commits);
-        compact(table);
+        PaimonJavaCatalog.compact(table, root(), 1, _ -> true);
         return onlyRow(table);
     }
 
@@ -356,20 +351,6 @@ final class TestCollectionAndSketchAggregates
                 PaimonJavaCatalog.write(table, commit.stream().map(GenericRow.class::cast).toList());
             }
             return table;
-        }
-        catch (Exception e) {
-            throw new RuntimeException(e);
-        }
-    }
-
-    private void compact(Table table)
-    {
-        Table compacting = table.copy(Map.of("write-only", "false"));
-        BatchWriteBuilder builder = compacting.newBatchWriteBuilder();
-        try (BatchTableWrite write = builder.newWrite().withIOManager(IOManager.create(root().toString()));
-                BatchTableCommit commit = builder.newCommit()) {
-            write.compact(BinaryRow.EMPTY_ROW, 0, true);
-            commit.commit(write.prepareCommit());
         }
         catch (Exception e) {
             throw new RuntimeException(e);

@@ -2,16 +2,11 @@ package io.trino.plugin.paimon.read;
 
 import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
-import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.Decimal;
 import org.apache.paimon.data.GenericRow;
-import org.apache.paimon.disk.IOManager;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.table.Table;
-import org.apache.paimon.table.sink.BatchTableCommit;
-import org.apache.paimon.table.sink.BatchTableWrite;
-import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.paimon.types.DataTypeJsonParser;
 import org.apache.paimon.types.RowKind;
 import org.junit.jupiter.api.Test;
@@ -96,7 +91,7 @@ final class TestMergeVectors
         Table f1 = writeVector(Shape.KV, firstRow, "+I(1,a) | +I(1,b)");
         assertThat(read(f1)).isEmpty();
         assertThat(PaimonJavaCatalog.readRows(f1)).isEmpty();
-        compact(f1);
+        PaimonJavaCatalog.compact(f1, root(), 1, _ -> true);
         assertThat(read(f1)).containsExactly("(1,a)").isEqualTo(paimonRows(f1));
 
         assertCompactedVector("F8", firstRow, "+I(1,a), +I(1,b)", "(1,a)");
@@ -422,7 +417,7 @@ final class TestMergeVectors
         List<String> paimonRows = paimonRows(table);
         assertThat(paimonRows).as("%s in Paimon Java 1.4.2", name).containsExactlyInAnyOrder(expected);
         assertThat(read(table)).as("%s through Trino", name).isEqualTo(paimonRows);
-        compact(table);
+        PaimonJavaCatalog.compact(table, root(), 1, _ -> true);
         List<String> compactedRows = paimonRows(table);
         assertThat(read(table)).as("%s through Trino after a compaction", name).isEqualTo(compactedRows);
     }
@@ -431,7 +426,7 @@ final class TestMergeVectors
             throws Exception
     {
         Table table = writeVector(Shape.KV, options, commits);
-        compact(table);
+        PaimonJavaCatalog.compact(table, root(), 1, _ -> true);
         List<String> paimonRows = paimonRows(table);
         assertThat(paimonRows).as("%s in Paimon Java 1.4.2", name).containsExactlyInAnyOrder(expected);
         assertThat(read(table)).as("%s through Trino", name).isEqualTo(paimonRows);
@@ -479,18 +474,6 @@ final class TestMergeVectors
             PaimonJavaCatalog.write(table, rows);
         }
         return table;
-    }
-
-    private void compact(Table table)
-            throws Exception
-    {
-        Table compacting = table.copy(Map.of("write-only", "false"));
-        BatchWriteBuilder builder = compacting.newBatchWriteBuilder();
-        try (BatchTableWrite write = builder.newWrite().withIOManager(IOManager.create(root().toString()));
-                BatchTableCommit commit = builder.newCommit()) {
-            write.compact(BinaryRow.EMPTY_ROW, 0, true);
-            commit.commit(write.prepareCommit());
-        }
     }
 
     private static GenericRow parse(List<String> columns, String record)

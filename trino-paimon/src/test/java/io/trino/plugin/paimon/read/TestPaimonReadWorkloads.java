@@ -3,21 +3,14 @@ package io.trino.plugin.paimon.read;
 import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import io.trino.testing.MaterializedRow;
-import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
-import org.apache.paimon.disk.IOManager;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.table.Table;
-import org.apache.paimon.table.sink.BatchTableCommit;
-import org.apache.paimon.table.sink.BatchTableWrite;
-import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.paimon.types.DataTypes;
 import org.apache.paimon.types.RowKind;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -199,28 +192,13 @@ final class TestPaimonReadWorkloads
                 PaimonJavaCatalog.write(table, rows);
             }
             if (compactBetween && commit % 2 == 1) {
-                compact(table);
+                PaimonJavaCatalog.compact(table, root(), Integer.parseInt(table.options().get("bucket")), TestPaimonReadWorkloads::fullCompaction);
             }
-        }
-    }
-
-    private void compact(Table table)
-            throws Exception
-    {
-        Table compacting = table.copy(Map.of("write-only", "false"));
-        BatchWriteBuilder builder = compacting.newBatchWriteBuilder();
-        try (BatchTableWrite write = builder.newWrite().withIOManager(IOManager.create(root().toString()));
-                BatchTableCommit commit = builder.newCommit()) {
-            int buckets = Integer.parseInt(table.options().get("bucket"));
-            for (int bucket = 0; bucket < buckets; bucket++) {
-                write.compact(BinaryRow.EMPTY_ROW, bucket, random(bucket));
-            }
-            commit.commit(write.prepareCommit());
         }
     }
 
     // alternate full and minor compactions so that levels mix
-    private static boolean random(int bucket)
+    private static boolean fullCompaction(int bucket)
     {
         return bucket % 2 == 0;
     }

@@ -4,6 +4,7 @@ import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
 import org.apache.paimon.catalog.CatalogFactory;
 import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.disk.IOManager;
@@ -22,6 +23,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.function.IntPredicate;
 import java.util.function.ToIntFunction;
 
 import static java.util.Objects.requireNonNull;
@@ -93,6 +96,28 @@ public final class PaimonJavaCatalog
         options.set("cache-enabled", "false");
         try (Catalog fresh = CatalogFactory.createCatalog(CatalogContext.create(options))) {
             return fresh.getTable(Identifier.create(database, table));
+        }
+    }
+
+    /**
+     * Compacts buckets 0 .. buckets - 1 of an unpartitioned table in one commit, as Paimon Java's writer does:
+     * fully where {@code fullCompaction} says so, else by its own pick of runs.
+     *
+     * @param ioDirectory where the writer may spill (lookup and deletion-vector tables need one)
+     */
+    public static void compact(Table table, Path ioDirectory, int buckets, IntPredicate fullCompaction)
+    {
+        Table compacting = table.copy(Map.of("write-only", "false"));
+        BatchWriteBuilder builder = compacting.newBatchWriteBuilder();
+        try (BatchTableWrite write = builder.newWrite().withIOManager(IOManager.create(ioDirectory.toString()));
+                BatchTableCommit commit = builder.newCommit()) {
+            for (int bucket = 0; bucket < buckets; bucket++) {
+                write.compact(BinaryRow.EMPTY_ROW, bucket, fullCompaction.test(bucket));
+            }
+            commit.commit(write.prepareCommit());
+        }
+        catch (Exception e) {
+            throw new RuntimeException(e);
         }
     }
 
