@@ -314,6 +314,12 @@ final class TestMergeVectors
         // A19': 1.3.1 gave (1,3); 1.4.2 restarts the row from the -D record, so later adds aggregate onto its 1
         assertAggregation("A19'", sumTable, removeOnDelete, "+I(1,10) | -D(1,1) | +I(1,3)", "(1,4)");
         assertAggregation("A19c", sumTable, removeOnDelete, "+I(1,10) | -U(1,4)", "(1,6)");
+        // A21: with ignore-delete the writer drops the -D
+        assertAggregation("A21", sumTable, Map.of("fields.s.aggregate-function", "sum", "ignore-delete", "true"), "+I(1,10) | -D(1,4)", "(1,10)");
+        // A20b: no function on the sequence field (Paimon refuses to create such a table, so the option is added by hand)
+        Table a20b = writeVector(List.of("k INT", "s INT", "ts INT"), Map.of("merge-engine", "aggregation", "sequence.field", "ts"), "+I(1,1,1) | +I(1,2,2)");
+        addOptionsByHand(a20b, Map.of("fields.ts.aggregate-function", "max"));
+        assertQueryFails("SELECT * FROM \"%s\"".formatted(a20b.name()), ".*Should not define aggregation on sequence field: 'ts'\\.");
         // only the newest record decides the removal: a -U after the -D retracts from the restarted row
         assertAggregation("A19e", sumTable, removeOnDelete, "+I(1,10) | -D(1,1) | -U(1,4)", "(1,-3)");
         assertAggregation("A20", List.of("k INT", "f INT", "l INT", "ts INT"), Map.of("fields.f.aggregate-function", "first_value", "fields.l.aggregate-function", "last_value", "sequence.field", "ts"),
