@@ -3,9 +3,9 @@ package io.trino.plugin.paimon.read;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.parquet.ParquetReaderOptions;
-import io.trino.plugin.paimon.format.DataField;
-import io.trino.plugin.paimon.format.SchemaFiles;
-import io.trino.plugin.paimon.format.TableSchema;
+import io.trino.plugin.paimon.format.schema.DataField;
+import io.trino.plugin.paimon.format.schema.SchemaFiles;
+import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.table.TypeMapping;
 import io.trino.spi.Page;
 

@@ -4,21 +4,21 @@ import com.google.common.collect.ImmutableList;
 import io.airlift.log.Logger;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
-import io.trino.plugin.paimon.format.DataField;
-import io.trino.plugin.paimon.format.DataType;
-import io.trino.plugin.paimon.format.IndexManifestEntry;
-import io.trino.plugin.paimon.format.ManifestEntry;
-import io.trino.plugin.paimon.format.ManifestEntry.FileKind;
-import io.trino.plugin.paimon.format.ManifestFileMeta;
-import io.trino.plugin.paimon.format.ManifestWriter;
-import io.trino.plugin.paimon.format.ManifestWriter.WrittenFile;
 import io.trino.plugin.paimon.format.MetadataFileNames;
-import io.trino.plugin.paimon.format.ScanFilter;
-import io.trino.plugin.paimon.format.Snapshot;
-import io.trino.plugin.paimon.format.Snapshot.CommitKind;
-import io.trino.plugin.paimon.format.SnapshotFiles;
-import io.trino.plugin.paimon.format.SnapshotScan;
-import io.trino.plugin.paimon.format.TableSchema;
+import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
+import io.trino.plugin.paimon.format.manifest.ManifestEntry;
+import io.trino.plugin.paimon.format.manifest.ManifestEntry.FileKind;
+import io.trino.plugin.paimon.format.manifest.ManifestFileMeta;
+import io.trino.plugin.paimon.format.manifest.ManifestWriter;
+import io.trino.plugin.paimon.format.manifest.ManifestWriter.WrittenFile;
+import io.trino.plugin.paimon.format.manifest.ScanFilter;
+import io.trino.plugin.paimon.format.manifest.SnapshotScan;
+import io.trino.plugin.paimon.format.schema.DataField;
+import io.trino.plugin.paimon.format.schema.DataType;
+import io.trino.plugin.paimon.format.schema.TableSchema;
+import io.trino.plugin.paimon.format.snapshot.Snapshot;
+import io.trino.plugin.paimon.format.snapshot.Snapshot.CommitKind;
+import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.spi.TrinoException;
 
 import java.util.ArrayList;
@@ -31,7 +31,7 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import static com.google.common.base.Preconditions.checkArgument;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_CONFLICT;
-import static io.trino.plugin.paimon.format.Snapshot.BATCH_COMMIT_IDENTIFIER;
+import static io.trino.plugin.paimon.format.snapshot.Snapshot.BATCH_COMMIT_IDENTIFIER;
 import static java.util.Objects.requireNonNull;
 
 /**

@@ -11,11 +11,11 @@ import java.util.OptionalLong;
 /**
  * Typed access to the members of Paimon's JSON metadata files, failing with {@link InvalidMetadataException}.
  */
-final class JsonFields
+public final class JsonFields
 {
     private JsonFields() {}
 
-    static JsonNode parseObject(ObjectMapper mapper, byte[] json)
+    public static JsonNode parseObject(ObjectMapper mapper, byte[] json)
     {
         JsonNode root;
         try {
@@ -33,7 +33,7 @@ final class JsonFields
         return root;
     }
 
-    static String requiredText(JsonNode node, String name)
+    public static String requiredText(JsonNode node, String name)
     {
         JsonNode value = node.get(name);
         if (value == null || !value.isTextual()) {
@@ -42,7 +42,7 @@ final class JsonFields
         return value.asText();
     }
 
-    static int requiredInt(JsonNode node, String name)
+    public static int requiredInt(JsonNode node, String name)
     {
         JsonNode value = node.get(name);
         if (value == null || !value.isIntegralNumber() || !value.canConvertToInt()) {
@@ -51,7 +51,7 @@ final class JsonFields
         return value.intValue();
     }
 
-    static long requiredLong(JsonNode node, String name)
+    public static long requiredLong(JsonNode node, String name)
     {
         JsonNode value = node.get(name);
         if (value == null || !value.isIntegralNumber() || !value.canConvertToLong()) {
@@ -60,7 +60,7 @@ final class JsonFields
         return value.longValue();
     }
 
-    static OptionalLong optionalLong(JsonNode node, String name)
+    public static OptionalLong optionalLong(JsonNode node, String name)
     {
         JsonNode value = node.get(name);
         if (value == null || value.isNull()) {
@@ -72,7 +72,7 @@ final class JsonFields
         return OptionalLong.of(value.longValue());
     }
 
-    static Optional<String> optionalText(JsonNode node, String name)
+    public static Optional<String> optionalText(JsonNode node, String name)
     {
         JsonNode value = node.get(name);
         if (value == null || value.isNull()) {

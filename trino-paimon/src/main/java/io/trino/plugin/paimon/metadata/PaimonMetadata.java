@@ -1,6 +1,5 @@
 package io.trino.plugin.paimon.metadata;
 
-
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
 import io.airlift.log.Logger;
@@ -8,12 +7,11 @@ import io.trino.filesystem.Location;
 import io.trino.plugin.paimon.PaimonColumnHandle;
 import io.trino.plugin.paimon.PaimonErrorCode;
 import io.trino.plugin.paimon.PaimonTableHandle;
-import io.trino.plugin.paimon.PaimonTableProperties;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
-import io.trino.plugin.paimon.format.DataField;
-import io.trino.plugin.paimon.format.SchemaFiles;
-import io.trino.plugin.paimon.format.SnapshotFiles;
-import io.trino.plugin.paimon.format.TableSchema;
+import io.trino.plugin.paimon.format.schema.DataField;
+import io.trino.plugin.paimon.format.schema.SchemaFiles;
+import io.trino.plugin.paimon.format.schema.TableSchema;
+import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.plugin.paimon.table.TypeMapping;
@@ -34,6 +32,7 @@ import io.trino.spi.connector.TableNotFoundException;
 import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.security.TrinoPrincipal;
 import io.trino.spi.type.TypeManager;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

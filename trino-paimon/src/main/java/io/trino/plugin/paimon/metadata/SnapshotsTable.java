@@ -2,8 +2,8 @@ package io.trino.plugin.paimon.metadata;
 
 import com.google.common.collect.ImmutableList;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
-import io.trino.plugin.paimon.format.Snapshot;
-import io.trino.plugin.paimon.format.SnapshotFiles;
+import io.trino.plugin.paimon.format.snapshot.Snapshot;
+import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ConnectorSession;

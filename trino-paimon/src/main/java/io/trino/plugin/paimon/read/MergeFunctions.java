@@ -1,7 +1,7 @@
 package io.trino.plugin.paimon.read;
 
-import io.trino.plugin.paimon.format.DataField;
-import io.trino.plugin.paimon.format.TableSchema;
+import io.trino.plugin.paimon.format.schema.DataField;
+import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.merge.AggregationMergeFunction;
 import io.trino.plugin.paimon.merge.FieldAggregator;
 import io.trino.plugin.paimon.merge.FieldAggregators;

@@ -2,7 +2,7 @@ package io.trino.plugin.paimon.read;
 
 import io.airlift.slice.Slice;
 import io.airlift.slice.Slices;
-import io.trino.plugin.paimon.format.DataType;
+import io.trino.plugin.paimon.format.schema.DataType;
 import io.trino.spi.type.Int128;
 
 import java.math.BigDecimal;

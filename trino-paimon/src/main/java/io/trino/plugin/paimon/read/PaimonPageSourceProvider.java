@@ -1,6 +1,5 @@
 package io.trino.plugin.paimon.read;
 
-
 import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
 import io.trino.filesystem.Location;
@@ -9,10 +8,10 @@ import io.trino.parquet.ParquetReaderOptions;
 import io.trino.plugin.paimon.PaimonColumnHandle;
 import io.trino.plugin.paimon.PaimonTableHandle;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
-import io.trino.plugin.paimon.format.DataField;
-import io.trino.plugin.paimon.format.DataType;
-import io.trino.plugin.paimon.format.SchemaFiles;
-import io.trino.plugin.paimon.format.TableSchema;
+import io.trino.plugin.paimon.format.schema.DataField;
+import io.trino.plugin.paimon.format.schema.DataType;
+import io.trino.plugin.paimon.format.schema.SchemaFiles;
+import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.merge.DeduplicateMergeFunction;
 import io.trino.plugin.paimon.merge.FirstRowMergeFunction;
 import io.trino.plugin.paimon.merge.KeyValueLayout;
@@ -31,6 +30,7 @@ import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.DynamicFilter;
 import io.trino.spi.type.Type;
 import io.trino.spi.type.TypeManager;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

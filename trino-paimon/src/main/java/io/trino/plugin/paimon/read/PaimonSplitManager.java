@@ -1,23 +1,22 @@
 package io.trino.plugin.paimon.read;
 
-
 import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.PaimonTableHandle;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
-import io.trino.plugin.paimon.format.BucketFiles;
-import io.trino.plugin.paimon.format.DataField;
-import io.trino.plugin.paimon.format.DataFileMeta;
-import io.trino.plugin.paimon.format.IndexManifestEntry;
-import io.trino.plugin.paimon.format.ManifestEntry;
-import io.trino.plugin.paimon.format.PartitionPath;
-import io.trino.plugin.paimon.format.SchemaFiles;
-import io.trino.plugin.paimon.format.Snapshot;
-import io.trino.plugin.paimon.format.SnapshotFiles;
-import io.trino.plugin.paimon.format.SnapshotScan;
-import io.trino.plugin.paimon.format.TableSchema;
+import io.trino.plugin.paimon.format.manifest.BucketFiles;
+import io.trino.plugin.paimon.format.manifest.DataFileMeta;
+import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
+import io.trino.plugin.paimon.format.manifest.ManifestEntry;
+import io.trino.plugin.paimon.format.manifest.SnapshotScan;
+import io.trino.plugin.paimon.format.row.PartitionPath;
+import io.trino.plugin.paimon.format.schema.DataField;
+import io.trino.plugin.paimon.format.schema.SchemaFiles;
+import io.trino.plugin.paimon.format.schema.TableSchema;
+import io.trino.plugin.paimon.format.snapshot.Snapshot;
+import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.spi.SplitWeight;
 import io.trino.spi.connector.ConnectorSession;
@@ -29,6 +28,7 @@ import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.Constraint;
 import io.trino.spi.connector.DynamicFilter;
 import io.trino.spi.connector.FixedSplitSource;
+
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.trino.plugin.paimon.table;
 
-import io.trino.plugin.paimon.format.BinaryRow;
+import io.trino.plugin.paimon.format.row.BinaryRow;
 
 import static com.google.common.base.Preconditions.checkArgument;
 

@@ -1,7 +1,7 @@
 package io.trino.plugin.paimon.table;
 
 import io.trino.filesystem.Location;
-import io.trino.plugin.paimon.format.TableSchema;
+import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.spi.connector.SchemaTableName;
 
 import static java.util.Objects.requireNonNull;

@@ -3,7 +3,7 @@ package io.trino.plugin.paimon.table;
 import com.google.common.base.Splitter;
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
-import io.trino.plugin.paimon.format.TableSchema;
+import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.spi.TrinoException;
 
 import java.util.Arrays;

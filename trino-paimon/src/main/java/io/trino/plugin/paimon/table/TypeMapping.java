@@ -1,8 +1,8 @@
 package io.trino.plugin.paimon.table;
 
 import com.google.common.collect.ImmutableList;
-import io.trino.plugin.paimon.format.DataField;
-import io.trino.plugin.paimon.format.DataType;
+import io.trino.plugin.paimon.format.schema.DataField;
+import io.trino.plugin.paimon.format.schema.DataType;
 import io.trino.spi.TrinoException;
 import io.trino.spi.type.ArrayType;
 import io.trino.spi.type.CharType;

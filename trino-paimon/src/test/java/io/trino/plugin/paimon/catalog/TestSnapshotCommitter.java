@@ -3,17 +3,17 @@ package io.trino.plugin.paimon.catalog;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.filesystem.local.LocalFileSystem;
-import io.trino.plugin.paimon.format.DataField;
-import io.trino.plugin.paimon.format.IndexManifestEntry;
-import io.trino.plugin.paimon.format.ManifestEntry;
-import io.trino.plugin.paimon.format.PartitionPath;
-import io.trino.plugin.paimon.format.ScanFilter;
-import io.trino.plugin.paimon.format.SchemaFiles;
-import io.trino.plugin.paimon.format.Snapshot;
-import io.trino.plugin.paimon.format.Snapshot.CommitKind;
-import io.trino.plugin.paimon.format.SnapshotFiles;
-import io.trino.plugin.paimon.format.SnapshotScan;
-import io.trino.plugin.paimon.format.TableSchema;
+import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
+import io.trino.plugin.paimon.format.manifest.ManifestEntry;
+import io.trino.plugin.paimon.format.manifest.ScanFilter;
+import io.trino.plugin.paimon.format.manifest.SnapshotScan;
+import io.trino.plugin.paimon.format.row.PartitionPath;
+import io.trino.plugin.paimon.format.schema.DataField;
+import io.trino.plugin.paimon.format.schema.SchemaFiles;
+import io.trino.plugin.paimon.format.schema.TableSchema;
+import io.trino.plugin.paimon.format.snapshot.Snapshot;
+import io.trino.plugin.paimon.format.snapshot.Snapshot.CommitKind;
+import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import io.trino.plugin.paimon.testing.PaimonTestTables;
 import io.trino.spi.TrinoException;
@@ -144,7 +144,7 @@ final class TestSnapshotCommitter
         TableSchema schema = new SchemaFiles(fileSystem, tableLocation(copy)).latestSchema().orElseThrow();
         ManifestEntry live = liveFiles(copy).getFirst();
         ManifestEntry stale = new ManifestEntry(ManifestEntry.FileKind.DELETE, live.partition(), live.bucket(), live.totalBuckets(),
-                new io.trino.plugin.paimon.format.DataFileMeta(
+                new io.trino.plugin.paimon.format.manifest.DataFileMeta(
                         "data-no-such-file.parquet", 1, 1, live.file().minKey(), live.file().maxKey(), live.file().keyStats(), live.file().valueStats(),
                         0, 0, 0, 0, List.of(), java.util.OptionalLong.empty(), java.util.OptionalLong.empty(), Optional.empty(), java.util.OptionalInt.empty(),
                         Optional.empty(), Optional.empty(), java.util.OptionalLong.empty(), Optional.empty()));

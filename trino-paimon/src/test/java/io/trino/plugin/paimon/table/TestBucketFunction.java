@@ -1,10 +1,10 @@
 package io.trino.plugin.paimon.table;
 
-import io.trino.plugin.paimon.format.BinaryRow;
-import io.trino.plugin.paimon.format.BinaryRowWriter;
-import io.trino.plugin.paimon.format.DataType;
-import io.trino.plugin.paimon.format.DataTypeParser;
-import io.trino.plugin.paimon.format.Timestamp;
+import io.trino.plugin.paimon.format.row.BinaryRow;
+import io.trino.plugin.paimon.format.row.BinaryRowWriter;
+import io.trino.plugin.paimon.format.row.Timestamp;
+import io.trino.plugin.paimon.format.schema.DataType;
+import io.trino.plugin.paimon.format.schema.DataTypeParser;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.Decimal;

@@ -1,8 +1,8 @@
 package io.trino.plugin.paimon.table;
 
-import io.trino.plugin.paimon.format.DataField;
-import io.trino.plugin.paimon.format.DataTypeParser;
-import io.trino.plugin.paimon.format.TableSchema;
+import io.trino.plugin.paimon.format.schema.DataField;
+import io.trino.plugin.paimon.format.schema.DataTypeParser;
+import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.spi.TrinoException;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.options.Options;

@@ -1,0 +1,91 @@
+package io.trino.plugin.paimon.format.avro;
+
+import io.airlift.compress.v3.snappy.SnappyJavaDecompressor;
+import org.apache.avro.file.Codec;
+import org.apache.avro.file.CodecFactory;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.zip.CRC32;
+
+/**
+ * Avro's {@code snappy} codec (manifests of tables with {@code manifest.compression=snappy}) on aircompressor's
+ * pure-Java Snappy: a raw Snappy block followed by the big-endian CRC32 of the uncompressed bytes. Avro's own
+ * codec needs the native snappy-java library, which the plugin does not carry. Read only: our writers use zstd.
+ */
+final class SnappyCodec
+        extends Codec
+{
+    static final String NAME = "snappy";
+
+    private static final CodecFactory FACTORY = new CodecFactory()
+    {
+        @Override
+        protected Codec createInstance()
+        {
+            return new SnappyCodec();
+        }
+    };
+
+    static {
+        CodecFactory.addCodec(NAME, FACTORY);
+    }
+
+    private SnappyCodec() {}
+
+    static CodecFactory factory()
+    {
+        return FACTORY;
+    }
+
+    @Override
+    public String getName()
+    {
+        return NAME;
+    }
+
+    @Override
+    public ByteBuffer compress(ByteBuffer uncompressed)
+    {
+        throw new UnsupportedOperationException("The Paimon connector writes manifests with zstandard");
+    }
+
+    @Override
+    public ByteBuffer decompress(ByteBuffer compressed)
+            throws IOException
+    {
+        byte[] input = new byte[compressed.remaining()];
+        compressed.duplicate().get(input);
+        if (input.length < 4) {
+            throw new IOException("Corrupt snappy block: shorter than its checksum");
+        }
+        SnappyJavaDecompressor decompressor = new SnappyJavaDecompressor();
+        byte[] output;
+        try {
+            output = new byte[decompressor.getUncompressedLength(input, 0)];
+            decompressor.decompress(input, 0, input.length - 4, output, 0, output.length);
+        }
+        catch (RuntimeException e) {
+            throw new IOException("Corrupt snappy block", e);
+        }
+        CRC32 crc = new CRC32();
+        crc.update(output);
+        int expected = ByteBuffer.wrap(input, input.length - 4, 4).getInt();
+        if ((int) crc.getValue() != expected) {
+            throw new IOException("Corrupt snappy block: checksum mismatch");
+        }
+        return ByteBuffer.wrap(output);
+    }
+
+    @Override
+    public boolean equals(Object other)
+    {
+        return other instanceof SnappyCodec;
+    }
+
+    @Override
+    public int hashCode()
+    {
+        return NAME.hashCode();
+    }
+}

@@ -1,0 +1,27 @@
+package io.trino.plugin.paimon.format.manifest;
+
+import io.trino.plugin.paimon.format.row.BinaryRow;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Min, max and null count per column of a file or manifest (paimon-format.md §6). A null min or max field means
+ * unknown, so does an empty null-count list or a null count.
+ */
+public record SimpleStats(BinaryRow minValues, BinaryRow maxValues, Optional<List<Long>> nullCounts)
+{
+    public static final SimpleStats EMPTY = new SimpleStats(BinaryRow.EMPTY, BinaryRow.EMPTY, Optional.of(List.of()));
+
+    public SimpleStats
+    {
+        requireNonNull(minValues, "minValues is null");
+        requireNonNull(maxValues, "maxValues is null");
+        // null counts may hold nulls (unknown), which Guava's immutable lists refuse
+        nullCounts = requireNonNull(nullCounts, "nullCounts is null").map(counts -> Collections.unmodifiableList(new ArrayList<>(counts)));
+    }
+}

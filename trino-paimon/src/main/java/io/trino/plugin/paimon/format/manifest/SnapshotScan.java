@@ -1,0 +1,143 @@
+package io.trino.plugin.paimon.format.manifest;
+
+import com.google.common.collect.ImmutableList;
+import io.trino.filesystem.Location;
+import io.trino.filesystem.TrinoFileSystem;
+import io.trino.plugin.paimon.format.avro.AvroFiles;
+import io.trino.plugin.paimon.format.manifest.ManifestEntry.FileKind;
+import io.trino.plugin.paimon.format.manifest.ManifestEntry.Identifier;
+import io.trino.plugin.paimon.format.row.BinaryRow;
+import io.trino.plugin.paimon.format.snapshot.Snapshot;
+import io.trino.spi.TrinoException;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
+import static io.trino.plugin.paimon.format.manifest.ManifestEntry.POSTPONE_BUCKET;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Reads the manifests of a snapshot: its live data files (paimon-format.md §4.6) and its index files.
+ * The base manifest list then the delta list are read in order; an ADD is live unless a DELETE of the same file
+ * (same partition, bucket, level and name) appears anywhere in them.
+ */
+public final class SnapshotScan
+{
+    public static final String MANIFEST_DIRECTORY = "manifest";
+    public static final String INDEX_DIRECTORY = "index";
+
+    private final TrinoFileSystem fileSystem;
+    private final Location tableLocation;
+
+    public SnapshotScan(TrinoFileSystem fileSystem, Location tableLocation)
+    {
+        this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
+        this.tableLocation = requireNonNull(tableLocation, "tableLocation is null");
+    }
+
+    public Location manifestLocation(String fileName)
+    {
+        return tableLocation.appendPath(MANIFEST_DIRECTORY).appendPath(fileName);
+    }
+
+    public Location indexLocation(String fileName)
+    {
+        return tableLocation.appendPath(INDEX_DIRECTORY).appendPath(fileName);
+    }
+
+    public List<ManifestFileMeta> readManifestList(String fileName, OptionalLong fileSize)
+    {
+        return AvroFiles.read(fileSystem, manifestLocation(fileName), fileSize, ManifestAvro::decodeManifestFileMeta);
+    }
+
+    /** The entries of a manifest, checked against the size and entry counts its manifest list records. */
+    public List<ManifestEntry> readManifest(ManifestFileMeta manifest)
+    {
+        Location location = manifestLocation(manifest.fileName());
+        List<ManifestEntry> entries = AvroFiles.read(fileSystem, location, OptionalLong.of(manifest.fileSize()), ManifestAvro::decodeManifestEntry);
+        long expected = manifest.numAddedFiles() + manifest.numDeletedFiles();
+        if (entries.size() != expected) {
+            throw new TrinoException(PAIMON_INVALID_METADATA, "Invalid Paimon metadata file %s: it holds %s entries, its manifest list says %s".formatted(location, entries.size(), expected));
+        }
+        return entries;
+    }
+
+    public List<IndexManifestEntry> readIndexManifest(String fileName)
+    {
+        return AvroFiles.read(fileSystem, manifestLocation(fileName), OptionalLong.empty(), ManifestAvro::decodeIndexManifestEntry);
+    }
+
+    /** Every manifest of the snapshot, base list first, in order. */
+    public List<ManifestFileMeta> manifests(Snapshot snapshot)
+    {
+        return ImmutableList.<ManifestFileMeta>builder()
+                .addAll(readManifestList(snapshot.baseManifestList(), snapshot.baseManifestListSize()))
+                .addAll(readManifestList(snapshot.deltaManifestList(), snapshot.deltaManifestListSize()))
+                .build();
+    }
+
+    /**
+     * The data files of the snapshot that the filter accepts, as ADD entries in manifest order. Files of postpone
+     * buckets are left out: a batch read does not see them until a compaction moves them into real buckets.
+     */
+    public List<ManifestEntry> liveFiles(Snapshot snapshot, ScanFilter filter)
+    {
+        List<ManifestEntry> added = new ArrayList<>();
+        Set<Identifier> deleted = new HashSet<>();
+        for (ManifestFileMeta manifest : manifests(snapshot)) {
+            if (!filter.mayMatch(manifest)) {
+                continue;
+            }
+            for (ManifestEntry entry : readManifest(manifest)) {
+                if (entry.bucket() == POSTPONE_BUCKET || !filter.matchesPartition(entry.partition()) || !filter.matchesBucket(entry.bucket(), entry.totalBuckets())) {
+                    continue;
+                }
+                if (entry.kind() == FileKind.ADD) {
+                    added.add(entry);
+                }
+                else {
+                    deleted.add(entry.identifier());
+                }
+            }
+        }
+        if (deleted.isEmpty()) {
+            return ImmutableList.copyOf(added);
+        }
+        return added.stream()
+                .filter(entry -> !deleted.contains(entry.identifier()))
+                .collect(ImmutableList.toImmutableList());
+    }
+
+    /** The live files grouped by (partition, bucket), in the order each bucket first appears in the manifests. */
+    public List<BucketFiles> liveFilesByBucket(Snapshot snapshot, ScanFilter filter)
+    {
+        Map<BucketKey, List<ManifestEntry>> buckets = new LinkedHashMap<>();
+        for (ManifestEntry entry : liveFiles(snapshot, filter)) {
+            buckets.computeIfAbsent(new BucketKey(entry.partition(), entry.bucket()), _ -> new ArrayList<>()).add(entry);
+        }
+        return buckets.entrySet().stream()
+                .map(bucket -> new BucketFiles(bucket.getKey().partition(), bucket.getKey().bucket(), bucket.getValue()))
+                .collect(ImmutableList.toImmutableList());
+    }
+
+    private record BucketKey(BinaryRow partition, int bucket) {}
+
+    /** The index files (deletion vectors, hash indexes) of the snapshot that the filter accepts. */
+    public List<IndexManifestEntry> indexFiles(Snapshot snapshot, ScanFilter filter)
+    {
+        if (snapshot.indexManifest().isEmpty()) {
+            return ImmutableList.of();
+        }
+        return readIndexManifest(snapshot.indexManifest().get()).stream()
+                .filter(entry -> entry.kind() == FileKind.ADD)
+                // index entries do not record the bucket count, so only the partition can be checked
+                .filter(entry -> filter.matchesPartition(entry.partition()))
+                .collect(ImmutableList.toImmutableList());
+    }
+}

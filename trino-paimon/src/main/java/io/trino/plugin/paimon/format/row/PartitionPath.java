@@ -1,0 +1,97 @@
+package io.trino.plugin.paimon.format.row;
+
+import io.trino.plugin.paimon.format.schema.DataField;
+import io.trino.plugin.paimon.format.schema.DataType;
+
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.HexFormat;
+import java.util.List;
+
+import static com.google.common.base.Preconditions.checkArgument;
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+/**
+ * The folder of a partition inside the table folder, {@code k1=v1/k2=v2/}, exactly as Paimon names it
+ * (paimon-format.md §1.1): keys and values escaped, null or blank values replaced by the default partition name,
+ * and values rendered as Paimon's internal {@code toString()} (legacy names, the default) or as a SQL cast to
+ * string. Readers never parse these names; writers must reproduce them or Paimon Java will not find the files.
+ */
+public final class PartitionPath
+{
+    public static final String DEFAULT_PARTITION_NAME = "__DEFAULT_PARTITION__";
+
+    private static final String ESCAPED_CHARACTERS = "\"#%'*/:=?\\\u007F{}[]^";
+    private static final HexFormat UPPER_HEX = HexFormat.of().withUpperCase();
+
+    private PartitionPath() {}
+
+    /**
+     * @param legacyName the table option {@code partition.legacy-name} (default true)
+     * @param defaultName the table option {@code partition.default-name}
+     */
+    public static String partitionPath(List<DataField> partitionFields, BinaryRow partition, boolean legacyName, String defaultName)
+    {
+        checkArgument(partitionFields.size() == partition.arity(), "partition has %s fields, %s partition keys", partition.arity(), partitionFields.size());
+        StringBuilder path = new StringBuilder();
+        for (int i = 0; i < partitionFields.size(); i++) {
+            DataField field = partitionFields.get(i);
+            Object value = partition.get(i, field.type());
+            String text = value == null ? null : valueText(field.type(), value, legacyName);
+            if (text == null || text.isBlank()) {
+                text = defaultName;
+            }
+            path.append(escape(field.name())).append('=').append(escape(text)).append('/');
+        }
+        return path.toString();
+    }
+
+    static String valueText(DataType type, Object value, boolean legacyName)
+    {
+        return switch (type) {
+            case DataType.DateType _ -> legacyName ? value.toString() : LocalDate.ofEpochDay((Integer) value).toString();
+            case DataType.TimestampType timestamp -> timestampText((Timestamp) value, timestamp.precision(), legacyName);
+            case DataType.LocalZonedTimestampType timestamp -> timestampText((Timestamp) value, timestamp.precision(), legacyName);
+            case DataType.DecimalType _ -> ((BigDecimal) value).toPlainString();
+            case DataType.BinaryType _, DataType.VarBinaryType _ -> new String((byte[]) value, UTF_8);
+            default -> value.toString();
+        };
+    }
+
+    private static String timestampText(Timestamp timestamp, int precision, boolean legacyName)
+    {
+        LocalDateTime dateTime = LocalDateTime.ofEpochSecond(
+                Math.floorDiv(timestamp.epochMillis(), 1000),
+                (int) Math.floorMod(timestamp.epochMillis(), 1000) * 1_000_000 + timestamp.nanosOfMillisecond(),
+                ZoneOffset.UTC);
+        if (legacyName) {
+            return dateTime.toString();
+        }
+        // SQL cast to STRING: "yyyy-MM-dd HH:mm:ss" and the fraction with the type's precision
+        String text = dateTime.toLocalDate() + " " + "%02d:%02d:%02d".formatted(dateTime.getHour(), dateTime.getMinute(), dateTime.getSecond());
+        if (precision > 0) {
+            text += "." + "%09d".formatted(dateTime.getNano()).substring(0, precision);
+        }
+        return text;
+    }
+
+    static String escape(String text)
+    {
+        StringBuilder escaped = null;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < 0x20 || ESCAPED_CHARACTERS.indexOf(c) >= 0) {
+                if (escaped == null) {
+                    escaped = new StringBuilder(text.length() + 8).append(text, 0, i);
+                }
+                escaped.append('%').append(UPPER_HEX.toHexDigits((byte) c));
+            }
+            else if (escaped != null) {
+                escaped.append(c);
+            }
+        }
+        return escaped == null ? text : escaped.toString();
+    }
+}

@@ -1,0 +1,72 @@
+package io.trino.plugin.paimon.format.row;
+
+import io.trino.plugin.paimon.format.schema.DataType;
+
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Paimon's order of values of one type (paimon-format.md §10): signed numbers, false before true, strings and
+ * binaries bytewise unsigned then shorter first, timestamps by millisecond then nanosecond, nulls first. Used for
+ * statistics and key ranges in metadata; the merge has its own specialised comparators.
+ */
+public final class ValueComparator
+{
+    private ValueComparator() {}
+
+    @SuppressWarnings("unchecked")
+    public static int compare(DataType type, Object left, Object right)
+    {
+        if (left == null || right == null) {
+            return left == null ? (right == null ? 0 : -1) : 1;
+        }
+        return switch (type) {
+            case DataType.FloatType _ -> compareFloating((Float) left, (Float) right);
+            case DataType.DoubleType _ -> compareFloating((Double) left, (Double) right);
+            case DataType.BooleanType _, DataType.TinyIntType _, DataType.SmallIntType _, DataType.IntType _,
+                 DataType.BigIntType _, DataType.DateType _, DataType.TimeType _ -> ((Comparable<Object>) left).compareTo(right);
+            case DataType.DecimalType _ -> ((BigDecimal) left).compareTo((BigDecimal) right);
+            case DataType.CharType _, DataType.VarCharType _ -> Arrays.compareUnsigned(
+                    ((String) left).getBytes(StandardCharsets.UTF_8),
+                    ((String) right).getBytes(StandardCharsets.UTF_8));
+            case DataType.BinaryType _, DataType.VarBinaryType _ -> Arrays.compareUnsigned((byte[]) left, (byte[]) right);
+            case DataType.TimestampType _, DataType.LocalZonedTimestampType _ -> compareTimestamps((Timestamp) left, (Timestamp) right);
+            case DataType.ArrayType array -> compareLists(array.elementType(), (List<Object>) left, (List<Object>) right);
+            default -> throw new IllegalArgumentException("Values of type %s are not ordered".formatted(type.asSqlString()));
+        };
+    }
+
+    public static boolean isOrdered(DataType type)
+    {
+        return !(type instanceof DataType.MapType || type instanceof DataType.MultisetType || type instanceof DataType.RowType
+                || type instanceof DataType.VariantType || type instanceof DataType.BlobType || type instanceof DataType.VectorType);
+    }
+
+    // Paimon's generated comparator: a > b ? 1 : a < b ? -1 : 0, so NaN equals everything
+    private static int compareFloating(double left, double right)
+    {
+        if (left > right) {
+            return 1;
+        }
+        return left < right ? -1 : 0;
+    }
+
+    private static int compareTimestamps(Timestamp left, Timestamp right)
+    {
+        int result = Long.compare(left.epochMillis(), right.epochMillis());
+        return result != 0 ? result : Integer.compare(left.nanosOfMillisecond(), right.nanosOfMillisecond());
+    }
+
+    private static int compareLists(DataType elementType, List<Object> left, List<Object> right)
+    {
+        for (int i = 0; i < Math.min(left.size(), right.size()); i++) {
+            int result = compare(elementType, left.get(i), right.get(i));
+            if (result != 0) {
+                return result;
+            }
+        }
+        return Integer.compare(left.size(), right.size());
+    }
+}

@@ -1,0 +1,70 @@
+package io.trino.plugin.paimon.format.snapshot;
+
+import com.google.common.collect.ImmutableMap;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+import static com.google.common.base.Preconditions.checkArgument;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * One committed version of a table ({@code snapshot/snapshot-<id>}): the manifest lists that hold its files and
+ * what the commit did. Fields Paimon leaves out when null are empty here and left out again when written.
+ */
+public record Snapshot(
+        int version,
+        long id,
+        long schemaId,
+        String baseManifestList,
+        OptionalLong baseManifestListSize,
+        String deltaManifestList,
+        OptionalLong deltaManifestListSize,
+        Optional<String> changelogManifestList,
+        OptionalLong changelogManifestListSize,
+        Optional<String> indexManifest,
+        String commitUser,
+        long commitIdentifier,
+        CommitKind commitKind,
+        long timeMillis,
+        Optional<Map<Integer, Long>> logOffsets,
+        OptionalLong totalRecordCount,
+        OptionalLong deltaRecordCount,
+        OptionalLong changelogRecordCount,
+        OptionalLong watermark,
+        Optional<String> statistics,
+        Optional<Map<String, String>> properties,
+        OptionalLong nextRowId)
+{
+    public static final int CURRENT_VERSION = 3;
+    /** The commit identifier of batch writers. */
+    public static final long BATCH_COMMIT_IDENTIFIER = Long.MAX_VALUE;
+
+    public Snapshot
+    {
+        checkArgument(id > 0, "snapshot id must be positive: %s", id);
+        requireNonNull(baseManifestList, "baseManifestList is null");
+        requireNonNull(baseManifestListSize, "baseManifestListSize is null");
+        requireNonNull(deltaManifestList, "deltaManifestList is null");
+        requireNonNull(deltaManifestListSize, "deltaManifestListSize is null");
+        requireNonNull(changelogManifestList, "changelogManifestList is null");
+        requireNonNull(changelogManifestListSize, "changelogManifestListSize is null");
+        requireNonNull(indexManifest, "indexManifest is null");
+        requireNonNull(commitUser, "commitUser is null");
+        requireNonNull(commitKind, "commitKind is null");
+        logOffsets = requireNonNull(logOffsets, "logOffsets is null").map(ImmutableMap::copyOf);
+        requireNonNull(totalRecordCount, "totalRecordCount is null");
+        requireNonNull(deltaRecordCount, "deltaRecordCount is null");
+        requireNonNull(changelogRecordCount, "changelogRecordCount is null");
+        requireNonNull(watermark, "watermark is null");
+        requireNonNull(statistics, "statistics is null");
+        properties = requireNonNull(properties, "properties is null").map(ImmutableMap::copyOf);
+        requireNonNull(nextRowId, "nextRowId is null");
+    }
+
+    public enum CommitKind
+    {
+        APPEND, COMPACT, OVERWRITE, ANALYZE
+    }
+}

@@ -1,0 +1,193 @@
+package io.trino.plugin.paimon.format.snapshot;
+
+import com.google.common.collect.ImmutableList;
+import io.trino.filesystem.FileEntry;
+import io.trino.filesystem.FileIterator;
+import io.trino.filesystem.Location;
+import io.trino.filesystem.TrinoFileSystem;
+import io.trino.plugin.paimon.format.InvalidMetadataException;
+import io.trino.plugin.paimon.format.MetadataFiles;
+import io.trino.spi.TrinoException;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
+import static io.trino.plugin.paimon.format.MetadataFiles.exists;
+import static io.trino.plugin.paimon.format.MetadataFiles.readFile;
+import static io.trino.plugin.paimon.format.MetadataFiles.readIfExists;
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The snapshots of one table: {@code <table>/snapshot/snapshot-<id>} with ids 1, 2, ... and the {@code LATEST} and
+ * {@code EARLIEST} hint files. Hints may be stale or missing (paimon-format.md §3.1), so each is checked
+ * against the snapshot files before it is believed.
+ */
+public final class SnapshotFiles
+{
+    public static final String SNAPSHOT_DIRECTORY = "snapshot";
+    public static final String LATEST_HINT = "LATEST";
+    public static final String EARLIEST_HINT = "EARLIEST";
+    private static final String SNAPSHOT_PREFIX = "snapshot-";
+
+    private final TrinoFileSystem fileSystem;
+    private final Location directory;
+
+    public SnapshotFiles(TrinoFileSystem fileSystem, Location tableLocation)
+    {
+        this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
+        this.directory = requireNonNull(tableLocation, "tableLocation is null").appendPath(SNAPSHOT_DIRECTORY);
+    }
+
+    public Location snapshotLocation(long id)
+    {
+        return directory.appendPath(SNAPSHOT_PREFIX + id);
+    }
+
+    public boolean snapshotExists(long id)
+    {
+        return exists(fileSystem, snapshotLocation(id));
+    }
+
+    /**
+     * @throws TrinoException {@code PAIMON_INVALID_METADATA} naming the file when it is missing or not a snapshot
+     */
+    public Snapshot readSnapshot(long id)
+    {
+        Location location = snapshotLocation(id);
+        Snapshot snapshot;
+        try {
+            snapshot = SnapshotJson.parse(readFile(fileSystem, location));
+        }
+        catch (InvalidMetadataException e) {
+            throw new TrinoException(PAIMON_INVALID_METADATA, "Invalid Paimon snapshot file %s: %s".formatted(location, e.getMessage()), e);
+        }
+        if (snapshot.id() != id) {
+            throw new TrinoException(PAIMON_INVALID_METADATA, "Invalid Paimon snapshot file %s: it declares snapshot id %s".formatted(location, snapshot.id()));
+        }
+        return snapshot;
+    }
+
+    /** Snapshot ids present, ascending. */
+    public List<Long> listSnapshotIds()
+    {
+        List<Long> ids = new ArrayList<>();
+        try {
+            FileIterator files = fileSystem.listFiles(directory);
+            while (files.hasNext()) {
+                FileEntry file = files.next();
+                String name = file.location().fileName();
+                if (name.startsWith(SNAPSHOT_PREFIX)) {
+                    parseId(name.substring(SNAPSHOT_PREFIX.length())).ifPresent(ids::add);
+                }
+            }
+        }
+        catch (FileNotFoundException | NoSuchFileException e) {
+            return ImmutableList.of();
+        }
+        catch (IOException e) {
+            throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to list snapshots in " + directory, e);
+        }
+        ids.sort(null);
+        return ImmutableList.copyOf(ids);
+    }
+
+    /** The newest snapshot id: the LATEST hint when the snapshot after it does not exist, else the largest listed. */
+    public OptionalLong latestSnapshotId()
+    {
+        OptionalLong hint = readHint(LATEST_HINT);
+        if (hint.isPresent() && snapshotExists(hint.getAsLong()) && !snapshotExists(hint.getAsLong() + 1)) {
+            return hint;
+        }
+        List<Long> ids = listSnapshotIds();
+        return ids.isEmpty() ? OptionalLong.empty() : OptionalLong.of(ids.getLast());
+    }
+
+    /** The oldest snapshot id still present: the EARLIEST hint when that snapshot exists, else the smallest listed. */
+    public OptionalLong earliestSnapshotId()
+    {
+        OptionalLong hint = readHint(EARLIEST_HINT);
+        if (hint.isPresent() && snapshotExists(hint.getAsLong())) {
+            return hint;
+        }
+        List<Long> ids = listSnapshotIds();
+        return ids.isEmpty() ? OptionalLong.empty() : OptionalLong.of(ids.getFirst());
+    }
+
+    public Optional<Snapshot> latestSnapshot()
+    {
+        OptionalLong id = latestSnapshotId();
+        return id.isPresent() ? Optional.of(readSnapshot(id.getAsLong())) : Optional.empty();
+    }
+
+    /**
+     * The newest snapshot committed at or before the time, as {@code scan.timestamp-millis} selects it; empty when
+     * every snapshot is newer. Snapshot ids are contiguous and their times ascend, so this is a binary search.
+     */
+    public Optional<Snapshot> snapshotAtOrBefore(long timeMillis)
+    {
+        OptionalLong earliest = earliestSnapshotId();
+        OptionalLong latest = latestSnapshotId();
+        if (earliest.isEmpty() || latest.isEmpty()) {
+            return Optional.empty();
+        }
+        long low = earliest.getAsLong();
+        long high = latest.getAsLong();
+        Snapshot found = null;
+        while (low <= high) {
+            long middle = low + (high - low) / 2;
+            Snapshot snapshot = readSnapshot(middle);
+            if (snapshot.timeMillis() <= timeMillis) {
+                found = snapshot;
+                low = middle + 1;
+            }
+            else {
+                high = middle - 1;
+            }
+        }
+        return Optional.ofNullable(found);
+    }
+
+    /**
+     * Creates {@code snapshot-<id>} unless it exists, atomically, then moves the LATEST hint to it.
+     *
+     * @return false when another writer committed this snapshot id first
+     */
+    public boolean commit(Snapshot snapshot)
+    {
+        if (!MetadataFiles.createAtomically(fileSystem, snapshotLocation(snapshot.id()), SnapshotJson.toJson(snapshot))) {
+            return false;
+        }
+        writeHint(LATEST_HINT, snapshot.id());
+        return true;
+    }
+
+    public void writeHint(String hint, long id)
+    {
+        MetadataFiles.overwrite(fileSystem, directory.appendPath(hint), String.valueOf(id).getBytes(UTF_8));
+    }
+
+    private OptionalLong readHint(String hint)
+    {
+        // a hint that cannot be read or parsed is treated as missing, as Paimon does
+        return readIfExists(fileSystem, directory.appendPath(hint))
+                .flatMap(bytes -> parseId(new String(bytes, UTF_8).trim()))
+                .map(OptionalLong::of)
+                .orElseGet(OptionalLong::empty);
+    }
+
+    private static Optional<Long> parseId(String digits)
+    {
+        if (digits.isEmpty() || digits.length() > 18 || !digits.chars().allMatch(Character::isDigit)) {
+            return Optional.empty();
+        }
+        return Optional.of(Long.parseLong(digits));
+    }
+}

@@ -1,0 +1,172 @@
+package io.trino.plugin.paimon.metadata;
+
+import com.google.common.base.Splitter;
+import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableMap;
+import com.google.inject.Inject;
+import io.trino.plugin.paimon.format.schema.TableSchema;
+import io.trino.plugin.paimon.table.TableOptions;
+import io.trino.spi.TrinoException;
+import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.session.PropertyMetadata;
+import io.trino.spi.type.ArrayType;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static com.google.common.collect.ImmutableList.toImmutableList;
+import static io.trino.spi.StandardErrorCode.INVALID_TABLE_PROPERTY;
+import static io.trino.spi.session.PropertyMetadata.booleanProperty;
+import static io.trino.spi.session.PropertyMetadata.integerProperty;
+import static io.trino.spi.session.PropertyMetadata.stringProperty;
+import static io.trino.spi.type.VarcharType.VARCHAR;
+
+/**
+ * Trino table properties of a Paimon table. The options users set most often are typed properties of their own;
+ * every other Paimon option (the set is open-ended) is an entry of {@code options}, so that
+ * {@code SHOW CREATE TABLE} shows every option the schema file holds.
+ */
+public class PaimonTableProperties
+{
+    public static final String PRIMARY_KEY = "primary_key";
+    public static final String PARTITIONED_BY = "partitioned_by";
+    public static final String BUCKET = "bucket";
+    public static final String BUCKET_KEY = "bucket_key";
+    public static final String MERGE_ENGINE = "merge_engine";
+    public static final String SEQUENCE_FIELD = "sequence_field";
+    public static final String CHANGELOG_PRODUCER = "changelog_producer";
+    public static final String DELETION_VECTORS_ENABLED = "deletion_vectors_enabled";
+    public static final String FILE_FORMAT = "file_format";
+    public static final String OPTIONS = "options";
+
+    /** The typed properties that are plain Paimon options, by Paimon option name. */
+    private static final Map<String, String> PROPERTY_BY_OPTION = ImmutableMap.<String, String>builder()
+            .put("bucket", BUCKET)
+            .put("bucket-key", BUCKET_KEY)
+            .put("merge-engine", MERGE_ENGINE)
+            .put("sequence.field", SEQUENCE_FIELD)
+            .put("changelog-producer", CHANGELOG_PRODUCER)
+            .put("deletion-vectors.enabled", DELETION_VECTORS_ENABLED)
+            .put("file.format", FILE_FORMAT)
+            .buildOrThrow();
+
+    private final List<PropertyMetadata<?>> tableProperties;
+
+    @Inject
+    public PaimonTableProperties()
+    {
+        tableProperties = ImmutableList.of(
+                stringListProperty(PRIMARY_KEY, "Primary key columns; rows with the same key are merged by the merge engine"),
+                stringListProperty(PARTITIONED_BY, "Partition columns"),
+                integerProperty(BUCKET, "Number of buckets: a positive number for fixed buckets, -1 for dynamic buckets, -2 for postponed buckets", null, false),
+                stringListProperty(BUCKET_KEY, "Columns hashed to choose a row's bucket (default: the primary key without partition columns)"),
+                stringProperty(MERGE_ENGINE, "Merge engine: deduplicate, partial-update, aggregation or first-row", null, false),
+                stringListProperty(SEQUENCE_FIELD, "Columns that order the records of one key before the sequence number"),
+                stringProperty(CHANGELOG_PRODUCER, "Changelog producer: none, input, lookup or full-compaction", null, false),
+                booleanProperty(DELETION_VECTORS_ENABLED, "Whether the table uses deletion vectors", null, false),
+                stringProperty(FILE_FORMAT, "Data file format: parquet, orc or avro", null, false),
+                new PropertyMetadata<>(
+                        OPTIONS,
+                        "Other Paimon table options as 'name=value' entries, e.g. ARRAY['fields.price.aggregate-function=max']",
+                        new ArrayType(VARCHAR),
+                        mapClass(),
+                        ImmutableMap.of(),
+                        false,
+                        value -> parseOptions((List<?>) value),
+                        PaimonTableProperties::formatOptions));
+    }
+
+    public List<PropertyMetadata<?>> getTableProperties()
+    {
+        return tableProperties;
+    }
+
+    /**
+     * The Trino properties that describe a schema: keys, the typed options that are set, and every other option
+     * in {@code options}. Properties the schema does not set are left out, as Paimon leaves defaults implicit.
+     */
+    public static Map<String, Object> fromSchema(SchemaTableName tableName, TableSchema schema)
+    {
+        ImmutableMap.Builder<String, Object> properties = ImmutableMap.builder();
+        if (!schema.primaryKeys().isEmpty()) {
+            properties.put(PRIMARY_KEY, schema.primaryKeys());
+        }
+        if (!schema.partitionKeys().isEmpty()) {
+            properties.put(PARTITIONED_BY, schema.partitionKeys());
+        }
+        Map<String, String> otherOptions = new LinkedHashMap<>();
+        schema.options().entrySet().stream()
+                .sorted(Map.Entry.comparingByKey())
+                .forEach(option -> {
+                    String property = PROPERTY_BY_OPTION.get(option.getKey());
+                    if (property == null) {
+                        otherOptions.put(option.getKey(), option.getValue());
+                        return;
+                    }
+                    properties.put(property, typedValue(tableName, property, option.getKey(), option.getValue()));
+                });
+        if (!otherOptions.isEmpty()) {
+            properties.put(OPTIONS, ImmutableMap.copyOf(otherOptions));
+        }
+        return properties.buildOrThrow();
+    }
+
+    private static Object typedValue(SchemaTableName tableName, String property, String option, String value)
+    {
+        return switch (property) {
+            case BUCKET -> TableOptions.parseInteger(tableName.toString(), option, value);
+            case DELETION_VECTORS_ENABLED -> TableOptions.parseBoolean(tableName.toString(), option, value);
+            case BUCKET_KEY, SEQUENCE_FIELD -> Splitter.on(',').trimResults().omitEmptyStrings().splitToList(value);
+            default -> value;
+        };
+    }
+
+    @SuppressWarnings("unchecked")
+    private static PropertyMetadata<List<String>> stringListProperty(String name, String description)
+    {
+        return new PropertyMetadata<>(
+                name,
+                description,
+                new ArrayType(VARCHAR),
+                (Class<List<String>>) (Class<?>) List.class,
+                ImmutableList.of(),
+                false,
+                value -> ((List<?>) value).stream()
+                        .map(String.class::cast)
+                        .collect(toImmutableList()),
+                value -> value);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Class<Map<String, String>> mapClass()
+    {
+        return (Class<Map<String, String>>) (Class<?>) Map.class;
+    }
+
+    // Trino 476 cannot print a MAP value in SHOW CREATE TABLE, so options travel as 'name=value' strings.
+    // Paimon option names never contain '=', so the first '=' separates name and value.
+    private static Map<String, String> parseOptions(List<?> entries)
+    {
+        Map<String, String> options = new LinkedHashMap<>();
+        for (Object entry : entries) {
+            String text = (String) entry;
+            int separator = text == null ? -1 : text.indexOf('=');
+            if (separator <= 0) {
+                throw new TrinoException(INVALID_TABLE_PROPERTY, "Table property '%s': entry '%s' is not of the form 'name=value'".formatted(OPTIONS, text));
+            }
+            String name = text.substring(0, separator).trim();
+            if (options.put(name, text.substring(separator + 1)) != null) {
+                throw new TrinoException(INVALID_TABLE_PROPERTY, "Table property '%s': option '%s' is given more than once".formatted(OPTIONS, name));
+            }
+        }
+        return ImmutableMap.copyOf(options);
+    }
+
+    private static List<String> formatOptions(Map<String, String> options)
+    {
+        return options.entrySet().stream()
+                .map(option -> option.getKey() + "=" + option.getValue())
+                .collect(toImmutableList());
+    }
+}

@@ -1,0 +1,225 @@
+package io.trino.plugin.paimon.format.snapshot;
+
+import io.trino.filesystem.Location;
+import io.trino.filesystem.TrinoFileSystem;
+import io.trino.filesystem.local.LocalFileSystem;
+import io.trino.plugin.paimon.format.schema.SchemaFiles;
+import io.trino.plugin.paimon.format.schema.TableSchemaJson;
+import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
+import io.trino.plugin.paimon.testing.PaimonTestTables;
+import io.trino.spi.TrinoException;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.utils.SnapshotManager;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+import static com.google.common.io.MoreFiles.deleteRecursively;
+import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
+import static io.trino.plugin.paimon.testing.PaimonTestTables.DATABASE;
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS;
+
+/**
+ * Snapshots and schemas Paimon Java 1.4.2 wrote, read with our codecs and compared with Paimon's own view.
+ */
+@TestInstance(PER_CLASS)
+final class TestSnapshotFiles
+{
+    private Path warehouse;
+    private PaimonJavaCatalog paimon;
+    private TrinoFileSystem fileSystem;
+
+    @BeforeAll
+    void writeTables()
+            throws Exception
+    {
+        warehouse = Files.createTempDirectory("paimon-snapshots");
+        paimon = new PaimonJavaCatalog(warehouse.resolve("warehouse"));
+        new PaimonTestTables(paimon, warehouse.toString()).createAll();
+        fileSystem = new LocalFileSystem(warehouse);
+    }
+
+    @AfterAll
+    void cleanUp()
+            throws Exception
+    {
+        paimon.close();
+        deleteRecursively(warehouse, ALLOW_INSECURE);
+    }
+
+    @Test
+    void everySnapshotEqualsPaimonsView()
+    {
+        for (String tableName : PaimonTestTables.ALL) {
+            SnapshotManager paimonSnapshots = ((FileStoreTable) paimon.getTable(DATABASE, tableName)).snapshotManager();
+            SnapshotFiles snapshots = snapshots(tableName);
+            List<Long> ids = snapshots.listSnapshotIds();
+            assertThat(ids).as(tableName).isNotEmpty();
+            assertThat(snapshots.latestSnapshotId()).isEqualTo(OptionalLong.of(paimonSnapshots.latestSnapshotId()));
+            assertThat(snapshots.earliestSnapshotId()).isEqualTo(OptionalLong.of(paimonSnapshots.earliestSnapshotId()));
+            for (long id : ids) {
+                Snapshot ours = snapshots.readSnapshot(id);
+                org.apache.paimon.Snapshot theirs = paimonSnapshots.snapshot(id);
+                assertThat(ours.id()).isEqualTo(theirs.id());
+                assertThat(ours.version()).isEqualTo(theirs.version());
+                assertThat(ours.schemaId()).isEqualTo(theirs.schemaId());
+                assertThat(ours.baseManifestList()).isEqualTo(theirs.baseManifestList());
+                assertThat(ours.baseManifestListSize()).isEqualTo(optional(theirs.baseManifestListSize()));
+                assertThat(ours.deltaManifestList()).isEqualTo(theirs.deltaManifestList());
+                assertThat(ours.deltaManifestListSize()).isEqualTo(optional(theirs.deltaManifestListSize()));
+                assertThat(ours.changelogManifestList()).isEqualTo(Optional.ofNullable(theirs.changelogManifestList()));
+                assertThat(ours.indexManifest()).isEqualTo(Optional.ofNullable(theirs.indexManifest()));
+                assertThat(ours.commitUser()).isEqualTo(theirs.commitUser());
+                assertThat(ours.commitIdentifier()).isEqualTo(theirs.commitIdentifier());
+                assertThat(ours.commitKind().name()).isEqualTo(theirs.commitKind().name());
+                assertThat(ours.timeMillis()).isEqualTo(theirs.timeMillis());
+                assertThat(ours.totalRecordCount()).isEqualTo(optional(theirs.totalRecordCount()));
+                assertThat(ours.deltaRecordCount()).isEqualTo(optional(theirs.deltaRecordCount()));
+                assertThat(ours.nextRowId()).isEqualTo(optional(theirs.nextRowId()));
+            }
+        }
+        // the deletion-vector table keeps its vectors in an index manifest
+        assertThat(snapshots(PaimonTestTables.DELETION_VECTORS).latestSnapshot().orElseThrow().indexManifest()).isPresent();
+    }
+
+    @Test
+    void writtenJsonIsByteForBytePaimons()
+            throws Exception
+    {
+        for (String tableName : PaimonTestTables.ALL) {
+            Path tableFolder = warehouse.resolve("warehouse").resolve(DATABASE + ".db").resolve(tableName);
+            for (long id : snapshots(tableName).listSnapshotIds()) {
+                byte[] file = Files.readAllBytes(tableFolder.resolve("snapshot/snapshot-" + id));
+                assertThat(new String(SnapshotJson.toJson(SnapshotJson.parse(file)), UTF_8)).isEqualTo(new String(file, UTF_8));
+            }
+            SchemaFiles schemas = new SchemaFiles(fileSystem, tableLocation(tableName));
+            for (long id : schemas.listSchemaIds()) {
+                byte[] file = Files.readAllBytes(tableFolder.resolve("schema/schema-" + id));
+                assertThat(new String(TableSchemaJson.toJson(TableSchemaJson.parse(file)), UTF_8)).isEqualTo(new String(file, UTF_8));
+            }
+        }
+        assertThat(new SchemaFiles(fileSystem, tableLocation(PaimonTestTables.EVOLVED)).listSchemaIds()).containsExactly(0L, 1L, 2L, 3L);
+    }
+
+    @Test
+    void findsSnapshotsByTimeAsPaimonDoes()
+    {
+        SnapshotManager paimonSnapshots = ((FileStoreTable) paimon.getTable(DATABASE, PaimonTestTables.MULTI_COMMIT)).snapshotManager();
+        SnapshotFiles snapshots = snapshots(PaimonTestTables.MULTI_COMMIT);
+        List<Long> ids = snapshots.listSnapshotIds();
+        long first = snapshots.readSnapshot(ids.getFirst()).timeMillis();
+        long last = snapshots.readSnapshot(ids.getLast()).timeMillis();
+        for (long time = first - 2; time <= last + 2; time++) {
+            org.apache.paimon.Snapshot theirs = paimonSnapshots.earlierOrEqualTimeMills(time);
+            assertThat(snapshots.snapshotAtOrBefore(time).map(Snapshot::id))
+                    .as("time %s", time)
+                    .isEqualTo(Optional.ofNullable(theirs).map(org.apache.paimon.Snapshot::id));
+        }
+    }
+
+    @Test
+    void toleratesStaleAndMissingHints()
+            throws Exception
+    {
+        Path copy = Files.createTempDirectory("paimon-hints");
+        try {
+            Path source = warehouse.resolve("warehouse").resolve(DATABASE + ".db").resolve(PaimonTestTables.MULTI_COMMIT).resolve("snapshot");
+            Path snapshotFolder = Files.createDirectories(copy.resolve("t/snapshot"));
+            try (var files = Files.list(source)) {
+                for (Path file : files.toList()) {
+                    Files.copy(file, snapshotFolder.resolve(file.getFileName()));
+                }
+            }
+            SnapshotFiles snapshots = new SnapshotFiles(new LocalFileSystem(copy), Location.of("local:///t"));
+            long latest = snapshots.listSnapshotIds().getLast();
+
+            Files.writeString(snapshotFolder.resolve("LATEST"), "1");
+            assertThat(snapshots.latestSnapshotId()).isEqualTo(OptionalLong.of(latest));
+            Files.writeString(snapshotFolder.resolve("LATEST"), "not a number");
+            assertThat(snapshots.latestSnapshotId()).isEqualTo(OptionalLong.of(latest));
+            Files.delete(snapshotFolder.resolve("LATEST"));
+            assertThat(snapshots.latestSnapshotId()).isEqualTo(OptionalLong.of(latest));
+
+            // expire snapshot 1 by hand, leaving a stale EARLIEST
+            Files.delete(snapshotFolder.resolve("snapshot-1"));
+            Files.writeString(snapshotFolder.resolve("EARLIEST"), "1");
+            assertThat(snapshots.earliestSnapshotId()).isEqualTo(OptionalLong.of(2));
+            Files.deleteIfExists(snapshotFolder.resolve("EARLIEST"));
+            assertThat(snapshots.earliestSnapshotId()).isEqualTo(OptionalLong.of(2));
+        }
+        finally {
+            deleteRecursively(copy, ALLOW_INSECURE);
+        }
+    }
+
+    @Test
+    void commitRefusesAnExistingSnapshotId()
+            throws Exception
+    {
+        Path copy = Files.createTempDirectory("paimon-commit");
+        try {
+            SnapshotFiles snapshots = new SnapshotFiles(new LocalFileSystem(copy), Location.of("local:///t"));
+            Snapshot original = snapshots(PaimonTestTables.MULTI_COMMIT).readSnapshot(1);
+            assertThat(snapshots.commit(original)).isTrue();
+            assertThat(snapshots.commit(original)).isFalse();
+            assertThat(snapshots.latestSnapshotId()).isEqualTo(OptionalLong.of(1));
+            assertThat(Files.readString(copy.resolve("t/snapshot/LATEST"))).isEqualTo("1");
+            try (var files = Files.list(copy.resolve("t/snapshot"))) {
+                assertThat(files.map(file -> file.getFileName().toString()).toList()).containsExactlyInAnyOrder("snapshot-1", "LATEST");
+            }
+        }
+        finally {
+            deleteRecursively(copy, ALLOW_INSECURE);
+        }
+    }
+
+    @Test
+    void corruptOrTruncatedSnapshotNamesTheFile()
+            throws Exception
+    {
+        Path copy = Files.createTempDirectory("paimon-corrupt");
+        try {
+            Path folder = Files.createDirectories(copy.resolve("t/snapshot"));
+            byte[] valid = Files.readAllBytes(warehouse.resolve("warehouse").resolve(DATABASE + ".db").resolve(PaimonTestTables.MULTI_COMMIT).resolve("snapshot/snapshot-1"));
+            Files.write(folder.resolve("snapshot-1"), java.util.Arrays.copyOf(valid, valid.length / 2));
+            Files.writeString(folder.resolve("snapshot-2"), "{\"version\": 3, \"id\": 2}");
+            SnapshotFiles snapshots = new SnapshotFiles(new LocalFileSystem(copy), Location.of("local:///t"));
+            assertThatThrownBy(() -> snapshots.readSnapshot(1))
+                    .isInstanceOfSatisfying(TrinoException.class, e -> assertThat(e.getErrorCode()).isEqualTo(PAIMON_INVALID_METADATA.toErrorCode()))
+                    .hasMessageStartingWith("Invalid Paimon snapshot file local:///t/snapshot/snapshot-1: not valid JSON");
+            assertThatThrownBy(() -> snapshots.readSnapshot(2))
+                    .hasMessage("Invalid Paimon snapshot file local:///t/snapshot/snapshot-2: missing integer 'schemaId'");
+            assertThatThrownBy(() -> snapshots.readSnapshot(3))
+                    .hasMessage("Paimon metadata file is missing: local:///t/snapshot/snapshot-3");
+        }
+        finally {
+            deleteRecursively(copy, ALLOW_INSECURE);
+        }
+    }
+
+    private SnapshotFiles snapshots(String tableName)
+    {
+        return new SnapshotFiles(fileSystem, tableLocation(tableName));
+    }
+
+    private static Location tableLocation(String tableName)
+    {
+        return Location.of("local:///warehouse/%s.db/%s".formatted(DATABASE, tableName));
+    }
+
+    private static OptionalLong optional(Long value)
+    {
+        return value == null ? OptionalLong.empty() : OptionalLong.of(value);
+    }
+}
