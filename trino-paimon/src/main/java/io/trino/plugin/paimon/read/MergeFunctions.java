@@ -30,7 +30,7 @@ import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION
  * §7.1). The option checks run when the table is read; the aggregate functions themselves are created, and their
  * column types checked, only when a key needs merging, as in Paimon.
  */
-final class MergeFunctions
+public final class MergeFunctions
 {
     private static final String LAST_NON_NULL_VALUE = "last_non_null_value";
 
@@ -41,7 +41,7 @@ final class MergeFunctions
      * partial-update sequence group (all of them, because a group's -D may remove the whole row). Group fields
      * missing from the schema are left to the checks of {@link #partialUpdate}.
      */
-    static List<String> extraValueFields(TableSchema schema, TableOptions options)
+    public static List<String> extraValueFields(TableSchema schema, TableOptions options)
     {
         Set<String> fields = new LinkedHashSet<>(options.sequenceFields());
         if (options.mergeEngine() == TableOptions.MergeEngine.PARTIAL_UPDATE) {
@@ -57,7 +57,7 @@ final class MergeFunctions
      * @param outputTypes the types of the requested columns
      * @param firstValueChannel the channel of the first value column in the merged pages
      */
-    static Supplier<MergeFunction> partialUpdate(String tableName, TableSchema schema, TableOptions options, List<ReadColumn> valueColumns, List<Type> outputTypes, int firstValueChannel)
+    public static Supplier<MergeFunction> partialUpdate(String tableName, TableSchema schema, TableOptions options, List<ReadColumn> valueColumns, List<Type> outputTypes, int firstValueChannel)
     {
         checkFieldOptions(tableName, schema, options);
         List<String> fieldNames = schema.fields().stream().map(DataField::name).toList();
@@ -154,7 +154,7 @@ final class MergeFunctions
      * @param names the requested columns' names
      * @param outputChannels for each requested column, its channel in the merged pages
      */
-    static Supplier<MergeFunction> aggregation(String tableName, TableSchema schema, TableOptions options, List<String> names, List<Type> types, int[] outputChannels)
+    public static Supplier<MergeFunction> aggregation(String tableName, TableSchema schema, TableOptions options, List<String> names, List<Type> types, int[] outputChannels)
     {
         checkFieldOptions(tableName, schema, options);
         List<String> functions = new ArrayList<>();
