@@ -1,13 +1,13 @@
 package io.trino.plugin.paimon;
 
 import com.google.common.collect.ImmutableMap;
+import io.trino.plugin.paimon.testing.PaimonQueryRunner;
+import io.trino.plugin.paimon.testing.TempWarehouse;
 import io.trino.spi.connector.Connector;
 import io.trino.spi.connector.ConnectorFactory;
 import io.trino.testing.TestingConnectorContext;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Map;
 
 import static com.google.common.collect.Iterables.getOnlyElement;
@@ -20,21 +20,19 @@ final class TestPaimonPlugin
     void createsConnectorOverLocalWarehouse()
             throws Exception
     {
-        Path root = Files.createTempDirectory("paimon-plugin");
-        ConnectorFactory factory = getOnlyElement(new PaimonPlugin().getConnectorFactories());
-        assertThat(factory.getName()).isEqualTo("paimon");
-        Connector connector = factory.create(
-                "test",
-                ImmutableMap.of(
-                        "paimon.warehouse", "local:///warehouse",
-                        "fs.native-local.enabled", "true",
-                        "local.location", root.toString()),
-                new TestingConnectorContext());
-        assertThat(connector.getTableProperties())
-                .extracting(property -> property.getName())
-                .containsExactly("primary_key", "partitioned_by", "bucket", "bucket_key", "merge_engine", "sequence_field",
-                        "changelog_producer", "deletion_vectors_enabled", "file_format", "options");
-        connector.shutdown();
+        try (TempWarehouse temp = TempWarehouse.create()) {
+            ConnectorFactory factory = getOnlyElement(new PaimonPlugin().getConnectorFactories());
+            assertThat(factory.getName()).isEqualTo("paimon");
+            Connector connector = factory.create(
+                    "test",
+                    PaimonQueryRunner.catalogProperties(temp.root()),
+                    new TestingConnectorContext());
+            assertThat(connector.getTableProperties())
+                    .extracting(property -> property.getName())
+                    .containsExactly("primary_key", "partitioned_by", "bucket", "bucket_key", "merge_engine", "sequence_field",
+                            "changelog_producer", "deletion_vectors_enabled", "file_format", "options");
+            connector.shutdown();
+        }
     }
 
     @Test

@@ -1,8 +1,6 @@
 package io.trino.plugin.paimon.catalog;
 
 import io.trino.filesystem.Location;
-import io.trino.filesystem.TrinoFileSystem;
-import io.trino.filesystem.local.LocalFileSystem;
 import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ScanFilter;
@@ -11,18 +9,18 @@ import io.trino.plugin.paimon.format.row.PartitionPath;
 import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.format.schema.SchemaFiles;
 import io.trino.plugin.paimon.format.schema.TableSchema;
-import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.Snapshot.CommitKind;
+import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import io.trino.plugin.paimon.testing.PaimonTestTables;
+import io.trino.plugin.paimon.testing.TempWarehouse;
 import io.trino.spi.TrinoException;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.Table;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -35,8 +33,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
-import static com.google.common.io.MoreFiles.deleteRecursively;
-import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_CONFLICT;
 import static io.trino.plugin.paimon.testing.PaimonTestTables.DATABASE;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -51,27 +47,8 @@ import static org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS;
 @TestInstance(PER_CLASS)
 final class TestSnapshotCommitter
 {
-    private Path root;
-    private PaimonJavaCatalog paimon;
-    private TrinoFileSystem fileSystem;
-
-    @BeforeAll
-    void writeTables()
-            throws Exception
-    {
-        root = Files.createTempDirectory("paimon-commit");
-        paimon = new PaimonJavaCatalog(root.resolve("warehouse"));
-        new PaimonTestTables(paimon, root.toString()).createAll();
-        fileSystem = new LocalFileSystem(root);
-    }
-
-    @AfterAll
-    void cleanUp()
-            throws Exception
-    {
-        paimon.close();
-        deleteRecursively(root, ALLOW_INSECURE);
-    }
+    @AutoClose
+    private final TempWarehouse tables = PaimonTestTables.inTempWarehouse();
 
     @Test
     void recommittedFilesReadTheSameInPaimonJava()
@@ -82,8 +59,8 @@ final class TestSnapshotCommitter
             Snapshot snapshot = recommit(source, copy);
             assertThat(snapshot.id()).isEqualTo(1);
 
-            Table copied = paimon.getTable(DATABASE, copy);
-            List<String> expected = PaimonJavaCatalog.readRows(paimon.getTable(DATABASE, source));
+            Table copied = tables.paimon().getTable(DATABASE, copy);
+            List<String> expected = PaimonJavaCatalog.readRows(tables.paimon().getTable(DATABASE, source));
             assertThat(expected).as(source).isNotEmpty();
             assertThat(PaimonJavaCatalog.readRows(copied)).as(source).isEqualTo(expected);
 
@@ -106,15 +83,15 @@ final class TestSnapshotCommitter
     {
         String copy = PaimonTestTables.MULTI_COMMIT + "_continued";
         recommit(PaimonTestTables.MULTI_COMMIT, copy);
-        Table table = paimon.getTable(DATABASE, copy);
+        Table table = tables.paimon().getTable(DATABASE, copy);
         List<String> before = PaimonJavaCatalog.readRows(table);
         PaimonJavaCatalog.write(table, List.of(GenericRow.of(BinaryString.fromString("2026-11-09"), 12345L, BinaryString.fromString("new"), 1.5)));
-        List<String> after = PaimonJavaCatalog.readRows(paimon.getTable(DATABASE, copy));
+        List<String> after = PaimonJavaCatalog.readRows(tables.paimon().getTable(DATABASE, copy));
         List<String> expected = new ArrayList<>(before);
         expected.add("+I(2026-11-09, 12345, new, 1.5)");
         expected.sort(null);
         assertThat(after).isEqualTo(expected);
-        assertThat(new SnapshotFiles(fileSystem, tableLocation(copy)).latestSnapshotId().getAsLong()).isEqualTo(2);
+        assertThat(new SnapshotFiles(tables.fileSystem(), tableLocation(copy)).latestSnapshotId().getAsLong()).isEqualTo(2);
     }
 
     @Test
@@ -123,16 +100,16 @@ final class TestSnapshotCommitter
     {
         String copy = PaimonTestTables.COMPACTED + "_manifests_compacted";
         recommit(PaimonTestTables.COMPACTED, copy);
-        Table table = paimon.getTable(DATABASE, copy);
+        Table table = tables.paimon().getTable(DATABASE, copy);
         List<String> before = PaimonJavaCatalog.readRows(table);
-        TableSchema schema = new SchemaFiles(fileSystem, tableLocation(copy)).latestSchema().orElseThrow();
-        Snapshot compacted = new SnapshotCommitter(fileSystem, tableLocation(copy), schema, "trino-test", 3)
+        TableSchema schema = new SchemaFiles(tables.fileSystem(), tableLocation(copy)).latestSchema().orElseThrow();
+        Snapshot compacted = new SnapshotCommitter(tables.fileSystem(), tableLocation(copy), schema, "trino-test", 3)
                 .commit(CommitKind.COMPACT, List.of(), Optional.empty(), true);
         assertThat(compacted.id()).isEqualTo(2);
-        SnapshotScan scan = new SnapshotScan(fileSystem, tableLocation(copy));
+        SnapshotScan scan = new SnapshotScan(tables.fileSystem(), tableLocation(copy));
         assertThat(scan.readManifestList(compacted.baseManifestList(), compacted.baseManifestListSize())).hasSize(1);
         assertThat(scan.readManifestList(compacted.deltaManifestList(), compacted.deltaManifestListSize())).isEmpty();
-        assertThat(PaimonJavaCatalog.readRows(paimon.getTable(DATABASE, copy))).isEqualTo(before);
+        assertThat(PaimonJavaCatalog.readRows(tables.paimon().getTable(DATABASE, copy))).isEqualTo(before);
     }
 
     @Test
@@ -141,19 +118,19 @@ final class TestSnapshotCommitter
     {
         String copy = PaimonTestTables.APPEND + "_conflict";
         recommit(PaimonTestTables.APPEND, copy);
-        TableSchema schema = new SchemaFiles(fileSystem, tableLocation(copy)).latestSchema().orElseThrow();
+        TableSchema schema = new SchemaFiles(tables.fileSystem(), tableLocation(copy)).latestSchema().orElseThrow();
         ManifestEntry live = liveFiles(copy).getFirst();
         ManifestEntry stale = new ManifestEntry(ManifestEntry.FileKind.DELETE, live.partition(), live.bucket(), live.totalBuckets(),
                 new io.trino.plugin.paimon.format.manifest.DataFileMeta(
                         "data-no-such-file.parquet", 1, 1, live.file().minKey(), live.file().maxKey(), live.file().keyStats(), live.file().valueStats(),
                         0, 0, 0, 0, List.of(), java.util.OptionalLong.empty(), java.util.OptionalLong.empty(), Optional.empty(), java.util.OptionalInt.empty(),
                         Optional.empty(), Optional.empty(), java.util.OptionalLong.empty(), Optional.empty()));
-        SnapshotCommitter committer = new SnapshotCommitter(fileSystem, tableLocation(copy), schema, "trino-test", 3);
+        SnapshotCommitter committer = new SnapshotCommitter(tables.fileSystem(), tableLocation(copy), schema, "trino-test", 3);
         assertThatThrownBy(() -> committer.commit(CommitKind.OVERWRITE, List.of(stale), Optional.empty(), false))
                 .isInstanceOfSatisfying(TrinoException.class, e -> assertThat(e.getErrorCode()).isEqualTo(PAIMON_COMMIT_CONFLICT.toErrorCode()))
                 .hasMessageContaining("files it deletes are no longer live")
                 .hasMessageContaining("data-no-such-file.parquet");
-        assertThat(new SnapshotFiles(fileSystem, tableLocation(copy)).latestSnapshotId().getAsLong()).isEqualTo(1);
+        assertThat(new SnapshotFiles(tables.fileSystem(), tableLocation(copy)).latestSnapshotId().getAsLong()).isEqualTo(1);
     }
 
     @Test
@@ -162,14 +139,14 @@ final class TestSnapshotCommitter
     {
         String copy = PaimonTestTables.APPEND + "_concurrent";
         recommit(PaimonTestTables.APPEND, copy);
-        TableSchema schema = new SchemaFiles(fileSystem, tableLocation(copy)).latestSchema().orElseThrow();
+        TableSchema schema = new SchemaFiles(tables.fileSystem(), tableLocation(copy)).latestSchema().orElseThrow();
         ExecutorService executor = Executors.newFixedThreadPool(4);
         try {
             List<Future<List<Long>>> futures = new ArrayList<>();
             for (int writer = 0; writer < 4; writer++) {
                 String user = "writer-" + writer;
                 futures.add(executor.submit(() -> {
-                    SnapshotCommitter committer = new SnapshotCommitter(fileSystem, tableLocation(copy), schema, user, 100);
+                    SnapshotCommitter committer = new SnapshotCommitter(tables.fileSystem(), tableLocation(copy), schema, user, 100);
                     List<Long> ids = new ArrayList<>();
                     for (int i = 0; i < 5; i++) {
                         ids.add(committer.commit(CommitKind.APPEND, List.of(), Optional.empty(), false).id());
@@ -187,11 +164,11 @@ final class TestSnapshotCommitter
         finally {
             executor.shutdownNow();
         }
-        SnapshotFiles snapshots = new SnapshotFiles(fileSystem, tableLocation(copy));
+        SnapshotFiles snapshots = new SnapshotFiles(tables.fileSystem(), tableLocation(copy));
         assertThat(snapshots.listSnapshotIds()).hasSize(21);
-        assertThat(PaimonJavaCatalog.readRows(paimon.getTable(DATABASE, copy))).isEqualTo(PaimonJavaCatalog.readRows(paimon.getTable(DATABASE, PaimonTestTables.APPEND)));
+        assertThat(PaimonJavaCatalog.readRows(tables.paimon().getTable(DATABASE, copy))).isEqualTo(PaimonJavaCatalog.readRows(tables.paimon().getTable(DATABASE, PaimonTestTables.APPEND)));
         // lists of lost attempts were removed: every manifest list left is referenced by a snapshot
-        try (var files = Files.list(root.resolve(tableLocation(copy).path()).resolve("manifest"))) {
+        try (var files = Files.list(tables.root().resolve(tableLocation(copy).path()).resolve("manifest"))) {
             long lists = files.filter(file -> file.getFileName().toString().startsWith("manifest-list-")).count();
             assertThat(lists).isEqualTo(2L * 21);
         }
@@ -207,16 +184,16 @@ final class TestSnapshotCommitter
     {
         Location sourceLocation = tableLocation(source);
         Location targetLocation = tableLocation(target);
-        SchemaFiles sourceSchemas = new SchemaFiles(fileSystem, sourceLocation);
-        SchemaFiles targetSchemas = new SchemaFiles(fileSystem, targetLocation);
+        SchemaFiles sourceSchemas = new SchemaFiles(tables.fileSystem(), sourceLocation);
+        SchemaFiles targetSchemas = new SchemaFiles(tables.fileSystem(), targetLocation);
         for (long id : sourceSchemas.listSchemaIds()) {
             assertThat(targetSchemas.createSchema(sourceSchemas.readSchema(id))).isTrue();
         }
         TableSchema schema = targetSchemas.latestSchema().orElseThrow();
         List<DataField> partitionFields = schema.partitionKeys().stream().map(name -> schema.field(name).orElseThrow()).toList();
 
-        Snapshot sourceSnapshot = new SnapshotFiles(fileSystem, sourceLocation).latestSnapshot().orElseThrow();
-        SnapshotScan sourceScan = new SnapshotScan(fileSystem, sourceLocation);
+        Snapshot sourceSnapshot = new SnapshotFiles(tables.fileSystem(), sourceLocation).latestSnapshot().orElseThrow();
+        SnapshotScan sourceScan = new SnapshotScan(tables.fileSystem(), sourceLocation);
         List<ManifestEntry> live = sourceScan.liveFiles(sourceSnapshot, ScanFilter.ALL);
         for (ManifestEntry entry : live) {
             String folder = PartitionPath.partitionPath(partitionFields, entry.partition(), true, PartitionPath.DEFAULT_PARTITION_NAME) + "bucket-" + entry.bucket();
@@ -224,24 +201,24 @@ final class TestSnapshotCommitter
         }
         List<IndexManifestEntry> indexFiles = sourceScan.indexFiles(sourceSnapshot, ScanFilter.ALL);
         for (IndexManifestEntry index : indexFiles) {
-            copy(sourceScan.indexLocation(index.fileName()), new SnapshotScan(fileSystem, targetLocation).indexLocation(index.fileName()));
+            copy(sourceScan.indexLocation(index.fileName()), new SnapshotScan(tables.fileSystem(), targetLocation).indexLocation(index.fileName()));
         }
-        return new SnapshotCommitter(fileSystem, targetLocation, schema, "trino-test", 3)
+        return new SnapshotCommitter(tables.fileSystem(), targetLocation, schema, "trino-test", 3)
                 .commit(CommitKind.APPEND, live, indexFiles.isEmpty() ? Optional.empty() : Optional.of(indexFiles), false);
     }
 
     private List<ManifestEntry> liveFiles(String table)
     {
-        Snapshot snapshot = new SnapshotFiles(fileSystem, tableLocation(table)).latestSnapshot().orElseThrow();
-        return new SnapshotScan(fileSystem, tableLocation(table)).liveFiles(snapshot, ScanFilter.ALL);
+        Snapshot snapshot = new SnapshotFiles(tables.fileSystem(), tableLocation(table)).latestSnapshot().orElseThrow();
+        return new SnapshotScan(tables.fileSystem(), tableLocation(table)).liveFiles(snapshot, ScanFilter.ALL);
     }
 
     private void copy(Location from, Location to)
             throws Exception
     {
-        Path target = root.resolve(to.path());
+        Path target = tables.root().resolve(to.path());
         Files.createDirectories(target.getParent());
-        Files.copy(root.resolve(from.path()), target);
+        Files.copy(tables.root().resolve(from.path()), target);
     }
 
     private static Location tableLocation(String table)

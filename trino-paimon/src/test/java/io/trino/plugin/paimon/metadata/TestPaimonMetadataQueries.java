@@ -24,19 +24,15 @@ final class TestPaimonMetadataQueries
 {
     private static final String SCHEMA = "paimon_java";
 
-
-    @Override
-    protected String defaultSchema()
+    TestPaimonMetadataQueries()
     {
-        return SCHEMA;
+        super(SCHEMA);
     }
 
     @Override
     protected void createTables(PaimonJavaCatalog paimon)
             throws Exception
     {
-        paimon.createDatabase(SCHEMA);
-
         paimon.createTable(SCHEMA, "all_types", Schema.newBuilder()
                 .column("id", DataTypes.INT())
                 .column("c_boolean", DataTypes.BOOLEAN())

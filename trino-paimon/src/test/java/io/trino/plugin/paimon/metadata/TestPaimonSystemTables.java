@@ -9,8 +9,6 @@ import org.apache.paimon.manifest.ManifestEntry;
 import org.apache.paimon.table.FileStoreTable;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -25,10 +23,9 @@ final class TestPaimonSystemTables
         extends AbstractPaimonJavaQueryTest
 {
 
-    @Override
-    protected String defaultSchema()
+    TestPaimonSystemTables()
     {
-        return DATABASE;
+        super(DATABASE);
     }
 
     @Override
@@ -80,13 +77,20 @@ final class TestPaimonSystemTables
     @Test
     void filesPointAtExistingFilesAndShowKeys()
     {
-        for (MaterializedRow row : computeActual("SELECT file_path, file_format, min_key, max_key FROM \"%s$files\"".formatted(PaimonTestTables.MULTI_COMMIT)).getMaterializedRows()) {
-            String path = (String) row.getField(0);
-            assertThat(path).startsWith("local:///warehouse/tables.db/multi_commit/dt=");
-            assertThat(root().resolve(path.substring("local:///".length()))).exists();
-            assertThat(row.getField(1)).isEqualTo("parquet");
-            assertThat((String) row.getField(2)).matches("\\[\\d+]");
-            assertThat((String) row.getField(3)).matches("\\[\\d+]");
+        // every live file of Paimon's scan plan, with its path, format and key range (the key is the BIGINT id)
+        FileStoreTable table = (FileStoreTable) paimon().getTable(DATABASE, PaimonTestTables.MULTI_COMMIT);
+        List<String> expected = new ArrayList<>();
+        for (ManifestEntry entry : table.store().newScan().plan().files()) {
+            expected.add("local:///warehouse/tables.db/multi_commit/dt=%s/bucket-%s/%s parquet [%s] [%s]".formatted(
+                    entry.partition().getString(0), entry.bucket(), entry.file().fileName(), entry.file().minKey().getLong(0), entry.file().maxKey().getLong(0)));
+        }
+        expected.sort(null);
+        List<MaterializedRow> rows = computeActual("SELECT file_path, file_format, min_key, max_key FROM \"%s$files\"".formatted(PaimonTestTables.MULTI_COMMIT)).getMaterializedRows();
+        assertThat(rows.stream().map(row -> "%s %s %s %s".formatted(row.getField(0), row.getField(1), row.getField(2), row.getField(3))).sorted().toList())
+                .hasSize(table.store().newScan().plan().files().size())
+                .isEqualTo(expected);
+        for (MaterializedRow row : rows) {
+            assertThat(root().resolve(((String) row.getField(0)).substring("local:///".length()))).exists();
         }
         assertThat(computeActual("SELECT DISTINCT min_key FROM \"%s$files\"".formatted(PaimonTestTables.APPEND)).getOnlyValue()).isNull();
     }

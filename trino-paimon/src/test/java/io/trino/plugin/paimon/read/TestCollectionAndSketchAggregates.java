@@ -17,6 +17,7 @@ import org.apache.paimon.utils.HllSketchUtil;
 import org.apache.paimon.utils.RoaringBitmap32;
 import org.apache.paimon.utils.RoaringBitmap64;
 import org.apache.paimon.utils.ThetaSketch;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -42,6 +43,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * exactly what Paimon Java reads; where Paimon's order is unspecified, as sets. Sketches and bitmaps must be
  * byte-identical.
  */
+@Tag("slow")
 final class TestCollectionAndSketchAggregates
         extends AbstractPaimonJavaQueryTest
 {
@@ -50,17 +52,9 @@ final class TestCollectionAndSketchAggregates
 
     private final AtomicInteger tableIds = new AtomicInteger();
 
-    @Override
-    protected String defaultSchema()
+    TestCollectionAndSketchAggregates()
     {
-        return DATABASE;
-    }
-
-    @Override
-    protected void createTables(PaimonJavaCatalog paimon)
-            throws Exception
-    {
-        paimon.createDatabase(DATABASE);
+        super(DATABASE);
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.trino.plugin.paimon.read;
 
 import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
+import io.trino.plugin.paimon.testing.RowText;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.schema.Schema;
@@ -28,18 +29,15 @@ final class TestNullablePrimaryKeys
 
     private final Map<String, Table> tables = new HashMap<>();
 
-    @Override
-    protected String defaultSchema()
+    TestNullablePrimaryKeys()
     {
-        return DATABASE;
+        super(DATABASE);
     }
 
     @Override
     protected void createTables(PaimonJavaCatalog paimon)
             throws Exception
     {
-        paimon.createDatabase(DATABASE);
-
         Table twoKeys = create(paimon, "two_keys", Schema.newBuilder()
                 .column("k1", DataTypes.INT())
                 .column("k2", DataTypes.STRING())
@@ -90,11 +88,11 @@ final class TestNullablePrimaryKeys
     {
         // (1, NULL) twice merges to the newer row, the deleted (NULL, 'x') is gone; the files hold null key fields
         // first, and a merge ordering them otherwise would pair the wrong records
-        assertThat(rows("SELECT * FROM two_keys")).containsExactlyInAnyOrder("[null, null, 40]", "[1, null, 11]", "[1, a, 30]");
+        assertThat(rows("SELECT * FROM two_keys")).containsExactlyInAnyOrder("(null, null, 40)", "(1, null, 11)", "(1, a, 30)");
         assertThat(rows("SELECT * FROM two_keys")).containsExactlyInAnyOrderElementsOf(paimonRows("two_keys"));
-        assertThat(rows("SELECT * FROM bigint_key")).containsExactlyInAnyOrder("[null, 4]", "[-1, 5]", "[0, 3]", "[5, 2]");
+        assertThat(rows("SELECT * FROM bigint_key")).containsExactlyInAnyOrder("(null, 4)", "(-1, 5)", "(0, 3)", "(5, 2)");
         assertThat(rows("SELECT * FROM bigint_key")).containsExactlyInAnyOrderElementsOf(paimonRows("bigint_key"));
-        assertThat(rows("SELECT * FROM partial_update")).containsExactlyInAnyOrder("[null, null, 8, 7]", "[1, null, 1, 2]");
+        assertThat(rows("SELECT * FROM partial_update")).containsExactlyInAnyOrder("(null, null, 8, 7)", "(1, null, 1, 2)");
         assertThat(rows("SELECT * FROM partial_update")).containsExactlyInAnyOrderElementsOf(paimonRows("partial_update"));
     }
 
@@ -107,16 +105,12 @@ final class TestNullablePrimaryKeys
 
     private List<String> rows(String query)
     {
-        return computeActual(query).getMaterializedRows().stream()
-                .map(row -> row.getFields().toString())
-                .toList();
+        return RowText.paimonText(computeActual(query));
     }
 
     private List<String> paimonRows(String table)
     {
-        return PaimonJavaCatalog.readRows(tables.get(table)).stream()
-                .map(row -> "[" + row.substring(3, row.length() - 1) + "]")
-                .toList();
+        return RowText.paimonText(tables.get(table));
     }
 
     private static BinaryString text(String value)

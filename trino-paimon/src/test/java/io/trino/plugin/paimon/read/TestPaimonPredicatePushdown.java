@@ -2,8 +2,8 @@ package io.trino.plugin.paimon.read;
 
 import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
+import io.trino.plugin.paimon.testing.RowText;
 import io.trino.plugin.paimon.testing.ScanStatistics;
-import io.trino.testing.MaterializedRow;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.Decimal;
 import org.apache.paimon.data.GenericRow;
@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Predicate;
-import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -30,17 +29,14 @@ final class TestPaimonPredicatePushdown
 {
     private static final String DATABASE = "pushdown";
 
-    @Override
-    protected String defaultSchema()
+    TestPaimonPredicatePushdown()
     {
-        return DATABASE;
+        super(DATABASE);
     }
 
     @Override
     protected void createTables(PaimonJavaCatalog paimon)
     {
-        paimon.createDatabase(DATABASE);
-
         // keys 0..999, then updates of 0..99, deletes of 500..509, inserts of 2000..2099: four level-0 runs
         Table keyed = paimon.createTable(DATABASE, "keyed", Schema.newBuilder()
                 .column("id", DataTypes.BIGINT())
@@ -231,7 +227,7 @@ final class TestPaimonPredicatePushdown
                 .toList();
         ScanStatistics statistics = ScanStatistics.execute(getQueryRunner(), "SELECT * FROM %s WHERE %s".formatted(table, predicate));
         List<String> actual = statistics.result().getMaterializedRows().stream()
-                .map(TestPaimonPredicatePushdown::format)
+                .map(row -> "+I" + RowText.paimonText(row))
                 .sorted()
                 .toList();
         assertThat(actual).as("%s WHERE %s", table, predicate).isEqualTo(expectedRows);
@@ -242,13 +238,5 @@ final class TestPaimonPredicatePushdown
     {
         long number = Long.parseLong(value);
         return number >= low && number <= high;
-    }
-
-    // the text form PaimonJavaCatalog.readRows uses
-    private static String format(MaterializedRow row)
-    {
-        return row.getFields().stream()
-                .map(String::valueOf)
-                .collect(Collectors.joining(", ", "+I(", ")"));
     }
 }

@@ -17,6 +17,7 @@ import org.apache.paimon.schema.Schema;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.types.ArrayType;
+import org.apache.paimon.types.BinaryType;
 import org.apache.paimon.types.CharType;
 import org.apache.paimon.types.DataType;
 import org.apache.paimon.types.DataTypes;
@@ -28,13 +29,10 @@ import org.apache.paimon.types.RowType;
 import org.apache.paimon.types.TimeType;
 import org.apache.paimon.types.TimestampType;
 import org.apache.paimon.types.VarBinaryType;
-import org.apache.paimon.types.BinaryType;
 import org.apache.paimon.types.VarCharType;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
@@ -56,17 +54,15 @@ final class TestPaimonReadTypes
 {
     private Table table;
 
-    @Override
-    protected String defaultSchema()
+    TestPaimonReadTypes()
     {
-        return "db";
+        super("db");
     }
 
     @Override
     protected void createTables(PaimonJavaCatalog paimon)
             throws Exception
     {
-        paimon.createDatabase("db");
         table = paimon.createTable("db", "all_types", Schema.newBuilder()
                 .column("id", DataTypes.BIGINT())
                 .column("c_boolean", DataTypes.BOOLEAN())

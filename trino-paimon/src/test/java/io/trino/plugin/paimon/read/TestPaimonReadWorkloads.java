@@ -2,20 +2,20 @@ package io.trino.plugin.paimon.read;
 
 import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
-import io.trino.testing.MaterializedRow;
+import io.trino.plugin.paimon.testing.RowText;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.types.DataTypes;
 import org.apache.paimon.types.RowKind;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -24,23 +24,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  * thousand keys over several commits and buckets, with and without compactions in between, with a user sequence
  * field, on a dynamic-bucket table and on a lookup-changelog table. Trino's rows equal Paimon Java's.
  */
+@Tag("slow")
 final class TestPaimonReadWorkloads
         extends AbstractPaimonJavaQueryTest
 {
     private static final long SEED = 20261129;
 
-
-    @Override
-    protected String defaultSchema()
+    TestPaimonReadWorkloads()
     {
-        return "db";
-    }
-
-    @Override
-    protected void createTables(PaimonJavaCatalog paimon)
-            throws Exception
-    {
-        paimon.createDatabase("db");
+        super("db");
     }
 
     @Test
@@ -206,16 +198,9 @@ final class TestPaimonReadWorkloads
     private void assertSameRows(Table table)
     {
         // values only: Paimon Java also reports each row's kind (+I or +U)
-        List<String> expected = PaimonJavaCatalog.readRows(paimon().getTable("db", table.name())).stream()
-                .map(row -> row.substring(2))
-                .sorted()
-                .toList();
+        List<String> expected = RowText.paimonText(paimon().getTable("db", table.name()));
         assertThat(expected).hasSizeGreaterThan(100);
-        List<String> actual = computeActual("SELECT * FROM " + table.name()).getMaterializedRows().stream()
-                .map(MaterializedRow::getFields)
-                .map(fields -> fields.stream().map(String::valueOf).collect(Collectors.joining(", ", "(", ")")))
-                .sorted()
-                .toList();
+        List<String> actual = RowText.paimonText(computeActual("SELECT * FROM " + table.name()));
         // report the rows that differ, not two long lists
         List<String> missing = expected.stream().filter(row -> !actual.contains(row)).limit(10).toList();
         List<String> unexpected = actual.stream().filter(row -> !expected.contains(row)).limit(10).toList();

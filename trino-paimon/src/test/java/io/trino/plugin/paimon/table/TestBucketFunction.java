@@ -6,6 +6,7 @@ import io.trino.plugin.paimon.format.row.Timestamp;
 import io.trino.plugin.paimon.format.schema.DataType;
 import io.trino.plugin.paimon.format.schema.DataTypeParser;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
+import io.trino.plugin.paimon.testing.TempWarehouse;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.Decimal;
 import org.apache.paimon.data.GenericRow;
@@ -24,7 +25,6 @@ import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -33,8 +33,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
-import static com.google.common.io.MoreFiles.deleteRecursively;
-import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -77,8 +75,8 @@ final class TestBucketFunction
     void bucketsEqualTheFoldersPaimonJavaWritesTo()
             throws Exception
     {
-        Path warehouse = Files.createTempDirectory("paimon-buckets");
-        try (PaimonJavaCatalog paimon = new PaimonJavaCatalog(warehouse)) {
+        try (TempWarehouse temp = TempWarehouse.create()) {
+            PaimonJavaCatalog paimon = temp.paimon();
             paimon.createDatabase("db");
             Table table = paimon.createTable("db", "t", Schema.newBuilder()
                     .column("id", DataTypes.INT())
@@ -125,17 +123,14 @@ final class TestBucketFunction
             assertThat(checkedPerBucket.values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(2000);
             assertThat(checkedPerBucket).hasSize(7);
         }
-        finally {
-            deleteRecursively(warehouse, ALLOW_INSECURE);
-        }
     }
 
     @Test
     void modBucketFunctionEqualsPaimon()
             throws Exception
     {
-        Path warehouse = Files.createTempDirectory("paimon-mod-buckets");
-        try (PaimonJavaCatalog paimon = new PaimonJavaCatalog(warehouse)) {
+        try (TempWarehouse temp = TempWarehouse.create()) {
+            PaimonJavaCatalog paimon = temp.paimon();
             paimon.createDatabase("db");
             Table table = paimon.createTable("db", "t", Schema.newBuilder()
                     .column("id", DataTypes.BIGINT())
@@ -153,9 +148,6 @@ final class TestBucketFunction
             Map<InternalRow, Integer> buckets = rowsWithBuckets(table);
             assertThat(buckets).hasSize(500);
             buckets.forEach((row, bucket) -> assertThat(BucketFunction.modBucket(row.getLong(0), 5)).isEqualTo(bucket));
-        }
-        finally {
-            deleteRecursively(warehouse, ALLOW_INSECURE);
         }
     }
 

@@ -4,12 +4,9 @@ import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.QueryRunner;
 import org.junit.jupiter.api.AfterAll;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 
-import static com.google.common.io.MoreFiles.deleteRecursively;
-import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
-import static io.trino.plugin.paimon.testing.PaimonQueryRunner.WAREHOUSE_DIRECTORY;
+import static java.util.Objects.requireNonNull;
 
 /**
  * A query test over a temporary warehouse that Paimon Java writes: the subclass creates its tables with the
@@ -19,46 +16,51 @@ import static io.trino.plugin.paimon.testing.PaimonQueryRunner.WAREHOUSE_DIRECTO
 public abstract class AbstractPaimonJavaQueryTest
         extends AbstractTestQueryFramework
 {
-    private Path root;
-    private PaimonJavaCatalog paimon;
+    private final String database;
+    private TempWarehouse warehouse;
+
+    /**
+     * @param database the database the tests' tables are in, created before {@link #createTables}, and the schema
+     * unqualified table names refer to
+     */
+    protected AbstractPaimonJavaQueryTest(String database)
+    {
+        this.database = requireNonNull(database, "database is null");
+    }
 
     /** Writes the tables the tests read; called once, before the query runner starts. */
-    protected abstract void createTables(PaimonJavaCatalog paimon)
-            throws Exception;
-
-    /** The schema unqualified table names refer to. */
-    protected abstract String defaultSchema();
+    protected void createTables(PaimonJavaCatalog paimon)
+            throws Exception
+    {
+    }
 
     @Override
     protected final QueryRunner createQueryRunner()
             throws Exception
     {
-        root = Files.createTempDirectory("paimon-query-test");
-        paimon = new PaimonJavaCatalog(Files.createDirectories(root.resolve(WAREHOUSE_DIRECTORY)));
-        createTables(paimon);
-        return PaimonQueryRunner.create(root, defaultSchema());
+        warehouse = TempWarehouse.create();
+        warehouse.paimon().createDatabase(database);
+        createTables(warehouse.paimon());
+        return PaimonQueryRunner.create(warehouse.root(), database);
     }
 
     /** The folder that holds the warehouse ({@code <root>/warehouse}) and may hold scratch files. */
     protected Path root()
     {
-        return root;
+        return warehouse.root();
     }
 
     protected PaimonJavaCatalog paimon()
     {
-        return paimon;
+        return warehouse.paimon();
     }
 
     @AfterAll
     public final void removeWarehouse()
             throws Exception
     {
-        if (paimon != null) {
-            paimon.close();
-        }
-        if (root != null) {
-            deleteRecursively(root, ALLOW_INSECURE);
+        if (warehouse != null) {
+            warehouse.close();
         }
     }
 }

@@ -46,6 +46,25 @@ public final class PaimonTestTables
         this.ioTempDirectory = requireNonNull(ioTempDirectory, "ioTempDirectory is null");
     }
 
+    /** A temporary warehouse holding all these tables; closing it removes them. */
+    public static TempWarehouse inTempWarehouse()
+    {
+        TempWarehouse warehouse = TempWarehouse.create();
+        try {
+            new PaimonTestTables(warehouse.paimon(), warehouse.root().toString()).createAll();
+            return warehouse;
+        }
+        catch (Exception e) {
+            try {
+                warehouse.close();
+            }
+            catch (Exception closing) {
+                e.addSuppressed(closing);
+            }
+            throw new RuntimeException("Paimon Java failed to write the test tables", e);
+        }
+    }
+
     public void createAll()
             throws Exception
     {

@@ -6,6 +6,7 @@ import io.trino.spi.type.RowType;
 import io.trino.spi.type.Type;
 import io.trino.testing.MaterializedResult;
 import io.trino.testing.MaterializedRow;
+import org.apache.paimon.table.Table;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -32,6 +33,34 @@ public final class RowText
     {
         return result.getMaterializedRows().stream()
                 .map(row -> row(result.getTypes(), row, unorderedArrays))
+                .sorted()
+                .toList();
+    }
+
+    /**
+     * A query result's rows in the text form of Paimon Java's rows ({@link PaimonJavaCatalog#readRows}) without the
+     * row kind, sorted: {@code (1, a, null)}, each value as {@link String#valueOf} prints it.
+     */
+    public static List<String> paimonText(MaterializedResult result)
+    {
+        return result.getMaterializedRows().stream()
+                .map(RowText::paimonText)
+                .sorted()
+                .toList();
+    }
+
+    public static String paimonText(MaterializedRow row)
+    {
+        StringJoiner text = new StringJoiner(", ", "(", ")");
+        row.getFields().forEach(value -> text.add(String.valueOf(value)));
+        return text.toString();
+    }
+
+    /** Paimon Java's rows of a table ({@link PaimonJavaCatalog#readRows}) without their row kind, sorted. */
+    public static List<String> paimonText(Table table)
+    {
+        return PaimonJavaCatalog.readRows(table).stream()
+                .map(row -> row.substring(row.indexOf('(')))
                 .sorted()
                 .toList();
     }

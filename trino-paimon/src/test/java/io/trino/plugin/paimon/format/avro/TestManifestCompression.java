@@ -9,6 +9,7 @@ import io.trino.plugin.paimon.format.manifest.SnapshotScan;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
+import io.trino.plugin.paimon.testing.TempWarehouse;
 import org.apache.avro.SchemaBuilder;
 import org.apache.avro.file.CodecFactory;
 import org.apache.avro.generic.GenericRecord;
@@ -20,13 +21,10 @@ import org.apache.paimon.table.Table;
 import org.apache.paimon.types.DataTypes;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-import static com.google.common.io.MoreFiles.deleteRecursively;
-import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -39,8 +37,9 @@ final class TestManifestCompression
     void readsEveryManifestCompressionPaimonWrites()
             throws Exception
     {
-        Path root = Files.createTempDirectory("paimon-compression");
-        try (PaimonJavaCatalog paimon = new PaimonJavaCatalog(root.resolve("warehouse"))) {
+        try (TempWarehouse temp = TempWarehouse.create()) {
+            Path root = temp.root();
+            PaimonJavaCatalog paimon = temp.paimon();
             paimon.createDatabase("db");
             TrinoFileSystem fileSystem = new LocalFileSystem(root);
             for (String compression : List.of("zstd", "snappy", "deflate", "bzip2")) {
@@ -71,9 +70,6 @@ final class TestManifestCompression
                 assertThat(ours).as(compression).hasSize(6).isEqualTo(theirs);
             }
         }
-        finally {
-            deleteRecursively(root, ALLOW_INSECURE);
-        }
         assertThat(CodecFactory.fromString("snappy")).isSameAs(SnappyCodec.factory());
     }
 
@@ -81,8 +77,9 @@ final class TestManifestCompression
     void postponeBucketFilesAreNotPartOfABatchScan()
             throws Exception
     {
-        Path root = Files.createTempDirectory("paimon-postpone");
-        try (PaimonJavaCatalog paimon = new PaimonJavaCatalog(root.resolve("warehouse"))) {
+        try (TempWarehouse temp = TempWarehouse.create()) {
+            Path root = temp.root();
+            PaimonJavaCatalog paimon = temp.paimon();
             paimon.createDatabase("db");
             Table table = paimon.createTable("db", "t", Schema.newBuilder()
                     .column("id", DataTypes.INT())
@@ -100,9 +97,6 @@ final class TestManifestCompression
             // a batch read sees none of them, in Paimon Java as here
             assertThat(PaimonJavaCatalog.readRows(table)).isEmpty();
             assertThat(new SnapshotScan(fileSystem, location).liveFiles(snapshot, ScanFilter.ALL)).isEmpty();
-        }
-        finally {
-            deleteRecursively(root, ALLOW_INSECURE);
         }
     }
 

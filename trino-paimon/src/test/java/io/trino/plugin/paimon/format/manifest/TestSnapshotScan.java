@@ -1,24 +1,21 @@
 package io.trino.plugin.paimon.format.manifest;
 
 import io.trino.filesystem.Location;
-import io.trino.filesystem.TrinoFileSystem;
-import io.trino.filesystem.local.LocalFileSystem;
 import io.trino.plugin.paimon.format.avro.AvroFiles;
 import io.trino.plugin.paimon.format.row.BinaryRow;
 import io.trino.plugin.paimon.format.row.BinaryRowWriter;
 import io.trino.plugin.paimon.format.schema.DataTypeParser;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
-import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import io.trino.plugin.paimon.testing.PaimonTestTables;
+import io.trino.plugin.paimon.testing.TempWarehouse;
 import io.trino.spi.TrinoException;
 import org.apache.paimon.data.InternalArray;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.source.DataSplit;
 import org.apache.paimon.table.source.DeletionFile;
 import org.apache.paimon.table.source.Split;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -32,8 +29,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
-import static com.google.common.io.MoreFiles.deleteRecursively;
-import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
 import static io.trino.plugin.paimon.testing.PaimonTestTables.DATABASE;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -48,36 +43,17 @@ final class TestSnapshotScan
 {
     private static final HexFormat HEX = HexFormat.of();
 
-    private Path root;
-    private PaimonJavaCatalog paimon;
-    private TrinoFileSystem fileSystem;
-
-    @BeforeAll
-    void writeTables()
-            throws Exception
-    {
-        root = Files.createTempDirectory("paimon-scan");
-        paimon = new PaimonJavaCatalog(root.resolve("warehouse"));
-        new PaimonTestTables(paimon, root.toString()).createAll();
-        fileSystem = new LocalFileSystem(root);
-    }
-
-    @AfterAll
-    void cleanUp()
-            throws Exception
-    {
-        paimon.close();
-        deleteRecursively(root, ALLOW_INSECURE);
-    }
+    @AutoClose
+    private final TempWarehouse tables = PaimonTestTables.inTempWarehouse();
 
     @Test
     void liveFilesOfEverySnapshotEqualPaimonsPlan()
     {
         int comparedFiles = 0;
         for (String tableName : PaimonTestTables.ALL) {
-            FileStoreTable table = (FileStoreTable) paimon.getTable(DATABASE, tableName);
-            SnapshotFiles snapshots = new SnapshotFiles(fileSystem, tableLocation(tableName));
-            SnapshotScan scan = new SnapshotScan(fileSystem, tableLocation(tableName));
+            FileStoreTable table = (FileStoreTable) tables.paimon().getTable(DATABASE, tableName);
+            SnapshotFiles snapshots = new SnapshotFiles(tables.fileSystem(), tableLocation(tableName));
+            SnapshotScan scan = new SnapshotScan(tables.fileSystem(), tableLocation(tableName));
             for (long id : snapshots.listSnapshotIds()) {
                 List<String> expected = table.store().newScan().withSnapshot(id).plan().files().stream()
                         .map(TestSnapshotScan::describe)
@@ -98,7 +74,7 @@ final class TestSnapshotScan
     void bucketsHoldTheFilesOfPaimonsSplits()
     {
         for (String tableName : List.of(PaimonTestTables.MULTI_COMMIT, PaimonTestTables.COMPACTED, PaimonTestTables.EVOLVED)) {
-            FileStoreTable table = (FileStoreTable) paimon.getTable(DATABASE, tableName);
+            FileStoreTable table = (FileStoreTable) tables.paimon().getTable(DATABASE, tableName);
             Map<String, List<String>> expected = new HashMap<>();
             for (Split split : table.newReadBuilder().newScan().plan().splits()) {
                 DataSplit dataSplit = (DataSplit) split;
@@ -106,9 +82,9 @@ final class TestSnapshotScan
                 dataSplit.dataFiles().forEach(file -> expected.computeIfAbsent(bucket, _ -> new ArrayList<>()).add(file.fileName()));
             }
             expected.values().forEach(files -> files.sort(null));
-            Snapshot snapshot = new SnapshotFiles(fileSystem, tableLocation(tableName)).latestSnapshot().orElseThrow();
+            Snapshot snapshot = new SnapshotFiles(tables.fileSystem(), tableLocation(tableName)).latestSnapshot().orElseThrow();
             Map<String, List<String>> actual = new HashMap<>();
-            for (BucketFiles bucket : new SnapshotScan(fileSystem, tableLocation(tableName)).liveFilesByBucket(snapshot, ScanFilter.ALL)) {
+            for (BucketFiles bucket : new SnapshotScan(tables.fileSystem(), tableLocation(tableName)).liveFilesByBucket(snapshot, ScanFilter.ALL)) {
                 String key = HEX.formatHex(bucket.partition().bytes()) + "/" + bucket.bucket();
                 assertThat(actual).doesNotContainKey(key);
                 actual.put(key, bucket.files().stream().map(entry -> entry.file().fileName()).sorted().toList());
@@ -133,7 +109,7 @@ final class TestSnapshotScan
     void deletionVectorsEqualPaimonsDeletionFiles()
             throws Exception
     {
-        FileStoreTable table = (FileStoreTable) paimon.getTable(DATABASE, PaimonTestTables.DELETION_VECTORS);
+        FileStoreTable table = (FileStoreTable) tables.paimon().getTable(DATABASE, PaimonTestTables.DELETION_VECTORS);
         Map<String, String> expected = new HashMap<>();
         for (Split split : table.newReadBuilder().newScan().plan().splits()) {
             DataSplit dataSplit = (DataSplit) split;
@@ -145,14 +121,14 @@ final class TestSnapshotScan
                 }
             }
         }
-        SnapshotScan scan = new SnapshotScan(fileSystem, tableLocation(PaimonTestTables.DELETION_VECTORS));
-        Snapshot snapshot = new SnapshotFiles(fileSystem, tableLocation(PaimonTestTables.DELETION_VECTORS)).latestSnapshot().orElseThrow();
+        SnapshotScan scan = new SnapshotScan(tables.fileSystem(), tableLocation(PaimonTestTables.DELETION_VECTORS));
+        Snapshot snapshot = new SnapshotFiles(tables.fileSystem(), tableLocation(PaimonTestTables.DELETION_VECTORS)).latestSnapshot().orElseThrow();
         Map<String, String> actual = new HashMap<>();
         for (IndexManifestEntry entry : scan.indexFiles(snapshot, ScanFilter.ALL)) {
             assertThat(entry.indexType()).isEqualTo(IndexManifestEntry.DELETION_VECTORS_INDEX);
             for (IndexManifestEntry.DeletionVectorRange range : entry.deletionVectorRanges().orElseThrow()) {
                 actual.put(range.dataFileName(), "%s@%s+%s#%s".formatted(entry.fileName(), range.offset(), range.length(), range.cardinality().isPresent() ? range.cardinality().getAsLong() : null));
-                assertThat(Files.exists(root.resolve(scan.indexLocation(entry.fileName()).path()))).isTrue();
+                assertThat(Files.exists(tables.root().resolve(scan.indexLocation(entry.fileName()).path()))).isTrue();
             }
         }
         assertThat(expected).isNotEmpty();
@@ -192,8 +168,8 @@ final class TestSnapshotScan
             }
         };
         for (String tableName : List.of(PaimonTestTables.MULTI_COMMIT, PaimonTestTables.COMPACTED)) {
-            SnapshotScan scan = new SnapshotScan(fileSystem, tableLocation(tableName));
-            Snapshot snapshot = new SnapshotFiles(fileSystem, tableLocation(tableName)).latestSnapshot().orElseThrow();
+            SnapshotScan scan = new SnapshotScan(tables.fileSystem(), tableLocation(tableName));
+            Snapshot snapshot = new SnapshotFiles(tables.fileSystem(), tableLocation(tableName)).latestSnapshot().orElseThrow();
             List<String> expected = scan.liveFiles(snapshot, ScanFilter.ALL).stream()
                     .filter(entry -> entry.partition().equals(wantedPartition) && entry.bucket() == bucket)
                     .map(TestSnapshotScan::describe)
@@ -209,12 +185,12 @@ final class TestSnapshotScan
     void corruptOrTruncatedManifestNamesTheFile()
             throws Exception
     {
-        SnapshotScan scan = new SnapshotScan(fileSystem, tableLocation(PaimonTestTables.MULTI_COMMIT));
-        Snapshot snapshot = new SnapshotFiles(fileSystem, tableLocation(PaimonTestTables.MULTI_COMMIT)).latestSnapshot().orElseThrow();
+        SnapshotScan scan = new SnapshotScan(tables.fileSystem(), tableLocation(PaimonTestTables.MULTI_COMMIT));
+        Snapshot snapshot = new SnapshotFiles(tables.fileSystem(), tableLocation(PaimonTestTables.MULTI_COMMIT)).latestSnapshot().orElseThrow();
         ManifestFileMeta manifestMeta = scan.readManifestList(snapshot.deltaManifestList(), snapshot.deltaManifestListSize()).getFirst();
         String manifestName = manifestMeta.fileName();
-        Path manifest = root.resolve(scan.manifestLocation(manifestName).path());
-        Path listFile = root.resolve(scan.manifestLocation(snapshot.deltaManifestList()).path());
+        Path manifest = tables.root().resolve(scan.manifestLocation(manifestName).path());
+        Path listFile = tables.root().resolve(scan.manifestLocation(snapshot.deltaManifestList()).path());
         byte[] original = Files.readAllBytes(manifest);
         byte[] originalList = Files.readAllBytes(listFile);
         try {
@@ -223,7 +199,7 @@ final class TestSnapshotScan
                     .isInstanceOfSatisfying(TrinoException.class, e -> assertThat(e.getErrorCode()).isEqualTo(PAIMON_INVALID_METADATA.toErrorCode()))
                     .hasMessage("Invalid Paimon metadata file %s: file has %s bytes, its metadata says %s".formatted(scan.manifestLocation(manifestName), original.length - 20, original.length));
             // without a recorded size, the missing sync marker at the end gives the truncation away
-            assertThatThrownBy(() -> AvroFiles.read(fileSystem, scan.manifestLocation(manifestName), java.util.OptionalLong.empty(), ManifestAvro::decodeManifestEntry))
+            assertThatThrownBy(() -> AvroFiles.read(tables.fileSystem(), scan.manifestLocation(manifestName), java.util.OptionalLong.empty(), ManifestAvro::decodeManifestEntry))
                     .hasMessage("Invalid Paimon metadata file %s: file is truncated (it does not end with its Avro sync marker)".formatted(scan.manifestLocation(manifestName)));
             byte[] corrupt = original.clone();
             for (int i = corrupt.length / 2; i < corrupt.length; i++) {
@@ -245,8 +221,8 @@ final class TestSnapshotScan
 
     private List<ManifestEntry> latestLiveFiles(String tableName)
     {
-        Snapshot snapshot = new SnapshotFiles(fileSystem, tableLocation(tableName)).latestSnapshot().orElseThrow();
-        return new SnapshotScan(fileSystem, tableLocation(tableName)).liveFiles(snapshot, ScanFilter.ALL);
+        Snapshot snapshot = new SnapshotFiles(tables.fileSystem(), tableLocation(tableName)).latestSnapshot().orElseThrow();
+        return new SnapshotScan(tables.fileSystem(), tableLocation(tableName)).liveFiles(snapshot, ScanFilter.ALL);
     }
 
     private static Location tableLocation(String tableName)

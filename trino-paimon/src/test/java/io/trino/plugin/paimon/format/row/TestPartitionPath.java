@@ -4,6 +4,7 @@ import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.format.schema.DataType;
 import io.trino.plugin.paimon.format.schema.DataTypeParser;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
+import io.trino.plugin.paimon.testing.TempWarehouse;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.Decimal;
 import org.apache.paimon.data.GenericRow;
@@ -24,8 +25,6 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
-import static com.google.common.io.MoreFiles.deleteRecursively;
-import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
 import static io.trino.plugin.paimon.format.row.PartitionPath.DEFAULT_PARTITION_NAME;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -76,8 +75,9 @@ final class TestPartitionPath
     private static void assertFoldersMatch(boolean legacyName)
             throws Exception
     {
-        Path warehouse = Files.createTempDirectory("paimon-partitions");
-        try (PaimonJavaCatalog paimon = new PaimonJavaCatalog(warehouse)) {
+        try (TempWarehouse temp = TempWarehouse.create()) {
+            Path warehouse = temp.warehouse();
+            PaimonJavaCatalog paimon = temp.paimon();
             paimon.createDatabase("db");
             Table table = paimon.createTable("db", "t", Schema.newBuilder()
                     .column("s", DataTypes.STRING())
@@ -120,9 +120,6 @@ final class TestPartitionPath
                     .map(values -> PartitionPath.partitionPath(FIELDS, BinaryRowWriter.toBinaryRow(types, values), legacyName, DEFAULT_PARTITION_NAME))
                     .collect(Collectors.toSet());
             assertThat(ourFolders).isEqualTo(paimonFolders);
-        }
-        finally {
-            deleteRecursively(warehouse, ALLOW_INSECURE);
         }
     }
 

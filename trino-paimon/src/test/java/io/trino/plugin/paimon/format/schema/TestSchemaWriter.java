@@ -3,6 +3,7 @@ package io.trino.plugin.paimon.format.schema;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.local.LocalFileSystem;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
+import io.trino.plugin.paimon.testing.TempWarehouse;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.Decimal;
 import org.apache.paimon.data.GenericArray;
@@ -11,14 +12,11 @@ import org.apache.paimon.table.Table;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import static com.google.common.io.MoreFiles.deleteRecursively;
-import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -31,8 +29,9 @@ final class TestSchemaWriter
     void paimonJavaOpensWritesAndReadsATableWeCreated()
             throws Exception
     {
-        Path root = Files.createTempDirectory("paimon-schema-writer");
-        try (PaimonJavaCatalog paimon = new PaimonJavaCatalog(root.resolve("warehouse"))) {
+        try (TempWarehouse temp = TempWarehouse.create()) {
+            Path root = temp.root();
+            PaimonJavaCatalog paimon = temp.paimon();
             paimon.createDatabase("db");
             TableSchema schema = new TableSchema(
                     TableSchema.CURRENT_VERSION,
@@ -65,9 +64,6 @@ final class TestSchemaWriter
                     GenericRow.of(BinaryString.fromString("2026-11-01"), 1L, Decimal.fromBigDecimal(new BigDecimal("13.00"), 20, 2), null, null)));
             assertThat(PaimonJavaCatalog.readRows(table)).hasSize(2)
                     .anySatisfy(row -> assertThat(row).startsWith("+I(2026-11-01, 1, 13.00"));
-        }
-        finally {
-            deleteRecursively(root, ALLOW_INSECURE);
         }
     }
 }

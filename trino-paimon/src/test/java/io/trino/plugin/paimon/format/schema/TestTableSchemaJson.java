@@ -8,6 +8,7 @@ import io.trino.plugin.paimon.format.schema.DataType.IntType;
 import io.trino.plugin.paimon.format.schema.DataType.TimestampType;
 import io.trino.plugin.paimon.format.schema.DataType.VarCharType;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
+import io.trino.plugin.paimon.testing.TempWarehouse;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.types.DataTypes;
@@ -19,8 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import static com.google.common.io.MoreFiles.deleteRecursively;
-import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -78,8 +77,9 @@ final class TestTableSchemaJson
     void everyTypePaimonJavaWritesReadsBackToPaimonsOwnSpelling()
             throws Exception
     {
-        Path warehouse = Files.createTempDirectory("paimon-schema");
-        try (PaimonJavaCatalog paimon = new PaimonJavaCatalog(warehouse)) {
+        try (TempWarehouse temp = TempWarehouse.create()) {
+            Path warehouse = temp.warehouse();
+            PaimonJavaCatalog paimon = temp.paimon();
             paimon.createDatabase("db");
             Schema.Builder builder = Schema.newBuilder()
                     .column("id", DataTypes.BIGINT())
@@ -134,9 +134,6 @@ final class TestTableSchemaJson
                         .isEqualTo(expectedField.type().asSQLString());
                 assertThat(field.type().nullable()).isEqualTo(expectedField.type().isNullable());
             }
-        }
-        finally {
-            deleteRecursively(warehouse, ALLOW_INSECURE);
         }
     }
 

@@ -1,17 +1,15 @@
 package io.trino.plugin.paimon.format.snapshot;
 
 import io.trino.filesystem.Location;
-import io.trino.filesystem.TrinoFileSystem;
 import io.trino.filesystem.local.LocalFileSystem;
 import io.trino.plugin.paimon.format.schema.SchemaFiles;
 import io.trino.plugin.paimon.format.schema.TableSchemaJson;
-import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import io.trino.plugin.paimon.testing.PaimonTestTables;
+import io.trino.plugin.paimon.testing.TempWarehouse;
 import io.trino.spi.TrinoException;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.utils.SnapshotManager;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -21,8 +19,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
-import static com.google.common.io.MoreFiles.deleteRecursively;
-import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
 import static io.trino.plugin.paimon.testing.PaimonTestTables.DATABASE;
 import static java.nio.charset.StandardCharsets.UTF_8;
@@ -36,33 +32,14 @@ import static org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS;
 @TestInstance(PER_CLASS)
 final class TestSnapshotFiles
 {
-    private Path warehouse;
-    private PaimonJavaCatalog paimon;
-    private TrinoFileSystem fileSystem;
-
-    @BeforeAll
-    void writeTables()
-            throws Exception
-    {
-        warehouse = Files.createTempDirectory("paimon-snapshots");
-        paimon = new PaimonJavaCatalog(warehouse.resolve("warehouse"));
-        new PaimonTestTables(paimon, warehouse.toString()).createAll();
-        fileSystem = new LocalFileSystem(warehouse);
-    }
-
-    @AfterAll
-    void cleanUp()
-            throws Exception
-    {
-        paimon.close();
-        deleteRecursively(warehouse, ALLOW_INSECURE);
-    }
+    @AutoClose
+    private final TempWarehouse tables = PaimonTestTables.inTempWarehouse();
 
     @Test
     void everySnapshotEqualsPaimonsView()
     {
         for (String tableName : PaimonTestTables.ALL) {
-            SnapshotManager paimonSnapshots = ((FileStoreTable) paimon.getTable(DATABASE, tableName)).snapshotManager();
+            SnapshotManager paimonSnapshots = ((FileStoreTable) tables.paimon().getTable(DATABASE, tableName)).snapshotManager();
             SnapshotFiles snapshots = snapshots(tableName);
             List<Long> ids = snapshots.listSnapshotIds();
             assertThat(ids).as(tableName).isNotEmpty();
@@ -98,24 +75,24 @@ final class TestSnapshotFiles
             throws Exception
     {
         for (String tableName : PaimonTestTables.ALL) {
-            Path tableFolder = warehouse.resolve("warehouse").resolve(DATABASE + ".db").resolve(tableName);
+            Path tableFolder = tables.warehouse().resolve(DATABASE + ".db").resolve(tableName);
             for (long id : snapshots(tableName).listSnapshotIds()) {
                 byte[] file = Files.readAllBytes(tableFolder.resolve("snapshot/snapshot-" + id));
                 assertThat(new String(SnapshotJson.toJson(SnapshotJson.parse(file)), UTF_8)).isEqualTo(new String(file, UTF_8));
             }
-            SchemaFiles schemas = new SchemaFiles(fileSystem, tableLocation(tableName));
+            SchemaFiles schemas = new SchemaFiles(tables.fileSystem(), tableLocation(tableName));
             for (long id : schemas.listSchemaIds()) {
                 byte[] file = Files.readAllBytes(tableFolder.resolve("schema/schema-" + id));
                 assertThat(new String(TableSchemaJson.toJson(TableSchemaJson.parse(file)), UTF_8)).isEqualTo(new String(file, UTF_8));
             }
         }
-        assertThat(new SchemaFiles(fileSystem, tableLocation(PaimonTestTables.EVOLVED)).listSchemaIds()).containsExactly(0L, 1L, 2L, 3L);
+        assertThat(new SchemaFiles(tables.fileSystem(), tableLocation(PaimonTestTables.EVOLVED)).listSchemaIds()).containsExactly(0L, 1L, 2L, 3L);
     }
 
     @Test
     void findsSnapshotsByTimeAsPaimonDoes()
     {
-        SnapshotManager paimonSnapshots = ((FileStoreTable) paimon.getTable(DATABASE, PaimonTestTables.MULTI_COMMIT)).snapshotManager();
+        SnapshotManager paimonSnapshots = ((FileStoreTable) tables.paimon().getTable(DATABASE, PaimonTestTables.MULTI_COMMIT)).snapshotManager();
         SnapshotFiles snapshots = snapshots(PaimonTestTables.MULTI_COMMIT);
         List<Long> ids = snapshots.listSnapshotIds();
         long first = snapshots.readSnapshot(ids.getFirst()).timeMillis();
@@ -132,9 +109,9 @@ final class TestSnapshotFiles
     void toleratesStaleAndMissingHints()
             throws Exception
     {
-        Path copy = Files.createTempDirectory("paimon-hints");
-        try {
-            Path source = warehouse.resolve("warehouse").resolve(DATABASE + ".db").resolve(PaimonTestTables.MULTI_COMMIT).resolve("snapshot");
+        try (TempWarehouse scratch = TempWarehouse.create()) {
+            Path copy = scratch.root();
+            Path source = tables.warehouse().resolve(DATABASE + ".db").resolve(PaimonTestTables.MULTI_COMMIT).resolve("snapshot");
             Path snapshotFolder = Files.createDirectories(copy.resolve("t/snapshot"));
             try (var files = Files.list(source)) {
                 for (Path file : files.toList()) {
@@ -158,17 +135,14 @@ final class TestSnapshotFiles
             Files.deleteIfExists(snapshotFolder.resolve("EARLIEST"));
             assertThat(snapshots.earliestSnapshotId()).isEqualTo(OptionalLong.of(2));
         }
-        finally {
-            deleteRecursively(copy, ALLOW_INSECURE);
-        }
     }
 
     @Test
     void commitRefusesAnExistingSnapshotId()
             throws Exception
     {
-        Path copy = Files.createTempDirectory("paimon-commit");
-        try {
+        try (TempWarehouse scratch = TempWarehouse.create()) {
+            Path copy = scratch.root();
             SnapshotFiles snapshots = new SnapshotFiles(new LocalFileSystem(copy), Location.of("local:///t"));
             Snapshot original = snapshots(PaimonTestTables.MULTI_COMMIT).readSnapshot(1);
             assertThat(snapshots.commit(original)).isTrue();
@@ -179,19 +153,16 @@ final class TestSnapshotFiles
                 assertThat(files.map(file -> file.getFileName().toString()).toList()).containsExactlyInAnyOrder("snapshot-1", "LATEST");
             }
         }
-        finally {
-            deleteRecursively(copy, ALLOW_INSECURE);
-        }
     }
 
     @Test
     void corruptOrTruncatedSnapshotNamesTheFile()
             throws Exception
     {
-        Path copy = Files.createTempDirectory("paimon-corrupt");
-        try {
+        try (TempWarehouse scratch = TempWarehouse.create()) {
+            Path copy = scratch.root();
             Path folder = Files.createDirectories(copy.resolve("t/snapshot"));
-            byte[] valid = Files.readAllBytes(warehouse.resolve("warehouse").resolve(DATABASE + ".db").resolve(PaimonTestTables.MULTI_COMMIT).resolve("snapshot/snapshot-1"));
+            byte[] valid = Files.readAllBytes(tables.warehouse().resolve(DATABASE + ".db").resolve(PaimonTestTables.MULTI_COMMIT).resolve("snapshot/snapshot-1"));
             Files.write(folder.resolve("snapshot-1"), java.util.Arrays.copyOf(valid, valid.length / 2));
             Files.writeString(folder.resolve("snapshot-2"), "{\"version\": 3, \"id\": 2}");
             SnapshotFiles snapshots = new SnapshotFiles(new LocalFileSystem(copy), Location.of("local:///t"));
@@ -203,14 +174,11 @@ final class TestSnapshotFiles
             assertThatThrownBy(() -> snapshots.readSnapshot(3))
                     .hasMessage("Paimon metadata file is missing: local:///t/snapshot/snapshot-3");
         }
-        finally {
-            deleteRecursively(copy, ALLOW_INSECURE);
-        }
     }
 
     private SnapshotFiles snapshots(String tableName)
     {
-        return new SnapshotFiles(fileSystem, tableLocation(tableName));
+        return new SnapshotFiles(tables.fileSystem(), tableLocation(tableName));
     }
 
     private static Location tableLocation(String tableName)
