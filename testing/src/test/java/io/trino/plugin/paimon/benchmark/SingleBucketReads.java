@@ -2,6 +2,7 @@ package io.trino.plugin.paimon.benchmark;
 
 import com.google.common.collect.ImmutableList;
 import io.trino.filesystem.Location;
+import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.filesystem.local.LocalFileSystemFactory;
 import io.trino.plugin.paimon.PaimonColumnHandle;
 import io.trino.plugin.paimon.PaimonTableHandle;
@@ -48,9 +49,10 @@ final class SingleBucketReads
 
     SingleBucketReads(Path localRoot)
     {
-        this.catalog = new FileSystemCatalog(new LocalFileSystemFactory(localRoot), Location.of("local:///" + WAREHOUSE_DIRECTORY));
-        this.splitManager = new PaimonSplitManager(catalog);
-        this.pageSourceProvider = new PaimonPageSourceProvider(catalog, TESTING_TYPE_MANAGER);
+        TrinoFileSystemFactory fileSystemFactory = new LocalFileSystemFactory(localRoot);
+        this.catalog = new FileSystemCatalog(fileSystemFactory, Location.of("local:///" + WAREHOUSE_DIRECTORY));
+        this.splitManager = new PaimonSplitManager(fileSystemFactory);
+        this.pageSourceProvider = new PaimonPageSourceProvider(fileSystemFactory, TESTING_TYPE_MANAGER);
     }
 
     Table table(String database, String name)

@@ -4,10 +4,10 @@ import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
+import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.parquet.ParquetReaderOptions;
 import io.trino.plugin.paimon.PaimonColumnHandle;
 import io.trino.plugin.paimon.PaimonTableHandle;
-import io.trino.plugin.paimon.catalog.FileSystemCatalog;
 import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.format.schema.DataType;
 import io.trino.plugin.paimon.format.schema.SchemaFiles;
@@ -49,14 +49,14 @@ import static java.util.Objects.requireNonNull;
 public class PaimonPageSourceProvider
         implements ConnectorPageSourceProvider
 {
-    private final FileSystemCatalog catalog;
+    private final TrinoFileSystemFactory fileSystemFactory;
     private final TypeMapping typeMapping;
     private final ParquetReaderOptions parquetOptions = ParquetReaderOptions.defaultOptions();
 
     @Inject
-    public PaimonPageSourceProvider(FileSystemCatalog catalog, TypeManager typeManager)
+    public PaimonPageSourceProvider(TrinoFileSystemFactory fileSystemFactory, TypeManager typeManager)
     {
-        this.catalog = requireNonNull(catalog, "catalog is null");
+        this.fileSystemFactory = requireNonNull(fileSystemFactory, "fileSystemFactory is null");
         this.typeMapping = new TypeMapping(typeManager.getTypeOperators());
     }
 
@@ -71,7 +71,7 @@ public class PaimonPageSourceProvider
     {
         PaimonTableHandle table = (PaimonTableHandle) connectorTable;
         PaimonSplit split = (PaimonSplit) connectorSplit;
-        TrinoFileSystem fileSystem = catalog.fileSystem(session);
+        TrinoFileSystem fileSystem = fileSystemFactory.create(session);
         Location location = Location.of(table.location());
         SchemaFiles schemaFiles = new SchemaFiles(fileSystem, location);
         TableSchema schema = schemaFiles.readSchema(table.schemaId());

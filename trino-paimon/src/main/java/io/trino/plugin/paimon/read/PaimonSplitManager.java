@@ -4,8 +4,8 @@ import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
+import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.plugin.paimon.PaimonTableHandle;
-import io.trino.plugin.paimon.catalog.FileSystemCatalog;
 import io.trino.plugin.paimon.format.manifest.BucketFiles;
 import io.trino.plugin.paimon.format.manifest.DataFileMeta;
 import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
@@ -49,12 +49,12 @@ public class PaimonSplitManager
     // a bucket of this many bytes weighs as much as a standard split
     private static final long STANDARD_SPLIT_BYTES = 128L * 1024 * 1024;
 
-    private final FileSystemCatalog catalog;
+    private final TrinoFileSystemFactory fileSystemFactory;
 
     @Inject
-    public PaimonSplitManager(FileSystemCatalog catalog)
+    public PaimonSplitManager(TrinoFileSystemFactory fileSystemFactory)
     {
-        this.catalog = requireNonNull(catalog, "catalog is null");
+        this.fileSystemFactory = requireNonNull(fileSystemFactory, "fileSystemFactory is null");
     }
 
     @Override
@@ -64,7 +64,7 @@ public class PaimonSplitManager
         if (table.snapshotId().isEmpty() || table.constraint().isNone()) {
             return new FixedSplitSource(ImmutableList.of());
         }
-        TrinoFileSystem fileSystem = catalog.fileSystem(session);
+        TrinoFileSystem fileSystem = fileSystemFactory.create(session);
         Location location = Location.of(table.location());
         TableSchema schema = new SchemaFiles(fileSystem, location).readSchema(table.schemaId());
         TableOptions options = TableOptions.fromSchema(table.schemaTableName().toString(), schema);
