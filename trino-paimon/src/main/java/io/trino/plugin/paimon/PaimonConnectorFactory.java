@@ -1,10 +1,12 @@
 package io.trino.plugin.paimon;
 
 import com.google.inject.Injector;
+import com.google.inject.Module;
 import io.airlift.bootstrap.Bootstrap;
 import io.airlift.json.JsonModule;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Tracer;
+import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.filesystem.manager.FileSystemModule;
 import io.trino.spi.NodeManager;
 import io.trino.spi.TrinoException;
@@ -15,6 +17,7 @@ import io.trino.spi.connector.ConnectorFactory;
 import io.trino.spi.type.TypeManager;
 
 import java.util.Map;
+import java.util.Optional;
 
 import static io.trino.plugin.base.Versions.checkStrictSpiVersionMatch;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_UNSUPPORTED_CONFIGURATION;
@@ -24,6 +27,22 @@ public class PaimonConnectorFactory
         implements ConnectorFactory
 {
     public static final String CONNECTOR_NAME = "paimon";
+
+    private final Optional<TrinoFileSystemFactory> fileSystemFactory;
+
+    public PaimonConnectorFactory()
+    {
+        this(Optional.empty());
+    }
+
+    /**
+     * @param fileSystemFactory the file system to use instead of the one Trino's file system configuration selects
+     * (tests count reads with it); when given, no {@code fs.*} property may be set
+     */
+    public PaimonConnectorFactory(Optional<TrinoFileSystemFactory> fileSystemFactory)
+    {
+        this.fileSystemFactory = requireNonNull(fileSystemFactory, "fileSystemFactory is null");
+    }
 
     @Override
     public String getName()
@@ -43,7 +62,8 @@ public class PaimonConnectorFactory
             Bootstrap app = new Bootstrap(
                     new JsonModule(),
                     new PaimonModule(),
-                    new FileSystemModule(catalogName, context.getNodeManager(), context.getOpenTelemetry(), false),
+                    fileSystemFactory.<Module>map(factory -> binder -> binder.bind(TrinoFileSystemFactory.class).toInstance(factory))
+                            .orElseGet(() -> new FileSystemModule(catalogName, context.getNodeManager(), context.getOpenTelemetry(), false)),
                     binder -> {
                         binder.bind(NodeManager.class).toInstance(context.getNodeManager());
                         binder.bind(TypeManager.class).toInstance(context.getTypeManager());

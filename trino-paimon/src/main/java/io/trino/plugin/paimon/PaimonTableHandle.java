@@ -1,40 +1,44 @@
 package io.trino.plugin.paimon;
 
+import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.predicate.TupleDomain;
 
 import java.util.OptionalLong;
 
-import static com.google.common.base.Preconditions.checkArgument;
 import static java.util.Objects.requireNonNull;
 
 /**
  * A table at one schema version and one snapshot (none when nothing was committed yet). Both are pinned when the
- * query is planned, so every split reads the same version even if writers commit meanwhile. The constraint holds
- * the query's domains on partition, bucket-key and primary-key columns; it only prunes partitions, buckets and
- * files, and Trino still applies it to the rows read.
+ * query is planned, so every split reads the same version even if writers commit meanwhile; the table is resolved
+ * then, once, and carried to the workers with its schema. The constraint holds the query's domains on partition,
+ * bucket-key and primary-key columns; it only prunes partitions, buckets and files, and Trino still applies it to
+ * the rows read.
  */
-public record PaimonTableHandle(SchemaTableName schemaTableName, String location, long schemaId, OptionalLong snapshotId, TupleDomain<PaimonColumnHandle> constraint)
+public record PaimonTableHandle(PaimonTable table, OptionalLong snapshotId, TupleDomain<PaimonColumnHandle> constraint)
         implements ConnectorTableHandle
 {
     public PaimonTableHandle
     {
-        requireNonNull(schemaTableName, "schemaTableName is null");
-        requireNonNull(location, "location is null");
-        checkArgument(schemaId >= 0, "schemaId is negative: %s", schemaId);
+        requireNonNull(table, "table is null");
         requireNonNull(snapshotId, "snapshotId is null");
         requireNonNull(constraint, "constraint is null");
     }
 
-    public PaimonTableHandle(SchemaTableName schemaTableName, String location, long schemaId, OptionalLong snapshotId)
+    public PaimonTableHandle(PaimonTable table, OptionalLong snapshotId)
     {
-        this(schemaTableName, location, schemaId, snapshotId, TupleDomain.all());
+        this(table, snapshotId, TupleDomain.all());
+    }
+
+    public SchemaTableName schemaTableName()
+    {
+        return table.name();
     }
 
     public PaimonTableHandle withConstraint(TupleDomain<PaimonColumnHandle> constraint)
     {
-        return new PaimonTableHandle(schemaTableName, location, schemaId, snapshotId, constraint);
+        return new PaimonTableHandle(table, snapshotId, constraint);
     }
 
     @Override
@@ -43,6 +47,6 @@ public record PaimonTableHandle(SchemaTableName schemaTableName, String location
         String snapshot = snapshotId.stream().mapToObj(id -> "@snapshot-" + id).findFirst().orElse("");
         String pruning = constraint.isAll() ? "" : constraint.isNone() ? " constraint=none"
                 : " constraint on " + constraint.getDomains().orElseThrow().keySet().stream().map(PaimonColumnHandle::name).sorted().toList();
-        return schemaTableName + "@schema-" + schemaId + snapshot + pruning;
+        return table + snapshot + pruning;
     }
 }

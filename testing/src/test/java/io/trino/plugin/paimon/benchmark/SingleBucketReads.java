@@ -107,7 +107,7 @@ final class SingleBucketReads
     /** Every physical record of the split's files, decoded and not merged. */
     long readPhysicalFloor(Table table, PaimonSplit split, Consumer<Page> consumer)
     {
-        return new PhysicalFloorReader(catalog.fileSystem(SESSION), Location.of(table.handle().location()), typeMapping).read(split, consumer);
+        return new PhysicalFloorReader(catalog.fileSystem(SESSION), table.handle().table().location(), typeMapping).read(split, consumer);
     }
 
     record Table(PaimonTableHandle handle, List<PaimonColumnHandle> columns)

@@ -176,9 +176,8 @@ public final class SnapshotCommitter
 
     private List<DataType> partitionTypes()
     {
-        return schema.partitionKeys().stream()
-                .map(name -> schema.field(name).map(DataField::type)
-                        .orElseThrow(() -> new IllegalArgumentException("Partition key %s is not a column".formatted(name))))
+        return schema.partitionFields().stream()
+                .map(DataField::type)
                 .collect(ImmutableList.toImmutableList());
     }
 

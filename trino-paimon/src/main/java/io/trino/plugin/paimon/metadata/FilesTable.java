@@ -8,7 +8,6 @@ import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ScanFilter;
 import io.trino.plugin.paimon.format.manifest.SnapshotScan;
 import io.trino.plugin.paimon.format.row.BinaryRow;
-import io.trino.plugin.paimon.format.row.PartitionPath;
 import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.format.schema.DataType;
 import io.trino.plugin.paimon.format.schema.SchemaFiles;
@@ -16,16 +15,13 @@ import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.table.PaimonTable;
-import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.InMemoryRecordSet;
 import io.trino.spi.connector.RecordCursor;
 import io.trino.spi.connector.SchemaTableName;
-import io.trino.spi.connector.SystemTable;
 import io.trino.spi.predicate.TupleDomain;
-import io.trino.spi.type.Type;
 
 import java.util.HashMap;
 import java.util.List;
@@ -76,13 +72,11 @@ public final class FilesTable
             return rows.build().cursor();
         }
         TableSchema schema = table.schema();
-        TableOptions options = TableOptions.fromSchema(table.name().toString(), schema);
-        List<DataField> partitionFields = fields(schema, schema.partitionKeys());
         // files written under older schemas have their own key types
         Map<Long, List<DataType>> keyTypesBySchema = new HashMap<>();
         for (ManifestEntry entry : new SnapshotScan(fileSystem, table.location()).liveFiles(snapshot.get(), ScanFilter.ALL)) {
             DataFileMeta file = entry.file();
-            String partition = PartitionPath.partitionPath(partitionFields, entry.partition(), options.partitionLegacyName(), options.partitionDefaultName());
+            String partition = table.partitionPath(entry.partition());
             List<DataType> keyTypes = keyTypesBySchema.get(file.schemaId());
             if (keyTypes == null) {
                 TableSchema fileSchema = file.schemaId() == schema.id() ? schema : new SchemaFiles(fileSystem, table.location()).readSchema(file.schemaId());
@@ -92,7 +86,7 @@ public final class FilesTable
             rows.addRow(
                     partition.isEmpty() ? null : partition.substring(0, partition.length() - 1),
                     entry.bucket(),
-                    file.externalPath().orElseGet(() -> table.location().appendPath(partition + "bucket-" + entry.bucket()).appendPath(file.fileName()).toString()),
+                    file.externalPath().orElseGet(() -> table.bucketLocation(partition, entry.bucket()).appendPath(file.fileName()).toString()),
                     file.fileName().substring(file.fileName().lastIndexOf('.') + 1),
                     file.schemaId(),
                     file.level(),
@@ -110,7 +104,7 @@ public final class FilesTable
 
     private static List<DataType> keyTypes(TableSchema schema)
     {
-        return fields(schema, schema.primaryKeys().stream().filter(key -> !schema.partitionKeys().contains(key)).toList()).stream()
+        return schema.trimmedPrimaryKeyFields().stream()
                 .map(DataField::type)
                 .toList();
     }
@@ -122,12 +116,5 @@ public final class FilesTable
             return null;
         }
         return key.values(keyTypes).toString();
-    }
-
-    private static List<DataField> fields(TableSchema schema, List<String> names)
-    {
-        return names.stream()
-                .map(name -> schema.field(name).orElseThrow(() -> new IllegalStateException("No column %s in schema %s".formatted(name, schema.id()))))
-                .toList();
     }
 }

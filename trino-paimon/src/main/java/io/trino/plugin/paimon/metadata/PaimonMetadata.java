@@ -3,14 +3,11 @@ package io.trino.plugin.paimon.metadata;
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
 import io.airlift.log.Logger;
-import io.trino.filesystem.Location;
 import io.trino.plugin.paimon.PaimonColumnHandle;
 import io.trino.plugin.paimon.PaimonErrorCode;
 import io.trino.plugin.paimon.PaimonTableHandle;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
 import io.trino.plugin.paimon.format.schema.DataField;
-import io.trino.plugin.paimon.format.schema.SchemaFiles;
-import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.TableOptions;
@@ -28,7 +25,6 @@ import io.trino.spi.connector.ConstraintApplicationResult;
 import io.trino.spi.connector.RelationColumnsMetadata;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.SystemTable;
-import io.trino.spi.connector.TableNotFoundException;
 import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.security.TrinoPrincipal;
 import io.trino.spi.type.TypeManager;
@@ -117,11 +113,7 @@ public class PaimonMetadata
             throw new TrinoException(NOT_SUPPORTED, "The Paimon connector does not support versioned tables yet: " + tableName);
         }
         return loadTable(session, tableName)
-                .map(table -> new PaimonTableHandle(
-                        tableName,
-                        table.location().toString(),
-                        table.schema().id(),
-                        new SnapshotFiles(catalog.fileSystem(session), table.location()).latestSnapshotId()))
+                .map(table -> new PaimonTableHandle(table, new SnapshotFiles(catalog.fileSystem(session), table.location()).latestSnapshotId()))
                 .orElse(null);
     }
 
@@ -135,7 +127,7 @@ public class PaimonMetadata
     public Optional<ConstraintApplicationResult<ConnectorTableHandle>> applyFilter(ConnectorSession session, ConnectorTableHandle tableHandle, Constraint constraint)
     {
         PaimonTableHandle handle = (PaimonTableHandle) tableHandle;
-        Set<Integer> pruningFields = pruningFieldIds(table(session, handle));
+        Set<Integer> pruningFields = pruningFieldIds(handle.table());
         TupleDomain<PaimonColumnHandle> pruning = constraint.getSummary()
                 .transformKeys(PaimonColumnHandle.class::cast)
                 .filter((column, _) -> pruningFields.contains(column.fieldId()));
@@ -148,22 +140,16 @@ public class PaimonMetadata
 
     private static Set<Integer> pruningFieldIds(PaimonTable table)
     {
-        TableSchema schema = table.schema();
-        TableOptions options = TableOptions.fromSchema(table.name().toString(), schema);
-        Set<String> names = new HashSet<>(schema.partitionKeys());
-        if (!schema.primaryKeys().isEmpty()) {
-            names.addAll(options.bucketKey());
-            schema.primaryKeys().stream()
-                    .filter(key -> !schema.partitionKeys().contains(key))
-                    .findFirst()
-                    .ifPresent(names::add);
+        TableOptions options = table.options();
+        Set<DataField> fields = new HashSet<>(table.partitionFields());
+        if (table.hasPrimaryKey()) {
+            options.bucketKey().forEach(name -> table.schema().field(name).ifPresent(fields::add));
+            table.trimmedPrimaryKeyFields().stream().findFirst().ifPresent(fields::add);
         }
         else if (options.bucket() > 0) {
-            names.addAll(options.bucketKey());
+            options.bucketKey().forEach(name -> table.schema().field(name).ifPresent(fields::add));
         }
-        return names.stream()
-                .map(schema::field)
-                .flatMap(Optional::stream)
+        return fields.stream()
                 .map(DataField::id)
                 .collect(toImmutableSet());
     }
@@ -192,13 +178,13 @@ public class PaimonMetadata
     @Override
     public ConnectorTableMetadata getTableMetadata(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
-        return tableMetadata(table(session, (PaimonTableHandle) tableHandle));
+        return tableMetadata(((PaimonTableHandle) tableHandle).table());
     }
 
     @Override
     public Map<String, ColumnHandle> getColumnHandles(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
-        PaimonTable table = table(session, (PaimonTableHandle) tableHandle);
+        PaimonTable table = ((PaimonTableHandle) tableHandle).table();
         ImmutableMap.Builder<String, ColumnHandle> columns = ImmutableMap.builder();
         for (DataField field : table.schema().fields()) {
             ColumnMetadata column = columnMetadata(table, field);
@@ -210,7 +196,7 @@ public class PaimonMetadata
     @Override
     public ColumnMetadata getColumnMetadata(ConnectorSession session, ConnectorTableHandle tableHandle, ColumnHandle columnHandle)
     {
-        PaimonTable table = table(session, (PaimonTableHandle) tableHandle);
+        PaimonTable table = ((PaimonTableHandle) tableHandle).table();
         PaimonColumnHandle column = (PaimonColumnHandle) columnHandle;
         return table.schema().fields().stream()
                 .filter(field -> field.id() == column.fieldId())
@@ -297,17 +283,5 @@ public class PaimonMetadata
             loadedTables.put(tableName, table);
         }
         return table;
-    }
-
-    private PaimonTable table(ConnectorSession session, PaimonTableHandle handle)
-    {
-        PaimonTable table = loadTable(session, handle.schemaTableName())
-                .orElseThrow(() -> new TableNotFoundException(handle.schemaTableName()));
-        if (table.schema().id() == handle.schemaId()) {
-            return table;
-        }
-        // the handle was planned against another schema version: read exactly that one
-        Location location = Location.of(handle.location());
-        return new PaimonTable(handle.schemaTableName(), location, new SchemaFiles(catalog.fileSystem(session), location).readSchema(handle.schemaId()));
     }
 }

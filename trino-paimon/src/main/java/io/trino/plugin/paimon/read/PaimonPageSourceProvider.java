@@ -10,13 +10,13 @@ import io.trino.plugin.paimon.PaimonColumnHandle;
 import io.trino.plugin.paimon.PaimonTableHandle;
 import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.format.schema.DataType;
-import io.trino.plugin.paimon.format.schema.SchemaFiles;
 import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.merge.DeduplicateMergeFunction;
 import io.trino.plugin.paimon.merge.FirstRowMergeFunction;
 import io.trino.plugin.paimon.merge.KeyValueLayout;
 import io.trino.plugin.paimon.merge.MergeFunction;
 import io.trino.plugin.paimon.merge.RecordComparator;
+import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.plugin.paimon.table.TypeMapping;
 import io.trino.spi.TrinoException;
@@ -32,9 +32,7 @@ import io.trino.spi.type.Type;
 import io.trino.spi.type.TypeManager;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Supplier;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION;
@@ -52,6 +50,7 @@ public class PaimonPageSourceProvider
     private final TrinoFileSystemFactory fileSystemFactory;
     private final TypeMapping typeMapping;
     private final ParquetReaderOptions parquetOptions = ParquetReaderOptions.defaultOptions();
+    private final DataFileSchemas dataFileSchemas = new DataFileSchemas();
 
     @Inject
     public PaimonPageSourceProvider(TrinoFileSystemFactory fileSystemFactory, TypeManager typeManager)
@@ -69,14 +68,12 @@ public class PaimonPageSourceProvider
             List<ColumnHandle> columns,
             DynamicFilter dynamicFilter)
     {
-        PaimonTableHandle table = (PaimonTableHandle) connectorTable;
+        PaimonTable table = ((PaimonTableHandle) connectorTable).table();
         PaimonSplit split = (PaimonSplit) connectorSplit;
         TrinoFileSystem fileSystem = fileSystemFactory.create(session);
-        Location location = Location.of(table.location());
-        SchemaFiles schemaFiles = new SchemaFiles(fileSystem, location);
-        TableSchema schema = schemaFiles.readSchema(table.schemaId());
-        String tableName = table.schemaTableName().toString();
-        TableOptions options = TableOptions.fromSchema(tableName, schema);
+        TableSchema schema = table.schema();
+        TableOptions options = table.options();
+        String tableName = table.name().toString();
         if (options.dataFileThinMode()) {
             throw new TrinoException(NOT_SUPPORTED, "Table %s: reading data files written with 'data-file.thin-mode' is not supported yet".formatted(tableName));
         }
@@ -92,11 +89,17 @@ public class PaimonPageSourceProvider
                 .toList();
         List<Type> outputTypes = requested.stream().map(ReadColumn::type).toList();
 
-        Map<Long, TableSchema> schemas = new HashMap<>();
-        schemas.put(schema.id(), schema);
+        FileOpener fileOpener = (file, keyColumns, keyValueFile, valueColumns) -> new DataFilePageReader(
+                fileSystem,
+                Location.of(file.path()),
+                file,
+                dataFileSchemas.schema(session.getQueryId(), fileSystem, table, file.schemaId()),
+                keyColumns,
+                keyValueFile,
+                valueColumns,
+                parquetOptions);
 
-        boolean primaryKeyTable = !schema.primaryKeys().isEmpty();
-        if (!primaryKeyTable) {
+        if (!table.hasPrimaryKey()) {
             int[] outputChannels = new int[requested.size()];
             for (int i = 0; i < outputChannels.length; i++) {
                 outputChannels[i] = i;
@@ -104,13 +107,10 @@ public class PaimonPageSourceProvider
             KeyValueLayout layout = new KeyValueLayout(0, new int[0], false, outputChannels);
             return new PaimonPageSource(split.files(), false, ImmutableList.of(), layout, outputTypes, null, () -> {
                 throw new IllegalStateException("append files are never merged");
-            }, false, true, file -> openFile(fileSystem, schemaFiles, schemas, file, ImmutableList.of(), false, requested));
+            }, false, true, file -> fileOpener.open(file, ImmutableList.of(), false, requested));
         }
 
-        List<DataField> keyFields = schema.primaryKeys().stream()
-                .filter(key -> !schema.partitionKeys().contains(key))
-                .map(key -> schema.field(key).orElseThrow())
-                .toList();
+        List<DataField> keyFields = table.trimmedPrimaryKeyFields();
         List<ReadColumn> keyColumns = keyFields.stream()
                 .map(field -> new ReadColumn(field.id(), typeMapping.toTrinoType(field)))
                 .toList();
@@ -148,13 +148,12 @@ public class PaimonPageSourceProvider
         // first-row is not lookup-wrapped in Paimon: its levels above 0 hold each key once
         boolean lookupMode = options.needsLookup() && options.mergeEngine() != TableOptions.MergeEngine.FIRST_ROW;
         return new PaimonPageSource(split.files(), true, keyTypes, layout, outputTypes, comparator, mergeFunctions, lookupMode, isRawConvertible(split.files(), options),
-                file -> openFile(fileSystem, schemaFiles, schemas, file, keyColumns, true, valueColumns));
+                file -> fileOpener.open(file, keyColumns, true, valueColumns));
     }
 
-    private DataFilePageReader openFile(TrinoFileSystem fileSystem, SchemaFiles schemaFiles, Map<Long, TableSchema> schemas, PaimonDataFile file, List<ReadColumn> keyColumns, boolean keyValueFile, List<ReadColumn> valueColumns)
+    private interface FileOpener
     {
-        TableSchema fileSchema = schemas.computeIfAbsent(file.schemaId(), schemaFiles::readSchema);
-        return new DataFilePageReader(fileSystem, Location.of(file.path()), file, fileSchema, keyColumns, keyValueFile, valueColumns, parquetOptions);
+        DataFilePageReader open(PaimonDataFile file, List<ReadColumn> keyColumns, boolean keyValueFile, List<ReadColumn> valueColumns);
     }
 
     /**

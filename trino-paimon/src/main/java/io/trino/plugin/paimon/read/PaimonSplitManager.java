@@ -11,12 +11,9 @@ import io.trino.plugin.paimon.format.manifest.DataFileMeta;
 import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.manifest.SnapshotScan;
-import io.trino.plugin.paimon.format.row.PartitionPath;
-import io.trino.plugin.paimon.format.schema.DataField;
-import io.trino.plugin.paimon.format.schema.SchemaFiles;
-import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
+import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.spi.SplitWeight;
 import io.trino.spi.connector.ConnectorSession;
@@ -60,17 +57,16 @@ public class PaimonSplitManager
     @Override
     public ConnectorSplitSource getSplits(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorTableHandle tableHandle, DynamicFilter dynamicFilter, Constraint constraint)
     {
-        PaimonTableHandle table = (PaimonTableHandle) tableHandle;
-        if (table.snapshotId().isEmpty() || table.constraint().isNone()) {
+        PaimonTableHandle handle = (PaimonTableHandle) tableHandle;
+        if (handle.snapshotId().isEmpty() || handle.constraint().isNone()) {
             return new FixedSplitSource(ImmutableList.of());
         }
+        PaimonTable table = handle.table();
+        TableOptions options = table.options();
         TrinoFileSystem fileSystem = fileSystemFactory.create(session);
-        Location location = Location.of(table.location());
-        TableSchema schema = new SchemaFiles(fileSystem, location).readSchema(table.schemaId());
-        TableOptions options = TableOptions.fromSchema(table.schemaTableName().toString(), schema);
-        Snapshot snapshot = new SnapshotFiles(fileSystem, location).readSnapshot(table.snapshotId().getAsLong());
-        SnapshotScan scan = new SnapshotScan(fileSystem, location);
-        TupleDomainScanFilter filter = TupleDomainScanFilter.create(schema, options, table.constraint());
+        Snapshot snapshot = new SnapshotFiles(fileSystem, table.location()).readSnapshot(handle.snapshotId().getAsLong());
+        SnapshotScan scan = new SnapshotScan(fileSystem, table.location());
+        TupleDomainScanFilter filter = TupleDomainScanFilter.create(table, handle.constraint());
 
         Map<String, PaimonDataFile.DeletionVectorReference> deletionVectors = new HashMap<>();
         for (IndexManifestEntry index : scan.indexFiles(snapshot, filter)) {
@@ -84,14 +80,11 @@ public class PaimonSplitManager
             }
         }
 
-        List<DataField> partitionFields = schema.partitionKeys().stream()
-                .map(name -> schema.field(name).orElseThrow())
-                .toList();
-        boolean primaryKeyTable = !schema.primaryKeys().isEmpty();
+        boolean primaryKeyTable = table.hasPrimaryKey();
         ImmutableList.Builder<ConnectorSplit> splits = ImmutableList.builder();
         for (BucketFiles bucket : scan.liveFilesByBucket(snapshot, filter)) {
-            String partitionPath = PartitionPath.partitionPath(partitionFields, bucket.partition(), options.partitionLegacyName(), options.partitionDefaultName());
-            Location bucketLocation = location.appendPath(partitionPath + "bucket-" + bucket.bucket());
+            String partitionPath = table.partitionPath(bucket.partition());
+            Location bucketLocation = table.bucketLocation(partitionPath, bucket.bucket());
             List<PaimonDataFile> files = bucket.files().stream()
                     .filter(entry -> !(primaryKeyTable && options.batchScanSkipsLevelZero() && entry.file().level() == 0))
                     // a key's records all lie in files whose key range holds it, so the merge stays exact for every key the predicate admits

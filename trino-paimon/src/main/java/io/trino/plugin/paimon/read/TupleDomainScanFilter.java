@@ -11,6 +11,7 @@ import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.format.schema.DataType;
 import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.table.BucketFunction;
+import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.spi.predicate.Domain;
 import io.trino.spi.predicate.Range;
@@ -56,15 +57,17 @@ final class TupleDomainScanFilter
     }
 
     /** A filter for a constraint that is not none (a none constraint matches nothing and needs no scan). */
-    static TupleDomainScanFilter create(TableSchema schema, TableOptions options, TupleDomain<PaimonColumnHandle> constraint)
+    static TupleDomainScanFilter create(PaimonTable table, TupleDomain<PaimonColumnHandle> constraint)
     {
+        TableSchema schema = table.schema();
+        TableOptions options = table.options();
         Map<Integer, Domain> domains = new HashMap<>();
         constraint.getDomains().orElseThrow(() -> new IllegalArgumentException("constraint is none"))
                 .forEach((column, domain) -> domains.put(column.fieldId(), domain));
 
         List<PartitionDomain> partitionDomains = new ArrayList<>();
-        for (int i = 0; i < schema.partitionKeys().size(); i++) {
-            DataField field = schema.field(schema.partitionKeys().get(i)).orElseThrow();
+        for (int i = 0; i < table.partitionFields().size(); i++) {
+            DataField field = table.partitionFields().get(i);
             Domain domain = domains.get(field.id());
             if (domain != null && NativeValues.isConvertible(field.type())) {
                 partitionDomains.add(new PartitionDomain(i, field.type(), domain));
@@ -91,10 +94,7 @@ final class TupleDomainScanFilter
         }
 
         Optional<KeyDomain> firstKeyDomain = Optional.empty();
-        Optional<DataField> firstKey = schema.primaryKeys().stream()
-                .filter(key -> !schema.partitionKeys().contains(key))
-                .findFirst()
-                .map(key -> schema.field(key).orElseThrow());
+        Optional<DataField> firstKey = table.trimmedPrimaryKeyFields().stream().findFirst();
         if (firstKey.isPresent() && NativeValues.isConvertible(firstKey.get().type()) && domains.containsKey(firstKey.get().id())) {
             firstKeyDomain = Optional.of(new KeyDomain(firstKey.get().type(), domains.get(firstKey.get().id())));
         }

@@ -1,25 +1,154 @@
 package io.trino.plugin.paimon.table;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.trino.filesystem.Location;
+import io.trino.plugin.paimon.format.InvalidMetadataException;
+import io.trino.plugin.paimon.format.row.BinaryRow;
+import io.trino.plugin.paimon.format.row.PartitionPath;
+import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.format.schema.TableSchema;
+import io.trino.plugin.paimon.format.schema.TableSchemaJson;
+import io.trino.spi.TrinoException;
 import io.trino.spi.connector.SchemaTableName;
 
+import java.util.List;
+import java.util.Objects;
+
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
 /**
- * A Paimon table as the connector sees it: its name, its folder and the schema version being read.
+ * A Paimon table as a query reads it, resolved once when the query's table handle is made: its name, its folder,
+ * the schema version being read, its typed options, and the fields that partition and key its rows. It travels to
+ * the workers inside the table handle as the schema's JSON and is resolved again from that, once per task, so
+ * neither the split manager nor the page sources read the schema file of the version being read.
  */
-public record PaimonTable(SchemaTableName name, Location location, TableSchema schema)
+public final class PaimonTable
 {
-    public PaimonTable
+    private final SchemaTableName name;
+    private final Location location;
+    private final TableSchema schema;
+    private final TableOptions options;
+    private final List<DataField> partitionFields;
+    private final List<DataField> trimmedPrimaryKeyFields;
+
+    /**
+     * @throws TrinoException {@code PAIMON_INVALID_TABLE_OPTION} naming the table and option when an option has a
+     * value Paimon would reject
+     */
+    public PaimonTable(SchemaTableName name, Location location, TableSchema schema)
     {
-        requireNonNull(name, "name is null");
-        requireNonNull(location, "location is null");
-        requireNonNull(schema, "schema is null");
+        this.name = requireNonNull(name, "name is null");
+        this.location = requireNonNull(location, "location is null");
+        this.schema = requireNonNull(schema, "schema is null");
+        this.options = TableOptions.fromSchema(name.toString(), schema);
+        this.partitionFields = schema.partitionFields();
+        this.trimmedPrimaryKeyFields = schema.trimmedPrimaryKeyFields();
+    }
+
+    @JsonCreator
+    public static PaimonTable fromJson(
+            @JsonProperty("name") SchemaTableName name,
+            @JsonProperty("location") String location,
+            @JsonProperty("schema") String schemaJson)
+    {
+        TableSchema schema;
+        try {
+            schema = TableSchemaJson.parse(schemaJson.getBytes(UTF_8));
+        }
+        catch (InvalidMetadataException e) {
+            throw new TrinoException(PAIMON_INVALID_METADATA, "Invalid schema of table %s in its table handle: %s".formatted(name, e.getMessage()), e);
+        }
+        return new PaimonTable(name, Location.of(location), schema);
+    }
+
+    @JsonProperty("name")
+    public SchemaTableName name()
+    {
+        return name;
+    }
+
+    public Location location()
+    {
+        return location;
+    }
+
+    @JsonProperty("location")
+    public String locationText()
+    {
+        return location.toString();
+    }
+
+    public TableSchema schema()
+    {
+        return schema;
+    }
+
+    // the schema file's own encoding, so a worker resolves exactly the schema the coordinator read
+    @JsonProperty("schema")
+    public String schemaJson()
+    {
+        return new String(TableSchemaJson.toJson(schema), UTF_8);
+    }
+
+    public TableOptions options()
+    {
+        return options;
     }
 
     public boolean hasPrimaryKey()
     {
         return !schema.primaryKeys().isEmpty();
+    }
+
+    public List<DataField> partitionFields()
+    {
+        return partitionFields;
+    }
+
+    /** The key of the records in a bucket: the primary key without the partition keys; empty for append tables. */
+    public List<DataField> trimmedPrimaryKeyFields()
+    {
+        return trimmedPrimaryKeyFields;
+    }
+
+    /** The folder of a partition relative to the table folder, {@code k1=v1/k2=v2/}; empty for unpartitioned tables. */
+    public String partitionPath(BinaryRow partition)
+    {
+        return PartitionPath.partitionPath(partitionFields, partition, options.partitionLegacyName(), options.partitionDefaultName());
+    }
+
+    /** The folder of a bucket's data files, {@code <table>/<partition path>bucket-<N>} (paimon-format.md §1). */
+    public Location bucketLocation(String partitionPath, int bucket)
+    {
+        return location.appendPath(partitionPath + "bucket-" + bucket);
+    }
+
+    public Location bucketLocation(BinaryRow partition, int bucket)
+    {
+        return bucketLocation(partitionPath(partition), bucket);
+    }
+
+    @Override
+    public boolean equals(Object o)
+    {
+        return o instanceof PaimonTable other
+                && name.equals(other.name)
+                && location.equals(other.location)
+                && schema.equals(other.schema);
+    }
+
+    @Override
+    public int hashCode()
+    {
+        return Objects.hash(name, location, schema);
+    }
+
+    @Override
+    public String toString()
+    {
+        return name + "@schema-" + schema.id();
     }
 }

@@ -87,14 +87,11 @@ public record TableOptions(
     {
         Map<String, String> options = schema.options();
         Parser parser = new Parser(tableName, options);
-        List<String> trimmedPrimaryKey = schema.primaryKeys().stream()
-                .filter(key -> !schema.partitionKeys().contains(key))
-                .collect(ImmutableList.toImmutableList());
         return new TableOptions(
                 tableName,
                 parser.enumValue("merge-engine", MergeEngine.class, MergeEngine.DEDUPLICATE),
                 parser.integer("bucket").orElse(DYNAMIC_BUCKET),
-                parser.text("bucket-key").map(TableOptions::splitUntrimmed).orElse(trimmedPrimaryKey),
+                parser.text("bucket-key").map(TableOptions::splitUntrimmed).orElse(schema.trimmedPrimaryKeys()),
                 parser.enumValue("bucket-function.type", BucketFunctionType.class, BucketFunctionType.DEFAULT),
                 parser.text("sequence.field").map(TableOptions::splitUntrimmed).orElse(ImmutableList.of()),
                 parser.enumValue("sequence.field.sort-order", SortOrder.class, SortOrder.ASCENDING) == SortOrder.DESCENDING,

@@ -1,13 +1,19 @@
 package io.trino.plugin.paimon.testing;
 
+import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
 import io.trino.Session;
+import io.trino.filesystem.TrinoFileSystemFactory;
+import io.trino.plugin.paimon.PaimonConnectorFactory;
 import io.trino.plugin.paimon.PaimonPlugin;
+import io.trino.spi.Plugin;
+import io.trino.spi.connector.ConnectorFactory;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.QueryRunner;
 
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 
 import static io.trino.testing.TestingSession.testSessionBuilder;
 
@@ -34,6 +40,30 @@ public final class PaimonQueryRunner
     public static QueryRunner create(Path localRoot, String defaultSchema)
             throws Exception
     {
+        return create(defaultSchema, new PaimonPlugin(), catalogProperties(localRoot));
+    }
+
+    /**
+     * A single-node runner whose catalog reads the warehouse {@code local:///warehouse} through the given file
+     * system, which must resolve {@code local:///} (a {@code LocalFileSystemFactory} over the warehouse's parent).
+     */
+    public static QueryRunner create(TrinoFileSystemFactory fileSystemFactory, String defaultSchema)
+            throws Exception
+    {
+        Plugin plugin = new Plugin()
+        {
+            @Override
+            public Iterable<ConnectorFactory> getConnectorFactories()
+            {
+                return ImmutableList.of(new PaimonConnectorFactory(Optional.of(fileSystemFactory)));
+            }
+        };
+        return create(defaultSchema, plugin, ImmutableMap.of("paimon.warehouse", "local:///" + WAREHOUSE_DIRECTORY));
+    }
+
+    private static QueryRunner create(String defaultSchema, Plugin plugin, Map<String, String> catalogProperties)
+            throws Exception
+    {
         Session session = testSessionBuilder()
                 .setCatalog(CATALOG)
                 .setSchema(defaultSchema)
@@ -42,8 +72,8 @@ public final class PaimonQueryRunner
                 .setWorkerCount(0)
                 .build();
         try {
-            queryRunner.installPlugin(new PaimonPlugin());
-            queryRunner.createCatalog(CATALOG, "paimon", catalogProperties(localRoot));
+            queryRunner.installPlugin(plugin);
+            queryRunner.createCatalog(CATALOG, "paimon", catalogProperties);
             return queryRunner;
         }
         catch (Throwable e) {

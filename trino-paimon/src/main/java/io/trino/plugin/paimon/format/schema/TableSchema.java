@@ -6,8 +6,11 @@ import com.google.common.collect.ImmutableMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import static com.google.common.base.Preconditions.checkArgument;
+import static com.google.common.collect.ImmutableList.toImmutableList;
+import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -35,6 +38,34 @@ public record TableSchema(
         primaryKeys = ImmutableList.copyOf(requireNonNull(primaryKeys, "primaryKeys is null"));
         options = ImmutableMap.copyOf(requireNonNull(options, "options is null"));
         requireNonNull(comment, "comment is null");
+        Set<String> names = fields.stream().map(DataField::name).collect(toImmutableSet());
+        for (String key : partitionKeys) {
+            checkArgument(names.contains(key), "partition key '%s' is not a column", key);
+        }
+        for (String key : primaryKeys) {
+            checkArgument(names.contains(key), "primary key '%s' is not a column", key);
+        }
+    }
+
+    public List<DataField> partitionFields()
+    {
+        return fields(partitionKeys);
+    }
+
+    /**
+     * The primary key without the partition keys, as Paimon keys the records of a bucket: a bucket lies inside one
+     * partition, so the partition columns are constant there and left out of the key (paimon-format.md §7.1).
+     */
+    public List<String> trimmedPrimaryKeys()
+    {
+        return primaryKeys.stream()
+                .filter(key -> !partitionKeys.contains(key))
+                .collect(toImmutableList());
+    }
+
+    public List<DataField> trimmedPrimaryKeyFields()
+    {
+        return fields(trimmedPrimaryKeys());
     }
 
     public Optional<DataField> field(String name)
@@ -42,6 +73,14 @@ public record TableSchema(
         return fields.stream()
                 .filter(field -> field.name().equals(name))
                 .findFirst();
+    }
+
+    // the keys were checked to name columns when the schema was built
+    private List<DataField> fields(List<String> names)
+    {
+        return names.stream()
+                .map(name -> field(name).orElseThrow())
+                .collect(toImmutableList());
     }
 
     public List<String> fieldNames()
