@@ -5,21 +5,17 @@ import com.google.common.collect.Multiset;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.local.LocalFileSystemFactory;
 import io.trino.plugin.paimon.testing.CountingFileSystemFactory;
-import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import io.trino.plugin.paimon.testing.PaimonQueryRunner;
 import io.trino.plugin.paimon.testing.PaimonTestTables;
+import io.trino.plugin.paimon.testing.TempWarehouse;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.QueryRunner;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Set;
 
 import static com.google.common.collect.ImmutableSet.toImmutableSet;
-import static com.google.common.io.MoreFiles.deleteRecursively;
-import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
 import static io.trino.plugin.paimon.testing.PaimonQueryRunner.WAREHOUSE_DIRECTORY;
 import static io.trino.plugin.paimon.testing.PaimonTestTables.DATABASE;
 import static io.trino.plugin.paimon.testing.PaimonTestTables.EVOLVED;
@@ -34,18 +30,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 final class TestQueryMetadataReads
         extends AbstractTestQueryFramework
 {
-    private Path root;
+    private TempWarehouse warehouse;
     private CountingFileSystemFactory fileSystem;
 
     @Override
     protected QueryRunner createQueryRunner()
             throws Exception
     {
-        root = Files.createTempDirectory("paimon-metadata-reads");
-        try (PaimonJavaCatalog paimon = new PaimonJavaCatalog(Files.createDirectories(root.resolve(WAREHOUSE_DIRECTORY)))) {
-            new PaimonTestTables(paimon, root.toString()).createAll();
-        }
-        fileSystem = new CountingFileSystemFactory(new LocalFileSystemFactory(root));
+        warehouse = PaimonTestTables.inTempWarehouse();
+        fileSystem = new CountingFileSystemFactory(new LocalFileSystemFactory(warehouse.root()));
         return PaimonQueryRunner.create(fileSystem, DATABASE);
     }
 
@@ -53,8 +46,8 @@ final class TestQueryMetadataReads
     public void removeWarehouse()
             throws Exception
     {
-        if (root != null) {
-            deleteRecursively(root, ALLOW_INSECURE);
+        if (warehouse != null) {
+            warehouse.close();
         }
     }
 

@@ -4,15 +4,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.airlift.json.ObjectMapperProvider;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
-import io.trino.filesystem.local.LocalFileSystem;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ScanFilter;
 import io.trino.plugin.paimon.format.manifest.SnapshotScan;
 import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.format.schema.SchemaFiles;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
-import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import io.trino.plugin.paimon.testing.PaimonTestTables;
+import io.trino.plugin.paimon.testing.TempWarehouse;
 import io.trino.spi.connector.SchemaTableName;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.types.DataTypes;
@@ -21,12 +20,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 
-import static com.google.common.io.MoreFiles.deleteRecursively;
-import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
 import static io.trino.plugin.paimon.testing.PaimonTestTables.DATABASE;
 import static io.trino.plugin.paimon.testing.PaimonTestTables.MULTI_COMMIT;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,45 +37,41 @@ final class TestPaimonTable
 {
     private static final ObjectMapper MAPPER = new ObjectMapperProvider().get();
 
-    private Path root;
+    private TempWarehouse warehouse;
     private TrinoFileSystem fileSystem;
 
     @BeforeAll
     void createTables()
-            throws Exception
     {
-        root = Files.createTempDirectory("paimon-table");
-        try (PaimonJavaCatalog paimon = new PaimonJavaCatalog(root.resolve("warehouse"))) {
-            new PaimonTestTables(paimon, root.toString()).createAll();
-            paimon.createTable(DATABASE, "every_type", Schema.newBuilder()
-                    .column("dt", DataTypes.DATE())
-                    .column("id", DataTypes.BIGINT())
-                    .column("c_decimal", DataTypes.DECIMAL(38, 18))
-                    .column("c_char", DataTypes.CHAR(3))
-                    .column("c_varbinary", DataTypes.VARBINARY(9))
-                    .column("c_time", DataTypes.TIME(6))
-                    .column("c_timestamp", DataTypes.TIMESTAMP(9))
-                    .column("c_ltz", DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(0))
-                    .column("c_array", DataTypes.ARRAY(DataTypes.ARRAY(DataTypes.INT().notNull())))
-                    .column("c_map", DataTypes.MAP(DataTypes.INT().notNull(), DataTypes.ROW(DataTypes.FIELD(50, "k", DataTypes.STRING(), "a comment"))))
-                    .column("c_multiset", DataTypes.MULTISET(DataTypes.DOUBLE()))
-                    .column("c_row", DataTypes.ROW(DataTypes.FIELD(51, "x", DataTypes.INT().notNull()), DataTypes.FIELD(52, "y", DataTypes.ARRAY(DataTypes.STRING()))).notNull())
-                    .column("c_variant", DataTypes.VARIANT())
-                    .partitionKeys("dt")
-                    .primaryKey("id", "dt")
-                    .option("bucket", "3")
-                    .option("sequence.field", "c_timestamp")
-                    .comment("every kind of type")
-                    .build());
-        }
-        fileSystem = new LocalFileSystem(root);
+        warehouse = PaimonTestTables.inTempWarehouse();
+        warehouse.paimon().createTable(DATABASE, "every_type", Schema.newBuilder()
+                .column("dt", DataTypes.DATE())
+                .column("id", DataTypes.BIGINT())
+                .column("c_decimal", DataTypes.DECIMAL(38, 18))
+                .column("c_char", DataTypes.CHAR(3))
+                .column("c_varbinary", DataTypes.VARBINARY(9))
+                .column("c_time", DataTypes.TIME(6))
+                .column("c_timestamp", DataTypes.TIMESTAMP(9))
+                .column("c_ltz", DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(0))
+                .column("c_array", DataTypes.ARRAY(DataTypes.ARRAY(DataTypes.INT().notNull())))
+                .column("c_map", DataTypes.MAP(DataTypes.INT().notNull(), DataTypes.ROW(DataTypes.FIELD(50, "k", DataTypes.STRING(), "a comment"))))
+                .column("c_multiset", DataTypes.MULTISET(DataTypes.DOUBLE()))
+                .column("c_row", DataTypes.ROW(DataTypes.FIELD(51, "x", DataTypes.INT().notNull()), DataTypes.FIELD(52, "y", DataTypes.ARRAY(DataTypes.STRING()))).notNull())
+                .column("c_variant", DataTypes.VARIANT())
+                .partitionKeys("dt")
+                .primaryKey("id", "dt")
+                .option("bucket", "3")
+                .option("sequence.field", "c_timestamp")
+                .comment("every kind of type")
+                .build());
+        fileSystem = warehouse.fileSystem();
     }
 
     @AfterAll
     void removeTables()
             throws Exception
     {
-        deleteRecursively(root, ALLOW_INSECURE);
+        warehouse.close();
     }
 
     @Test
