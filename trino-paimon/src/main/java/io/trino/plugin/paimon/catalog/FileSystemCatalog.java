@@ -19,6 +19,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
+import static com.google.common.base.Preconditions.checkArgument;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_CONFLICT;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
 import static io.trino.spi.StandardErrorCode.SCHEMA_ALREADY_EXISTS;
 import static io.trino.spi.StandardErrorCode.SCHEMA_NOT_EMPTY;
@@ -136,6 +138,53 @@ public class FileSystemCatalog
         Location location = tableLocation(tableName);
         Optional<TableSchema> schema = new SchemaFiles(fileSystem(session), location).latestSchema();
         return schema.map(tableSchema -> new PaimonTable(tableName, location, tableSchema));
+    }
+
+    /**
+     * Creates a table by writing its first schema file, {@code schema-0}, exclusively: of two concurrent creations
+     * of one table, one wins and the other finds the table existing. The schema is written as given; it must have
+     * been validated (see {@code NewTableSchema}).
+     *
+     * @return false when the table exists already (nothing is written)
+     * @throws SchemaNotFoundException when the database does not exist
+     */
+    public boolean createTable(ConnectorSession session, SchemaTableName tableName, TableSchema schema)
+    {
+        checkArgument(schema.id() == 0, "a new table's schema has id 0: %s", schema.id());
+        if (!databaseExists(session, tableName.getSchemaName())) {
+            throw new SchemaNotFoundException(tableName.getSchemaName());
+        }
+        SchemaFiles schemaFiles = new SchemaFiles(fileSystem(session), tableLocation(tableName));
+        if (!schemaFiles.listSchemaIds().isEmpty()) {
+            return false;
+        }
+        return schemaFiles.createSchema(schema);
+    }
+
+    /**
+     * Writes the next schema version ({@code schema-<id>}, one above the current one) exclusively, as Paimon's
+     * {@code SchemaManager} commits an ALTER TABLE.
+     *
+     * @throws TrinoException {@code PAIMON_COMMIT_CONFLICT} when another writer committed that schema version first
+     */
+    public void commitSchema(ConnectorSession session, SchemaTableName tableName, TableSchema schema)
+    {
+        SchemaFiles schemaFiles = new SchemaFiles(fileSystem(session), tableLocation(tableName));
+        if (!schemaFiles.createSchema(schema)) {
+            throw new TrinoException(PAIMON_COMMIT_CONFLICT, "Table %s: schema %s was committed by another writer meanwhile; retry the statement".formatted(tableName, schema.id()));
+        }
+    }
+
+    /** Removes the table's folder with everything in it: schemas, snapshots, manifests, data files. */
+    public void dropTable(ConnectorSession session, SchemaTableName tableName)
+    {
+        Location location = tableLocation(tableName);
+        try {
+            fileSystem(session).deleteDirectory(location);
+        }
+        catch (IOException e) {
+            throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to delete table folder " + location, e);
+        }
     }
 
     public TrinoFileSystem fileSystem(ConnectorSession session)

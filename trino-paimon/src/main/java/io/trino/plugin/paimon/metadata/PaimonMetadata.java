@@ -23,6 +23,7 @@ import io.trino.spi.connector.ConnectorTableVersion;
 import io.trino.spi.connector.Constraint;
 import io.trino.spi.connector.ConstraintApplicationResult;
 import io.trino.spi.connector.RelationColumnsMetadata;
+import io.trino.spi.connector.SaveMode;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.SystemTable;
 import io.trino.spi.predicate.TupleDomain;
@@ -41,6 +42,7 @@ import java.util.function.UnaryOperator;
 
 import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_UNSUPPORTED_TYPE;
+import static io.trino.spi.StandardErrorCode.TABLE_ALREADY_EXISTS;
 import static io.trino.spi.StandardErrorCode.INVALID_SCHEMA_PROPERTY;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static java.util.Objects.requireNonNull;
@@ -104,6 +106,70 @@ public class PaimonMetadata
             }
         }
         return tables.build();
+    }
+
+    /**
+     * Writes {@code schema-0} of the new table, after every check Paimon makes (see {@link NewTableSchema}); a
+     * refused table leaves nothing behind.
+     */
+    @Override
+    public void createTable(ConnectorSession session, ConnectorTableMetadata tableMetadata, SaveMode saveMode)
+    {
+        if (saveMode == SaveMode.REPLACE) {
+            throw new TrinoException(NOT_SUPPORTED, "The Paimon connector does not support CREATE OR REPLACE TABLE: " + tableMetadata.getTable());
+        }
+        SchemaTableName tableName = tableMetadata.getTable();
+        TableSchema schema = NewTableSchema.create(tableMetadata, System.currentTimeMillis());
+        loadedTables.remove(tableName);
+        if (!catalog.createTable(session, tableName, schema) && saveMode != SaveMode.IGNORE) {
+            throw new TrinoException(TABLE_ALREADY_EXISTS, "Table already exists: " + tableName);
+        }
+    }
+
+    @Override
+    public void dropTable(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        SchemaTableName tableName = ((PaimonTableHandle) tableHandle).schemaTableName();
+        loadedTables.remove(tableName);
+        catalog.dropTable(session, tableName);
+    }
+
+    @Override
+    public void setTableComment(ConnectorSession session, ConnectorTableHandle tableHandle, Optional<String> comment)
+    {
+        PaimonTable table = table(session, (PaimonTableHandle) tableHandle);
+        TableSchema current = table.schema();
+        commitSchema(session, table, current.fields(), comment);
+    }
+
+    @Override
+    public void setColumnComment(ConnectorSession session, ConnectorTableHandle tableHandle, ColumnHandle column, Optional<String> comment)
+    {
+        PaimonTable table = table(session, (PaimonTableHandle) tableHandle);
+        int fieldId = ((PaimonColumnHandle) column).fieldId();
+        List<DataField> fields = table.schema().fields().stream()
+                .map(field -> field.id() == fieldId ? new DataField(field.id(), field.name(), field.type(), comment, field.defaultValue()) : field)
+                .collect(ImmutableList.toImmutableList());
+        commitSchema(session, table, fields, table.schema().comment());
+    }
+
+    // the next schema version, as Paimon's SchemaManager writes one for an ALTER TABLE: id + 1, the same keys,
+    // options and highest field id, and the time of the change
+    private void commitSchema(ConnectorSession session, PaimonTable table, List<DataField> fields, Optional<String> comment)
+    {
+        TableSchema current = table.schema();
+        TableSchema next = new TableSchema(
+                TableSchema.CURRENT_VERSION,
+                current.id() + 1,
+                fields,
+                current.highestFieldId(),
+                current.partitionKeys(),
+                current.primaryKeys(),
+                current.options(),
+                comment,
+                System.currentTimeMillis());
+        loadedTables.remove(table.name());
+        catalog.commitSchema(session, table.name(), next);
     }
 
     @Override

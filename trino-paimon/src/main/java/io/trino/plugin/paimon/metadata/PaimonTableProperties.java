@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 
 import static com.google.common.collect.ImmutableList.toImmutableList;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_PROPERTY;
 import static io.trino.spi.StandardErrorCode.INVALID_TABLE_PROPERTY;
 import static io.trino.spi.session.PropertyMetadata.booleanProperty;
 import static io.trino.spi.session.PropertyMetadata.integerProperty;
@@ -110,6 +111,54 @@ public class PaimonTableProperties
             properties.put(OPTIONS, ImmutableMap.copyOf(otherOptions));
         }
         return properties.buildOrThrow();
+    }
+
+    /** The primary key a CREATE TABLE declares, in key order; empty for an append table. */
+    @SuppressWarnings("unchecked")
+    public static List<String> primaryKeys(Map<String, Object> properties)
+    {
+        return (List<String>) properties.getOrDefault(PRIMARY_KEY, ImmutableList.of());
+    }
+
+    @SuppressWarnings("unchecked")
+    public static List<String> partitionKeys(Map<String, Object> properties)
+    {
+        return (List<String>) properties.getOrDefault(PARTITIONED_BY, ImmutableList.of());
+    }
+
+    /**
+     * The Paimon options a CREATE TABLE sets: the typed properties given, then the entries of {@code options}; the
+     * inverse of {@link #fromSchema}. Properties left out stay out, as Paimon writes no defaults into a schema.
+     *
+     * @throws TrinoException {@code PAIMON_INVALID_TABLE_PROPERTY} when an option is given both as a typed property
+     * and in {@code options}
+     */
+    @SuppressWarnings("unchecked")
+    public static Map<String, String> toOptions(SchemaTableName tableName, Map<String, Object> properties)
+    {
+        Map<String, String> options = new LinkedHashMap<>();
+        PROPERTY_BY_OPTION.forEach((option, property) -> {
+            Object value = properties.get(property);
+            if (value == null) {
+                return;
+            }
+            if (value instanceof List<?> list) {
+                if (!list.isEmpty()) {
+                    options.put(option, String.join(",", (List<String>) list));
+                }
+                return;
+            }
+            options.put(option, value.toString());
+        });
+        Map<String, String> otherOptions = (Map<String, String>) properties.getOrDefault(OPTIONS, ImmutableMap.of());
+        otherOptions.forEach((option, value) -> {
+            String property = PROPERTY_BY_OPTION.get(option);
+            if (property != null && options.containsKey(option)) {
+                throw new TrinoException(PAIMON_INVALID_TABLE_PROPERTY, "Table %s: option '%s' is given both as table property '%s' and in '%s'".formatted(tableName, option, property, OPTIONS));
+            }
+            options.put(option, value);
+        });
+        return options;
     }
 
     private static Object typedValue(SchemaTableName tableName, String property, String option, String value)

@@ -60,9 +60,80 @@ public final class MergeFunctions
     public static Supplier<MergeFunction> partialUpdate(String tableName, TableSchema schema, TableOptions options, List<ReadColumn> valueColumns, List<Type> outputTypes, int firstValueChannel)
     {
         checkFieldOptions(tableName, schema, options);
+        checkPartialUpdateOptions(tableName, schema, options);
         List<String> fieldNames = schema.fields().stream().map(DataField::name).toList();
 
-        // the groups, each field in at most one of them
+        // the groups, each field in at most one of them (checked above)
+        List<List<String>> groupSequenceFields = new ArrayList<>();
+        Map<String, Integer> groupOfField = new HashMap<>();
+        Set<String> sequenceFields = new LinkedHashSet<>();
+        options.sequenceGroups().forEach((sequence, members) -> {
+            int group = groupSequenceFields.size();
+            groupSequenceFields.add(sequence);
+            concat(members, sequence).forEach(field -> groupOfField.putIfAbsent(field, group));
+            sequenceFields.addAll(sequence);
+        });
+
+        // the value columns in table column order, the order in which Paimon visits them
+        List<String> names = valueColumns.stream().map(column -> fieldName(schema, column.fieldId())).toList();
+        int[] order = IntStream.range(0, valueColumns.size()).boxed()
+                .sorted(Comparator.comparingInt(index -> fieldNames.indexOf(names.get(index))))
+                .mapToInt(Integer::intValue)
+                .toArray();
+        int[] columnOfValue = new int[valueColumns.size()];
+        List<PartialUpdateMergeFunction.Column> columns = new ArrayList<>();
+        for (int column = 0; column < order.length; column++) {
+            int value = order[column];
+            columnOfValue[value] = column;
+            String name = names.get(value);
+            int channel = firstValueChannel + value;
+            int group = groupOfField.getOrDefault(name, -1);
+            boolean sequenceField = sequenceFields.contains(name);
+            Optional<Supplier<FieldAggregator>> aggregator = Optional.empty();
+            if (group >= 0 && !sequenceField) {
+                Type type = valueColumns.get(value).type();
+                String context = "Table %s column '%s'".formatted(tableName, name);
+                Optional<String> function = schema.primaryKeys().contains(name)
+                        ? Optional.of("primary-key")
+                        : options.aggregateFunction(name).or(options::defaultAggregateFunction);
+                aggregator = function.map(functionName -> () -> FieldAggregators.create(functionName, options.ignoreRetract(name), type, channel, context, suffix -> options.fieldOption(name, suffix)));
+            }
+            columns.add(new PartialUpdateMergeFunction.Column(channel, group, sequenceField, aggregator));
+        }
+        List<PartialUpdateMergeFunction.SequenceGroup> groups = new ArrayList<>();
+        for (List<String> sequence : groupSequenceFields) {
+            int[] sequenceColumns = sequence.stream()
+                    .mapToInt(field -> columnOfValue[indexOf(names, field)])
+                    .toArray();
+            List<Type> types = sequence.stream().map(field -> valueColumns.get(indexOf(names, field)).type()).toList();
+            boolean removesRow = sequence.stream().anyMatch(options.partialUpdateRemoveRecordOnSequenceGroup()::contains);
+            groups.add(new PartialUpdateMergeFunction.SequenceGroup(sequenceColumns, types, removesRow));
+        }
+        int[] outputColumns = IntStream.range(0, outputTypes.size()).map(output -> columnOfValue[output]).toArray();
+        return () -> new PartialUpdateMergeFunction(tableName, columns, groups, outputColumns, outputTypes, options.ignoreDelete(), options.partialUpdateRemoveRecordOnDelete());
+    }
+
+    /**
+     * Checks the merge-engine options of a table the way Paimon checks them when it creates or loads a table
+     * (merge-semantics §5.3, §7.1), without building a merge function: the fields that per-field options name
+     * exist, sequence fields carry no aggregate function, partial-update groups and their conflicts, and the
+     * aggregation engine's retraction conflicts.
+     *
+     * @throws TrinoException {@code PAIMON_INVALID_TABLE_OPTION} naming the table
+     */
+    public static void checkOptions(String tableName, TableSchema schema, TableOptions options)
+    {
+        checkFieldOptions(tableName, schema, options);
+        switch (options.mergeEngine()) {
+            case PARTIAL_UPDATE -> checkPartialUpdateOptions(tableName, schema, options);
+            case AGGREGATION -> schema.fieldNames().forEach(name -> checkAggregationRetract(tableName, options, name));
+            case DEDUPLICATE, FIRST_ROW -> {}
+        }
+    }
+
+    private static void checkPartialUpdateOptions(String tableName, TableSchema schema, TableOptions options)
+    {
+        List<String> fieldNames = schema.fieldNames();
         List<List<String>> groupSequenceFields = new ArrayList<>();
         Map<String, Integer> groupOfField = new HashMap<>();
         Set<String> sequenceFields = new LinkedHashSet<>();
@@ -107,44 +178,6 @@ public final class MergeFunctions
             throw invalid(tableName, "field '%s' defined in 'partial-update.remove-record-on-sequence-group' option must be part of sequence groups"
                     .formatted(String.join(",", options.partialUpdateRemoveRecordOnSequenceGroup())));
         }
-
-        // the value columns in table column order, the order in which Paimon visits them
-        List<String> names = valueColumns.stream().map(column -> fieldName(schema, column.fieldId())).toList();
-        int[] order = IntStream.range(0, valueColumns.size()).boxed()
-                .sorted(Comparator.comparingInt(index -> fieldNames.indexOf(names.get(index))))
-                .mapToInt(Integer::intValue)
-                .toArray();
-        int[] columnOfValue = new int[valueColumns.size()];
-        List<PartialUpdateMergeFunction.Column> columns = new ArrayList<>();
-        for (int column = 0; column < order.length; column++) {
-            int value = order[column];
-            columnOfValue[value] = column;
-            String name = names.get(value);
-            int channel = firstValueChannel + value;
-            int group = groupOfField.getOrDefault(name, -1);
-            boolean sequenceField = sequenceFields.contains(name);
-            Optional<Supplier<FieldAggregator>> aggregator = Optional.empty();
-            if (group >= 0 && !sequenceField) {
-                Type type = valueColumns.get(value).type();
-                String context = "Table %s column '%s'".formatted(tableName, name);
-                Optional<String> function = schema.primaryKeys().contains(name)
-                        ? Optional.of("primary-key")
-                        : options.aggregateFunction(name).or(options::defaultAggregateFunction);
-                aggregator = function.map(functionName -> () -> FieldAggregators.create(functionName, options.ignoreRetract(name), type, channel, context, suffix -> options.fieldOption(name, suffix)));
-            }
-            columns.add(new PartialUpdateMergeFunction.Column(channel, group, sequenceField, aggregator));
-        }
-        List<PartialUpdateMergeFunction.SequenceGroup> groups = new ArrayList<>();
-        for (List<String> sequence : groupSequenceFields) {
-            int[] sequenceColumns = sequence.stream()
-                    .mapToInt(field -> columnOfValue[indexOf(names, field)])
-                    .toArray();
-            List<Type> types = sequence.stream().map(field -> valueColumns.get(indexOf(names, field)).type()).toList();
-            boolean removesRow = sequence.stream().anyMatch(options.partialUpdateRemoveRecordOnSequenceGroup()::contains);
-            groups.add(new PartialUpdateMergeFunction.SequenceGroup(sequenceColumns, types, removesRow));
-        }
-        int[] outputColumns = IntStream.range(0, outputTypes.size()).map(output -> columnOfValue[output]).toArray();
-        return () -> new PartialUpdateMergeFunction(tableName, columns, groups, outputColumns, outputTypes, options.ignoreDelete(), options.partialUpdateRemoveRecordOnDelete());
     }
 
     /**
@@ -170,10 +203,8 @@ public final class MergeFunctions
             else {
                 function = options.aggregateFunction(name).or(options::defaultAggregateFunction).orElse(LAST_NON_NULL_VALUE);
             }
+            checkAggregationRetract(tableName, options, name);
             boolean ignore = options.ignoreRetract(name);
-            if (ignore && options.aggregationRemoveRecordOnDelete()) {
-                throw invalid(tableName, "Key: 'aggregation.remove-record-on-delete' , default: false (fallback keys: []) and fields.%s.ignore-retract have conflicting behavior so should not be enabled at the same time.".formatted(name));
-            }
             functions.add(function);
             ignoreRetract.add(ignore);
         }
@@ -186,6 +217,13 @@ public final class MergeFunctions
             }
             return new AggregationMergeFunction(aggregators, types, options.aggregationRemoveRecordOnDelete());
         };
+    }
+
+    private static void checkAggregationRetract(String tableName, TableOptions options, String name)
+    {
+        if (options.ignoreRetract(name) && options.aggregationRemoveRecordOnDelete()) {
+            throw invalid(tableName, "Key: 'aggregation.remove-record-on-delete' , default: false (fallback keys: []) and fields.%s.ignore-retract have conflicting behavior so should not be enabled at the same time.".formatted(name));
+        }
     }
 
     // what Paimon checks of the per-field options of any table: the fields they name exist, and sequence fields

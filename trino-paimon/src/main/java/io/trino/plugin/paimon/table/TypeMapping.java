@@ -9,10 +9,17 @@ import io.trino.spi.type.CharType;
 import io.trino.spi.type.DecimalType;
 import io.trino.spi.type.MapType;
 import io.trino.spi.type.RowType;
+import io.trino.spi.type.TimeType;
+import io.trino.spi.type.TimestampType;
+import io.trino.spi.type.TimestampWithTimeZoneType;
 import io.trino.spi.type.Type;
 import io.trino.spi.type.TypeOperators;
+import io.trino.spi.type.VarcharType;
+
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_UNSUPPORTED_TYPE;
+import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.BooleanType.BOOLEAN;
 import static io.trino.spi.type.CharType.createCharType;
@@ -32,11 +39,13 @@ import static io.trino.spi.type.VarcharType.createVarcharType;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Maps Paimon types to Trino types. Nullability does not change the Trino type; it becomes the column's
+ * Maps Paimon types to Trino types, and Trino types of new columns to Paimon types. Nullability does not change the Trino type; it becomes the column's
  * NOT NULL constraint instead.
  */
 public final class TypeMapping
 {
+    private static final int MAX_PAIMON_PRECISION = 9;
+
     private final TypeOperators typeOperators;
 
     public TypeMapping(TypeOperators typeOperators)
@@ -84,6 +93,75 @@ public final class TypeMapping
     public Type toTrinoType(DataField field)
     {
         return toTrinoType(field.type());
+    }
+
+    /**
+     * The Paimon type a new column of this Trino type is stored as: the inverse of {@link #toTrinoType(DataType)},
+     * with unbounded varchar as STRING and varbinary as BYTES. Nested ROW fields take the next field ids, depth first
+     * after their parent, as Paimon's schema builder numbers them; nested types are nullable, since Trino cannot
+     * declare NOT NULL inside a type.
+     *
+     * @param highestFieldId the highest field id assigned so far; advanced for every nested ROW field
+     * @throws TrinoException with {@code NOT_SUPPORTED} when Paimon cannot store the type
+     */
+    public static DataType toPaimonType(Type type, boolean nullable, AtomicInteger highestFieldId)
+    {
+        if (type.equals(BOOLEAN)) {
+            return new DataType.BooleanType(nullable);
+        }
+        if (type.equals(TINYINT)) {
+            return new DataType.TinyIntType(nullable);
+        }
+        if (type.equals(SMALLINT)) {
+            return new DataType.SmallIntType(nullable);
+        }
+        if (type.equals(INTEGER)) {
+            return new DataType.IntType(nullable);
+        }
+        if (type.equals(BIGINT)) {
+            return new DataType.BigIntType(nullable);
+        }
+        if (type.equals(REAL)) {
+            return new DataType.FloatType(nullable);
+        }
+        if (type.equals(DOUBLE)) {
+            return new DataType.DoubleType(nullable);
+        }
+        if (type.equals(DATE)) {
+            return new DataType.DateType(nullable);
+        }
+        if (type.equals(VARBINARY)) {
+            return new DataType.VarBinaryType(nullable, DataType.MAX_LENGTH);
+        }
+        return switch (type) {
+            case DecimalType decimal -> new DataType.DecimalType(nullable, decimal.getPrecision(), decimal.getScale());
+            case CharType charType -> new DataType.CharType(nullable, charType.getLength());
+            case VarcharType varchar -> new DataType.VarCharType(nullable, varchar.getLength().orElse(DataType.MAX_LENGTH));
+            case TimeType time -> new DataType.TimeType(nullable, checkPrecision(type, time.getPrecision()));
+            case TimestampType timestamp -> new DataType.TimestampType(nullable, checkPrecision(type, timestamp.getPrecision()));
+            case TimestampWithTimeZoneType timestamp -> new DataType.LocalZonedTimestampType(nullable, checkPrecision(type, timestamp.getPrecision()));
+            case ArrayType array -> new DataType.ArrayType(nullable, toPaimonType(array.getElementType(), true, highestFieldId));
+            case MapType map -> new DataType.MapType(nullable, toPaimonType(map.getKeyType(), true, highestFieldId), toPaimonType(map.getValueType(), true, highestFieldId));
+            case RowType row -> {
+                ImmutableList.Builder<DataField> fields = ImmutableList.builder();
+                for (RowType.Field field : row.getFields()) {
+                    String name = field.getName().orElseThrow(() -> new TrinoException(NOT_SUPPORTED, "Paimon cannot store type %s: every row field needs a name".formatted(type.getDisplayName())));
+                    int id = highestFieldId.incrementAndGet();
+                    fields.add(new DataField(id, name, toPaimonType(field.getType(), true, highestFieldId)));
+                }
+                yield new DataType.RowType(nullable, fields.build());
+            }
+            default -> throw new TrinoException(NOT_SUPPORTED, "Paimon cannot store type " + type.getDisplayName());
+        };
+    }
+
+    // Paimon's TIME, TIMESTAMP and TIMESTAMP WITH LOCAL TIME ZONE stop at nanoseconds; Trino goes to picoseconds
+    private static int checkPrecision(Type type, int precision)
+    {
+        if (precision > MAX_PAIMON_PRECISION) {
+            throw new TrinoException(NOT_SUPPORTED, "Paimon cannot store type %s: the precision is at most %s".formatted(type.getDisplayName(), MAX_PAIMON_PRECISION));
+        }
+        return precision;
     }
 
     private static TrinoException unsupported(DataType type, String reason)

@@ -1,0 +1,130 @@
+package io.trino.plugin.paimon.metadata;
+
+import com.google.common.base.Splitter;
+import com.google.common.collect.ImmutableList;
+import io.trino.plugin.paimon.PaimonTableProperties;
+import io.trino.plugin.paimon.format.DataField;
+import io.trino.plugin.paimon.format.DataType;
+import io.trino.plugin.paimon.format.TableSchema;
+import io.trino.plugin.paimon.merge.FieldAggregators;
+import io.trino.plugin.paimon.read.MergeFunctions;
+import io.trino.plugin.paimon.table.SchemaValidation;
+import io.trino.plugin.paimon.table.TableOptions;
+import io.trino.spi.TrinoException;
+import io.trino.spi.connector.ColumnMetadata;
+import io.trino.spi.connector.ConnectorTableMetadata;
+import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.type.Type;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_PROPERTY;
+import static io.trino.plugin.paimon.table.TypeMapping.toPaimonType;
+
+/**
+ * The first schema ({@code schema-0}) of a table Trino creates, built from CREATE TABLE's columns, comment and
+ * properties as Paimon 1.4.2's catalog builds it from an equivalent {@code Schema}: field ids 0..n-1 in column order
+ * (nested ROW fields numbered depth first after their column), primary-key columns NOT NULL unless
+ * {@code primary-key.nullable} is set, only the options given, and every rule Paimon checks before it writes the file.
+ * Pure: nothing is read or written, so CREATE TABLE and CREATE TABLE AS share it.
+ */
+public final class NewTableSchema
+{
+    private static final String PRIMARY_KEY_OPTION = "primary-key";
+    private static final String PARTITION_OPTION = "partition";
+
+    private NewTableSchema() {}
+
+    /**
+     * @throws TrinoException {@code PAIMON_INVALID_TABLE_PROPERTY} naming the table and the property or option Paimon
+     * would refuse, or {@code NOT_SUPPORTED} naming the column whose type Paimon cannot store
+     */
+    public static TableSchema create(ConnectorTableMetadata metadata, long timeMillis)
+    {
+        SchemaTableName tableName = metadata.getTable();
+        Map<String, String> options = new LinkedHashMap<>(PaimonTableProperties.toOptions(tableName, metadata.getProperties()));
+        // Paimon also takes the keys as options 'primary-key' and 'partition', which it moves into the schema
+        List<String> primaryKeys = keys(tableName, PaimonTableProperties.primaryKeys(metadata.getProperties()), options, PRIMARY_KEY_OPTION, "primary key");
+        List<String> partitionKeys = keys(tableName, PaimonTableProperties.partitionKeys(metadata.getProperties()), options, PARTITION_OPTION, "partition");
+        boolean primaryKeyNullable = "true".equalsIgnoreCase(options.getOrDefault("primary-key.nullable", "false").trim());
+
+        AtomicInteger highestFieldId = new AtomicInteger(-1);
+        ImmutableList.Builder<DataField> fields = ImmutableList.builder();
+        for (ColumnMetadata column : metadata.getColumns()) {
+            if (column.isHidden()) {
+                continue;
+            }
+            int id = highestFieldId.incrementAndGet();
+            boolean nullable = column.isNullable() && (primaryKeyNullable || !primaryKeys.contains(column.getName()));
+            DataType type;
+            try {
+                type = toPaimonType(column.getType(), nullable, highestFieldId);
+            }
+            catch (TrinoException e) {
+                throw new TrinoException(e::getErrorCode, "Table %s column '%s': %s".formatted(tableName, column.getName(), e.getMessage()), e);
+            }
+            fields.add(new DataField(id, column.getName(), type, Optional.ofNullable(column.getComment()), Optional.empty()));
+        }
+        TableSchema schema = new TableSchema(
+                TableSchema.CURRENT_VERSION,
+                0,
+                fields.build(),
+                highestFieldId.get(),
+                partitionKeys,
+                primaryKeys,
+                options,
+                metadata.getComment(),
+                timeMillis);
+
+        try {
+            SchemaValidation.validate(tableName.toString(), schema, (name, validated, tableOptions) -> {
+                MergeFunctions.checkOptions(name, validated, tableOptions);
+                checkAggregateFunctions(name, validated, tableOptions, metadata);
+            });
+        }
+        catch (TrinoException e) {
+            if (e.getErrorCode().equals(PAIMON_INVALID_TABLE_OPTION.toErrorCode())) {
+                throw new TrinoException(PAIMON_INVALID_TABLE_PROPERTY, e.getMessage(), e);
+            }
+            throw e;
+        }
+        return schema;
+    }
+
+    private static List<String> keys(SchemaTableName tableName, List<String> fromProperty, Map<String, String> options, String option, String kind)
+    {
+        String fromOption = options.remove(option);
+        if (fromOption == null) {
+            return fromProperty;
+        }
+        if (!fromProperty.isEmpty()) {
+            throw new TrinoException(PAIMON_INVALID_TABLE_PROPERTY, "Table %s: Cannot define %s on DDL and table options at the same time.".formatted(tableName, kind));
+        }
+        return Splitter.on(',').trimResults().omitEmptyStrings().splitToList(fromOption);
+    }
+
+    // Paimon looks up the factory of every aggregate function a partial-update or aggregation table names; the
+    // functions are created here, with the column's type, so a function that cannot fold its column fails now
+    // rather than at the first merge
+    private static void checkAggregateFunctions(String tableName, TableSchema schema, TableOptions options, ConnectorTableMetadata metadata)
+    {
+        if (options.mergeEngine() != TableOptions.MergeEngine.PARTIAL_UPDATE && options.mergeEngine() != TableOptions.MergeEngine.AGGREGATION) {
+            return;
+        }
+        for (ColumnMetadata column : metadata.getColumns()) {
+            String name = column.getName();
+            Optional<String> function = options.aggregateFunction(name).or(options::defaultAggregateFunction);
+            boolean sequenceField = options.sequenceFields().contains(name) || options.sequenceGroups().keySet().stream().anyMatch(sequence -> sequence.contains(name));
+            if (function.isEmpty() || schema.primaryKeys().contains(name) || sequenceField) {
+                continue;
+            }
+            Type type = column.getType();
+            FieldAggregators.create(function.get(), options.ignoreRetract(name), type, 0, "Table %s column '%s'".formatted(tableName, name), suffix -> options.fieldOption(name, suffix));
+        }
+    }
+}
