@@ -29,7 +29,7 @@ import static io.trino.plugin.paimon.table.TypeMapping.toPaimonType;
 /**
  * The first schema ({@code schema-0}) of a table Trino creates, built from CREATE TABLE's columns, comment and
  * properties as Paimon 1.4.2's catalog builds it from an equivalent {@code Schema}: field ids 0..n-1 in column order
- * (nested ROW fields numbered depth first after their column), primary-key columns NOT NULL unless
+ * (then the fields nested in the column's type, as Paimon's {@code ReassignFieldId} numbers them), primary-key columns NOT NULL unless
  * {@code primary-key.nullable} is set, only the options given, and every rule Paimon checks before it writes the file.
  * Pure: nothing is read or written, so CREATE TABLE and CREATE TABLE AS share it.
  */

@@ -8,6 +8,8 @@ import io.trino.plugin.paimon.PaimonErrorCode;
 import io.trino.plugin.paimon.PaimonTableHandle;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
 import io.trino.plugin.paimon.format.schema.DataField;
+import io.trino.plugin.paimon.format.schema.DataType;
+import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.TableOptions;
@@ -15,6 +17,7 @@ import io.trino.plugin.paimon.table.TypeMapping;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ColumnMetadata;
+import io.trino.spi.connector.ColumnPosition;
 import io.trino.spi.connector.ConnectorMetadata;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorTableHandle;
@@ -38,6 +41,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 
 import static com.google.common.collect.ImmutableSet.toImmutableSet;
@@ -129,7 +133,7 @@ public class PaimonMetadata
     @Override
     public void dropTable(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
-        SchemaTableName tableName = ((PaimonTableHandle) tableHandle).schemaTableName();
+        SchemaTableName tableName = ((PaimonTableHandle) tableHandle).table().name();
         loadedTables.remove(tableName);
         catalog.dropTable(session, tableName);
     }
@@ -137,32 +141,73 @@ public class PaimonMetadata
     @Override
     public void setTableComment(ConnectorSession session, ConnectorTableHandle tableHandle, Optional<String> comment)
     {
-        PaimonTable table = table(session, (PaimonTableHandle) tableHandle);
+        PaimonTable table = ((PaimonTableHandle) tableHandle).table();
         TableSchema current = table.schema();
-        commitSchema(session, table, current.fields(), comment);
+        commitSchema(session, table, current.fields(), current.highestFieldId(), comment);
     }
 
     @Override
     public void setColumnComment(ConnectorSession session, ConnectorTableHandle tableHandle, ColumnHandle column, Optional<String> comment)
     {
-        PaimonTable table = table(session, (PaimonTableHandle) tableHandle);
+        PaimonTable table = ((PaimonTableHandle) tableHandle).table();
         int fieldId = ((PaimonColumnHandle) column).fieldId();
         List<DataField> fields = table.schema().fields().stream()
                 .map(field -> field.id() == fieldId ? new DataField(field.id(), field.name(), field.type(), comment, field.defaultValue()) : field)
                 .collect(ImmutableList.toImmutableList());
-        commitSchema(session, table, fields, table.schema().comment());
+        commitSchema(session, table, fields, table.schema().highestFieldId(), table.schema().comment());
     }
 
-    // the next schema version, as Paimon's SchemaManager writes one for an ALTER TABLE: id + 1, the same keys,
-    // options and highest field id, and the time of the change
-    private void commitSchema(ConnectorSession session, PaimonTable table, List<DataField> fields, Optional<String> comment)
+    /**
+     * Appends a nullable column with the next field id (nested ROW fields numbered after it), as Paimon's
+     * {@code SchemaManager} adds one: placed last, or before the first partition column when the table sets
+     * {@code add-column-before-partition}. Files written before keep reading it as null, matched by field id.
+     */
+    @Override
+    public void addColumn(ConnectorSession session, ConnectorTableHandle tableHandle, ColumnMetadata column, ColumnPosition position)
+    {
+        PaimonTable table = ((PaimonTableHandle) tableHandle).table();
+        if (!(position instanceof ColumnPosition.Last)) {
+            throw new TrinoException(NOT_SUPPORTED, "Table %s: the Paimon connector adds columns only at the end".formatted(table.name()));
+        }
+        if (!column.isNullable()) {
+            // Paimon's own message, naming the table as database.table
+            throw new TrinoException(NOT_SUPPORTED, "Column %s cannot specify NOT NULL in the %s table.".formatted(column.getName(), table.name()));
+        }
+        TableSchema current = table.schema();
+        AtomicInteger highestFieldId = new AtomicInteger(current.highestFieldId());
+        int id = highestFieldId.incrementAndGet();
+        DataType type;
+        try {
+            type = TypeMapping.toPaimonType(column.getType(), true, highestFieldId);
+        }
+        catch (TrinoException e) {
+            throw new TrinoException(e::getErrorCode, "Table %s column '%s': %s".formatted(table.name(), column.getName(), e.getMessage()), e);
+        }
+        List<DataField> fields = new ArrayList<>(current.fields());
+        int index = fields.size();
+        boolean beforePartition = TableOptions.parseBoolean(table.name().toString(), "add-column-before-partition", current.options().getOrDefault("add-column-before-partition", "false"));
+        if (beforePartition) {
+            for (int i = 0; i < fields.size(); i++) {
+                if (current.partitionKeys().contains(fields.get(i).name())) {
+                    index = i;
+                    break;
+                }
+            }
+        }
+        fields.add(index, new DataField(id, column.getName(), type, Optional.ofNullable(column.getComment()), Optional.empty()));
+        commitSchema(session, table, fields, highestFieldId.get(), current.comment());
+    }
+
+    // the next schema version, as Paimon's SchemaManager writes one for an ALTER TABLE: id + 1, the same keys and
+    // options, and the time of the change
+    private void commitSchema(ConnectorSession session, PaimonTable table, List<DataField> fields, int highestFieldId, Optional<String> comment)
     {
         TableSchema current = table.schema();
         TableSchema next = new TableSchema(
                 TableSchema.CURRENT_VERSION,
                 current.id() + 1,
                 fields,
-                current.highestFieldId(),
+                highestFieldId,
                 current.partitionKeys(),
                 current.primaryKeys(),
                 current.options(),

@@ -97,9 +97,9 @@ public final class TypeMapping
 
     /**
      * The Paimon type a new column of this Trino type is stored as: the inverse of {@link #toTrinoType(DataType)},
-     * with unbounded varchar as STRING and varbinary as BYTES. Nested ROW fields take the next field ids, depth first
-     * after their parent, as Paimon's schema builder numbers them; nested types are nullable, since Trino cannot
-     * declare NOT NULL inside a type.
+     * with unbounded varchar as STRING and varbinary as BYTES. Nested ROW fields take the next field ids as Paimon's
+     * schema builder numbers them (a row field after the fields nested in its own type); nested types are nullable,
+     * since Trino cannot declare NOT NULL inside a type.
      *
      * @param highestFieldId the highest field id assigned so far; advanced for every nested ROW field
      * @throws TrinoException with {@code NOT_SUPPORTED} when Paimon cannot store the type
@@ -146,8 +146,9 @@ public final class TypeMapping
                 ImmutableList.Builder<DataField> fields = ImmutableList.builder();
                 for (RowType.Field field : row.getFields()) {
                     String name = field.getName().orElseThrow(() -> new TrinoException(NOT_SUPPORTED, "Paimon cannot store type %s: every row field needs a name".formatted(type.getDisplayName())));
-                    int id = highestFieldId.incrementAndGet();
-                    fields.add(new DataField(id, name, toPaimonType(field.getType(), true, highestFieldId)));
+                    // as Paimon's ReassignFieldId: the fields inside a field's type are numbered before the field
+                    DataType fieldType = toPaimonType(field.getType(), true, highestFieldId);
+                    fields.add(new DataField(highestFieldId.incrementAndGet(), name, fieldType));
                 }
                 yield new DataType.RowType(nullable, fields.build());
             }

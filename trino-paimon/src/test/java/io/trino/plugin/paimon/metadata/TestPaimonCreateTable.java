@@ -74,7 +74,7 @@ final class TestPaimonCreateTable
                     c_array array(integer),
                     c_map map(varchar, bigint),
                     c_row row(x integer, y varchar),
-                    c_nested array(row(a double, b map(varchar, array(integer)))),
+                    c_nested array(row(a double, b map(varchar, array(integer)), c row(d integer, e row(f bigint)))),
                     c_last integer)
                 COMMENT 'every type'
                 WITH (primary_key = ARRAY['dt', 'id'], partitioned_by = ARRAY['dt'], bucket = 2)""");
@@ -101,7 +101,10 @@ final class TestPaimonCreateTable
                 .column("c_row", DataTypes.ROW(DataTypes.FIELD(0, "x", DataTypes.INT()), DataTypes.FIELD(1, "y", DataTypes.STRING())))
                 .column("c_nested", DataTypes.ARRAY(DataTypes.ROW(
                         DataTypes.FIELD(0, "a", DataTypes.DOUBLE()),
-                        DataTypes.FIELD(1, "b", DataTypes.MAP(DataTypes.STRING(), DataTypes.ARRAY(DataTypes.INT()))))))
+                        DataTypes.FIELD(1, "b", DataTypes.MAP(DataTypes.STRING(), DataTypes.ARRAY(DataTypes.INT()))),
+                        DataTypes.FIELD(2, "c", DataTypes.ROW(
+                                DataTypes.FIELD(3, "d", DataTypes.INT()),
+                                DataTypes.FIELD(4, "e", DataTypes.ROW(DataTypes.FIELD(5, "f", DataTypes.BIGINT()))))))))
                 .column("c_last", DataTypes.INT())
                 .primaryKey("dt", "id")
                 .partitionKeys("dt")
@@ -112,7 +115,7 @@ final class TestPaimonCreateTable
         assertSameSchema("all_types", 0);
         FileStoreTable trino = (FileStoreTable) paimon().getTable(TRINO, "all_types");
         assertThat(trino.rowType()).isEqualTo(java.rowType());
-        assertThat(trino.schema().highestFieldId()).isEqualTo(((FileStoreTable) java).schema().highestFieldId()).isEqualTo(25);
+        assertThat(trino.schema().highestFieldId()).isEqualTo(((FileStoreTable) java).schema().highestFieldId()).isEqualTo(29);
     }
 
     @Test
@@ -282,6 +285,8 @@ final class TestPaimonCreateTable
                 "Table created.unknown_field_option: Field w can not be found in table schema.");
         assertRefused("unknown_function", "(k integer, v bigint) WITH (primary_key = ARRAY['k'], merge_engine = 'aggregation', options = ARRAY['fields.v.aggregate-function=median'])",
                 "Table created.unknown_function column 'v': Could not find any factory for identifier 'median' that implements 'org.apache.paimon.mergetree.compact.aggregate.factory.FieldAggregatorFactory' in the classpath.");
+        assertRefused("sum_of_text", "(k integer, v varchar) WITH (primary_key = ARRAY['k'], merge_engine = 'aggregation', options = ARRAY['fields.v.aggregate-function=sum'])",
+                "Table created.sum_of_text column 'v': Data type for sum column must be 'NumericType' but was 'varchar'.");
         assertRefused("aggregate_on_sequence", "(k integer, ts bigint) WITH (primary_key = ARRAY['k'], merge_engine = 'aggregation', sequence_field = ARRAY['ts'], options = ARRAY['fields.ts.aggregate-function=max'])",
                 "Table created.aggregate_on_sequence: Should not define aggregation on sequence field: 'ts'.");
         assertRefused("retract_conflict", "(k integer, v bigint) WITH (primary_key = ARRAY['k'], merge_engine = 'aggregation', options = ARRAY['fields.v.aggregate-function=sum', 'fields.v.ignore-retract=true', 'aggregation.remove-record-on-delete=true'])",
@@ -376,6 +381,31 @@ final class TestPaimonCreateTable
 
         assertThat((String) computeScalar("SELECT comment FROM information_schema.columns WHERE table_schema = 'created' AND table_name = 'commented' AND column_name = 'v'")).isEqualTo("second");
         assertThat(paimon().getTable(TRINO, "commented").comment()).isEmpty();
+    }
+
+    @Test
+    void addColumnWritesTheNextSchemaAsPaimonJavaDoes()
+            throws Exception
+    {
+        assertUpdate("CREATE TABLE widened (k integer, r row(a integer, b varchar), dt varchar) WITH (primary_key = ARRAY['dt', 'k'], partitioned_by = ARRAY['dt'], bucket = 1)");
+        paimon().createTable(JAVA, "widened", Schema.newBuilder()
+                .column("k", DataTypes.INT())
+                .column("r", DataTypes.ROW(DataTypes.FIELD(0, "a", DataTypes.INT()), DataTypes.FIELD(1, "b", DataTypes.STRING())))
+                .column("dt", DataTypes.STRING())
+                .primaryKey("dt", "k")
+                .partitionKeys("dt")
+                .option("bucket", "1")
+                .build());
+
+        assertUpdate("ALTER TABLE widened ADD COLUMN extra row(x double, y array(row(z bigint))) COMMENT 'added'");
+        paimon().alterTable(JAVA, "widened", SchemaChange.addColumn("extra", DataTypes.ROW(
+                DataTypes.FIELD(0, "x", DataTypes.DOUBLE()),
+                DataTypes.FIELD(1, "y", DataTypes.ARRAY(DataTypes.ROW(DataTypes.FIELD(2, "z", DataTypes.BIGINT()))))), "added"));
+        assertSameSchema("widened", 1);
+        assertThat(schemaJson(TRINO, "widened", 1).get("highestFieldId").asInt()).isEqualTo(8);
+
+        assertQueryFails("ALTER TABLE widened ADD COLUMN required integer NOT NULL", "Column required cannot specify NOT NULL in the created.widened table.");
+        assertThat(listFiles(tableFolder(TRINO, "widened").resolve("schema"))).containsExactly("schema-0", "schema-1");
     }
 
     @Test
