@@ -2,14 +2,11 @@ package io.trino.plugin.paimon.metadata;
 
 import com.google.common.base.Splitter;
 import com.google.common.collect.ImmutableList;
-import io.trino.plugin.paimon.PaimonTableProperties;
-import io.trino.plugin.paimon.format.DataField;
-import io.trino.plugin.paimon.format.DataType;
-import io.trino.plugin.paimon.format.TableSchema;
-import io.trino.plugin.paimon.merge.FieldAggregators;
+import io.trino.plugin.paimon.format.schema.DataField;
+import io.trino.plugin.paimon.format.schema.DataType;
+import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.read.MergeFunctions;
 import io.trino.plugin.paimon.table.SchemaValidation;
-import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ConnectorTableMetadata;
@@ -70,6 +67,8 @@ public final class NewTableSchema
             }
             fields.add(new DataField(id, column.getName(), type, Optional.ofNullable(column.getComment()), Optional.empty()));
         }
+        Map<String, Type> columnTypes = new LinkedHashMap<>();
+        metadata.getColumns().forEach(column -> columnTypes.put(column.getName(), column.getType()));
         TableSchema schema = new TableSchema(
                 TableSchema.CURRENT_VERSION,
                 0,
@@ -84,7 +83,7 @@ public final class NewTableSchema
         try {
             SchemaValidation.validate(tableName.toString(), schema, (name, validated, tableOptions) -> {
                 MergeFunctions.checkOptions(name, validated, tableOptions);
-                checkAggregateFunctions(name, validated, tableOptions, metadata);
+                MergeFunctions.checkAggregateFunctions(name, validated, tableOptions, columnTypes::get);
             });
         }
         catch (TrinoException e) {
@@ -106,25 +105,5 @@ public final class NewTableSchema
             throw new TrinoException(PAIMON_INVALID_TABLE_PROPERTY, "Table %s: Cannot define %s on DDL and table options at the same time.".formatted(tableName, kind));
         }
         return Splitter.on(',').trimResults().omitEmptyStrings().splitToList(fromOption);
-    }
-
-    // Paimon looks up the factory of every aggregate function a partial-update or aggregation table names; the
-    // functions are created here, with the column's type, so a function that cannot fold its column fails now
-    // rather than at the first merge
-    private static void checkAggregateFunctions(String tableName, TableSchema schema, TableOptions options, ConnectorTableMetadata metadata)
-    {
-        if (options.mergeEngine() != TableOptions.MergeEngine.PARTIAL_UPDATE && options.mergeEngine() != TableOptions.MergeEngine.AGGREGATION) {
-            return;
-        }
-        for (ColumnMetadata column : metadata.getColumns()) {
-            String name = column.getName();
-            Optional<String> function = options.aggregateFunction(name).or(options::defaultAggregateFunction);
-            boolean sequenceField = options.sequenceFields().contains(name) || options.sequenceGroups().keySet().stream().anyMatch(sequence -> sequence.contains(name));
-            if (function.isEmpty() || schema.primaryKeys().contains(name) || sequenceField) {
-                continue;
-            }
-            Type type = column.getType();
-            FieldAggregators.create(function.get(), options.ignoreRetract(name), type, 0, "Table %s column '%s'".formatted(tableName, name), suffix -> options.fieldOption(name, suffix));
-        }
     }
 }

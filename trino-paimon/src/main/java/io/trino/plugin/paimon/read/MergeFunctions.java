@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
 
@@ -128,6 +129,28 @@ public final class MergeFunctions
             case PARTIAL_UPDATE -> checkPartialUpdateOptions(tableName, schema, options);
             case AGGREGATION -> schema.fieldNames().forEach(name -> checkAggregationRetract(tableName, options, name));
             case DEDUPLICATE, FIRST_ROW -> {}
+        }
+    }
+
+    /**
+     * Creates the aggregate function of every value column of a partial-update or aggregation table once, with the
+     * column's type. Paimon looks up each function by name when it creates the table and checks the type at the first
+     * merge; a new table is checked for both, so that a function that cannot fold its column fails at CREATE TABLE.
+     *
+     * @param columnType the Trino type of a column, by name
+     */
+    public static void checkAggregateFunctions(String tableName, TableSchema schema, TableOptions options, Function<String, Type> columnType)
+    {
+        if (options.mergeEngine() != TableOptions.MergeEngine.PARTIAL_UPDATE && options.mergeEngine() != TableOptions.MergeEngine.AGGREGATION) {
+            return;
+        }
+        for (String name : schema.fieldNames()) {
+            Optional<String> function = options.aggregateFunction(name).or(options::defaultAggregateFunction);
+            boolean sequenceField = options.sequenceFields().contains(name) || options.sequenceGroups().keySet().stream().anyMatch(sequence -> sequence.contains(name));
+            if (function.isEmpty() || schema.primaryKeys().contains(name) || sequenceField) {
+                continue;
+            }
+            FieldAggregators.create(function.get(), options.ignoreRetract(name), columnType.apply(name), 0, "Table %s column '%s'".formatted(tableName, name), suffix -> options.fieldOption(name, suffix));
         }
     }
 

@@ -1,9 +1,9 @@
 package io.trino.plugin.paimon.table;
 
 import com.google.common.collect.ImmutableList;
-import io.trino.plugin.paimon.format.DataField;
-import io.trino.plugin.paimon.format.DataType;
-import io.trino.plugin.paimon.format.TableSchema;
+import io.trino.plugin.paimon.format.schema.DataField;
+import io.trino.plugin.paimon.format.schema.DataType;
+import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.spi.TrinoException;
 
 import java.util.HashSet;
