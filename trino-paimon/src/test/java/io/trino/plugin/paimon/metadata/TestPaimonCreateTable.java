@@ -35,16 +35,14 @@ final class TestPaimonCreateTable
     private static final String JAVA = "java";
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    @Override
-    protected String defaultSchema()
+    TestPaimonCreateTable()
     {
-        return TRINO;
+        super(TRINO);
     }
 
     @Override
     protected void createTables(PaimonJavaCatalog paimon)
     {
-        paimon.createDatabase(TRINO);
         paimon.createDatabase(JAVA);
     }
 
