@@ -50,6 +50,12 @@ public final class NewTableSchema
         List<String> partitionKeys = keys(tableName, PaimonTableProperties.partitionKeys(metadata.getProperties()), options, PARTITION_OPTION, "partition");
         boolean primaryKeyNullable = "true".equalsIgnoreCase(options.getOrDefault("primary-key.nullable", "false").trim());
 
+        List<String> columnNames = metadata.getColumns().stream()
+                .filter(column -> !column.isHidden())
+                .map(ColumnMetadata::getName)
+                .collect(ImmutableList.toImmutableList());
+        validated(() -> SchemaValidation.checkKeys(tableName.toString(), columnNames, partitionKeys, primaryKeys));
+
         AtomicInteger highestFieldId = new AtomicInteger(-1);
         ImmutableList.Builder<DataField> fields = ImmutableList.builder();
         for (ColumnMetadata column : metadata.getColumns()) {
@@ -80,11 +86,18 @@ public final class NewTableSchema
                 metadata.getComment(),
                 timeMillis);
 
+        validated(() -> SchemaValidation.validate(tableName.toString(), schema, (name, validated, tableOptions) -> {
+            MergeFunctions.checkOptions(name, validated, tableOptions);
+            MergeFunctions.checkAggregateFunctions(name, validated, tableOptions, columnTypes::get);
+        }));
+        return schema;
+    }
+
+    // a refusal of the table's options is a refusal of the properties given to CREATE TABLE
+    private static void validated(Runnable check)
+    {
         try {
-            SchemaValidation.validate(tableName.toString(), schema, (name, validated, tableOptions) -> {
-                MergeFunctions.checkOptions(name, validated, tableOptions);
-                MergeFunctions.checkAggregateFunctions(name, validated, tableOptions, columnTypes::get);
-            });
+            check.run();
         }
         catch (TrinoException e) {
             if (e.getErrorCode().equals(PAIMON_INVALID_TABLE_OPTION.toErrorCode())) {
@@ -92,7 +105,6 @@ public final class NewTableSchema
             }
             throw e;
         }
-        return schema;
     }
 
     private static List<String> keys(SchemaTableName tableName, List<String> fromProperty, Map<String, String> options, String option, String kind)

@@ -41,15 +41,7 @@ public final class SchemaValidation
         List<String> partitionKeys = schema.partitionKeys();
         List<String> primaryKeys = schema.primaryKeys();
 
-        check(tableName, duplicates(fieldNames).isEmpty(), "Table column %s must not contain duplicate fields. Found: %s", fieldNames, duplicates(fieldNames));
-        check(tableName, duplicates(partitionKeys).isEmpty(), "Partition key constraint %s must not contain duplicate columns. Found: %s", partitionKeys, duplicates(partitionKeys));
-        check(tableName, fieldNames.containsAll(partitionKeys), "Table column %s should include all partition fields %s", fieldNames, partitionKeys);
-        if (!primaryKeys.isEmpty()) {
-            check(tableName, duplicates(primaryKeys).isEmpty(), "Primary key constraint %s must not contain duplicate columns. Found: %s", primaryKeys, duplicates(primaryKeys));
-            check(tableName, fieldNames.containsAll(primaryKeys), "Table column %s should include all primary key constraint %s", fieldNames, primaryKeys);
-            check(tableName, !partitionKeys.containsAll(primaryKeys),
-                    "Primary key constraint %s should not be same with partition fields %s, this will result in only one record in a partition", primaryKeys, partitionKeys);
-        }
+        checkKeys(tableName, fieldNames, partitionKeys, primaryKeys);
 
         // the bucket key as Paimon's TableSchema takes it: split on ',' without trimming
         String bucketKeyOption = schema.options().get("bucket-key");
@@ -118,6 +110,24 @@ public final class SchemaValidation
         check(tableName, !options.primaryKeyNullable() || !primaryKeys.isEmpty(),
                 "Option 'primary-key.nullable' can only be enabled for a table with primary keys.");
         return options;
+    }
+
+    /**
+     * The checks of Paimon's {@code Schema} constructor: columns unique, partition and primary keys unique, existing,
+     * and the primary key not made of partition columns only. They come first, and a {@link TableSchema} can only be
+     * built once they pass.
+     */
+    public static void checkKeys(String tableName, List<String> fieldNames, List<String> partitionKeys, List<String> primaryKeys)
+    {
+        check(tableName, duplicates(fieldNames).isEmpty(), "Table column %s must not contain duplicate fields. Found: %s", fieldNames, duplicates(fieldNames));
+        check(tableName, duplicates(partitionKeys).isEmpty(), "Partition key constraint %s must not contain duplicate columns. Found: %s", partitionKeys, duplicates(partitionKeys));
+        check(tableName, fieldNames.containsAll(partitionKeys), "Table column %s should include all partition fields %s", fieldNames, partitionKeys);
+        if (!primaryKeys.isEmpty()) {
+            check(tableName, duplicates(primaryKeys).isEmpty(), "Primary key constraint %s must not contain duplicate columns. Found: %s", primaryKeys, duplicates(primaryKeys));
+            check(tableName, fieldNames.containsAll(primaryKeys), "Table column %s should include all primary key constraint %s", fieldNames, primaryKeys);
+            check(tableName, !partitionKeys.containsAll(primaryKeys),
+                    "Primary key constraint %s should not be same with partition fields %s, this will result in only one record in a partition", primaryKeys, partitionKeys);
+        }
     }
 
     /** The merge-engine option checks of a primary-key table, as the read path applies them. */
