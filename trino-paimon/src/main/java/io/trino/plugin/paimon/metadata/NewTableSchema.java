@@ -5,7 +5,7 @@ import com.google.common.collect.ImmutableList;
 import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.format.schema.DataType;
 import io.trino.plugin.paimon.format.schema.TableSchema;
-import io.trino.plugin.paimon.read.MergeFunctions;
+import io.trino.plugin.paimon.table.MergeEngineOptions;
 import io.trino.plugin.paimon.table.SchemaValidation;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ColumnMetadata;
@@ -87,8 +87,7 @@ public final class NewTableSchema
                 timeMillis);
 
         validated(() -> SchemaValidation.validate(tableName.toString(), schema, (name, validated, tableOptions) -> {
-            MergeFunctions.checkOptions(name, validated, tableOptions);
-            MergeFunctions.checkAggregateFunctions(name, validated, tableOptions, columnTypes::get);
+            MergeEngineOptions.toSpec(validated, tableOptions);
         }));
         return schema;
     }

@@ -11,11 +11,13 @@ import io.trino.plugin.paimon.PaimonTableHandle;
 import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.format.schema.DataType;
 import io.trino.plugin.paimon.format.schema.TableSchema;
-import io.trino.plugin.paimon.merge.DeduplicateMergeFunction;
-import io.trino.plugin.paimon.merge.FirstRowMergeFunction;
 import io.trino.plugin.paimon.merge.KeyValueLayout;
-import io.trino.plugin.paimon.merge.MergeFunction;
+import io.trino.plugin.paimon.merge.MergeEngine;
+import io.trino.plugin.paimon.merge.MergeEngineSpec;
+import io.trino.plugin.paimon.merge.MergeFunctionFactory;
 import io.trino.plugin.paimon.merge.RecordComparator;
+import io.trino.plugin.paimon.merge.ValueColumn;
+import io.trino.plugin.paimon.table.MergeEngineOptions;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.plugin.paimon.table.TypeMapping;
@@ -33,9 +35,7 @@ import io.trino.spi.type.TypeManager;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Supplier;
 
-import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static java.util.Objects.requireNonNull;
 
@@ -116,16 +116,23 @@ public class PaimonPageSourceProvider
                 .toList();
         List<DataType> keyTypes = keyFields.stream().map(DataField::type).toList();
 
+        MergeEngineSpec mergeEngine = MergeEngineOptions.toSpec(schema, options);
+
         // value channels: the requested columns, then the fields the merge needs that the query did not ask for
         List<ReadColumn> valueColumns = new ArrayList<>(requested);
-        for (String name : MergeFunctions.extraValueFields(schema, options)) {
-            DataField field = schema.field(name)
-                    .orElseThrow(() -> new TrinoException(PAIMON_INVALID_TABLE_OPTION, "Table %s: Sequence field: '%s' can not be found in table schema.".formatted(tableName, name)));
+        List<String> valueFields = new ArrayList<>(columnHandles.stream().map(PaimonColumnHandle::name).toList());
+        for (String name : mergeEngine.extraValueFields()) {
+            DataField field = schema.field(name).orElseThrow();
             if (indexOfField(valueColumns, field.id()) < 0) {
                 valueColumns.add(new ReadColumn(field.id(), typeMapping.toTrinoType(field)));
+                valueFields.add(name);
             }
         }
         int firstValueChannel = keyColumns.size() + 2;
+        List<ValueColumn> mergedValues = new ArrayList<>();
+        for (int i = 0; i < valueColumns.size(); i++) {
+            mergedValues.add(new ValueColumn(valueFields.get(i), valueColumns.get(i).type(), firstValueChannel + i));
+        }
         int[] sequenceChannels = new int[options.sequenceFields().size()];
         List<Type> sequenceTypes = new ArrayList<>();
         for (int i = 0; i < sequenceChannels.length; i++) {
@@ -139,15 +146,10 @@ public class PaimonPageSourceProvider
         }
         KeyValueLayout layout = new KeyValueLayout(keyColumns.size(), sequenceChannels, options.sequenceFieldDescending(), outputChannels);
         RecordComparator comparator = new RecordComparator(layout, keyColumns.stream().map(ReadColumn::type).toList(), sequenceTypes);
-        Supplier<MergeFunction> mergeFunctions = switch (options.mergeEngine()) {
-            case DEDUPLICATE -> () -> new DeduplicateMergeFunction(options.ignoreDelete());
-            case FIRST_ROW -> () -> new FirstRowMergeFunction(options.ignoreDelete());
-            case PARTIAL_UPDATE -> MergeFunctions.partialUpdate(tableName, schema, options, valueColumns, outputTypes, firstValueChannel);
-            case AGGREGATION -> MergeFunctions.aggregation(tableName, schema, options, columnHandles.stream().map(PaimonColumnHandle::name).toList(), outputTypes, outputChannels);
-        };
+        MergeFunctionFactory mergeFunctions = new MergeFunctionFactory(mergeEngine, mergedValues, outputChannels);
         // first-row is not lookup-wrapped in Paimon: its levels above 0 hold each key once
-        boolean lookupMode = options.needsLookup() && options.mergeEngine() != TableOptions.MergeEngine.FIRST_ROW;
-        return new PaimonPageSource(split.files(), true, keyTypes, layout, outputTypes, comparator, mergeFunctions, lookupMode, isRawConvertible(split.files(), options),
+        boolean lookupMode = options.needsLookup() && options.mergeEngine() != MergeEngine.FIRST_ROW;
+        return new PaimonPageSource(split.files(), true, keyTypes, layout, outputTypes, comparator, mergeFunctions::create, lookupMode, isRawConvertible(split.files(), options),
                 file -> fileOpener.open(file, keyColumns, true, valueColumns));
     }
 
@@ -170,7 +172,7 @@ public class PaimonPageSourceProvider
         boolean allAboveLevelZero = files.stream().allMatch(file -> file.level() > 0);
         boolean singleLevel = files.stream().mapToInt(PaimonDataFile::level).distinct().count() == 1;
         return noDeleteRows && allAboveLevelZero
-                && (options.deletionVectorsEnabled() || options.mergeEngine() == TableOptions.MergeEngine.FIRST_ROW || singleLevel);
+                && (options.deletionVectorsEnabled() || options.mergeEngine() == MergeEngine.FIRST_ROW || singleLevel);
     }
 
     private static int indexOfField(List<ReadColumn> columns, int fieldId)

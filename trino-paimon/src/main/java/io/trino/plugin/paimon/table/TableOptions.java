@@ -4,6 +4,7 @@ import com.google.common.base.Splitter;
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
 import io.trino.plugin.paimon.format.schema.TableSchema;
+import io.trino.plugin.paimon.merge.MergeEngine;
 import io.trino.spi.TrinoException;
 
 import java.util.Arrays;
@@ -20,7 +21,7 @@ import static java.util.Objects.requireNonNull;
 /**
  * The Paimon options of a table that the connector acts on, parsed once from the schema with Paimon's defaults and
  * fallback keys. A value Paimon would reject fails here with an error naming the table, the option and the value.
- * Merge-engine specific combinations are validated where the merge functions are built.
+ * Merge-engine specific combinations are validated by {@link MergeEngineOptions}.
  */
 public record TableOptions(
         String tableName,
@@ -62,11 +63,6 @@ public record TableOptions(
         requireNonNull(defaultAggregateFunction, "defaultAggregateFunction is null");
         requireNonNull(partitionDefaultName, "partitionDefaultName is null");
         options = ImmutableMap.copyOf(options);
-    }
-
-    public enum MergeEngine
-    {
-        DEDUPLICATE, PARTIAL_UPDATE, AGGREGATION, FIRST_ROW
     }
 
     public enum ChangelogProducer

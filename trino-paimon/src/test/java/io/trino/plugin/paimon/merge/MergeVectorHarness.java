@@ -4,8 +4,7 @@ import io.airlift.slice.Slices;
 import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.format.schema.DataTypeParser;
 import io.trino.plugin.paimon.format.schema.TableSchema;
-import io.trino.plugin.paimon.read.MergeFunctions;
-import io.trino.plugin.paimon.read.ReadColumn;
+import io.trino.plugin.paimon.table.MergeEngineOptions;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.plugin.paimon.table.TypeMapping;
 import io.trino.plugin.paimon.testing.RowText;
@@ -85,7 +84,7 @@ public final class MergeVectorHarness
         RecordComparator comparator = new RecordComparator(layout, keyTypes, sequenceTypes);
         Supplier<MergeFunction> mergeFunctions = mergeFunctions(schema, tableOptions, types, layout);
         // as the page source: first-row is not lookup-wrapped
-        boolean lookupMode = tableOptions.needsLookup() && tableOptions.mergeEngine() != TableOptions.MergeEngine.FIRST_ROW;
+        boolean lookupMode = tableOptions.needsLookup() && tableOptions.mergeEngine() != MergeEngine.FIRST_ROW;
 
         List<Type> channelTypes = new ArrayList<>(keyTypes);
         channelTypes.add(BIGINT);
@@ -132,15 +131,10 @@ public final class MergeVectorHarness
      */
     static Supplier<MergeFunction> mergeFunctions(TableSchema schema, TableOptions options, List<Type> types, KeyValueLayout layout)
     {
-        List<ReadColumn> valueColumns = IntStream.range(0, types.size())
-                .mapToObj(column -> new ReadColumn(schema.fields().get(column).id(), types.get(column)))
+        List<ValueColumn> valueColumns = IntStream.range(0, types.size())
+                .mapToObj(column -> new ValueColumn(schema.fields().get(column).name(), types.get(column), layout.firstValueChannel() + column))
                 .toList();
-        return switch (options.mergeEngine()) {
-            case DEDUPLICATE -> () -> new DeduplicateMergeFunction(options.ignoreDelete());
-            case FIRST_ROW -> () -> new FirstRowMergeFunction(options.ignoreDelete());
-            case PARTIAL_UPDATE -> MergeFunctions.partialUpdate(TABLE_NAME, schema, options, valueColumns, types, layout.firstValueChannel());
-            case AGGREGATION -> MergeFunctions.aggregation(TABLE_NAME, schema, options, schema.fieldNames(), types, layout.outputChannels());
-        };
+        return new MergeFunctionFactory(MergeEngineOptions.toSpec(schema, options), valueColumns, layout.outputChannels())::create;
     }
 
     private static TableSchema schema(List<String> columns, Map<String, String> options)

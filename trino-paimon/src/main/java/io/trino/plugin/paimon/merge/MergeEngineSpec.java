@@ -1,0 +1,110 @@
+package io.trino.plugin.paimon.merge;
+
+import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableMap;
+import com.google.common.collect.ImmutableSet;
+
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A table's merge engine in the merge layer's terms: field names and what the options say about each. The table
+ * layer builds it from the table's options after checking them as Paimon does; {@link MergeFunctionFactory} turns
+ * it into merge functions for a given channel layout (a reader's, a page sink's, a compaction's).
+ *
+ * @param tableName named in errors
+ * @param fieldNames the table's fields in table column order, the order in which Paimon visits them
+ * @param primaryKeys the primary key fields, partition keys included
+ * @param sequenceFields the fields of {@code sequence.field}, compared as a tuple
+ * @param sequenceGroups partial-update sequence groups; empty for the other engines
+ * @param fieldAggregations the {@code fields.<f>.*} options of the fields that have any
+ * @param defaultAggregateFunction {@code fields.default-aggregate-function}
+ * @param removeRecordOnDelete {@code partial-update.remove-record-on-delete} or
+ * {@code aggregation.remove-record-on-delete}, whichever belongs to the engine
+ */
+public record MergeEngineSpec(
+        String tableName,
+        MergeEngine engine,
+        boolean ignoreDelete,
+        List<String> fieldNames,
+        Set<String> primaryKeys,
+        List<String> sequenceFields,
+        List<SequenceGroup> sequenceGroups,
+        Map<String, FieldAggregation> fieldAggregations,
+        Optional<String> defaultAggregateFunction,
+        boolean removeRecordOnDelete)
+{
+    public MergeEngineSpec
+    {
+        requireNonNull(tableName, "tableName is null");
+        requireNonNull(engine, "engine is null");
+        fieldNames = ImmutableList.copyOf(fieldNames);
+        primaryKeys = ImmutableSet.copyOf(primaryKeys);
+        sequenceFields = ImmutableList.copyOf(sequenceFields);
+        sequenceGroups = ImmutableList.copyOf(sequenceGroups);
+        fieldAggregations = ImmutableMap.copyOf(fieldAggregations);
+        requireNonNull(defaultAggregateFunction, "defaultAggregateFunction is null");
+    }
+
+    /**
+     * A partial-update sequence group (merge-semantics §5.2): its sequence fields order updates of its members.
+     *
+     * @param removesRowOnDelete whether a -D of this group removes the whole row
+     * ({@code partial-update.remove-record-on-sequence-group} names one of its sequence fields)
+     */
+    public record SequenceGroup(List<String> sequenceFields, List<String> members, boolean removesRowOnDelete)
+    {
+        public SequenceGroup
+        {
+            sequenceFields = ImmutableList.copyOf(sequenceFields);
+            members = ImmutableList.copyOf(members);
+        }
+    }
+
+    /**
+     * The aggregation options of one field.
+     *
+     * @param function {@code fields.<f>.aggregate-function}
+     * @param ignoreRetract {@code fields.<f>.ignore-retract}
+     * @param options all {@code fields.<f>.<suffix>} options by suffix, for the function's own parameters
+     * ({@code list-agg-delimiter}, {@code distinct}, {@code nested-key}, ...)
+     */
+    public record FieldAggregation(Optional<String> function, boolean ignoreRetract, Map<String, String> options)
+    {
+        public static final FieldAggregation NONE = new FieldAggregation(Optional.empty(), false, ImmutableMap.of());
+
+        public FieldAggregation
+        {
+            requireNonNull(function, "function is null");
+            options = ImmutableMap.copyOf(options);
+        }
+
+        public Optional<String> option(String suffix)
+        {
+            return Optional.ofNullable(options.get(suffix));
+        }
+    }
+
+    public FieldAggregation fieldAggregation(String field)
+    {
+        return fieldAggregations.getOrDefault(field, FieldAggregation.NONE);
+    }
+
+    /**
+     * Fields the merge reads besides the ones asked for: the sequence fields, and the sequence fields of every
+     * partial-update sequence group (all of them, because a group's -D may remove the whole row).
+     */
+    public List<String> extraValueFields()
+    {
+        Set<String> fields = new LinkedHashSet<>(sequenceFields);
+        for (SequenceGroup group : sequenceGroups) {
+            fields.addAll(group.sequenceFields());
+        }
+        return ImmutableList.copyOf(fields);
+    }
+}

@@ -1,0 +1,172 @@
+package io.trino.plugin.paimon.table;
+
+import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableMap;
+import io.trino.plugin.paimon.format.schema.TableSchema;
+import io.trino.plugin.paimon.merge.MergeEngine;
+import io.trino.plugin.paimon.merge.MergeEngineSpec;
+import io.trino.plugin.paimon.merge.MergeEngineSpec.FieldAggregation;
+import io.trino.plugin.paimon.merge.MergeEngineSpec.SequenceGroup;
+import io.trino.spi.TrinoException;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION;
+
+/**
+ * Turns the options of a primary-key table into the merge layer's description of its merge engine, checked the way
+ * Paimon checks them when it loads the table (merge-semantics §5.3, §7.1): the sequence fields exist; for
+ * partial-update and aggregation, the fields that per-field options name exist, sequence fields have no aggregate
+ * function, sequence groups do not overlap, and the delete options do not contradict each other.
+ */
+public final class MergeEngineOptions
+{
+    private static final String LAST_NON_NULL_VALUE = "last_non_null_value";
+    private static final String FIELDS_PREFIX = "fields.";
+
+    private MergeEngineOptions() {}
+
+    /**
+     * @throws TrinoException {@code PAIMON_INVALID_TABLE_OPTION} for options Paimon would reject
+     */
+    public static MergeEngineSpec toSpec(TableSchema schema, TableOptions options)
+    {
+        String tableName = options.tableName();
+        for (String field : options.sequenceFields()) {
+            if (schema.field(field).isEmpty()) {
+                throw invalid(tableName, "Sequence field: '%s' can not be found in table schema.".formatted(field));
+            }
+        }
+        MergeEngine engine = options.mergeEngine();
+        if (engine == MergeEngine.DEDUPLICATE || engine == MergeEngine.FIRST_ROW) {
+            return new MergeEngineSpec(tableName, engine, options.ignoreDelete(), schema.fieldNames(), Set.copyOf(schema.primaryKeys()), options.sequenceFields(),
+                    ImmutableList.of(), ImmutableMap.of(), Optional.empty(), false);
+        }
+        checkFieldOptions(tableName, schema, options);
+        List<SequenceGroup> sequenceGroups = ImmutableList.of();
+        boolean removeRecordOnDelete = options.aggregationRemoveRecordOnDelete();
+        if (engine == MergeEngine.PARTIAL_UPDATE) {
+            sequenceGroups = partialUpdateSequenceGroups(tableName, schema, options);
+            removeRecordOnDelete = options.partialUpdateRemoveRecordOnDelete();
+        }
+        return new MergeEngineSpec(tableName, engine, options.ignoreDelete(), schema.fieldNames(), Set.copyOf(schema.primaryKeys()), options.sequenceFields(),
+                sequenceGroups, fieldAggregations(schema, options), options.defaultAggregateFunction(), removeRecordOnDelete);
+    }
+
+    private static List<SequenceGroup> partialUpdateSequenceGroups(String tableName, TableSchema schema, TableOptions options)
+    {
+        List<String> fieldNames = schema.fieldNames();
+
+        // the groups, each field in at most one of them
+        List<List<String>> groupSequenceFields = new ArrayList<>();
+        Map<String, Integer> groupOfField = new HashMap<>();
+        Set<String> sequenceFields = new LinkedHashSet<>();
+        options.sequenceGroups().forEach((sequence, members) -> {
+            int group = groupSequenceFields.size();
+            groupSequenceFields.add(sequence);
+            for (String field : concat(members, sequence)) {
+                if (!fieldNames.contains(field)) {
+                    throw invalid(tableName, "Field %s can not be found in table schema.".formatted(field));
+                }
+                Integer other = groupOfField.putIfAbsent(field, group);
+                if (other != null && other != group) {
+                    throw invalid(tableName, "Field %s is defined repeatedly by multiple groups: [%s, %s].".formatted(field, groupSequenceFields.get(other), sequence));
+                }
+            }
+            sequenceFields.addAll(sequence);
+        });
+        List<String> aggregatedSequenceFields = sequenceFields.stream().filter(field -> options.aggregateFunction(field).isPresent()).toList();
+        if (!aggregatedSequenceFields.isEmpty()) {
+            throw invalid(tableName, "Should not defined aggregation function on sequence group: %s".formatted(aggregatedSequenceFields));
+        }
+        for (String field : fieldNames) {
+            if (schema.primaryKeys().contains(field) || sequenceFields.contains(field) || groupOfField.containsKey(field)) {
+                continue;
+            }
+            Optional<String> function = options.aggregateFunction(field).or(options::defaultAggregateFunction);
+            if (function.isPresent() && !function.get().equals(LAST_NON_NULL_VALUE)) {
+                throw invalid(tableName, "Must use sequence group for aggregation functions but not found for field %s.".formatted(field));
+            }
+        }
+        boolean removeOnSequenceGroup = !options.partialUpdateRemoveRecordOnSequenceGroup().isEmpty();
+        if (options.ignoreDelete() && options.partialUpdateRemoveRecordOnDelete()) {
+            throw invalid(tableName, "ignore-delete and partial-update.remove-record-on-delete have conflicting behavior so should not be enabled at the same time.");
+        }
+        if (options.ignoreDelete() && removeOnSequenceGroup) {
+            throw invalid(tableName, "ignore-delete and partial-update.remove-record-on-sequence-group have conflicting behavior so should not be enabled at the same time.");
+        }
+        if (options.partialUpdateRemoveRecordOnDelete() && !groupSequenceFields.isEmpty()) {
+            throw invalid(tableName, "sequence-group and partial-update.remove-record-on-delete have conflicting behavior so should not be enabled at the same time.");
+        }
+        if (!sequenceFields.containsAll(options.partialUpdateRemoveRecordOnSequenceGroup())) {
+            throw invalid(tableName, "field '%s' defined in 'partial-update.remove-record-on-sequence-group' option must be part of sequence groups"
+                    .formatted(String.join(",", options.partialUpdateRemoveRecordOnSequenceGroup())));
+        }
+
+        ImmutableList.Builder<SequenceGroup> groups = ImmutableList.builder();
+        options.sequenceGroups().forEach((sequence, members) -> groups.add(new SequenceGroup(
+                sequence,
+                members,
+                sequence.stream().anyMatch(options.partialUpdateRemoveRecordOnSequenceGroup()::contains))));
+        return groups.build();
+    }
+
+    // the fields.<f>.<suffix> options of each field that has any
+    private static Map<String, FieldAggregation> fieldAggregations(TableSchema schema, TableOptions options)
+    {
+        ImmutableMap.Builder<String, FieldAggregation> aggregations = ImmutableMap.builder();
+        for (String field : schema.fieldNames()) {
+            String prefix = FIELDS_PREFIX + field + ".";
+            Map<String, String> fieldOptions = new HashMap<>();
+            options.options().forEach((key, value) -> {
+                if (key.startsWith(prefix)) {
+                    fieldOptions.put(key.substring(prefix.length()), value);
+                }
+            });
+            if (!fieldOptions.isEmpty()) {
+                aggregations.put(field, new FieldAggregation(options.aggregateFunction(field), options.ignoreRetract(field), fieldOptions));
+            }
+        }
+        return aggregations.buildOrThrow();
+    }
+
+    // what Paimon checks of the per-field options of any table: the fields they name exist, and sequence fields
+    // have no aggregate function
+    private static void checkFieldOptions(String tableName, TableSchema schema, TableOptions options)
+    {
+        for (String key : options.options().keySet()) {
+            if (!key.startsWith(FIELDS_PREFIX)) {
+                continue;
+            }
+            String fields = key.split("\\.", -1)[1];
+            for (String field : fields.split(",", -1)) {
+                if (!field.equals("default-aggregate-function") && schema.field(field).isEmpty()) {
+                    throw invalid(tableName, "Field %s can not be found in table schema.".formatted(field));
+                }
+            }
+        }
+        for (String field : options.sequenceFields()) {
+            if (options.aggregateFunction(field).isPresent()) {
+                throw invalid(tableName, "Should not define aggregation on sequence field: '%s'.".formatted(field));
+            }
+        }
+    }
+
+    private static List<String> concat(List<String> first, List<String> second)
+    {
+        List<String> all = new ArrayList<>(first);
+        all.addAll(second);
+        return all;
+    }
+
+    private static TrinoException invalid(String tableName, String message)
+    {
+        return new TrinoException(PAIMON_INVALID_TABLE_OPTION, "Table %s: %s".formatted(tableName, message));
+    }
+}
