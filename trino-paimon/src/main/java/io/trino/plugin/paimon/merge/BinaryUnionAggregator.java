@@ -48,7 +48,7 @@ final class BinaryUnionAggregator
     @Override
     public void retract(Page page, int position)
     {
-        throw FieldAggregators.retractUnsupported(context, function);
+        throw FieldAggregator.retractUnsupported(context, function);
     }
 
     @Override

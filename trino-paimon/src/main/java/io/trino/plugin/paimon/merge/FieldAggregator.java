@@ -1,7 +1,10 @@
 package io.trino.plugin.paimon.merge;
 
 import io.trino.spi.Page;
+import io.trino.spi.TrinoException;
 import io.trino.spi.block.BlockBuilder;
+
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_MERGE_ERROR;
 
 /**
  * Aggregates one column over the records of a key (merge-semantics §7). Functions whose result is one of the input
@@ -37,4 +40,10 @@ public interface FieldAggregator
      * a value appended to {@code computed} with {@link OutputPageBuilder#COMPUTED} as its page.
      */
     void result(Page[] rowPages, int[] rowPositions, int column, BlockBuilder computed);
+
+    /** Paimon's error for a retract record reaching a function that cannot take a value back. */
+    static TrinoException retractUnsupported(String context, String function)
+    {
+        return new TrinoException(PAIMON_MERGE_ERROR, "%s: Aggregate function '%s' does not support retraction, If you allow this function to ignore retraction messages, you can configure 'fields.${field_name}.ignore-retract'='true'.".formatted(context, function));
+    }
 }

@@ -91,7 +91,7 @@ final class MergeMapAggregator
     public void retract(Page page, int position)
     {
         if (timestampField.isPresent()) {
-            throw FieldAggregators.retractUnsupported(context, "merge_map_with_keytime");
+            throw FieldAggregator.retractUnsupported(context, "merge_map_with_keytime");
         }
         Block block = page.getBlock(channel);
         if (accumulatorIsNull() || block.isNull(position)) {

@@ -86,7 +86,7 @@ final class NestedPartialUpdateAggregator
     @Override
     public void retract(Page page, int position)
     {
-        throw FieldAggregators.retractUnsupported(context, "nested_partial_update");
+        throw FieldAggregator.retractUnsupported(context, "nested_partial_update");
     }
 
     @Override

@@ -33,7 +33,7 @@ final class TestCombiningAggregators
     @Test
     void mergeMapFoldsAnOlderInputUnderTheAccumulator()
     {
-        FieldAggregator aggregator = FieldAggregators.create("merge_map", false, MAP, 0, "t", _ -> Optional.empty());
+        FieldAggregator aggregator = FieldAggregatorFactory.create("merge_map", false, MAP, 0, "t", _ -> Optional.empty());
         aggregator.reset();
         aggregator.add(mapPage(Map.of(1, "new", 2, "b")), 0);
         aggregator.addOlder(mapPage(Map.of(1, "old", 3, "c")), 0);
@@ -43,7 +43,7 @@ final class TestCombiningAggregators
     @Test
     void collectDoesNotSwap()
     {
-        FieldAggregator aggregator = FieldAggregators.create("collect", false, ARRAY, 0, "t", _ -> Optional.empty());
+        FieldAggregator aggregator = FieldAggregatorFactory.create("collect", false, ARRAY, 0, "t", _ -> Optional.empty());
         aggregator.reset();
         aggregator.add(arrayPage(1, 2), 0);
         aggregator.addOlder(arrayPage(3), 0);
@@ -53,7 +53,7 @@ final class TestCombiningAggregators
     @Test
     void collectFoldsOlderInputsInArrivalOrder()
     {
-        FieldAggregator aggregator = FieldAggregators.create("collect", false, ARRAY, 0, "t", _ -> Optional.empty());
+        FieldAggregator aggregator = FieldAggregatorFactory.create("collect", false, ARRAY, 0, "t", _ -> Optional.empty());
         aggregator.reset();
         aggregator.addOlder(arrayPage(1), 0);
         aggregator.addOlder(arrayPage(2), 0);

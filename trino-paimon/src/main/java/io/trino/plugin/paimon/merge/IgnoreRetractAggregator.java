@@ -1,0 +1,53 @@
+package io.trino.plugin.paimon.merge;
+
+import io.trino.spi.Page;
+import io.trino.spi.block.BlockBuilder;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A function under {@code fields.<f>.ignore-retract}: retract records leave the value as it is.
+ */
+final class IgnoreRetractAggregator
+        implements FieldAggregator
+{
+    private final FieldAggregator delegate;
+
+    IgnoreRetractAggregator(FieldAggregator delegate)
+    {
+        this.delegate = requireNonNull(delegate, "delegate is null");
+    }
+
+    @Override
+    public void reset()
+    {
+        delegate.reset();
+    }
+
+    @Override
+    public void add(Page page, int position)
+    {
+        delegate.add(page, position);
+    }
+
+    @Override
+    public void addOlder(Page page, int position)
+    {
+        delegate.addOlder(page, position);
+    }
+
+    @Override
+    public void retract(Page page, int position) {}
+
+    @Override
+    public void set(Page page, int position)
+    {
+        delegate.set(page, position);
+    }
+
+    @Override
+    public void result(Page[] rowPages, int[] rowPositions, int column, BlockBuilder computed)
+    {
+        delegate.result(rowPages, rowPositions, column, computed);
+    }
+}

@@ -1,0 +1,71 @@
+package io.trino.plugin.paimon.merge;
+
+import io.trino.spi.Page;
+import io.trino.spi.block.Block;
+import io.trino.spi.type.DoubleType;
+import io.trino.spi.type.RealType;
+import io.trino.spi.type.Type;
+
+import static io.trino.spi.type.DoubleType.DOUBLE;
+import static io.trino.spi.type.RealType.REAL;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * {@code min} and {@code max}, which differ only in the direction of the comparison: the smallest or greatest
+ * non-null input, as a reference to it; ties keep the earlier input. Cannot retract.
+ */
+final class MinMaxAggregator
+        extends PickedValueAggregator
+{
+    private final ValueComparator comparator;
+    private final boolean max;
+    private final String function;
+
+    MinMaxAggregator(Type type, int channel, boolean max, String context, String function)
+    {
+        super(channel, context);
+        this.comparator = comparator(type);
+        this.max = max;
+        this.function = requireNonNull(function, "function is null");
+    }
+
+    // Paimon's min and max order floating point with Double.compare: NaN is the greatest value
+    private static ValueComparator comparator(Type type)
+    {
+        return switch (type) {
+            case DoubleType _ -> (left, leftPosition, right, rightPosition) ->
+                    Double.compare(DOUBLE.getDouble(left, leftPosition), DOUBLE.getDouble(right, rightPosition));
+            case RealType _ -> (left, leftPosition, right, rightPosition) ->
+                    Float.compare(REAL.getFloat(left, leftPosition), REAL.getFloat(right, rightPosition));
+            default -> ValueComparator.forType(type);
+        };
+    }
+
+    @Override
+    public void add(Page page, int position)
+    {
+        Block block = page.getBlock(channel);
+        if (block.isNull(position)) {
+            return;
+        }
+        if (!accumulatorIsNull()) {
+            int comparison = comparator.compare(block, position, accumulatorPage().getBlock(channel), accumulatorPosition());
+            if (max ? comparison <= 0 : comparison >= 0) {
+                return;
+            }
+        }
+        take(page, position);
+    }
+
+    @Override
+    public void addOlder(Page page, int position)
+    {
+        add(page, position);
+    }
+
+    @Override
+    public void retract(Page page, int position)
+    {
+        throw FieldAggregator.retractUnsupported(context, function);
+    }
+}

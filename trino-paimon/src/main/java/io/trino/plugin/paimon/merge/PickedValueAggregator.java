@@ -1,0 +1,75 @@
+package io.trino.plugin.paimon.merge;
+
+import io.trino.spi.Page;
+import io.trino.spi.block.BlockBuilder;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Base of the functions whose result is one of the inputs (last_value, first_value, min, ...): a reference to the
+ * picked value is all the state, and nothing is copied until output. A reference to a null value is a null result.
+ */
+abstract class PickedValueAggregator
+        implements FieldAggregator
+{
+    protected final int channel;
+    protected final String context;
+    private Page page;
+    private int position;
+
+    protected PickedValueAggregator(int channel, String context)
+    {
+        this.channel = channel;
+        this.context = requireNonNull(context, "context is null");
+    }
+
+    @Override
+    public void reset()
+    {
+        page = null;
+    }
+
+    @Override
+    public void set(Page page, int position)
+    {
+        take(page, position);
+    }
+
+    @Override
+    public final void result(Page[] rowPages, int[] rowPositions, int column, BlockBuilder computed)
+    {
+        rowPages[column] = page;
+        rowPositions[column] = position;
+    }
+
+    protected final void take(Page page, int position)
+    {
+        this.page = page;
+        this.position = position;
+    }
+
+    protected final void clear()
+    {
+        page = null;
+    }
+
+    protected final boolean accumulatorIsNull()
+    {
+        return page == null || page.getBlock(channel).isNull(position);
+    }
+
+    protected final Page accumulatorPage()
+    {
+        return page;
+    }
+
+    protected final int accumulatorPosition()
+    {
+        return position;
+    }
+
+    protected final boolean isNull(Page page, int position)
+    {
+        return page.getBlock(channel).isNull(position);
+    }
+}
