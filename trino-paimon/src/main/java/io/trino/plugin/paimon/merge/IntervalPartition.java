@@ -19,19 +19,19 @@ public final class IntervalPartition
     private IntervalPartition() {}
 
     /**
-     * @return sections, each a list of sorted runs, each a list of files in key order
+     * @return the sections in key order
      */
-    public static <F, K> List<List<List<F>>> partition(List<F> files, Function<F, K> minKey, Function<F, K> maxKey, Comparator<K> keyComparator)
+    public static <F, K> List<Section<F>> partition(List<F> files, Function<F, K> minKey, Function<F, K> maxKey, Comparator<K> keyComparator)
     {
         List<F> sorted = new ArrayList<>(files);
         sorted.sort(Comparator.comparing(minKey, keyComparator).thenComparing(maxKey, keyComparator));
 
-        ImmutableList.Builder<List<List<F>>> sections = ImmutableList.builder();
+        ImmutableList.Builder<Section<F>> sections = ImmutableList.builder();
         List<F> section = new ArrayList<>();
         K sectionMax = null;
         for (F file : sorted) {
             if (!section.isEmpty() && keyComparator.compare(minKey.apply(file), sectionMax) > 0) {
-                sections.add(runs(section, minKey, maxKey, keyComparator));
+                sections.add(section(section, minKey, maxKey, keyComparator));
                 section = new ArrayList<>();
                 sectionMax = null;
             }
@@ -41,12 +41,12 @@ public final class IntervalPartition
             }
         }
         if (!section.isEmpty()) {
-            sections.add(runs(section, minKey, maxKey, keyComparator));
+            sections.add(section(section, minKey, maxKey, keyComparator));
         }
         return sections.build();
     }
 
-    private static <F, K> List<List<F>> runs(List<F> section, Function<F, K> minKey, Function<F, K> maxKey, Comparator<K> keyComparator)
+    private static <F, K> Section<F> section(List<F> section, Function<F, K> minKey, Function<F, K> maxKey, Comparator<K> keyComparator)
     {
         // runs ordered by the max key of their last file
         PriorityQueue<List<F>> runs = new PriorityQueue<>(Comparator.comparing(run -> maxKey.apply(run.getLast()), keyComparator));
@@ -63,6 +63,6 @@ public final class IntervalPartition
                 runs.add(newRun);
             }
         }
-        return runs.stream().map(ImmutableList::copyOf).collect(ImmutableList.toImmutableList());
+        return new Section<>(runs.stream().map(SortedRun::new).collect(ImmutableList.toImmutableList()));
     }
 }

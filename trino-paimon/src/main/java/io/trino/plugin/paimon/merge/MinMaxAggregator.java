@@ -17,7 +17,7 @@ import static java.util.Objects.requireNonNull;
 final class MinMaxAggregator
         extends PickedValueAggregator
 {
-    private final ValueComparator comparator;
+    private final BlockValueComparator comparator;
     private final boolean max;
     private final String function;
 
@@ -30,14 +30,14 @@ final class MinMaxAggregator
     }
 
     // Paimon's min and max order floating point with Double.compare: NaN is the greatest value
-    private static ValueComparator comparator(Type type)
+    private static BlockValueComparator comparator(Type type)
     {
         return switch (type) {
             case DoubleType _ -> (left, leftPosition, right, rightPosition) ->
                     Double.compare(DOUBLE.getDouble(left, leftPosition), DOUBLE.getDouble(right, rightPosition));
             case RealType _ -> (left, leftPosition, right, rightPosition) ->
                     Float.compare(REAL.getFloat(left, leftPosition), REAL.getFloat(right, rightPosition));
-            default -> ValueComparator.forType(type);
+            default -> BlockValueComparator.forType(type);
         };
     }
 

@@ -73,7 +73,7 @@ public final class PartialUpdateMergeFunction
     private final boolean[] sequenceFields;
     private final FieldAggregator[] aggregators;
     private final int[][] groupSequenceColumns;
-    private final ValueComparator[][] groupComparators;
+    private final BlockValueComparator[][] groupComparators;
     private final boolean[] groupRemovesRow;
     private final int[] outputColumns;
     private final boolean ignoreDelete;
@@ -107,8 +107,8 @@ public final class PartialUpdateMergeFunction
         }
         this.groupSequenceColumns = groups.stream().map(SequenceGroup::sequenceColumns).toArray(int[][]::new);
         this.groupComparators = groups.stream()
-                .map(group -> group.sequenceTypes().stream().map(ValueComparator::forType).toArray(ValueComparator[]::new))
-                .toArray(ValueComparator[][]::new);
+                .map(group -> group.sequenceTypes().stream().map(BlockValueComparator::forType).toArray(BlockValueComparator[]::new))
+                .toArray(BlockValueComparator[][]::new);
         this.groupRemovesRow = new boolean[groups.size()];
         for (int i = 0; i < groups.size(); i++) {
             groupRemovesRow[i] = groups.get(i).removesRow();

@@ -18,16 +18,16 @@ import static java.util.Objects.requireNonNull;
 public final class RecordComparator
 {
     private final KeyValueLayout layout;
-    private final ValueComparator[] keyComparators;
-    private final ValueComparator[] sequenceComparators;
+    private final BlockValueComparator[] keyComparators;
+    private final BlockValueComparator[] sequenceComparators;
     private final boolean singleBigintKey;
     private final List<Type> keyTypes;
 
     public RecordComparator(KeyValueLayout layout, List<Type> keyTypes, List<Type> userSequenceTypes)
     {
         this.layout = requireNonNull(layout, "layout is null");
-        this.keyComparators = keyTypes.stream().map(ValueComparator::forType).toArray(ValueComparator[]::new);
-        this.sequenceComparators = userSequenceTypes.stream().map(ValueComparator::forType).toArray(ValueComparator[]::new);
+        this.keyComparators = keyTypes.stream().map(BlockValueComparator::forType).toArray(BlockValueComparator[]::new);
+        this.sequenceComparators = userSequenceTypes.stream().map(BlockValueComparator::forType).toArray(BlockValueComparator[]::new);
         this.singleBigintKey = keyTypes.size() == 1 && keyTypes.getFirst() instanceof BigintType;
         this.keyTypes = List.copyOf(keyTypes);
     }

@@ -1,5 +1,6 @@
 package io.trino.plugin.paimon.read;
 
+import io.trino.plugin.paimon.merge.SortedRun;
 import io.trino.plugin.paimon.merge.SortedRunCursor;
 import io.trino.spi.Page;
 
@@ -16,18 +17,18 @@ final class DataFileRunCursor
 {
     private final List<PaimonDataFile> files;
     private final Function<PaimonDataFile, DataFilePageReader> openFile;
-    private final ReadStatistics statistics;
+    private final ReadMetrics metrics;
     private int nextFile;
     private DataFilePageReader reader;
     private int level;
     private Page page;
     private int position;
 
-    DataFileRunCursor(List<PaimonDataFile> files, Function<PaimonDataFile, DataFilePageReader> openFile, ReadStatistics statistics)
+    DataFileRunCursor(SortedRun<PaimonDataFile> run, Function<PaimonDataFile, DataFilePageReader> openFile, ReadMetrics metrics)
     {
-        this.files = List.copyOf(files);
+        this.files = run.files();
         this.openFile = requireNonNull(openFile, "openFile is null");
-        this.statistics = requireNonNull(statistics, "statistics is null");
+        this.metrics = requireNonNull(metrics, "metrics is null");
     }
 
     @Override
@@ -56,7 +57,7 @@ final class DataFileRunCursor
                 }
                 PaimonDataFile file = files.get(nextFile++);
                 reader = openFile.apply(file);
-                statistics.fileOpened();
+                metrics.fileOpened();
                 level = file.level();
             }
             Page next = reader.nextPage();
@@ -88,7 +89,7 @@ final class DataFileRunCursor
         return level;
     }
 
-    /** Bytes read so far from the file open now; closed files are in the statistics. */
+    /** Bytes read so far from the file open now; closed files are counted in the metrics. */
     long openFileReadBytes()
     {
         return reader == null ? 0 : reader.readBytes();
@@ -110,7 +111,7 @@ final class DataFileRunCursor
     private void closeReader()
     {
         if (reader != null) {
-            statistics.add(reader.readBytes(), reader.readTimeNanos());
+            metrics.add(reader.readBytes(), reader.readTimeNanos());
             reader.close();
             reader = null;
         }

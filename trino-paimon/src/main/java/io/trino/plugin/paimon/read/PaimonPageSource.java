@@ -11,7 +11,9 @@ import io.trino.plugin.paimon.merge.KeyValueLayout;
 import io.trino.plugin.paimon.merge.MergeFunction;
 import io.trino.plugin.paimon.merge.OutputPageBuilder;
 import io.trino.plugin.paimon.merge.RecordComparator;
+import io.trino.plugin.paimon.merge.Section;
 import io.trino.plugin.paimon.merge.SortMergeReader;
+import io.trino.plugin.paimon.merge.SortedRun;
 import io.trino.plugin.paimon.merge.SortedRunCursor;
 import io.trino.spi.Page;
 import io.trino.spi.block.Block;
@@ -53,8 +55,8 @@ public final class PaimonPageSource
     private final RecordComparator comparator;
     private final boolean lookupMode;
     private final boolean keyValueFiles;
-    private final Iterator<List<List<PaimonDataFile>>> sections;
-    private final ReadStatistics statistics = new ReadStatistics();
+    private final Iterator<Section<PaimonDataFile>> sections;
+    private final ReadMetrics metrics = new ReadMetrics();
 
     private List<DataFileRunCursor> currentRuns = ImmutableList.of();
     private DataFileRunCursor passThrough;
@@ -103,7 +105,7 @@ public final class PaimonPageSource
         }
         else {
             // append files, and buckets whose files hold each key once (raw-convertible): every file is read as is
-            this.sections = files.stream().map(file -> List.of(List.of(file))).iterator();
+            this.sections = files.stream().map(file -> Section.of(SortedRun.of(file))).iterator();
         }
     }
 
@@ -130,10 +132,10 @@ public final class PaimonPageSource
         if (!sections.hasNext()) {
             return false;
         }
-        List<List<PaimonDataFile>> runs = sections.next();
-        List<DataFileRunCursor> cursors = new ArrayList<>(runs.size());
-        for (List<PaimonDataFile> run : runs) {
-            cursors.add(new DataFileRunCursor(run, openFile, statistics));
+        Section<PaimonDataFile> section = sections.next();
+        List<DataFileRunCursor> cursors = new ArrayList<>(section.runs().size());
+        for (SortedRun<PaimonDataFile> run : section.runs()) {
+            cursors.add(new DataFileRunCursor(run, openFile, metrics));
         }
         currentRuns = cursors;
         if (cursors.size() == 1) {
@@ -201,7 +203,7 @@ public final class PaimonPageSource
     {
         // the open files count too: Trino records this only after pages it receives, and the last page of a
         // section read straight through comes before its file is closed
-        long bytes = statistics.bytes();
+        long bytes = metrics.bytes();
         for (DataFileRunCursor run : currentRuns) {
             bytes += run.openFileReadBytes();
         }
@@ -211,7 +213,7 @@ public final class PaimonPageSource
     @Override
     public long getReadTimeNanos()
     {
-        return statistics.nanos();
+        return metrics.nanos();
     }
 
     @Override
@@ -224,7 +226,7 @@ public final class PaimonPageSource
     @Override
     public Metrics getMetrics()
     {
-        return new Metrics(ImmutableMap.of(FILES_OPENED_METRIC, new LongCount(statistics.filesOpened())));
+        return new Metrics(ImmutableMap.of(FILES_OPENED_METRIC, new LongCount(metrics.filesOpened())));
     }
 
     @Override

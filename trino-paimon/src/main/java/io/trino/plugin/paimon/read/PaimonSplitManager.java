@@ -66,7 +66,7 @@ public class PaimonSplitManager
         TrinoFileSystem fileSystem = fileSystemFactory.create(session);
         Snapshot snapshot = new SnapshotFiles(fileSystem, table.location()).readSnapshot(handle.snapshotId().getAsLong());
         SnapshotScan scan = new SnapshotScan(fileSystem, table.location());
-        TupleDomainScanFilter filter = TupleDomainScanFilter.create(table, handle.constraint());
+        FilePruning filter = FilePruning.create(table, handle.constraint());
 
         Map<String, PaimonDataFile.DeletionVectorReference> deletionVectors = new HashMap<>();
         for (IndexManifestEntry index : scan.indexFiles(snapshot, filter)) {

@@ -94,10 +94,10 @@ public final class MergeVectorHarness
 
         List<String> rows = new ArrayList<>();
         Comparator<VectorFile.Key> keyOrder = (left, right) -> comparator.compareKeys(left.page(), left.position(), right.page(), right.position());
-        for (List<List<VectorFile>> section : IntervalPartition.partition(files, VectorFile::minKey, VectorFile::maxKey, keyOrder)) {
-            if (section.size() == 1) {
+        for (Section<VectorFile> section : IntervalPartition.partition(files, VectorFile::minKey, VectorFile::maxKey, keyOrder)) {
+            if (section.runs().size() == 1) {
                 // the page source's pass-through: a sorted run holds each key once, only its retract rows are dropped
-                for (VectorFile file : section.getFirst()) {
+                for (VectorFile file : section.runs().getFirst().files()) {
                     Page page = file.page();
                     for (int position = 0; position < page.getPositionCount(); position++) {
                         if (!KeyValueLayout.isRetract(TINYINT.getByte(page.getBlock(layout.kindChannel()), position))) {
@@ -107,7 +107,7 @@ public final class MergeVectorHarness
                 }
                 continue;
             }
-            List<SortedRunCursor> runs = section.stream().map(RunCursor::new).map(SortedRunCursor.class::cast).toList();
+            List<SortedRunCursor> runs = section.runs().stream().map(run -> new RunCursor(run.files())).map(SortedRunCursor.class::cast).toList();
             SortMergeReader merger = new SortMergeReader(runs, comparator, layout, mergeFunctions.get(), lookupMode);
             OutputPageBuilder output = new OutputPageBuilder(types, outputChannels, OUTPUT_PAGE_ROWS);
             while (!merger.isFinished() || !output.isEmpty()) {

@@ -20,13 +20,13 @@ final class TestIntervalPartition
         File c = new File("c", 16, 20);
         File d = new File("d", 12, 14);
         File e = new File("e", 30, 40);
-        List<List<List<File>>> sections = partition(List.of(e, d, c, b, a));
+        List<Section<File>> sections = partition(List.of(e, d, c, b, a));
         // [1,10] and [5,15] overlap and [12,14] falls inside them: one section, where [12,14] follows [1,10] in its
         // run; [16,20] starts after every key so far (15), so it is a section of its own, as is [30,40]
         assertThat(sections).hasSize(3);
-        assertThat(sections.get(0)).containsExactlyInAnyOrder(List.of(a, d), List.of(b));
-        assertThat(sections.get(1)).containsExactly(List.of(c));
-        assertThat(sections.get(2)).containsExactly(List.of(e));
+        assertThat(sections.get(0).runs()).containsExactlyInAnyOrder(run(a, d), run(b));
+        assertThat(sections.get(1).runs()).containsExactly(run(c));
+        assertThat(sections.get(2).runs()).containsExactly(run(e));
     }
 
     @Test
@@ -35,7 +35,7 @@ final class TestIntervalPartition
         // a key equal to another file's max key must be merged with it
         File a = new File("a", 1, 10);
         File b = new File("b", 10, 20);
-        assertThat(partition(List.of(a, b))).containsExactly(List.of(List.of(a), List.of(b)));
+        assertThat(partition(List.of(a, b))).containsExactly(new Section<>(List.of(run(a), run(b))));
     }
 
     @Test
@@ -46,27 +46,33 @@ final class TestIntervalPartition
             List<File> files = random.ints(random.nextInt(30) + 1, 0, 500)
                     .mapToObj(start -> new File("f" + start, start, start + random.nextInt(60)))
                     .toList();
-            List<List<List<File>>> sections = partition(files);
+            List<Section<File>> sections = partition(files);
             int previousMax = Integer.MIN_VALUE;
             int total = 0;
-            for (List<List<File>> section : sections) {
-                int sectionMin = section.stream().flatMap(List::stream).mapToInt(File::min).min().orElseThrow();
-                int sectionMax = section.stream().flatMap(List::stream).mapToInt(File::max).max().orElseThrow();
+            for (Section<File> section : sections) {
+                int sectionMin = section.runs().stream().flatMap(run -> run.files().stream()).mapToInt(File::min).min().orElseThrow();
+                int sectionMax = section.runs().stream().flatMap(run -> run.files().stream()).mapToInt(File::max).max().orElseThrow();
                 assertThat(sectionMin).isGreaterThan(previousMax);
                 previousMax = sectionMax;
-                for (List<File> run : section) {
-                    for (int i = 1; i < run.size(); i++) {
-                        assertThat(run.get(i).min()).isGreaterThan(run.get(i - 1).max());
+                for (SortedRun<File> run : section.runs()) {
+                    List<File> runFiles = run.files();
+                    for (int i = 1; i < runFiles.size(); i++) {
+                        assertThat(runFiles.get(i).min()).isGreaterThan(runFiles.get(i - 1).max());
                     }
-                    total += run.size();
+                    total += runFiles.size();
                 }
             }
             assertThat(total).isEqualTo(files.size());
         }
     }
 
-    private static List<List<List<File>>> partition(List<File> files)
+    private static List<Section<File>> partition(List<File> files)
     {
         return IntervalPartition.partition(files, File::min, File::max, Comparator.naturalOrder());
+    }
+
+    private static SortedRun<File> run(File... files)
+    {
+        return new SortedRun<>(List.of(files));
     }
 }

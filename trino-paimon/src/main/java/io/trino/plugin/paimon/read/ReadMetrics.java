@@ -3,7 +3,7 @@ package io.trino.plugin.paimon.read;
 /**
  * Files opened, bytes read and time spent reading the files of one split, reported to Trino by the page source.
  */
-final class ReadStatistics
+final class ReadMetrics
 {
     private long filesOpened;
     private long bytes;

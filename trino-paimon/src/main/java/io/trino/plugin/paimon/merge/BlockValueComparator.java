@@ -29,12 +29,15 @@ import static io.trino.spi.type.DateTimeEncoding.unpackMillisUtc;
  * Compares two non-null values of one column at positions of two blocks, in Paimon's order (paimon-format.md §10):
  * signed numbers, false before true, strings and binaries bytewise unsigned, floating point with {@code <} and
  * {@code >} only (NaN equals everything). One implementation per physical representation, no boxing.
+ * <p>
+ * The same order as {@code format.ValueComparator} on decoded values; NaN differs only in min/max
+ * ({@link MinMaxAggregator}), where Paimon uses {@code Double.compare} and NaN is the greatest value.
  */
-public interface ValueComparator
+public interface BlockValueComparator
 {
     int compare(Block left, int leftPosition, Block right, int rightPosition);
 
-    static ValueComparator forType(Type type)
+    static BlockValueComparator forType(Type type)
     {
         return switch (type) {
             case BigintType _, IntegerType _, SmallintType _, TinyintType _, DateType _, TimeType _ -> (left, leftPosition, right, rightPosition) ->
@@ -65,7 +68,7 @@ public interface ValueComparator
                     compareFloating(DoubleType.DOUBLE.getDouble(left, leftPosition), DoubleType.DOUBLE.getDouble(right, rightPosition));
             case RealType _ -> (left, leftPosition, right, rightPosition) ->
                     compareFloating(RealType.REAL.getFloat(left, leftPosition), RealType.REAL.getFloat(right, rightPosition));
-            case VarcharType _, CharType _, VarbinaryType _ -> ValueComparator::compareBytes;
+            case VarcharType _, CharType _, VarbinaryType _ -> BlockValueComparator::compareBytes;
             default -> throw new IllegalArgumentException("No Paimon key order for type " + type);
         };
     }

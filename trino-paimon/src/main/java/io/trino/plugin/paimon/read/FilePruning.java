@@ -36,7 +36,7 @@ import static java.util.Objects.requireNonNull;
  * key the predicate admits (all records of a key lie in files whose range contains it), but possibly not for other
  * keys, so Trino must still apply the whole predicate to the rows read.
  */
-final class TupleDomainScanFilter
+final class FilePruning
         implements ScanFilter
 {
     // beyond this many bucket-key value combinations (an IN list per column), every bucket is read
@@ -48,7 +48,7 @@ final class TupleDomainScanFilter
     private final Optional<KeyDomain> firstKeyDomain;
     private final Map<Integer, Set<Integer>> bucketsByTotalBuckets = new HashMap<>();
 
-    private TupleDomainScanFilter(List<PartitionDomain> partitionDomains, Optional<List<BinaryRow>> bucketKeys, Optional<List<Long>> modBucketKeys, Optional<KeyDomain> firstKeyDomain)
+    private FilePruning(List<PartitionDomain> partitionDomains, Optional<List<BinaryRow>> bucketKeys, Optional<List<Long>> modBucketKeys, Optional<KeyDomain> firstKeyDomain)
     {
         this.partitionDomains = ImmutableList.copyOf(partitionDomains);
         this.bucketKeys = requireNonNull(bucketKeys, "bucketKeys is null");
@@ -57,7 +57,7 @@ final class TupleDomainScanFilter
     }
 
     /** A filter for a constraint that is not none (a none constraint matches nothing and needs no scan). */
-    static TupleDomainScanFilter create(PaimonTable table, TupleDomain<PaimonColumnHandle> constraint)
+    static FilePruning create(PaimonTable table, TupleDomain<PaimonColumnHandle> constraint)
     {
         TableSchema schema = table.schema();
         TableOptions options = table.options();
@@ -98,7 +98,7 @@ final class TupleDomainScanFilter
         if (firstKey.isPresent() && NativeValues.isConvertible(firstKey.get().type()) && domains.containsKey(firstKey.get().id())) {
             firstKeyDomain = Optional.of(new KeyDomain(firstKey.get().type(), domains.get(firstKey.get().id())));
         }
-        return new TupleDomainScanFilter(partitionDomains, bucketKeys, modBucketKeys, firstKeyDomain);
+        return new FilePruning(partitionDomains, bucketKeys, modBucketKeys, firstKeyDomain);
     }
 
     // every combination of bucket-key values the domains admit, as binary-row values; empty when a column is

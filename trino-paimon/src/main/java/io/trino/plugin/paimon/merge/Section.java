@@ -1,0 +1,27 @@
+package io.trino.plugin.paimon.merge;
+
+import com.google.common.collect.ImmutableList;
+
+import java.util.List;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+/**
+ * Sorted runs whose key ranges overlap one another and no other section's, as cut by {@link IntervalPartition}: a
+ * section is merged on its own; a section of one run needs no merge.
+ *
+ * @param <F> the file description
+ */
+public record Section<F>(List<SortedRun<F>> runs)
+{
+    public Section
+    {
+        runs = ImmutableList.copyOf(runs);
+        checkArgument(!runs.isEmpty(), "a section has sorted runs");
+    }
+
+    public static <F> Section<F> of(SortedRun<F> run)
+    {
+        return new Section<>(ImmutableList.of(run));
+    }
+}
