@@ -30,7 +30,7 @@ import static io.trino.spi.type.DateTimeEncoding.unpackMillisUtc;
  * signed numbers, false before true, strings and binaries bytewise unsigned, floating point with {@code <} and
  * {@code >} only (NaN equals everything). One implementation per physical representation, no boxing.
  * <p>
- * The same order as {@code format.ValueComparator} on decoded values; NaN differs only in min/max
+ * The same order as {@code format.row.StatsValueComparator} on decoded values; NaN differs only in min/max
  * ({@link MinMaxAggregator}), where Paimon uses {@code Double.compare} and NaN is the greatest value.
  */
 public interface BlockValueComparator

@@ -4,7 +4,7 @@ import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
 import io.trino.plugin.base.metrics.LongCount;
 import io.trino.plugin.paimon.format.row.BinaryRow;
-import io.trino.plugin.paimon.format.row.ValueComparator;
+import io.trino.plugin.paimon.format.row.StatsValueComparator;
 import io.trino.plugin.paimon.format.schema.DataType;
 import io.trino.plugin.paimon.merge.IntervalPartition;
 import io.trino.plugin.paimon.merge.KeyValueLayout;
@@ -94,7 +94,7 @@ public final class PaimonPageSource
             Function<PaimonDataFile, List<Object>> maxKey = file -> BinaryRow.deserialize(file.maxKey()).values(keyTypes);
             Comparator<List<Object>> keyOrder = (left, right) -> {
                 for (int i = 0; i < keyTypes.size(); i++) {
-                    int result = ValueComparator.compare(keyTypes.get(i), left.get(i), right.get(i));
+                    int result = StatsValueComparator.compare(keyTypes.get(i), left.get(i), right.get(i));
                     if (result != 0) {
                         return result;
                     }

@@ -2,7 +2,7 @@ package io.trino.plugin.paimon.format.manifest;
 
 import io.trino.plugin.paimon.format.row.BinaryRow;
 import io.trino.plugin.paimon.format.row.BinaryRowWriter;
-import io.trino.plugin.paimon.format.row.ValueComparator;
+import io.trino.plugin.paimon.format.row.StatsValueComparator;
 import io.trino.plugin.paimon.format.schema.DataType;
 
 import java.util.ArrayList;
@@ -41,13 +41,13 @@ public final class SimpleStatsCollector
                 nullCounts[i]++;
                 continue;
             }
-            if (!ValueComparator.isOrdered(type)) {
+            if (!StatsValueComparator.isOrdered(type)) {
                 continue;
             }
-            if (minValues[i] == null || ValueComparator.compare(type, value, minValues[i]) < 0) {
+            if (minValues[i] == null || StatsValueComparator.compare(type, value, minValues[i]) < 0) {
                 minValues[i] = value;
             }
-            if (maxValues[i] == null || ValueComparator.compare(type, value, maxValues[i]) > 0) {
+            if (maxValues[i] == null || StatsValueComparator.compare(type, value, maxValues[i]) > 0) {
                 maxValues[i] = value;
             }
         }

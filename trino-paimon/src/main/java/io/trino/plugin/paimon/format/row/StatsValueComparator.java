@@ -9,12 +9,13 @@ import java.util.List;
 
 /**
  * Paimon's order of values of one type (paimon-format.md §10): signed numbers, false before true, strings and
- * binaries bytewise unsigned then shorter first, timestamps by millisecond then nanosecond, nulls first. Used for
- * statistics and key ranges in metadata; the merge has its own specialised comparators.
+ * binaries bytewise unsigned then shorter first, timestamps by millisecond then nanosecond, nulls first. Compares
+ * decoded values (Java objects): the min/max statistics of data files, their key ranges among them; the merge
+ * compares values in blocks with {@code merge.BlockValueComparator}, in the same order (NaN equals everything).
  */
-public final class ValueComparator
+public final class StatsValueComparator
 {
-    private ValueComparator() {}
+    private StatsValueComparator() {}
 
     @SuppressWarnings("unchecked")
     public static int compare(DataType type, Object left, Object right)
