@@ -87,7 +87,7 @@ public final class NewTableSchema
                 timeMillis);
 
         validated(() -> SchemaValidation.validate(tableName.toString(), schema, (name, validated, tableOptions) -> {
-            MergeEngineOptions.toSpec(validated, tableOptions);
+            MergeEngineOptions.checkNewTable(validated, tableOptions, columnTypes::get);
         }));
         return schema;
     }

@@ -3,11 +3,15 @@ package io.trino.plugin.paimon.table;
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
 import io.trino.plugin.paimon.format.schema.TableSchema;
+import io.trino.plugin.paimon.merge.FieldAggregatorFactory;
 import io.trino.plugin.paimon.merge.MergeEngine;
 import io.trino.plugin.paimon.merge.MergeEngineSpec;
 import io.trino.plugin.paimon.merge.MergeEngineSpec.FieldAggregation;
 import io.trino.plugin.paimon.merge.MergeEngineSpec.SequenceGroup;
+import io.trino.plugin.paimon.merge.MergeFunctionFactory;
+import io.trino.plugin.paimon.merge.ValueColumn;
 import io.trino.spi.TrinoException;
+import io.trino.spi.type.Type;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,6 +20,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.IntStream;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION;
 
@@ -57,6 +63,41 @@ public final class MergeEngineOptions
         }
         return new MergeEngineSpec(tableName, engine, options.ignoreDelete(), schema.fieldNames(), Set.copyOf(schema.primaryKeys()), options.sequenceFields(),
                 sequenceGroups, fieldAggregations(schema, options), options.defaultAggregateFunction(), removeRecordOnDelete);
+    }
+
+    /**
+     * Checks the merge engine of a table about to be created: its options as {@link #toSpec} checks them, and every
+     * column's aggregate function created once with the column's type. Paimon checks a function's type only when a
+     * key first merges; a table created through Trino is refused at CREATE TABLE instead of failing its first read.
+     *
+     * @param columnType the Trino type of a column, by name
+     */
+    public static void checkNewTable(TableSchema schema, TableOptions options, Function<String, Type> columnType)
+    {
+        MergeEngineSpec spec = toSpec(schema, options);
+        List<String> names = schema.fieldNames();
+        switch (spec.engine()) {
+            case DEDUPLICATE, FIRST_ROW -> {}
+            case AGGREGATION -> {
+                // every column is merged: the factory checks the retraction options of each, create() each function
+                List<ValueColumn> columns = IntStream.range(0, names.size())
+                        .mapToObj(channel -> new ValueColumn(names.get(channel), columnType.apply(names.get(channel)), channel))
+                        .toList();
+                new MergeFunctionFactory(spec, columns, IntStream.range(0, names.size()).toArray()).create();
+            }
+            case PARTIAL_UPDATE -> {
+                // only members of sequence groups aggregate (toSpec refused functions elsewhere)
+                for (SequenceGroup group : spec.sequenceGroups()) {
+                    for (String member : group.members()) {
+                        FieldAggregation aggregation = spec.fieldAggregation(member);
+                        Optional<String> function = aggregation.function().or(spec::defaultAggregateFunction);
+                        if (function.isPresent() && !spec.primaryKeys().contains(member)) {
+                            FieldAggregatorFactory.create(function.get(), aggregation.ignoreRetract(), columnType.apply(member), 0, "Table %s column '%s'".formatted(spec.tableName(), member), aggregation::option);
+                        }
+                    }
+                }
+            }
+        }
     }
 
     private static List<SequenceGroup> partialUpdateSequenceGroups(String tableName, TableSchema schema, TableOptions options)

@@ -4,6 +4,7 @@ import com.google.common.collect.ImmutableList;
 import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.format.schema.DataType;
 import io.trino.plugin.paimon.format.schema.TableSchema;
+import io.trino.plugin.paimon.merge.MergeEngine;
 import io.trino.spi.TrinoException;
 
 import java.util.HashSet;
@@ -81,7 +82,7 @@ public final class SchemaValidation
             check(tableName, sequenceFields.indexOf(field) == sequenceFields.lastIndexOf(field), "Sequence field '%s' is defined repeatedly.", field);
         }
         if (!sequenceFields.isEmpty()) {
-            check(tableName, options.mergeEngine() != TableOptions.MergeEngine.FIRST_ROW, "Do not support use sequence field on FIRST_ROW merge engine.");
+            check(tableName, options.mergeEngine() != MergeEngine.FIRST_ROW, "Do not support use sequence field on FIRST_ROW merge engine.");
             check(tableName, primaryKeys.isEmpty() || primaryKeys.containsAll(partitionKeys),
                     "You can not use sequence.field in cross partition update case (Primary key constraint '%s' not include all partition fields '%s').", primaryKeys, partitionKeys);
         }
@@ -96,14 +97,14 @@ public final class SchemaValidation
             check(tableName, !SYSTEM_FIELD_NAMES.contains(field), "Field name[%s] in schema cannot be exist in %s", field, SYSTEM_FIELD_NAMES);
             check(tableName, !field.startsWith(KEY_FIELD_PREFIX), "Field name[%s] in schema cannot start with [%s]", field, KEY_FIELD_PREFIX);
         }
-        if (options.mergeEngine() == TableOptions.MergeEngine.FIRST_ROW) {
+        if (options.mergeEngine() == MergeEngine.FIRST_ROW) {
             check(tableName, options.changelogProducer() == TableOptions.ChangelogProducer.NONE || options.changelogProducer() == TableOptions.ChangelogProducer.LOOKUP,
                     "Only support 'none' and 'lookup' changelog-producer on FIRST_ROW merge engine");
         }
         if (options.deletionVectorsEnabled()) {
             check(tableName, options.changelogProducer() != TableOptions.ChangelogProducer.FULL_COMPACTION,
                     "Deletion vectors mode is only supported for NONE/INPUT/LOOKUP changelog producer now.");
-            check(tableName, options.mergeEngine() != TableOptions.MergeEngine.FIRST_ROW,
+            check(tableName, options.mergeEngine() != MergeEngine.FIRST_ROW,
                     "First row merge engine does not need deletion vectors because there is no deletion of old data in this merge engine.");
         }
         // nullable keys are a newer Paimon option (seeds: "Nullable Primary Keys"); it needs a key to apply to
