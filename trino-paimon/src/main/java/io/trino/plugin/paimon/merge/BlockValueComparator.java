@@ -1,6 +1,7 @@
 package io.trino.plugin.paimon.merge;
 
 import io.airlift.slice.Slice;
+import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.VariableWidthBlock;
 import io.trino.spi.type.BigintType;
@@ -23,6 +24,7 @@ import io.trino.spi.type.Type;
 import io.trino.spi.type.VarbinaryType;
 import io.trino.spi.type.VarcharType;
 
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_UNSUPPORTED_TYPE;
 import static io.trino.spi.type.DateTimeEncoding.unpackMillisUtc;
 
 /**
@@ -69,7 +71,7 @@ public interface BlockValueComparator
             case RealType _ -> (left, leftPosition, right, rightPosition) ->
                     compareFloating(RealType.REAL.getFloat(left, leftPosition), RealType.REAL.getFloat(right, rightPosition));
             case VarcharType _, CharType _, VarbinaryType _ -> BlockValueComparator::compareBytes;
-            default -> throw new IllegalArgumentException("No Paimon key order for type " + type);
+            default -> throw new TrinoException(PAIMON_UNSUPPORTED_TYPE, "Values of type %s cannot be primary-key or sequence fields: Paimon defines no order for them".formatted(type));
         };
     }
 

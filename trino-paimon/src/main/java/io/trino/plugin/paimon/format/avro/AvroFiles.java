@@ -105,7 +105,7 @@ public final class AvroFiles
             }
         }
         catch (IOException e) {
-            throw new IllegalStateException("Failed to encode Avro records", e);
+            throw new TrinoException(PAIMON_INVALID_METADATA, "Cannot encode Avro records of %s".formatted(schema.getFullName()), e);
         }
         return output.toByteArray();
     }

@@ -2,6 +2,7 @@ package io.trino.plugin.paimon.format.row;
 
 import io.trino.plugin.paimon.format.schema.DataType;
 
+import io.trino.spi.TrinoException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -12,6 +13,7 @@ import java.util.List;
 
 import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkElementIndex;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_UNSUPPORTED_TYPE;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
@@ -153,7 +155,7 @@ public final class BinaryRow
                 long offsetAndSize = readLong(bytes, slot);
                 yield readArray(bytes, base + (int) (offsetAndSize >>> 32), array.elementType());
             }
-            default -> throw new IllegalArgumentException("Type cannot be read from a binary row: " + type.asSqlString());
+            default -> throw new TrinoException(PAIMON_UNSUPPORTED_TYPE, "Values of type %s cannot be read from a binary row (partition, key or statistics)".formatted(type.asSqlString()));
         };
     }
 

@@ -2,6 +2,7 @@ package io.trino.plugin.paimon.format.row;
 
 import io.trino.plugin.paimon.format.schema.DataType;
 
+import io.trino.spi.TrinoException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
@@ -11,6 +12,7 @@ import java.util.List;
 import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkElementIndex;
 import static com.google.common.base.Preconditions.checkState;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_UNSUPPORTED_TYPE;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 /**
@@ -143,7 +145,7 @@ public final class BinaryRowWriter
                 int offset = appendChunk(data, data.length);
                 writeLong(buffer, slot, ((long) offset << 32) | data.length);
             }
-            default -> throw new IllegalArgumentException("Type cannot be written to a binary row: " + type.asSqlString());
+            default -> throw new TrinoException(PAIMON_UNSUPPORTED_TYPE, "Values of type %s cannot be written to a binary row (partition, key or statistics)".formatted(type.asSqlString()));
         }
     }
 

@@ -2,10 +2,13 @@ package io.trino.plugin.paimon.format.row;
 
 import io.trino.plugin.paimon.format.schema.DataType;
 
+import io.trino.spi.TrinoException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
+
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_UNSUPPORTED_TYPE;
 
 /**
  * Paimon's order of values of one type (paimon-format.md §10): signed numbers, false before true, strings and
@@ -35,7 +38,7 @@ public final class StatsValueComparator
             case DataType.BinaryType _, DataType.VarBinaryType _ -> Arrays.compareUnsigned((byte[]) left, (byte[]) right);
             case DataType.TimestampType _, DataType.LocalZonedTimestampType _ -> compareTimestamps((Timestamp) left, (Timestamp) right);
             case DataType.ArrayType array -> compareLists(array.elementType(), (List<Object>) left, (List<Object>) right);
-            default -> throw new IllegalArgumentException("Values of type %s are not ordered".formatted(type.asSqlString()));
+            default -> throw new TrinoException(PAIMON_UNSUPPORTED_TYPE, "Values of type %s have no order in Paimon statistics".formatted(type.asSqlString()));
         };
     }
 

@@ -17,11 +17,13 @@ import io.trino.plugin.paimon.format.schema.DataType.RowType;
 import io.trino.plugin.paimon.format.schema.DataType.VectorType;
 import io.trino.plugin.paimon.format.schema.DataTypeParser.CompositeHeader;
 
+import io.trino.spi.TrinoException;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
 import static io.trino.plugin.paimon.format.JsonFields.optionalText;
 import static io.trino.plugin.paimon.format.JsonFields.parseObject;
 import static io.trino.plugin.paimon.format.JsonFields.requiredInt;
@@ -106,7 +108,7 @@ public final class TableSchemaJson
             return MAPPER.writeValueAsBytes(root);
         }
         catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
+            throw new TrinoException(PAIMON_INVALID_METADATA, "Cannot encode schema %s as JSON".formatted(schema.id()), e);
         }
     }
 

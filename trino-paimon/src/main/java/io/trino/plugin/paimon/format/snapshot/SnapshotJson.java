@@ -10,12 +10,14 @@ import com.google.common.collect.ImmutableMap;
 import io.trino.plugin.paimon.format.InvalidMetadataException;
 import io.trino.plugin.paimon.format.snapshot.Snapshot.CommitKind;
 
+import io.trino.spi.TrinoException;
 import java.util.Iterator;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
 import static io.trino.plugin.paimon.format.JsonFields.optionalLong;
 import static io.trino.plugin.paimon.format.JsonFields.optionalText;
 import static io.trino.plugin.paimon.format.JsonFields.parseObject;
@@ -108,7 +110,7 @@ public final class SnapshotJson
             return MAPPER.writeValueAsString(root).getBytes(UTF_8);
         }
         catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
+            throw new TrinoException(PAIMON_INVALID_METADATA, "Cannot encode snapshot %s as JSON".formatted(snapshot.id()), e);
         }
     }
 
