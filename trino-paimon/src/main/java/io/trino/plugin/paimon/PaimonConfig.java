@@ -2,14 +2,18 @@ package io.trino.plugin.paimon;
 
 import io.airlift.configuration.Config;
 import io.airlift.configuration.ConfigDescription;
+import io.airlift.units.DataSize;
 import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.NotNull;
 
 import java.net.URI;
 
+import static io.airlift.units.DataSize.Unit.MEGABYTE;
+
 public class PaimonConfig
 {
     private String warehouse;
+    private DataSize maxWriteBufferSize = DataSize.of(256, MEGABYTE);
 
     @NotNull
     public String getWarehouse()
@@ -42,5 +46,19 @@ public class PaimonConfig
         catch (IllegalArgumentException e) {
             return false;
         }
+    }
+
+    @NotNull
+    public DataSize getMaxWriteBufferSize()
+    {
+        return maxWriteBufferSize;
+    }
+
+    @Config("paimon.max-write-buffer-size")
+    @ConfigDescription("Most memory one writer task buffers before writing sorted runs; a table's smaller write-buffer-size wins")
+    public PaimonConfig setMaxWriteBufferSize(DataSize maxWriteBufferSize)
+    {
+        this.maxWriteBufferSize = maxWriteBufferSize;
+        return this;
     }
 }

@@ -3,14 +3,20 @@ package io.trino.plugin.paimon;
 import com.google.common.collect.ImmutableSet;
 import com.google.inject.Inject;
 import io.airlift.bootstrap.LifeCycleManager;
+import io.trino.plugin.base.classloader.ClassLoaderSafeConnectorPageSinkProvider;
 import io.trino.plugin.base.classloader.ClassLoaderSafeConnectorPageSourceProvider;
 import io.trino.plugin.base.classloader.ClassLoaderSafeConnectorSplitManager;
+import io.trino.plugin.base.classloader.ClassLoaderSafeNodePartitioningProvider;
 import io.trino.plugin.paimon.metadata.PaimonTableProperties;
 import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
 import io.trino.plugin.paimon.read.PaimonSplitManager;
+import io.trino.plugin.paimon.write.PaimonNodePartitioningProvider;
+import io.trino.plugin.paimon.write.PaimonPageSinkProvider;
 import io.trino.spi.connector.Connector;
 import io.trino.spi.connector.ConnectorCapabilities;
 import io.trino.spi.connector.ConnectorMetadata;
+import io.trino.spi.connector.ConnectorNodePartitioningProvider;
+import io.trino.spi.connector.ConnectorPageSinkProvider;
 import io.trino.spi.connector.ConnectorPageSourceProvider;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplitManager;
@@ -34,6 +40,8 @@ public class PaimonConnector
     private final PaimonTableProperties tableProperties;
     private final ConnectorSplitManager splitManager;
     private final ConnectorPageSourceProvider pageSourceProvider;
+    private final ConnectorPageSinkProvider pageSinkProvider;
+    private final ConnectorNodePartitioningProvider nodePartitioningProvider;
 
     @Inject
     public PaimonConnector(
@@ -41,7 +49,9 @@ public class PaimonConnector
             PaimonTransactionManager transactionManager,
             PaimonTableProperties tableProperties,
             PaimonSplitManager splitManager,
-            PaimonPageSourceProvider pageSourceProvider)
+            PaimonPageSourceProvider pageSourceProvider,
+            PaimonPageSinkProvider pageSinkProvider,
+            PaimonNodePartitioningProvider nodePartitioningProvider)
     {
         this.lifeCycleManager = requireNonNull(lifeCycleManager, "lifeCycleManager is null");
         this.transactionManager = requireNonNull(transactionManager, "transactionManager is null");
@@ -49,6 +59,8 @@ public class PaimonConnector
         ClassLoader classLoader = getClass().getClassLoader();
         this.splitManager = new ClassLoaderSafeConnectorSplitManager(requireNonNull(splitManager, "splitManager is null"), classLoader);
         this.pageSourceProvider = new ClassLoaderSafeConnectorPageSourceProvider(requireNonNull(pageSourceProvider, "pageSourceProvider is null"), classLoader);
+        this.pageSinkProvider = new ClassLoaderSafeConnectorPageSinkProvider(requireNonNull(pageSinkProvider, "pageSinkProvider is null"), classLoader);
+        this.nodePartitioningProvider = new ClassLoaderSafeNodePartitioningProvider(requireNonNull(nodePartitioningProvider, "nodePartitioningProvider is null"), classLoader);
     }
 
     @Override
@@ -61,6 +73,18 @@ public class PaimonConnector
     public ConnectorPageSourceProvider getPageSourceProvider()
     {
         return pageSourceProvider;
+    }
+
+    @Override
+    public ConnectorPageSinkProvider getPageSinkProvider()
+    {
+        return pageSinkProvider;
+    }
+
+    @Override
+    public ConnectorNodePartitioningProvider getNodePartitioningProvider()
+    {
+        return nodePartitioningProvider;
     }
 
     @Override

@@ -7,8 +7,12 @@ import io.trino.plugin.paimon.catalog.FileSystemCatalog;
 import io.trino.plugin.paimon.metadata.PaimonTableProperties;
 import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
 import io.trino.plugin.paimon.read.PaimonSplitManager;
+import io.trino.plugin.paimon.write.PaimonNodePartitioningProvider;
+import io.trino.plugin.paimon.write.PaimonPageSinkProvider;
+import io.trino.plugin.paimon.write.WrittenFile;
 
 import static io.airlift.configuration.ConfigBinder.configBinder;
+import static io.airlift.json.JsonCodecBinder.jsonCodecBinder;
 
 public class PaimonModule
         implements Module
@@ -23,5 +27,8 @@ public class PaimonModule
         binder.bind(FileSystemCatalog.class).in(Scopes.SINGLETON);
         binder.bind(PaimonSplitManager.class).in(Scopes.SINGLETON);
         binder.bind(PaimonPageSourceProvider.class).in(Scopes.SINGLETON);
+        binder.bind(PaimonPageSinkProvider.class).in(Scopes.SINGLETON);
+        binder.bind(PaimonNodePartitioningProvider.class).in(Scopes.SINGLETON);
+        jsonCodecBinder(binder).bindJsonCodec(WrittenFile.class);
     }
 }

@@ -1,9 +1,11 @@
 package io.trino.plugin.paimon;
 
 import com.google.inject.Inject;
+import io.airlift.json.JsonCodec;
 import io.trino.plugin.base.classloader.ClassLoaderSafeConnectorMetadata;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
 import io.trino.plugin.paimon.metadata.PaimonMetadata;
+import io.trino.plugin.paimon.write.WrittenFile;
 import io.trino.spi.connector.ConnectorMetadata;
 import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.type.TypeManager;
@@ -22,18 +24,20 @@ public class PaimonTransactionManager
 {
     private final FileSystemCatalog catalog;
     private final TypeManager typeManager;
+    private final JsonCodec<WrittenFile> writtenFileCodec;
     private final Map<ConnectorTransactionHandle, ConnectorMetadata> transactions = new ConcurrentHashMap<>();
 
     @Inject
-    public PaimonTransactionManager(FileSystemCatalog catalog, TypeManager typeManager)
+    public PaimonTransactionManager(FileSystemCatalog catalog, TypeManager typeManager, JsonCodec<WrittenFile> writtenFileCodec)
     {
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.typeManager = requireNonNull(typeManager, "typeManager is null");
+        this.writtenFileCodec = requireNonNull(writtenFileCodec, "writtenFileCodec is null");
     }
 
     public void begin(ConnectorTransactionHandle transaction)
     {
-        ConnectorMetadata metadata = new ClassLoaderSafeConnectorMetadata(new PaimonMetadata(catalog, typeManager), getClass().getClassLoader());
+        ConnectorMetadata metadata = new ClassLoaderSafeConnectorMetadata(new PaimonMetadata(catalog, typeManager, writtenFileCodec), getClass().getClassLoader());
         ConnectorMetadata previous = transactions.putIfAbsent(transaction, metadata);
         checkArgument(previous == null, "Transaction already exists: %s", transaction);
     }

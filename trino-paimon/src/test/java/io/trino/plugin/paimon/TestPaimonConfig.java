@@ -1,6 +1,7 @@
 package io.trino.plugin.paimon;
 
 import com.google.common.collect.ImmutableMap;
+import io.airlift.units.DataSize;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
@@ -8,6 +9,7 @@ import java.util.Map;
 import static io.airlift.configuration.testing.ConfigAssertions.assertFullMapping;
 import static io.airlift.configuration.testing.ConfigAssertions.assertRecordedDefaults;
 import static io.airlift.configuration.testing.ConfigAssertions.recordDefaults;
+import static io.airlift.units.DataSize.Unit.MEGABYTE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 final class TestPaimonConfig
@@ -16,15 +18,19 @@ final class TestPaimonConfig
     void defaults()
     {
         assertRecordedDefaults(recordDefaults(PaimonConfig.class)
-                .setWarehouse(null));
+                .setWarehouse(null)
+                .setMaxWriteBufferSize(DataSize.of(256, MEGABYTE)));
     }
 
     @Test
     void explicitPropertyMappings()
     {
-        Map<String, String> properties = ImmutableMap.of("paimon.warehouse", "s3://bucket/warehouse");
+        Map<String, String> properties = ImmutableMap.of(
+                "paimon.warehouse", "s3://bucket/warehouse",
+                "paimon.max-write-buffer-size", "64MB");
         PaimonConfig expected = new PaimonConfig()
-                .setWarehouse("s3://bucket/warehouse");
+                .setWarehouse("s3://bucket/warehouse")
+                .setMaxWriteBufferSize(DataSize.of(64, MEGABYTE));
         assertFullMapping(properties, expected);
     }
 

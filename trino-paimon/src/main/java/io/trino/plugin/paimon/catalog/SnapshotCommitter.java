@@ -6,28 +6,30 @@ import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.format.MetadataFileNames;
 import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
-import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry.FileKind;
+import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ManifestFileMeta;
-import io.trino.plugin.paimon.format.manifest.ManifestWriter;
 import io.trino.plugin.paimon.format.manifest.ManifestWriter.WrittenFile;
+import io.trino.plugin.paimon.format.manifest.ManifestWriter;
 import io.trino.plugin.paimon.format.manifest.ScanFilter;
 import io.trino.plugin.paimon.format.manifest.SnapshotScan;
 import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.format.schema.DataType;
 import io.trino.plugin.paimon.format.schema.TableSchema;
-import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.Snapshot.CommitKind;
+import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.spi.TrinoException;
 
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
 
 import static com.google.common.base.Preconditions.checkArgument;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_CONFLICT;
@@ -74,7 +76,18 @@ public final class SnapshotCommitter
      */
     public Snapshot commit(CommitKind kind, List<ManifestEntry> changes, Optional<List<IndexManifestEntry>> indexFiles, boolean compactManifests)
     {
+        return commit(kind, changes, indexFiles, compactManifests, Map.of(), _ -> {});
+    }
+
+    /**
+     * @param properties recorded in the snapshot, e.g. a marker by which the writer recognises its own commit
+     * @param check called with the latest snapshot before each attempt; throws to give the commit up
+     */
+    public Snapshot commit(CommitKind kind, List<ManifestEntry> changes, Optional<List<IndexManifestEntry>> indexFiles, boolean compactManifests, Map<String, String> properties, Consumer<Optional<Snapshot>> check)
+    {
         requireNonNull(kind, "kind is null");
+        requireNonNull(properties, "properties is null");
+        requireNonNull(check, "check is null");
         List<DataType> partitionTypes = partitionTypes();
         Optional<ManifestFileMeta> deltaManifest = changes.isEmpty()
                 ? Optional.empty()
@@ -82,6 +95,7 @@ public final class SnapshotCommitter
 
         for (int attempt = 0; ; attempt++) {
             Optional<Snapshot> latest = snapshots.latestSnapshot();
+            check.accept(latest);
             checkDeletedFilesAreLive(latest, changes);
 
             List<String> attemptFiles = new ArrayList<>();
@@ -136,7 +150,7 @@ public final class SnapshotCommitter
                     OptionalLong.empty(),
                     latest.map(Snapshot::watermark).orElse(OptionalLong.empty()),
                     latest.filter(previous -> previous.schemaId() == schema.id()).flatMap(Snapshot::statistics),
-                    Optional.empty(),
+                    properties.isEmpty() ? Optional.empty() : Optional.of(properties),
                     OptionalLong.of(latest.map(previous -> previous.nextRowId().orElse(0)).orElse(0L)));
 
             if (snapshots.commit(snapshot)) {

@@ -2,38 +2,55 @@ package io.trino.plugin.paimon.metadata;
 
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
+import io.airlift.json.JsonCodec;
 import io.airlift.log.Logger;
+import io.airlift.slice.Slice;
 import io.trino.plugin.paimon.PaimonColumnHandle;
 import io.trino.plugin.paimon.PaimonErrorCode;
+import io.trino.plugin.paimon.PaimonInsertTableHandle;
+import io.trino.plugin.paimon.PaimonPartitioningHandle;
 import io.trino.plugin.paimon.PaimonTableHandle;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
+import io.trino.plugin.paimon.format.manifest.BucketFiles;
+import io.trino.plugin.paimon.format.manifest.ManifestEntry;
+import io.trino.plugin.paimon.format.manifest.ScanFilter;
+import io.trino.plugin.paimon.format.manifest.SnapshotScan;
 import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.format.schema.DataType;
 import io.trino.plugin.paimon.format.schema.TableSchema;
+import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.plugin.paimon.table.TypeMapping;
+import io.trino.plugin.paimon.write.WriteRestrictions;
+import io.trino.plugin.paimon.write.WrittenFile;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ColumnPosition;
+import io.trino.spi.connector.ConnectorInsertTableHandle;
 import io.trino.spi.connector.ConnectorMetadata;
+import io.trino.spi.connector.ConnectorOutputMetadata;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorTableHandle;
+import io.trino.spi.connector.ConnectorTableLayout;
 import io.trino.spi.connector.ConnectorTableMetadata;
 import io.trino.spi.connector.ConnectorTableVersion;
 import io.trino.spi.connector.Constraint;
 import io.trino.spi.connector.ConstraintApplicationResult;
 import io.trino.spi.connector.RelationColumnsMetadata;
+import io.trino.spi.connector.RetryMode;
 import io.trino.spi.connector.SaveMode;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.SystemTable;
 import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.security.TrinoPrincipal;
+import io.trino.spi.statistics.ComputedStatistics;
 import io.trino.spi.type.TypeManager;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -41,6 +58,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 
@@ -62,12 +80,14 @@ public class PaimonMetadata
 
     private final FileSystemCatalog catalog;
     private final TypeMapping typeMapping;
+    private final JsonCodec<WrittenFile> writtenFileCodec;
     private final Map<SchemaTableName, Optional<PaimonTable>> loadedTables = new HashMap<>();
 
-    public PaimonMetadata(FileSystemCatalog catalog, TypeManager typeManager)
+    public PaimonMetadata(FileSystemCatalog catalog, TypeManager typeManager, JsonCodec<WrittenFile> writtenFileCodec)
     {
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.typeMapping = new TypeMapping(typeManager.getTypeOperators());
+        this.writtenFileCodec = requireNonNull(writtenFileCodec, "writtenFileCodec is null");
     }
 
     @Override
@@ -263,6 +283,83 @@ public class PaimonMetadata
         return fields.stream()
                 .map(DataField::id)
                 .collect(toImmutableSet());
+    }
+
+    /**
+     * Fixed-bucket primary-key tables route rows by Paimon's bucket of their bucket key, one writer per bucket, so that
+     * a bucket's new sorted run is written by one sink with one sequence range.
+     */
+    @Override
+    public Optional<ConnectorTableLayout> getInsertLayout(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        PaimonTable table = ((PaimonTableHandle) tableHandle).table();
+        TableSchema schema = table.schema();
+        TableOptions options = table.options();
+        if (!table.hasPrimaryKey() || options.bucket() <= 0) {
+            return Optional.empty();
+        }
+        List<String> bucketKeyTypes = new ArrayList<>();
+        List<String> bucketKeyColumns = new ArrayList<>();
+        for (String name : options.bucketKey()) {
+            DataField field = schema.field(name)
+                    .orElseThrow(() -> new TrinoException(PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION, "Table %s: bucket key field %s is not a column".formatted(table.name(), name)));
+            bucketKeyTypes.add(field.type().asSqlString());
+            bucketKeyColumns.add(columnMetadata(table, field).getName());
+        }
+        PaimonPartitioningHandle partitioning = new PaimonPartitioningHandle(options.bucket(), bucketKeyTypes, options.bucketFunctionType() == TableOptions.BucketFunctionType.MOD);
+        return Optional.of(new ConnectorTableLayout(partitioning, bucketKeyColumns, false));
+    }
+
+    @Override
+    public ConnectorInsertTableHandle beginInsert(ConnectorSession session, ConnectorTableHandle tableHandle, List<ColumnHandle> columns, RetryMode retryMode)
+    {
+        PaimonTableHandle handle = (PaimonTableHandle) tableHandle;
+        if (retryMode != RetryMode.NO_RETRIES) {
+            throw new TrinoException(NOT_SUPPORTED, "This connector does not support query retries");
+        }
+        PaimonTable table = handle.table();
+        String tableName = table.name().toString();
+        TableSchema schema = table.schema();
+        TableOptions options = table.options();
+        WriteRestrictions.checkInsertable(tableName, schema, options);
+
+        // the pages carry every table column, in table order
+        Map<String, ColumnHandle> columnHandles = getColumnHandles(session, handle);
+        List<PaimonColumnHandle> tableColumns = schema.fields().stream()
+                .map(field -> (PaimonColumnHandle) columnHandles.get(columnMetadata(table, field).getName()))
+                .collect(ImmutableList.toImmutableList());
+        if (!columns.equals(tableColumns)) {
+            throw new TrinoException(PaimonErrorCode.PAIMON_INVALID_METADATA, "Table %s: INSERT columns %s are not the table columns %s".formatted(tableName, columns, tableColumns));
+        }
+
+        // each bucket's sequence numbers continue above its largest in the snapshot this statement read
+        List<PaimonInsertTableHandle.BucketSequence> sequences = new ArrayList<>();
+        if (handle.snapshotId().isPresent()) {
+            SnapshotFiles snapshots = new SnapshotFiles(catalog.fileSystem(session), table.location());
+            Snapshot snapshot = snapshots.readSnapshot(handle.snapshotId().getAsLong());
+            for (BucketFiles bucket : new SnapshotScan(catalog.fileSystem(session), table.location()).liveFilesByBucket(snapshot, ScanFilter.ALL)) {
+                long maximum = bucket.files().stream().mapToLong(entry -> entry.file().maxSequenceNumber()).max().orElse(-1);
+                sequences.add(new PaimonInsertTableHandle.BucketSequence(bucket.partition().serialize(), bucket.bucket(), maximum));
+            }
+        }
+        return new PaimonInsertTableHandle(
+                table,
+                handle.snapshotId(),
+                tableColumns,
+                sequences,
+                UUID.randomUUID().toString());
+    }
+
+    @Override
+    public Optional<ConnectorOutputMetadata> finishInsert(ConnectorSession session, ConnectorInsertTableHandle insertHandle, List<ConnectorTableHandle> sourceTableHandles, Collection<Slice> fragments, Collection<ComputedStatistics> computedStatistics)
+    {
+        PaimonInsertTableHandle handle = (PaimonInsertTableHandle) insertHandle;
+        List<ManifestEntry> files = fragments.stream()
+                .map(fragment -> writtenFileCodec.fromJson(fragment.getBytes()))
+                .map(WrittenFile::toManifestEntry)
+                .collect(ImmutableList.toImmutableList());
+        new InsertCommit(catalog.fileSystem(session), handle).commit(files, session.getQueryId());
+        return Optional.empty();
     }
 
     /** {@code "<table>$snapshots"} and {@code "<table>$files"}. */

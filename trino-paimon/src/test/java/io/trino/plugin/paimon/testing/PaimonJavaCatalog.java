@@ -7,6 +7,7 @@ import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.data.serializer.InternalRowSerializer;
 import org.apache.paimon.disk.IOManager;
 import org.apache.paimon.options.Options;
 import org.apache.paimon.reader.RecordReader;
@@ -175,6 +176,37 @@ public final class PaimonJavaCatalog
         catch (Exception e) {
             throw new RuntimeException("Paimon Java failed to write " + table.name(), e);
         }
+    }
+
+    /** Writes rows of any kind (e.g. rows read back with {@link #readInternalRows}) in one batch commit. */
+    public static void writeInternalRows(Table table, List<InternalRow> rows)
+    {
+        BatchWriteBuilder builder = table.newBatchWriteBuilder();
+        try (BatchTableWrite write = builder.newWrite().withIOManager(IOManager.create(System.getProperty("java.io.tmpdir")));
+                BatchTableCommit commit = builder.newCommit()) {
+            for (InternalRow row : rows) {
+                write.write(row);
+            }
+            commit.commit(write.prepareCommit());
+        }
+        catch (Exception e) {
+            throw new RuntimeException("Paimon Java failed to write " + table.name(), e);
+        }
+    }
+
+    /** Every row Paimon Java reads from the table's latest snapshot, each copied out of the reader's buffers. */
+    public static List<InternalRow> readInternalRows(Table table)
+    {
+        ReadBuilder readBuilder = table.newReadBuilder();
+        InternalRowSerializer serializer = new InternalRowSerializer(table.rowType());
+        List<InternalRow> rows = new ArrayList<>();
+        try (RecordReader<InternalRow> reader = readBuilder.newRead().createReader(readBuilder.newScan().plan())) {
+            reader.forEachRemaining(row -> rows.add(serializer.copy(row)));
+        }
+        catch (Exception e) {
+            throw new RuntimeException("Paimon Java failed to read " + table.name(), e);
+        }
+        return rows;
     }
 
     /** Every row Paimon Java reads from the table's latest snapshot, rendered as text, sorted. */

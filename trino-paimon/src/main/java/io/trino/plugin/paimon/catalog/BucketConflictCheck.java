@@ -1,0 +1,78 @@
+package io.trino.plugin.paimon.catalog;
+
+import com.google.common.collect.ImmutableSet;
+import io.trino.filesystem.Location;
+import io.trino.filesystem.TrinoFileSystem;
+import io.trino.plugin.paimon.format.manifest.ManifestEntry;
+import io.trino.plugin.paimon.format.manifest.ManifestFileMeta;
+import io.trino.plugin.paimon.format.manifest.SnapshotScan;
+import io.trino.plugin.paimon.format.snapshot.Snapshot;
+import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
+import io.trino.spi.TrinoException;
+
+import java.nio.ByteBuffer;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.function.Consumer;
+
+import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Gives a commit up when another writer changed a bucket it writes since the snapshot it read (reliability.md §0.1):
+ * new files in such a bucket carry sequence numbers from the same range as ours, so which record of a key wins would
+ * be undefined. Snapshots are checked once each, also across retries; commits to other buckets pass.
+ */
+public final class BucketConflictCheck
+        implements Consumer<Optional<Snapshot>>
+{
+    private final String tableName;
+    private final SnapshotFiles snapshots;
+    private final SnapshotScan scan;
+    private final Set<Bucket> written;
+    private long checkedUpTo;
+
+    /** A bucket of a partition, the partition as its binary row bytes. */
+    public record Bucket(ByteBuffer partition, int bucket)
+    {
+        public Bucket
+        {
+            requireNonNull(partition, "partition is null");
+        }
+    }
+
+    public BucketConflictCheck(TrinoFileSystem fileSystem, Location tableLocation, String tableName, OptionalLong baseSnapshotId, Set<Bucket> written)
+    {
+        this.tableName = requireNonNull(tableName, "tableName is null");
+        this.snapshots = new SnapshotFiles(fileSystem, tableLocation);
+        this.scan = new SnapshotScan(fileSystem, tableLocation);
+        this.written = ImmutableSet.copyOf(written);
+        this.checkedUpTo = baseSnapshotId.orElse(0);
+    }
+
+    @Override
+    public void accept(Optional<Snapshot> latest)
+    {
+        long latestId = latest.map(Snapshot::id).orElse(0L);
+        for (long id = checkedUpTo + 1; id <= latestId; id++) {
+            if (!snapshots.snapshotExists(id)) {
+                throw conflict("snapshot %s, committed since this statement read the table, is gone (expired), so what it changed cannot be checked".formatted(id));
+            }
+            Snapshot snapshot = snapshots.readSnapshot(id);
+            for (ManifestFileMeta manifest : scan.readManifestList(snapshot.deltaManifestList(), snapshot.deltaManifestListSize())) {
+                for (ManifestEntry entry : scan.readManifest(manifest)) {
+                    if (written.contains(new Bucket(ByteBuffer.wrap(entry.partition().bytes()), entry.bucket()))) {
+                        throw conflict("snapshot %s (%s by %s) changed bucket %s, which this statement also wrote".formatted(id, snapshot.commitKind(), snapshot.commitUser(), entry.bucket()));
+                    }
+                }
+            }
+            checkedUpTo = id;
+        }
+    }
+
+    private TrinoException conflict(String reason)
+    {
+        return new TrinoException(TRANSACTION_CONFLICT, "Write to Paimon table %s conflicts with a concurrent commit: %s; run the statement again".formatted(tableName, reason));
+    }
+}

@@ -1,0 +1,143 @@
+package io.trino.plugin.paimon.metadata;
+
+import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableMap;
+import io.airlift.log.Logger;
+import io.trino.filesystem.Location;
+import io.trino.filesystem.TrinoFileSystem;
+import io.trino.plugin.paimon.PaimonInsertTableHandle;
+import io.trino.plugin.paimon.catalog.BucketConflictCheck.Bucket;
+import io.trino.plugin.paimon.catalog.BucketConflictCheck;
+import io.trino.plugin.paimon.catalog.SnapshotCommitter;
+import io.trino.plugin.paimon.format.manifest.ManifestEntry;
+import io.trino.plugin.paimon.format.row.PartitionPath;
+import io.trino.plugin.paimon.format.schema.DataField;
+import io.trino.plugin.paimon.format.schema.TableSchema;
+import io.trino.plugin.paimon.format.snapshot.Snapshot.CommitKind;
+import io.trino.plugin.paimon.format.snapshot.Snapshot;
+import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
+import io.trino.plugin.paimon.table.TableOptions;
+import io.trino.spi.TrinoException;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+
+import static com.google.common.collect.ImmutableSet.toImmutableSet;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_CONFLICT;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
+import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Commits the files of an INSERT as one APPEND snapshot (paimon-format.md §11.2). The snapshot carries the
+ * statement's commit identifier in its properties; when the commit fails, the snapshots committed since the base
+ * are searched for it first (the publish may have landed although it reported a failure). When the commit surely
+ * did not land the written data files are deleted; when its outcome is unknown they are left in place, since
+ * deleting them could break a snapshot that did land.
+ */
+final class InsertCommit
+{
+    /** Snapshot property naming the statement's commit identifier. */
+    static final String COMMIT_ID_PROPERTY = "trino.commit-id";
+    static final String QUERY_ID_PROPERTY = "trino.query-id";
+
+    private static final Logger log = Logger.get(InsertCommit.class);
+
+    private final TrinoFileSystem fileSystem;
+    private final PaimonInsertTableHandle handle;
+    private final TableSchema schema;
+    private final TableOptions options;
+
+    InsertCommit(TrinoFileSystem fileSystem, PaimonInsertTableHandle handle)
+    {
+        this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
+        this.handle = requireNonNull(handle, "handle is null");
+        this.schema = handle.table().schema();
+        this.options = handle.table().options();
+    }
+
+    void commit(List<ManifestEntry> files, String queryId)
+    {
+        if (files.isEmpty()) {
+            // Paimon's batch writers skip empty commits too
+            return;
+        }
+        Location location = handle.table().location();
+        String tableName = handle.schemaTableName().toString();
+        Consumer<Optional<Snapshot>> check = _ -> {};
+        if (!schema.primaryKeys().isEmpty()) {
+            Set<Bucket> buckets = files.stream()
+                    .map(entry -> new Bucket(ByteBuffer.wrap(entry.partition().bytes()), entry.bucket()))
+                    .collect(toImmutableSet());
+            check = new BucketConflictCheck(fileSystem, location, tableName, handle.baseSnapshotId(), buckets);
+        }
+        SnapshotCommitter committer = new SnapshotCommitter(fileSystem, location, schema, handle.commitIdentifier(), options.commitMaxRetries());
+        Map<String, String> properties = ImmutableMap.of(COMMIT_ID_PROPERTY, handle.commitIdentifier(), QUERY_ID_PROPERTY, queryId);
+        try {
+            committer.commit(CommitKind.APPEND, files, Optional.empty(), false, properties, check);
+        }
+        catch (RuntimeException e) {
+            if (ownSnapshot(location).isPresent()) {
+                log.warn(e, "Commit to %s reported a failure, but its snapshot was published", tableName);
+                return;
+            }
+            if (surelyNotPublished(e)) {
+                deleteDataFiles(location, files, e);
+            }
+            else {
+                log.warn(e, "Commit to %s failed with an unknown outcome; its data files are left in place", tableName);
+            }
+            throw e;
+        }
+    }
+
+    // thrown before a publish or after every publish attempt found its snapshot id taken
+    private static boolean surelyNotPublished(RuntimeException e)
+    {
+        return e instanceof TrinoException trinoException
+                && (trinoException.getErrorCode().equals(TRANSACTION_CONFLICT.toErrorCode()) || trinoException.getErrorCode().equals(PAIMON_COMMIT_CONFLICT.toErrorCode()));
+    }
+
+    private Optional<Snapshot> ownSnapshot(Location location)
+    {
+        try {
+            SnapshotFiles snapshots = new SnapshotFiles(fileSystem, location);
+            long latest = snapshots.latestSnapshotId().orElse(0);
+            for (long id = handle.baseSnapshotId().orElse(0) + 1; id <= latest; id++) {
+                if (!snapshots.snapshotExists(id)) {
+                    continue;
+                }
+                Snapshot snapshot = snapshots.readSnapshot(id);
+                if (snapshot.properties().map(properties -> handle.commitIdentifier().equals(properties.get(COMMIT_ID_PROPERTY))).orElse(false)) {
+                    return Optional.of(snapshot);
+                }
+            }
+            return Optional.empty();
+        }
+        catch (RuntimeException e) {
+            // cannot tell: treat as not found, and the caller keeps the files unless the failure was certain
+            log.warn(e, "Could not look for the snapshot of commit %s in %s", handle.commitIdentifier(), location);
+            return Optional.empty();
+        }
+    }
+
+    private void deleteDataFiles(Location location, List<ManifestEntry> files, RuntimeException failure)
+    {
+        List<DataField> partitionFields = schema.partitionKeys().stream().map(name -> schema.field(name).orElseThrow()).collect(ImmutableList.toImmutableList());
+        for (ManifestEntry entry : files) {
+            String partitionPath = PartitionPath.partitionPath(partitionFields, entry.partition(), options.partitionLegacyName(), options.partitionDefaultName());
+            Location file = location.appendPath(partitionPath + "bucket-" + entry.bucket()).appendPath(entry.file().fileName());
+            try {
+                fileSystem.deleteFile(file);
+            }
+            catch (IOException e) {
+                failure.addSuppressed(new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to delete data file " + file, e));
+            }
+        }
+    }
+}

@@ -1,0 +1,32 @@
+package io.trino.plugin.paimon.write;
+
+import io.trino.plugin.paimon.format.manifest.DataFileMeta;
+import io.trino.plugin.paimon.format.row.BinaryRow;
+import io.trino.spi.Page;
+
+import java.util.List;
+
+/**
+ * Writes the rows of one (partition, bucket) of a statement into new level-0 data files.
+ */
+interface BucketWriter
+{
+    BinaryRow partition();
+
+    int bucket();
+
+    /** Adds the rows at the positions of a page of table columns. */
+    void add(Page rows, int[] positions, int length);
+
+    /** Bytes held in memory: buffered rows and open files' buffers. */
+    long memoryUsage();
+
+    /** Writes out what is buffered, if anything (a sorted run of level 0 for primary-key tables). */
+    void flush();
+
+    /** Flushes and closes; the files written, in order. */
+    List<DataFileMeta> finish();
+
+    /** Stops writing; the caller deletes the files. */
+    void abort();
+}

@@ -1,0 +1,341 @@
+package io.trino.plugin.paimon.write;
+
+import com.google.common.collect.ImmutableList;
+import io.trino.filesystem.Location;
+import io.trino.filesystem.TrinoFileSystem;
+import io.trino.parquet.writer.ParquetWriter;
+import io.trino.parquet.writer.ParquetWriterOptions;
+import io.trino.plugin.paimon.format.manifest.DataFileMeta;
+import io.trino.plugin.paimon.format.manifest.SimpleStats;
+import io.trino.plugin.paimon.format.row.BinaryRow;
+import io.trino.plugin.paimon.format.row.BinaryRowWriter;
+import io.trino.plugin.paimon.format.schema.DataType;
+import io.trino.plugin.paimon.merge.KeyValueLayout;
+import io.trino.spi.Page;
+import io.trino.spi.TrinoException;
+import io.trino.spi.block.Block;
+import io.trino.spi.type.Type;
+import org.apache.parquet.format.CompressionCodec;
+import org.joda.time.DateTimeZone;
+
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+
+import static com.google.common.base.Preconditions.checkArgument;
+import static com.google.common.base.Preconditions.checkState;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
+import static io.trino.spi.type.BigintType.BIGINT;
+import static io.trino.spi.type.TinyintType.TINYINT;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Writes one data file with Trino's Parquet writer and describes it as Paimon's writer would ({@link DataFileMeta}).
+ * Primary-key tables use the key-value layout (paimon-format.md §7.1): the trimmed primary key as {@code _KEY_<k>},
+ * {@code _SEQUENCE_NUMBER}, {@code _VALUE_KIND}, then every table column; the caller hands over pages in that layout,
+ * sorted by key, each key once. Append tables (§7.4) hold the table columns only.
+ * <p>
+ * The description: row count and size; first and last key; key statistics (truncate(128)) and value statistics per
+ * the table's stats modes; sequence range; delete rows (-U and -D); level 0, written by a writer (file source APPEND).
+ */
+public final class KeyValueFileWriter
+{
+    private static final String KEY_PREFIX = "_KEY_";
+    // Paimon's field ids of the key copies and system columns (Integer.MAX_VALUE / 2 + id, MAX_VALUE - 1, MAX_VALUE - 2)
+    private static final int KEY_FIELD_ID_BASE = Integer.MAX_VALUE / 2;
+    private static final int SEQUENCE_NUMBER_FIELD_ID = Integer.MAX_VALUE - 1;
+    private static final int VALUE_KIND_FIELD_ID = Integer.MAX_VALUE - 2;
+
+    private final DataFileLayout layout;
+    private final Location location;
+    private final String fileName;
+    private final long schemaId;
+    private final CountingOutputStream output;
+    private final ParquetWriter writer;
+    private final List<ColumnStatsCollector> keyStats;
+    private final List<ColumnStatsCollector> valueStats;
+    private long rowCount;
+    private long deleteRowCount;
+    private long minSequenceNumber = Long.MAX_VALUE;
+    private long maxSequenceNumber = Long.MIN_VALUE;
+    private BinaryRow minKey;
+    private Page lastPage;
+    private int lastPosition;
+    private boolean closed;
+
+    public KeyValueFileWriter(TrinoFileSystem fileSystem, Location location, DataFileLayout layout, long schemaId, CompressionCodec compression)
+    {
+        this.layout = requireNonNull(layout, "layout is null");
+        this.location = requireNonNull(location, "location is null");
+        this.fileName = location.fileName();
+        this.schemaId = schemaId;
+        try {
+            this.output = new CountingOutputStream(fileSystem.newOutputFile(location).create());
+        }
+        catch (IOException e) {
+            throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to create data file " + location, e);
+        }
+        ParquetFileSchema schema = new ParquetFileSchema(layout.fileColumns());
+        this.writer = new ParquetWriter(
+                output,
+                schema.messageType(),
+                schema.primitiveTypes(),
+                ParquetWriterOptions.builder().build(),
+                compression,
+                "trino-paimon",
+                // int96 timestamps hold the wall clock (TIMESTAMP) or the instant (LTZ) as if in UTC
+                Optional.of(DateTimeZone.UTC),
+                Optional.empty());
+        this.keyStats = layout.keyColumns().stream()
+                .map(column -> new ColumnStatsCollector(column.type(), column.trinoType(), StatsMode.KEY_FIELDS))
+                .collect(ImmutableList.toImmutableList());
+        ImmutableList.Builder<ColumnStatsCollector> valueStats = ImmutableList.builder();
+        for (int i = 0; i < layout.valueColumns().size(); i++) {
+            DataFileColumn column = layout.valueColumns().get(i);
+            valueStats.add(new ColumnStatsCollector(column.type(), column.trinoType(), layout.valueStatsModes().get(i)));
+        }
+        this.valueStats = valueStats.build();
+    }
+
+    /** Path of the file being written. */
+    public Location location()
+    {
+        return location;
+    }
+
+    /**
+     * Appends rows: for key-value files a page in {@link KeyValueLayout} with every table column as a value channel,
+     * sorted by key after the rows already written; for append files the table columns.
+     */
+    public void write(Page page)
+    {
+        checkState(!closed, "file %s is closed", location);
+        int positions = page.getPositionCount();
+        if (positions == 0) {
+            return;
+        }
+        int keyCount = layout.keyColumns().size();
+        int firstValue = layout.keyValue() ? keyCount + 2 : 0;
+        Block[] blocks = new Block[layout.fileColumns().size()];
+        for (int i = 0; i < blocks.length; i++) {
+            DataFileColumn column = layout.fileColumns().get(i);
+            blocks[i] = ParquetFileSchema.toStorage(column.type(), column.trinoType(), page.getBlock(i));
+        }
+        if (layout.keyValue()) {
+            for (int i = 0; i < keyCount; i++) {
+                keyStats.get(i).add(page.getBlock(i));
+            }
+            Block sequence = page.getBlock(keyCount);
+            Block kinds = page.getBlock(keyCount + 1);
+            for (int position = 0; position < positions; position++) {
+                long value = BIGINT.getLong(sequence, position);
+                minSequenceNumber = Math.min(minSequenceNumber, value);
+                maxSequenceNumber = Math.max(maxSequenceNumber, value);
+                if (KeyValueLayout.isRetract(TINYINT.getByte(kinds, position))) {
+                    deleteRowCount++;
+                }
+            }
+            if (minKey == null) {
+                minKey = key(page, 0);
+            }
+            lastPage = page;
+            lastPosition = positions - 1;
+        }
+        for (int i = 0; i < valueStats.size(); i++) {
+            valueStats.get(i).add(page.getBlock(firstValue + i));
+        }
+        try {
+            writer.write(new Page(positions, blocks));
+        }
+        catch (IOException e) {
+            throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to write data file " + location, e);
+        }
+        rowCount += positions;
+    }
+
+    /** Records the sequence numbers of rows of an append file (which has no sequence column). */
+    public void addSequenceRange(long min, long max)
+    {
+        checkArgument(!layout.keyValue(), "key-value files carry their sequence numbers");
+        minSequenceNumber = Math.min(minSequenceNumber, min);
+        maxSequenceNumber = Math.max(maxSequenceNumber, max);
+    }
+
+    public long rowCount()
+    {
+        return rowCount;
+    }
+
+    public long writtenBytes()
+    {
+        return writer.getWrittenBytes();
+    }
+
+    public long memoryUsage()
+    {
+        return writer.getRetainedBytes();
+    }
+
+    /** Finishes the file and describes it. */
+    public DataFileMeta close()
+    {
+        checkState(!closed, "file %s is closed", location);
+        checkState(rowCount > 0, "no rows written to %s", location);
+        closed = true;
+        try {
+            writer.close();
+        }
+        catch (IOException e) {
+            throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to write data file " + location, e);
+        }
+        BinaryRow maxKey = layout.keyValue() ? key(lastPage, lastPosition) : BinaryRow.EMPTY;
+        lastPage = null;
+        // Paimon stores value statistics densely: a column whose statistics are all unknown (mode none, nested types)
+        // is left out, and the names of the columns kept are listed unless all are kept
+        List<Object[]> valueResults = valueStats.stream().map(ColumnStatsCollector::result).toList();
+        List<Integer> denseColumns = new ArrayList<>();
+        List<String> statsColumns = new ArrayList<>();
+        for (int i = 0; i < valueResults.size(); i++) {
+            Object[] result = valueResults.get(i);
+            if (!layout.denseValueStats() || result[0] != null || result[1] != null || result[2] != null) {
+                denseColumns.add(i);
+                statsColumns.add(layout.valueColumns().get(i).name());
+            }
+        }
+        boolean allValueStats = denseColumns.size() == valueResults.size();
+        // Paimon's creation time is the local wall clock, stored as if it were UTC
+        long creationTime = LocalDateTime.now().toInstant(ZoneOffset.UTC).toEpochMilli();
+        return new DataFileMeta(
+                fileName,
+                output.count(),
+                rowCount,
+                layout.keyValue() ? minKey : BinaryRow.EMPTY,
+                maxKey,
+                layout.keyValue() ? stats(layout.keyColumns(), keyStats.stream().map(ColumnStatsCollector::result).toList(), denseAll(keyStats.size())) : SimpleStats.EMPTY,
+                stats(layout.valueColumns(), valueResults, denseColumns),
+                minSequenceNumber,
+                maxSequenceNumber,
+                schemaId,
+                0,
+                ImmutableList.of(),
+                OptionalLong.of(creationTime),
+                OptionalLong.of(deleteRowCount),
+                Optional.empty(),
+                OptionalInt.of(DataFileMeta.FILE_SOURCE_APPEND),
+                allValueStats ? Optional.empty() : Optional.of(statsColumns),
+                Optional.empty(),
+                OptionalLong.empty(),
+                Optional.empty());
+    }
+
+    /** Stops writing and leaves the file to the caller to delete. */
+    public void abort()
+    {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            output.close();
+        }
+        catch (IOException _) {
+            // the file is deleted by the caller; a failing close changes nothing about that
+        }
+    }
+
+    private BinaryRow key(Page page, int position)
+    {
+        List<DataFileColumn> keyColumns = layout.keyColumns();
+        BinaryRowWriter row = new BinaryRowWriter(keyColumns.size());
+        for (int i = 0; i < keyColumns.size(); i++) {
+            DataFileColumn column = keyColumns.get(i);
+            row.write(i, column.type(), BinaryRowValues.value(column.type(), column.trinoType(), page.getBlock(i), position));
+        }
+        return row.complete();
+    }
+
+    private static List<Integer> denseAll(int count)
+    {
+        List<Integer> all = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            all.add(i);
+        }
+        return all;
+    }
+
+    private static SimpleStats stats(List<DataFileColumn> columns, List<Object[]> results, List<Integer> included)
+    {
+        List<DataType> types = new ArrayList<>();
+        Object[] mins = new Object[included.size()];
+        Object[] maxes = new Object[included.size()];
+        List<Long> nullCounts = new ArrayList<>();
+        for (int i = 0; i < included.size(); i++) {
+            int column = included.get(i);
+            types.add(columns.get(column).type().withNullable(true));
+            Object[] result = results.get(column);
+            mins[i] = result[0];
+            maxes[i] = result[1];
+            nullCounts.add((Long) result[2]);
+        }
+        return new SimpleStats(
+                BinaryRowWriter.toBinaryRow(types, Arrays.asList(mins)),
+                BinaryRowWriter.toBinaryRow(types, Arrays.asList(maxes)),
+                Optional.of(nullCounts));
+    }
+
+    /** Names and ids of the key-value layout's system columns. */
+    static DataFileColumn keyColumn(String name, int fieldId, DataType type, Type trinoType)
+    {
+        return new DataFileColumn(KEY_PREFIX + name, KEY_FIELD_ID_BASE + fieldId, type, trinoType);
+    }
+
+    static DataFileColumn sequenceNumberColumn()
+    {
+        return new DataFileColumn("_SEQUENCE_NUMBER", SEQUENCE_NUMBER_FIELD_ID, new DataType.BigIntType(false), BIGINT);
+    }
+
+    static DataFileColumn valueKindColumn()
+    {
+        return new DataFileColumn("_VALUE_KIND", VALUE_KIND_FIELD_ID, new DataType.TinyIntType(false), TINYINT);
+    }
+
+    private static final class CountingOutputStream
+            extends FilterOutputStream
+    {
+        private long count;
+
+        CountingOutputStream(OutputStream out)
+        {
+            super(out);
+        }
+
+        @Override
+        public void write(int b)
+                throws IOException
+        {
+            out.write(b);
+            count++;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len)
+                throws IOException
+        {
+            out.write(b, off, len);
+            count += len;
+        }
+
+        long count()
+        {
+            return count;
+        }
+    }
+}

@@ -1,0 +1,93 @@
+package io.trino.plugin.paimon.write;
+
+import com.google.common.collect.ImmutableList;
+import io.trino.filesystem.Location;
+import io.trino.plugin.paimon.format.manifest.DataFileMeta;
+import io.trino.plugin.paimon.format.row.BinaryRow;
+import io.trino.spi.Page;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The writer of one bucket of a primary-key table: rows go into a {@link SortBuffer}, and each flush writes the
+ * buffer as one sorted level-0 file, as Paimon's merge-tree writer flushes its write buffer.
+ */
+final class MergeTreeBucketWriter
+        implements BucketWriter
+{
+    private final BinaryRow partition;
+    private final int bucket;
+    private final Location directory;
+    private final DataFiles files;
+    private final SortBuffer buffer;
+    private final List<DataFileMeta> written = new ArrayList<>();
+    private KeyValueFileWriter current;
+
+    MergeTreeBucketWriter(BinaryRow partition, int bucket, Location directory, DataFiles files, SortBuffer buffer)
+    {
+        this.partition = requireNonNull(partition, "partition is null");
+        this.bucket = bucket;
+        this.directory = requireNonNull(directory, "directory is null");
+        this.files = requireNonNull(files, "files is null");
+        this.buffer = requireNonNull(buffer, "buffer is null");
+    }
+
+    @Override
+    public BinaryRow partition()
+    {
+        return partition;
+    }
+
+    @Override
+    public int bucket()
+    {
+        return bucket;
+    }
+
+    @Override
+    public void add(Page rows, int[] positions, int length)
+    {
+        buffer.add(rows, positions, length);
+    }
+
+    @Override
+    public long memoryUsage()
+    {
+        return buffer.retainedBytes();
+    }
+
+    @Override
+    public void flush()
+    {
+        if (buffer.isEmpty()) {
+            return;
+        }
+        current = files.create(directory);
+        buffer.flush(current::write);
+        if (current.rowCount() > 0) {
+            written.add(current.close());
+        }
+        else {
+            current.abort();
+        }
+        current = null;
+    }
+
+    @Override
+    public List<DataFileMeta> finish()
+    {
+        flush();
+        return ImmutableList.copyOf(written);
+    }
+
+    @Override
+    public void abort()
+    {
+        if (current != null) {
+            current.abort();
+        }
+    }
+}

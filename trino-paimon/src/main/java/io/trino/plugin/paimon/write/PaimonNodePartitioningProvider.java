@@ -1,0 +1,41 @@
+package io.trino.plugin.paimon.write;
+
+import io.trino.plugin.paimon.PaimonPartitioningHandle;
+import io.trino.plugin.paimon.format.schema.DataTypeParser;
+import io.trino.spi.connector.BucketFunction;
+import io.trino.spi.connector.ConnectorBucketNodeMap;
+import io.trino.spi.connector.ConnectorNodePartitioningProvider;
+import io.trino.spi.connector.ConnectorPartitioningHandle;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.type.Type;
+
+import java.util.List;
+import java.util.Optional;
+
+import static io.trino.spi.connector.ConnectorBucketNodeMap.createBucketNodeMap;
+
+/**
+ * Trino's buckets for writing a fixed-bucket table are Paimon's buckets: as many as the table has, each row in the
+ * bucket Paimon puts it in.
+ */
+public class PaimonNodePartitioningProvider
+        implements ConnectorNodePartitioningProvider
+{
+    @Override
+    public Optional<ConnectorBucketNodeMap> getBucketNodeMapping(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorPartitioningHandle partitioningHandle)
+    {
+        return Optional.of(createBucketNodeMap(((PaimonPartitioningHandle) partitioningHandle).bucketCount()));
+    }
+
+    @Override
+    public BucketFunction getBucketFunction(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorPartitioningHandle partitioningHandle, List<Type> partitionChannelTypes, int bucketCount)
+    {
+        PaimonPartitioningHandle handle = (PaimonPartitioningHandle) partitioningHandle;
+        return new PaimonBucketFunction(
+                handle.bucketKeyTypes().stream().map(DataTypeParser::parse).toList(),
+                partitionChannelTypes,
+                handle.bucketCount(),
+                handle.modFunction());
+    }
+}

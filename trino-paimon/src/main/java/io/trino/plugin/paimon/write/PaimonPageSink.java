@@ -1,0 +1,302 @@
+package io.trino.plugin.paimon.write;
+
+import com.google.common.collect.ImmutableList;
+import io.airlift.json.JsonCodec;
+import io.airlift.slice.Slice;
+import io.airlift.slice.Slices;
+import io.trino.filesystem.Location;
+import io.trino.plugin.paimon.format.manifest.DataFileMeta;
+import io.trino.plugin.paimon.format.row.BinaryRow;
+import io.trino.plugin.paimon.format.row.PartitionPath;
+import io.trino.plugin.paimon.format.schema.DataField;
+import io.trino.plugin.paimon.format.schema.DataType;
+import io.trino.plugin.paimon.format.schema.TableSchema;
+import io.trino.plugin.paimon.merge.KeyValueLayout;
+import io.trino.plugin.paimon.merge.MergeFunction;
+import io.trino.plugin.paimon.merge.RecordComparator;
+import io.trino.plugin.paimon.table.BucketFunction;
+import io.trino.plugin.paimon.table.TableOptions;
+import io.trino.spi.Page;
+import io.trino.spi.TrinoException;
+import io.trino.spi.block.Block;
+import io.trino.spi.connector.ConnectorPageSink;
+import io.trino.spi.type.Type;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Writes the rows of an INSERT into new level-0 data files, one writer per (partition, bucket): rows are routed with
+ * Paimon's partition encoding and bucket function, buffered, sorted and folded per key (primary-key tables) and
+ * flushed as sorted runs whenever the buffers together reach the write buffer size. {@link #finish} returns a
+ * {@link WrittenFile} fragment per file; the coordinator commits them. {@link #abort} deletes the files this sink
+ * created, and only those.
+ */
+public final class PaimonPageSink
+        implements ConnectorPageSink
+{
+    private static final int ROUTING_SLICE_ROWS = 1024;
+
+    private final String tableName;
+    private final TableOptions options;
+    private final Location tableLocation;
+    private final DataFiles files;
+    private final List<Type> columnTypes;
+    private final int[] partitionChannels;
+    private final List<DataType> partitionTypes;
+    private final List<DataField> partitionFields;
+    private final int[] bucketKeyChannels;
+    private final List<DataType> bucketKeyTypes;
+    private final int totalBuckets;
+    private final Map<ByteBuffer, Long> baseSequenceNumbers;
+    private final JsonCodec<WrittenFile> codec;
+    private final WriteOptions writeOptions;
+    private final long bufferLimit;
+    private final Map<WriterKey, BucketWriter> writers = new LinkedHashMap<>();
+    // primary-key tables: the merge of records with one key, built once
+    private final KeyValueLayout keyValueLayout;
+    private final RecordComparator comparator;
+    private final Supplier<MergeFunction> mergeFunctions;
+    private final int[] keyValueChannels;
+
+    private record WriterKey(ByteBuffer partition, int bucket) {}
+
+    /**
+     * @param baseSequenceNumbers the largest sequence number of each bucket in the snapshot the statement read, keyed by
+     * {@link #bucketKey}
+     * @param bufferLimit the most memory the buffers of all buckets may hold before the largest is flushed
+     */
+    public PaimonPageSink(
+            String tableName,
+            Location tableLocation,
+            TableSchema schema,
+            TableOptions options,
+            List<Type> columnTypes,
+            DataFiles files,
+            Map<ByteBuffer, Long> baseSequenceNumbers,
+            JsonCodec<WrittenFile> codec,
+            WriteOptions writeOptions,
+            long bufferLimit)
+    {
+        this.tableName = requireNonNull(tableName, "tableName is null");
+        this.tableLocation = requireNonNull(tableLocation, "tableLocation is null");
+        requireNonNull(schema, "schema is null");
+        this.options = requireNonNull(options, "options is null");
+        this.columnTypes = ImmutableList.copyOf(columnTypes);
+        this.files = requireNonNull(files, "files is null");
+        this.baseSequenceNumbers = Map.copyOf(baseSequenceNumbers);
+        this.codec = requireNonNull(codec, "codec is null");
+        this.writeOptions = requireNonNull(writeOptions, "writeOptions is null");
+        this.bufferLimit = bufferLimit;
+
+        List<String> columnNames = schema.fields().stream().map(DataField::name).toList();
+        this.partitionFields = schema.partitionKeys().stream().map(name -> schema.field(name).orElseThrow()).toList();
+        this.partitionChannels = schema.partitionKeys().stream().mapToInt(columnNames::indexOf).toArray();
+        this.partitionTypes = partitionFields.stream().map(DataField::type).toList();
+        this.totalBuckets = options.bucket();
+        if (options.bucket() > 0) {
+            this.bucketKeyChannels = options.bucketKey().stream().mapToInt(columnNames::indexOf).toArray();
+            this.bucketKeyTypes = options.bucketKey().stream().map(name -> schema.field(name).orElseThrow().type()).toList();
+        }
+        else {
+            this.bucketKeyChannels = new int[0];
+            this.bucketKeyTypes = List.of();
+        }
+
+        if (!schema.primaryKeys().isEmpty()) {
+            List<DataField> keyFields = DataFileLayout.trimmedPrimaryKey(schema);
+            this.keyValueChannels = keyFields.stream().mapToInt(field -> columnNames.indexOf(field.name())).toArray();
+            int keyCount = keyFields.size();
+            int[] sequenceChannels = options.sequenceFields().stream().mapToInt(name -> keyCount + 2 + columnNames.indexOf(name)).toArray();
+            List<Type> sequenceTypes = options.sequenceFields().stream().map(name -> columnTypes.get(columnNames.indexOf(name))).toList();
+            int[] outputChannels = new int[columnTypes.size()];
+            for (int i = 0; i < outputChannels.length; i++) {
+                outputChannels[i] = keyCount + 2 + i;
+            }
+            this.keyValueLayout = new KeyValueLayout(keyCount, sequenceChannels, options.sequenceFieldDescending(), outputChannels);
+            List<Type> keyTypes = keyFields.stream().map(field -> columnTypes.get(columnNames.indexOf(field.name()))).toList();
+            this.comparator = new RecordComparator(keyValueLayout, keyTypes, sequenceTypes);
+            this.mergeFunctions = WriteMergeFunctions.create(tableName, schema, options, columnTypes, keyValueLayout.firstValueChannel());
+        }
+        else {
+            this.keyValueChannels = null;
+            this.keyValueLayout = null;
+            this.comparator = null;
+            this.mergeFunctions = null;
+        }
+    }
+
+    /** The key of a bucket in {@code baseSequenceNumbers}: the serialized partition row, then the bucket. */
+    public static ByteBuffer bucketKey(byte[] serializedPartition, int bucket)
+    {
+        return ByteBuffer.allocate(serializedPartition.length + 4).put(serializedPartition).putInt(bucket).flip();
+    }
+
+    @Override
+    public CompletableFuture<?> appendPage(Page page)
+    {
+        // in slices, so that the buffers are flushed close to their limit as Paimon flushes them record by record
+        for (int start = 0; start < page.getPositionCount(); start += ROUTING_SLICE_ROWS) {
+            route(page.getRegion(start, Math.min(ROUTING_SLICE_ROWS, page.getPositionCount() - start)));
+            flushWhileOverLimit();
+        }
+        return NOT_BLOCKED;
+    }
+
+    private void route(Page page)
+    {
+        int positionCount = page.getPositionCount();
+        Map<WriterKey, int[]> positions = new HashMap<>();
+        Map<WriterKey, Integer> counts = new HashMap<>();
+        // rows of one page mostly share a partition: its row is built once per change
+        BinaryRow partition = BinaryRow.EMPTY;
+        ByteBuffer partitionBytes = ByteBuffer.wrap(partition.bytes());
+        Block[] partitionBlocks = blocks(page, partitionChannels);
+        Block[] bucketKeyBlocks = blocks(page, bucketKeyChannels);
+        List<Type> partitionTrinoTypes = types(partitionChannels);
+        List<Type> bucketKeyTrinoTypes = types(bucketKeyChannels);
+        for (int position = 0; position < positionCount; position++) {
+            if (partitionChannels.length > 0) {
+                BinaryRow row = BinaryRowValues.row(partitionTypes, partitionTrinoTypes, partitionBlocks, position);
+                if (!ByteBuffer.wrap(row.bytes()).equals(partitionBytes)) {
+                    partition = row;
+                    partitionBytes = ByteBuffer.wrap(row.bytes());
+                }
+            }
+            int bucket = 0;
+            if (totalBuckets > 0) {
+                bucket = bucketOf(bucketKeyBlocks, bucketKeyTrinoTypes, position);
+            }
+            WriterKey key = new WriterKey(partitionBytes, bucket);
+            if (!writers.containsKey(key)) {
+                writers.put(key, createWriter(partition, bucket));
+            }
+            int[] keyPositions = positions.computeIfAbsent(key, _ -> new int[positionCount]);
+            int count = counts.getOrDefault(key, 0);
+            keyPositions[count] = position;
+            counts.put(key, count + 1);
+        }
+        positions.forEach((key, keyPositions) -> writers.get(key).add(page, keyPositions, counts.get(key)));
+    }
+
+    private int bucketOf(Block[] bucketKeyBlocks, List<Type> bucketKeyTrinoTypes, int position)
+    {
+        if (options.bucketFunctionType() == TableOptions.BucketFunctionType.MOD) {
+            Object value = BinaryRowValues.value(bucketKeyTypes.getFirst(), bucketKeyTrinoTypes.getFirst(), bucketKeyBlocks[0], position);
+            return BucketFunction.modBucket(((Number) value).longValue(), totalBuckets);
+        }
+        return BucketFunction.bucket(BinaryRowValues.row(bucketKeyTypes, bucketKeyTrinoTypes, bucketKeyBlocks, position), totalBuckets);
+    }
+
+    private BucketWriter createWriter(BinaryRow partition, int bucket)
+    {
+        String partitionPath = PartitionPath.partitionPath(partitionFields, partition, options.partitionLegacyName(), options.partitionDefaultName());
+        Location directory = tableLocation.appendPath(partitionPath + "bucket-" + bucket);
+        Long baseMaximum = baseSequenceNumbers.get(bucketKey(partition.serialize(), bucket));
+        long firstSequenceNumber = baseMaximum == null ? 0 : baseMaximum + 1;
+        if (keyValueLayout == null) {
+            return new AppendBucketWriter(partition, bucket, directory, files, writeOptions.targetFileSize(), firstSequenceNumber);
+        }
+        SortBuffer buffer = new SortBuffer(keyValueLayout, columnTypes, keyValueChannels, comparator, mergeFunctions, firstSequenceNumber);
+        return new MergeTreeBucketWriter(partition, bucket, directory, files, buffer);
+    }
+
+    // while the buffers together hold more than the limit, the largest one is written out
+    private void flushWhileOverLimit()
+    {
+        while (getMemoryUsage() > bufferLimit) {
+            BucketWriter largest = null;
+            for (BucketWriter writer : writers.values()) {
+                if (largest == null || writer.memoryUsage() > largest.memoryUsage()) {
+                    largest = writer;
+                }
+            }
+            if (largest == null || largest.memoryUsage() == 0) {
+                return;
+            }
+            largest.flush();
+        }
+    }
+
+    @Override
+    public long getMemoryUsage()
+    {
+        long bytes = 0;
+        for (BucketWriter writer : writers.values()) {
+            bytes += writer.memoryUsage();
+        }
+        return bytes;
+    }
+
+    @Override
+    public long getCompletedBytes()
+    {
+        return 0;
+    }
+
+    @Override
+    public CompletableFuture<Collection<Slice>> finish()
+    {
+        List<Slice> fragments = new ArrayList<>();
+        for (BucketWriter writer : writers.values()) {
+            for (DataFileMeta file : writer.finish()) {
+                fragments.add(Slices.wrappedBuffer(codec.toJsonBytes(WrittenFile.of(writer.partition(), writer.bucket(), totalBuckets, file))));
+            }
+        }
+        writers.clear();
+        return CompletableFuture.completedFuture(fragments);
+    }
+
+    @Override
+    public void abort()
+    {
+        for (BucketWriter writer : writers.values()) {
+            writer.abort();
+        }
+        writers.clear();
+        TrinoException failure = null;
+        for (Location location : files.created()) {
+            try {
+                files.fileSystem().deleteFile(location);
+            }
+            catch (IOException e) {
+                // a file never created (or already gone) is fine; anything else is reported after trying the rest
+                if (failure == null) {
+                    failure = new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to delete data file %s of an aborted write to %s".formatted(location, tableName), e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    private static Block[] blocks(Page page, int[] channels)
+    {
+        Block[] blocks = new Block[channels.length];
+        for (int i = 0; i < channels.length; i++) {
+            blocks[i] = page.getBlock(channels[i]);
+        }
+        return blocks;
+    }
+
+    private List<Type> types(int[] channels)
+    {
+        List<Type> types = new ArrayList<>(channels.length);
+        for (int channel : channels) {
+            types.add(columnTypes.get(channel));
+        }
+        return types;
+    }
+}

@@ -1,0 +1,86 @@
+package io.trino.plugin.paimon.write;
+
+import com.google.inject.Inject;
+import io.airlift.json.JsonCodec;
+import io.trino.filesystem.Location;
+import io.trino.filesystem.TrinoFileSystem;
+import io.trino.filesystem.TrinoFileSystemFactory;
+import io.trino.plugin.paimon.PaimonColumnHandle;
+import io.trino.plugin.paimon.PaimonConfig;
+import io.trino.plugin.paimon.PaimonInsertTableHandle.BucketSequence;
+import io.trino.plugin.paimon.PaimonInsertTableHandle;
+import io.trino.plugin.paimon.format.schema.TableSchema;
+import io.trino.plugin.paimon.table.TableOptions;
+import io.trino.plugin.paimon.table.TypeMapping;
+import io.trino.spi.TrinoException;
+import io.trino.spi.connector.ConnectorInsertTableHandle;
+import io.trino.spi.connector.ConnectorOutputTableHandle;
+import io.trino.spi.connector.ConnectorPageSink;
+import io.trino.spi.connector.ConnectorPageSinkId;
+import io.trino.spi.connector.ConnectorPageSinkProvider;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.type.TypeManager;
+
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.Map;
+
+import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Creates the page sinks of INSERT statements: each reads the table's schema version once and writes data files
+ * in Paimon's layout for it.
+ */
+public class PaimonPageSinkProvider
+        implements ConnectorPageSinkProvider
+{
+    private final TrinoFileSystemFactory fileSystemFactory;
+    private final TypeMapping typeMapping;
+    private final JsonCodec<WrittenFile> codec;
+    private final long maxWriteBufferSize;
+
+    @Inject
+    public PaimonPageSinkProvider(TrinoFileSystemFactory fileSystemFactory, TypeManager typeManager, JsonCodec<WrittenFile> codec, PaimonConfig config)
+    {
+        this.fileSystemFactory = requireNonNull(fileSystemFactory, "fileSystemFactory is null");
+        this.typeMapping = new TypeMapping(typeManager.getTypeOperators());
+        this.codec = requireNonNull(codec, "codec is null");
+        this.maxWriteBufferSize = config.getMaxWriteBufferSize().toBytes();
+    }
+
+    @Override
+    public ConnectorPageSink createPageSink(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorOutputTableHandle outputTableHandle, ConnectorPageSinkId pageSinkId)
+    {
+        throw new TrinoException(NOT_SUPPORTED, "CREATE TABLE AS is not supported by the Paimon connector");
+    }
+
+    @Override
+    public ConnectorPageSink createPageSink(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorInsertTableHandle insertTableHandle, ConnectorPageSinkId pageSinkId)
+    {
+        PaimonInsertTableHandle handle = (PaimonInsertTableHandle) insertTableHandle;
+        TrinoFileSystem fileSystem = fileSystemFactory.create(session);
+        Location location = handle.table().location();
+        TableSchema schema = handle.table().schema();
+        String tableName = handle.schemaTableName().toString();
+        TableOptions options = handle.table().options();
+        WriteOptions writeOptions = WriteOptions.of(tableName, schema.options(), !schema.primaryKeys().isEmpty());
+        DataFileLayout layout = DataFileLayout.of(tableName, schema, typeMapping);
+        Map<ByteBuffer, Long> baseSequenceNumbers = new HashMap<>();
+        for (BucketSequence bucket : handle.bucketSequences()) {
+            baseSequenceNumbers.put(PaimonPageSink.bucketKey(bucket.partition(), bucket.bucket()), bucket.maxSequenceNumber());
+        }
+        return new PaimonPageSink(
+                tableName,
+                location,
+                schema,
+                options,
+                handle.columns().stream().map(PaimonColumnHandle::type).toList(),
+                new DataFiles(fileSystem, layout, schema.id(), writeOptions.compression()),
+                baseSequenceNumbers,
+                codec,
+                writeOptions,
+                Math.min(writeOptions.writeBufferSize(), maxWriteBufferSize));
+    }
+}

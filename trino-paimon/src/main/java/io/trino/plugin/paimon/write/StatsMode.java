@@ -1,0 +1,70 @@
+package io.trino.plugin.paimon.write;
+
+import io.trino.spi.TrinoException;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * How much of a column's statistics a data file records (paimon-format.md §6): {@code none}, {@code counts} (null
+ * count only), {@code full}, or {@code truncate(n)} (strings cut to n code points, the maximum rounded up).
+ */
+public record StatsMode(Kind kind, OptionalInt truncateLength)
+{
+    public static final StatsMode KEY_FIELDS = new StatsMode(Kind.TRUNCATE, OptionalInt.of(128));
+    private static final Pattern TRUNCATE = Pattern.compile("TRUNCATE\\((\\d+)\\)");
+
+    public enum Kind
+    {
+        NONE, COUNTS, FULL, TRUNCATE
+    }
+
+    public StatsMode
+    {
+        requireNonNull(kind, "kind is null");
+        requireNonNull(truncateLength, "truncateLength is null");
+    }
+
+    /** The mode of a value column: {@code fields.<name>.stats-mode}, else {@code metadata.stats-mode} (default truncate(16)). */
+    public static StatsMode ofValueColumn(String tableName, Map<String, String> options, String column)
+    {
+        String key = "fields." + column + ".stats-mode";
+        if (options.containsKey(key)) {
+            return parse(tableName, key, options.get(key));
+        }
+        return parse(tableName, "metadata.stats-mode", options.getOrDefault("metadata.stats-mode", "truncate(16)"));
+    }
+
+    public static StatsMode parse(String tableName, String option, String value)
+    {
+        String normalized = value.trim().toUpperCase(Locale.ENGLISH);
+        switch (normalized) {
+            case "NONE":
+                return new StatsMode(Kind.NONE, OptionalInt.empty());
+            case "COUNTS":
+                return new StatsMode(Kind.COUNTS, OptionalInt.empty());
+            case "FULL":
+                return new StatsMode(Kind.FULL, OptionalInt.empty());
+            default:
+                Matcher matcher = TRUNCATE.matcher(normalized);
+                if (matcher.matches()) {
+                    try {
+                        int length = Integer.parseInt(matcher.group(1));
+                        if (length > 0) {
+                            return new StatsMode(Kind.TRUNCATE, OptionalInt.of(length));
+                        }
+                    }
+                    catch (NumberFormatException _) {
+                        // falls through to the error
+                    }
+                }
+                throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "Table %s: option '%s' has value '%s', expected none, counts, full or truncate(<length>)".formatted(tableName, option, value));
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package io.trino.plugin.paimon.write;
+
+import io.trino.plugin.paimon.format.schema.DataField;
+import io.trino.plugin.paimon.format.schema.TableSchema;
+import io.trino.plugin.paimon.table.TableOptions.ChangelogProducer;
+import io.trino.plugin.paimon.table.TableOptions.MergeEngine;
+import io.trino.plugin.paimon.table.TableOptions;
+import io.trino.spi.TrinoException;
+
+import java.util.List;
+
+import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
+
+/**
+ * The tables this connector cannot write yet, refused before any file is written, each with the option that makes
+ * it so.
+ */
+public final class WriteRestrictions
+{
+    private static final List<String> UNSUPPORTED_OPTIONS = List.of(
+            "data-file.path-directory",
+            "data-file.external-paths",
+            "file.format.per.level",
+            "file.compression.per.level");
+
+    private WriteRestrictions() {}
+
+    public static void checkInsertable(String tableName, TableSchema schema, TableOptions options)
+    {
+        boolean primaryKeyTable = !schema.primaryKeys().isEmpty();
+        if (primaryKeyTable && options.bucket() == TableOptions.DYNAMIC_BUCKET) {
+            throw refuse(tableName, "the table has dynamic buckets ('bucket' = '-1', Paimon's default for primary-key tables); only tables with a fixed 'bucket' > 0 can be written");
+        }
+        if (options.bucket() == TableOptions.POSTPONE_BUCKET) {
+            throw refuse(tableName, "the table has postpone buckets ('bucket' = '-2')");
+        }
+        if (options.bucket() < TableOptions.POSTPONE_BUCKET || options.bucket() == 0) {
+            throw refuse(tableName, "option 'bucket' = '%s' is not valid".formatted(options.bucket()));
+        }
+        if (primaryKeyTable && !schema.primaryKeys().containsAll(schema.partitionKeys())) {
+            throw refuse(tableName, "the primary key %s does not contain every partition key %s (cross-partition upsert)".formatted(schema.primaryKeys(), schema.partitionKeys()));
+        }
+        if (!options.fileFormat().equals("parquet")) {
+            throw refuse(tableName, "option 'file.format' = '%s'; only Parquet data files can be written".formatted(options.fileFormat()));
+        }
+        // Paimon's batch reads of these tables skip level-0 files, so rows written as new level-0 files would stay invisible
+        if (options.deletionVectorsEnabled()) {
+            throw refuse(tableName, "option 'deletion-vectors.enabled' = 'true' (Paimon reads such tables without their level-0 files, which is all a write produces)");
+        }
+        if (primaryKeyTable && options.mergeEngine() == MergeEngine.FIRST_ROW) {
+            throw refuse(tableName, "option 'merge-engine' = 'first-row' (Paimon reads such tables without their level-0 files, which is all a write produces)");
+        }
+        if (primaryKeyTable && options.changelogProducer() == ChangelogProducer.LOOKUP) {
+            throw refuse(tableName, "option 'changelog-producer' = 'lookup' (Paimon reads such tables without their level-0 files, which is all a write produces)");
+        }
+        if (primaryKeyTable && options.changelogProducer() == ChangelogProducer.INPUT) {
+            throw refuse(tableName, "option 'changelog-producer' = 'input' (changelog files are not written yet)");
+        }
+        for (String option : UNSUPPORTED_OPTIONS) {
+            if (options.options().containsKey(option)) {
+                throw refuse(tableName, "option '%s' is set".formatted(option));
+            }
+        }
+        for (String option : List.of("row-tracking.enabled", "data-evolution.enabled")) {
+            if (Boolean.parseBoolean(options.options().getOrDefault(option, "false").trim())) {
+                throw refuse(tableName, "option '%s' = 'true'".formatted(option));
+            }
+        }
+        for (DataField field : schema.fields()) {
+            ParquetFileSchema.checkWritable(tableName, field);
+        }
+    }
+
+    private static TrinoException refuse(String tableName, String reason)
+    {
+        return new TrinoException(NOT_SUPPORTED, "Cannot write to Paimon table %s: %s".formatted(tableName, reason));
+    }
+}

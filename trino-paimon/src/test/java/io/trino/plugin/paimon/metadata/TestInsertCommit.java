@@ -1,0 +1,141 @@
+package io.trino.plugin.paimon.metadata;
+
+import io.trino.filesystem.Location;
+import io.trino.filesystem.TrinoFileSystem;
+import io.trino.filesystem.local.LocalFileSystem;
+import io.trino.plugin.paimon.PaimonInsertTableHandle;
+import io.trino.plugin.paimon.format.manifest.DataFileMeta;
+import io.trino.plugin.paimon.format.manifest.ManifestEntry;
+import io.trino.plugin.paimon.format.manifest.ScanFilter;
+import io.trino.plugin.paimon.format.manifest.SnapshotScan;
+import io.trino.plugin.paimon.format.schema.SchemaFiles;
+import io.trino.plugin.paimon.format.schema.TableSchema;
+import io.trino.plugin.paimon.format.snapshot.Snapshot;
+import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
+import io.trino.plugin.paimon.table.PaimonTable;
+import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
+import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
+import io.trino.spi.TrinoException;
+import io.trino.spi.connector.SchemaTableName;
+import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.schema.Schema;
+import org.apache.paimon.types.DataTypes;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.UUID;
+
+import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Commits of INSERT racing with other writers: a rival commit to a bucket the statement wrote since the snapshot it
+ * read fails the statement and removes its files, leaving the table as the rival left it; a rival commit to other
+ * buckets is committed on top of.
+ */
+final class TestInsertCommit
+        extends AbstractPaimonJavaQueryTest
+{
+    private static final String DATABASE = "commits";
+
+    TestInsertCommit()
+    {
+        super(DATABASE);
+    }
+
+    @Override
+    protected void createTables(PaimonJavaCatalog paimon)
+    {
+        paimon.createTable(DATABASE, "raced", Schema.newBuilder()
+                .column("id", DataTypes.INT())
+                .column("v", DataTypes.STRING())
+                .primaryKey("id")
+                .option("bucket", "2")
+                .build());
+    }
+
+    @Test
+    void rivalCommitToTheSameBucketFailsTheStatementAndToAnotherBucketDoesNot()
+            throws IOException
+    {
+        assertUpdate("INSERT INTO raced SELECT CAST(x AS integer), 'trino' FROM UNNEST(sequence(1, 20)) t(x)", 20);
+        TrinoFileSystem fileSystem = new LocalFileSystem(root());
+        Location location = Location.of("local:///warehouse/%s.db/raced".formatted(DATABASE));
+        SnapshotFiles snapshots = new SnapshotFiles(fileSystem, location);
+        SnapshotScan scan = new SnapshotScan(fileSystem, location);
+        Snapshot base = snapshots.latestSnapshot().orElseThrow();
+        List<ManifestEntry> baseFiles = scan.liveFiles(base, ScanFilter.ALL);
+        assertThat(baseFiles).extracting(ManifestEntry::bucket).containsExactlyInAnyOrder(0, 1);
+
+        // another writer commits a row to one bucket after this statement read snapshot 1
+        PaimonJavaCatalog.write(paimon().getTable(DATABASE, "raced"), List.of(GenericRow.of(1, BinaryString.fromString("rival"))));
+        Snapshot rival = snapshots.latestSnapshot().orElseThrow();
+        int rivalBucket = deltaEntries(scan, rival).getFirst().bucket();
+        List<String> afterRival = PaimonJavaCatalog.readRows(paimon().getTable(DATABASE, "raced"));
+
+        // the statement's files: copies of the base files under new names, one per bucket
+        ManifestEntry sameBucket = copy(location, baseFiles.stream().filter(entry -> entry.bucket() == rivalBucket).findFirst().orElseThrow());
+        ManifestEntry otherBucket = copy(location, baseFiles.stream().filter(entry -> entry.bucket() != rivalBucket).findFirst().orElseThrow());
+
+        TableSchema schema = new SchemaFiles(fileSystem, location).readSchema(base.schemaId());
+        assertThatThrownBy(() -> insertCommit(fileSystem, location, schema, base).commit(List.of(sameBucket, otherBucket), "query-1"))
+                .isInstanceOfSatisfying(TrinoException.class, e -> assertThat(e.getErrorCode()).isEqualTo(TRANSACTION_CONFLICT.toErrorCode()))
+                .hasMessageContaining("Write to Paimon table commits.raced conflicts with a concurrent commit: snapshot %s".formatted(rival.id()))
+                .hasMessageContaining("changed bucket %s".formatted(rivalBucket));
+        assertThat(snapshots.latestSnapshotId().getAsLong()).isEqualTo(rival.id());
+        assertThat(Files.exists(dataFile(sameBucket))).isFalse();
+        assertThat(Files.exists(dataFile(otherBucket))).isFalse();
+        assertThat(PaimonJavaCatalog.readRows(paimon().getTable(DATABASE, "raced"))).isEqualTo(afterRival);
+
+        // a statement writing only the other bucket lands on top of the rival commit
+        ManifestEntry otherBucketAgain = copy(location, baseFiles.stream().filter(entry -> entry.bucket() != rivalBucket).findFirst().orElseThrow());
+        InsertCommit commit = insertCommit(fileSystem, location, schema, base);
+        commit.commit(List.of(otherBucketAgain), "query-2");
+        Snapshot committed = snapshots.latestSnapshot().orElseThrow();
+        assertThat(committed.id()).isEqualTo(rival.id() + 1);
+        assertThat(committed.properties().orElseThrow()).containsEntry(InsertCommit.QUERY_ID_PROPERTY, "query-2");
+        assertThat(PaimonJavaCatalog.readRows(paimon().getTable(DATABASE, "raced"))).isEqualTo(afterRival);
+    }
+
+    private static InsertCommit insertCommit(TrinoFileSystem fileSystem, Location location, TableSchema schema, Snapshot base)
+    {
+        PaimonInsertTableHandle handle = new PaimonInsertTableHandle(
+                new PaimonTable(new SchemaTableName(DATABASE, "raced"), location, schema),
+                OptionalLong.of(base.id()),
+                List.of(),
+                List.of(),
+                UUID.randomUUID().toString());
+        return new InsertCommit(fileSystem, handle);
+    }
+
+    private static List<ManifestEntry> deltaEntries(SnapshotScan scan, Snapshot snapshot)
+    {
+        return scan.readManifestList(snapshot.deltaManifestList(), snapshot.deltaManifestListSize()).stream()
+                .flatMap(manifest -> scan.readManifest(manifest).stream())
+                .toList();
+    }
+
+    private ManifestEntry copy(Location location, ManifestEntry entry)
+            throws IOException
+    {
+        String name = "data-" + UUID.randomUUID() + "-0.parquet";
+        Path bucketDirectory = root().resolve("warehouse").resolve(DATABASE + ".db").resolve("raced").resolve("bucket-" + entry.bucket());
+        Files.copy(bucketDirectory.resolve(entry.file().fileName()), bucketDirectory.resolve(name));
+        DataFileMeta file = entry.file();
+        DataFileMeta renamed = new DataFileMeta(name, file.fileSize(), file.rowCount(), file.minKey(), file.maxKey(), file.keyStats(), file.valueStats(),
+                file.minSequenceNumber(), file.maxSequenceNumber(), file.schemaId(), file.level(), file.extraFiles(), file.creationTimeMillis(), file.deleteRowCount(),
+                file.embeddedIndex(), file.fileSource(), file.valueStatsColumns(), file.externalPath(), file.firstRowId(), file.writeColumns());
+        return new ManifestEntry(entry.kind(), entry.partition(), entry.bucket(), entry.totalBuckets(), renamed);
+    }
+
+    private Path dataFile(ManifestEntry entry)
+    {
+        return root().resolve("warehouse").resolve(DATABASE + ".db").resolve("raced").resolve("bucket-" + entry.bucket()).resolve(entry.file().fileName());
+    }
+}

@@ -1,0 +1,194 @@
+package io.trino.plugin.paimon.write;
+
+import io.airlift.json.JsonCodec;
+import io.airlift.slice.Slice;
+import io.trino.filesystem.Location;
+import io.trino.filesystem.local.LocalFileSystemFactory;
+import io.trino.plugin.paimon.PaimonColumnHandle;
+import io.trino.plugin.paimon.PaimonConfig;
+import io.trino.plugin.paimon.PaimonInsertTableHandle;
+import io.trino.plugin.paimon.format.schema.SchemaFiles;
+import io.trino.plugin.paimon.format.schema.TableSchema;
+import io.trino.plugin.paimon.table.PaimonTable;
+import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
+import io.trino.spi.Page;
+import io.trino.spi.block.BlockBuilder;
+import io.trino.spi.connector.ConnectorPageSink;
+import io.trino.spi.connector.ConnectorPageSinkId;
+import io.trino.spi.connector.SchemaTableName;
+import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.schema.Schema;
+import org.apache.paimon.table.Table;
+import org.apache.paimon.types.DataTypes;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static com.google.common.io.MoreFiles.deleteRecursively;
+import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
+import static io.airlift.json.JsonCodec.jsonCodec;
+import static io.trino.spi.type.IntegerType.INTEGER;
+import static io.trino.spi.type.VarcharType.VARCHAR;
+import static io.trino.testing.TestingConnectorSession.SESSION;
+import static io.trino.type.InternalTypeManager.TESTING_TYPE_MANAGER;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS;
+
+/**
+ * The page sink on its own: a small write buffer flushes several sorted runs per bucket, {@code finish} describes
+ * each file written, and {@code abort} deletes the files the sink wrote and nothing else.
+ */
+@TestInstance(PER_CLASS)
+final class TestPaimonPageSink
+{
+    private static final String DATABASE = "sinks";
+    private static final JsonCodec<WrittenFile> CODEC = jsonCodec(WrittenFile.class);
+    // makes a page of 1000 rows larger than the write buffer
+    private static final String PADDING = " ".repeat(300);
+
+    private Path root;
+    private PaimonJavaCatalog paimon;
+    private PaimonPageSinkProvider provider;
+
+    @BeforeAll
+    void createTable()
+            throws Exception
+    {
+        root = Files.createTempDirectory("paimon-sink");
+        paimon = new PaimonJavaCatalog(Files.createDirectories(root.resolve("warehouse")));
+        paimon.createDatabase(DATABASE);
+        provider = new PaimonPageSinkProvider(new LocalFileSystemFactory(root), TESTING_TYPE_MANAGER, CODEC, new PaimonConfig());
+    }
+
+    @AfterAll
+    void cleanUp()
+            throws Exception
+    {
+        paimon.close();
+        deleteRecursively(root, ALLOW_INSECURE);
+    }
+
+    @Test
+    void abortDeletesTheFilesOfThisSinkOnly()
+            throws IOException
+    {
+        Table table = createTable("aborted");
+        PaimonJavaCatalog.write(table, List.of(GenericRow.of(1, BinaryString.fromString("existing"))));
+        Set<Path> before = dataFiles("aborted");
+        assertThat(before).hasSize(1);
+
+        ConnectorPageSink sink = createSink("aborted");
+        for (int page = 0; page < 4; page++) {
+            sink.appendPage(rows(page * 1000, 1000));
+        }
+        // the buffer of 256 kB was flushed while the rows came: files exist before finish
+        assertThat(dataFiles("aborted")).hasSizeGreaterThan(before.size() + 1);
+        sink.abort();
+        assertThat(dataFiles("aborted")).isEqualTo(before);
+        assertThat(PaimonJavaCatalog.readRows(paimon.getTable(DATABASE, "aborted"))).containsExactly("+I(1, existing)");
+    }
+
+    @Test
+    void finishDescribesEverySortedRunWritten()
+            throws IOException
+    {
+        createTable("finished");
+        ConnectorPageSink sink = createSink("finished");
+        // keys 0..999 twice, the second time in reverse order
+        sink.appendPage(rows(0, 1000));
+        sink.appendPage(reversedRows(1000));
+        Collection<Slice> fragments = sink.finish().join();
+        List<WrittenFile> files = fragments.stream().map(fragment -> CODEC.fromJson(fragment.getBytes())).toList();
+        assertThat(files).hasSizeGreaterThan(1);
+        assertThat(files.stream().map(file -> root.resolve("warehouse/%s.db/finished/bucket-0".formatted(DATABASE)).resolve(file.fileName())).collect(Collectors.toSet()))
+                .isEqualTo(dataFiles("finished"));
+        assertThat(files.stream().mapToLong(WrittenFile::rowCount).sum()).isLessThanOrEqualTo(2000);
+        // sequence numbers start at 0 for an empty bucket and never repeat across the runs
+        List<WrittenFile> bySequence = files.stream().sorted((left, right) -> Long.compare(left.minSequenceNumber(), right.minSequenceNumber())).toList();
+        assertThat(bySequence.getFirst().minSequenceNumber()).isEqualTo(0);
+        for (int i = 1; i < bySequence.size(); i++) {
+            assertThat(bySequence.get(i).minSequenceNumber()).isGreaterThan(bySequence.get(i - 1).maxSequenceNumber());
+        }
+        assertThat(bySequence.getLast().maxSequenceNumber()).isEqualTo(1999);
+        files.forEach(file -> {
+            assertThat(file.level()).isZero();
+            assertThat(file.bucket()).isZero();
+            assertThat(file.totalBuckets()).isEqualTo(1);
+            assertThat(file.deleteRowCount()).isZero();
+        });
+    }
+
+    private Table createTable(String name)
+    {
+        return paimon.createTable(DATABASE, name, Schema.newBuilder()
+                .column("id", DataTypes.INT())
+                .column("v", DataTypes.STRING())
+                .primaryKey("id")
+                .option("bucket", "1")
+                .option("write-buffer-size", "256 kb")
+                .build());
+    }
+
+    private ConnectorPageSink createSink(String table)
+    {
+        OptionalLong snapshot = Files.exists(root.resolve("warehouse/%s.db/%s/snapshot/snapshot-1".formatted(DATABASE, table))) ? OptionalLong.of(1) : OptionalLong.empty();
+        Location location = Location.of("local:///warehouse/%s.db/%s".formatted(DATABASE, table));
+        TableSchema schema = new SchemaFiles(new LocalFileSystemFactory(root).create(SESSION), location).readSchema(0);
+        PaimonInsertTableHandle handle = new PaimonInsertTableHandle(
+                new PaimonTable(new SchemaTableName(DATABASE, table), location, schema),
+                snapshot,
+                List.of(new PaimonColumnHandle(0, "id", INTEGER, false), new PaimonColumnHandle(1, "v", VARCHAR, true)),
+                List.of(),
+                UUID.randomUUID().toString());
+        return provider.createPageSink(null, SESSION, handle, new ConnectorPageSinkId() {
+            @Override
+            public long getId()
+            {
+                return 0;
+            }
+        });
+    }
+
+    private static Page rows(int first, int count)
+    {
+        BlockBuilder ids = INTEGER.createBlockBuilder(null, count);
+        BlockBuilder values = VARCHAR.createBlockBuilder(null, count);
+        for (int i = 0; i < count; i++) {
+            INTEGER.writeLong(ids, first + i);
+            VARCHAR.writeString(values, "value of " + (first + i) + PADDING);
+        }
+        return new Page(ids.build(), values.build());
+    }
+
+    private static Page reversedRows(int count)
+    {
+        BlockBuilder ids = INTEGER.createBlockBuilder(null, count);
+        BlockBuilder values = VARCHAR.createBlockBuilder(null, count);
+        for (int i = count - 1; i >= 0; i--) {
+            INTEGER.writeLong(ids, i);
+            VARCHAR.writeString(values, "again " + i + PADDING);
+        }
+        return new Page(ids.build(), values.build());
+    }
+
+    private Set<Path> dataFiles(String table)
+            throws IOException
+    {
+        try (Stream<Path> files = Files.walk(root.resolve("warehouse/%s.db/%s".formatted(DATABASE, table)))) {
+            return files.filter(path -> path.getFileName().toString().startsWith("data-")).collect(Collectors.toSet());
+        }
+    }
+}
