@@ -9,6 +9,7 @@ import io.trino.spi.TrinoException;
 
 import java.util.List;
 
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 
 /**
@@ -68,6 +69,22 @@ public final class WriteRestrictions
         }
         for (DataField field : schema.fields()) {
             ParquetFileSchema.checkWritable(tableName, field);
+        }
+        // the options that route and order rows must name columns (Paimon checks the same when it loads a table)
+        for (String field : options.sequenceFields()) {
+            if (schema.field(field).isEmpty()) {
+                throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "Table %s: Sequence field: '%s' can not be found in table schema.".formatted(tableName, field));
+            }
+        }
+        if (options.bucket() > 0) {
+            for (String field : options.bucketKey()) {
+                if (schema.field(field).isEmpty()) {
+                    throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "Table %s: option 'bucket-key' names %s, which is not a column".formatted(tableName, field));
+                }
+            }
+            if (options.bucketFunctionType() == TableOptions.BucketFunctionType.MOD && options.bucketKey().size() != 1) {
+                throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "Table %s: 'bucket-function.type' = 'mod' needs a single bucket key column, not %s".formatted(tableName, options.bucketKey()));
+            }
         }
     }
 
