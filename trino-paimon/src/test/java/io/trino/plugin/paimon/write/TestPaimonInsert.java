@@ -31,6 +31,8 @@ final class TestPaimonInsert
 {
     private static final String DATABASE = "inserts";
 
+    private Table nullableKeys;
+
     TestPaimonInsert()
     {
         super(DATABASE);
@@ -38,7 +40,15 @@ final class TestPaimonInsert
 
     @Override
     protected void createTables(PaimonJavaCatalog paimon)
+            throws Exception
     {
+        // the table as Paimon Java loads it from its rewritten schema (the catalog's cached one has NOT NULL keys)
+        nullableKeys = paimon.createTableWithNullableKeys(DATABASE, "nullable_keys", Schema.newBuilder()
+                .column("k", DataTypes.INT())
+                .column("v", DataTypes.STRING())
+                .primaryKey("k")
+                .option("bucket", "2")
+                .build());
         paimon.createTable(DATABASE, "dedup", Schema.newBuilder()
                 .column("dt", DataTypes.STRING())
                 .column("id", DataTypes.BIGINT())
@@ -229,7 +239,10 @@ final class TestPaimonInsert
         assertThat(paimonRows("partial")).containsExactly("+I(1, a, 10)", "+I(2, null, 20)");
         assertUpdate("INSERT INTO partial VALUES (2, 'b', NULL), (1, 'a2', NULL)", 2);
         assertThat(paimonRows("partial")).containsExactly("+I(1, a2, 10)", "+I(2, b, 20)");
-        assertQuery("SELECT * FROM partial", "VALUES (1, 'a2', 10), (2, 'b', 20)");
+        // columns left out of the INSERT are null, which partial-update does not apply
+        assertUpdate("INSERT INTO partial (id, b) VALUES (1, 11)", 1);
+        assertThat(paimonRows("partial")).containsExactly("+I(1, a2, 11)", "+I(2, b, 20)");
+        assertQuery("SELECT * FROM partial", "VALUES (1, 'a2', 11), (2, 'b', 20)");
     }
 
     @Test
@@ -247,6 +260,16 @@ final class TestPaimonInsert
         PaimonJavaCatalog.compact(paimon().getTable(DATABASE, "totals"), root(), 2, _ -> true);
         assertThat(paimonRows("totals")).containsExactly("+I(1, 1117, z)", "+I(2, 1005, java)", "+I(3, 1, new)");
         assertQuery("SELECT * FROM totals", "VALUES (1, 1117, 'z'), (2, 1005, 'java'), (3, 1, 'new')");
+    }
+
+    @Test
+    void nullableKeysFoldAndOrderNullFirst()
+    {
+        assertUpdate("INSERT INTO nullable_keys VALUES (NULL, 'a'), (1, 'b'), (NULL, 'c'), (2, NULL)", 4);
+        assertThat(PaimonJavaCatalog.readRows(nullableKeys)).containsExactly("+I(1, b)", "+I(2, null)", "+I(null, c)");
+        assertUpdate("INSERT INTO nullable_keys VALUES (NULL, 'd')", 1);
+        assertThat(PaimonJavaCatalog.readRows(nullableKeys)).containsExactly("+I(1, b)", "+I(2, null)", "+I(null, d)");
+        assertQuery("SELECT * FROM nullable_keys", "VALUES (NULL, 'd'), (1, 'b'), (2, NULL)");
     }
 
     @Test
