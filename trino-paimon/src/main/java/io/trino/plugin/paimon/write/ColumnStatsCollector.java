@@ -21,9 +21,12 @@ final class ColumnStatsCollector
     private final StatsMode mode;
     private final Extent extent;
     private final ValueComparator comparator;
+    private final boolean floatingPoint;
     private long nullCount;
     private Block min;
     private Block max;
+    // NaN has no place in Paimon's order: a column holding one gets no min or max (unknown) rather than a wrong one
+    private boolean sawNaN;
 
     private enum Extent
     {
@@ -37,6 +40,7 @@ final class ColumnStatsCollector
         this.mode = requireNonNull(mode, "mode is null");
         this.extent = extent(type);
         this.comparator = extent == Extent.MIN_MAX ? ValueComparator.forType(trinoType) : null;
+        this.floatingPoint = type instanceof DataType.FloatType || type instanceof DataType.DoubleType;
     }
 
     private static Extent extent(DataType type)
@@ -62,6 +66,10 @@ final class ColumnStatsCollector
             if (comparator == null) {
                 continue;
             }
+            if (floatingPoint && isNaN(block, position)) {
+                sawNaN = true;
+                continue;
+            }
             if (min == null || comparator.compare(block, position, min, 0) < 0) {
                 min = block.getSingleValueBlock(position);
             }
@@ -77,7 +85,7 @@ final class ColumnStatsCollector
         if (extent == Extent.NOTHING || mode.kind() == StatsMode.Kind.NONE) {
             return new Object[] {null, null, null};
         }
-        if (extent == Extent.NULL_COUNT || mode.kind() == StatsMode.Kind.COUNTS || min == null) {
+        if (extent == Extent.NULL_COUNT || mode.kind() == StatsMode.Kind.COUNTS || min == null || sawNaN) {
             return new Object[] {null, null, nullCount};
         }
         Object minValue = BinaryRowValues.value(type, trinoType, min, 0);
@@ -91,6 +99,14 @@ final class ColumnStatsCollector
             }
         }
         return new Object[] {minValue, maxValue, nullCount};
+    }
+
+    private boolean isNaN(Block block, int position)
+    {
+        if (type instanceof DataType.FloatType) {
+            return Float.isNaN(Float.intBitsToFloat((int) trinoType.getLong(block, position)));
+        }
+        return Double.isNaN(trinoType.getDouble(block, position));
     }
 
     // the first length code points: not above the value
