@@ -1,7 +1,7 @@
 package io.trino.plugin.paimon.write;
 
 import io.trino.plugin.paimon.format.schema.DataType;
-import io.trino.plugin.paimon.merge.ValueComparator;
+import io.trino.plugin.paimon.merge.BlockValueComparator;
 import io.trino.spi.block.Block;
 import io.trino.spi.type.Type;
 
@@ -20,7 +20,7 @@ final class ColumnStatsCollector
     private final Type trinoType;
     private final StatsMode mode;
     private final Extent extent;
-    private final ValueComparator comparator;
+    private final BlockValueComparator comparator;
     private final boolean floatingPoint;
     private long nullCount;
     private Block min;
@@ -39,7 +39,7 @@ final class ColumnStatsCollector
         this.trinoType = requireNonNull(trinoType, "trinoType is null");
         this.mode = requireNonNull(mode, "mode is null");
         this.extent = extent(type);
-        this.comparator = extent == Extent.MIN_MAX ? ValueComparator.forType(trinoType) : null;
+        this.comparator = extent == Extent.MIN_MAX ? BlockValueComparator.forType(trinoType) : null;
         this.floatingPoint = type instanceof DataType.FloatType || type instanceof DataType.DoubleType;
     }
 

@@ -2,10 +2,11 @@ package io.trino.plugin.paimon.write;
 
 import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.format.schema.TableSchema;
-import io.trino.plugin.paimon.merge.DeduplicateMergeFunction;
+import io.trino.plugin.paimon.merge.MergeEngine;
 import io.trino.plugin.paimon.merge.MergeFunction;
-import io.trino.plugin.paimon.read.MergeFunctions;
-import io.trino.plugin.paimon.read.ReadColumn;
+import io.trino.plugin.paimon.merge.MergeFunctionFactory;
+import io.trino.plugin.paimon.merge.ValueColumn;
+import io.trino.plugin.paimon.table.MergeEngineOptions;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.spi.TrinoException;
 import io.trino.spi.type.Type;
@@ -29,24 +30,16 @@ final class WriteMergeFunctions
      */
     static Supplier<MergeFunction> create(String tableName, TableSchema schema, TableOptions options, List<Type> types, int firstValueChannel)
     {
+        if (options.mergeEngine() == MergeEngine.FIRST_ROW) {
+            throw new TrinoException(NOT_SUPPORTED, "Table %s: writing to a table with 'merge-engine' = 'first-row' is not supported".formatted(tableName));
+        }
         List<DataField> fields = schema.fields();
-        return switch (options.mergeEngine()) {
-            case DEDUPLICATE -> () -> new DeduplicateMergeFunction(options.ignoreDelete());
-            case PARTIAL_UPDATE -> MergeFunctions.partialUpdate(
-                    tableName,
-                    schema,
-                    options,
-                    IntStream.range(0, fields.size()).mapToObj(i -> new ReadColumn(fields.get(i).id(), types.get(i))).toList(),
-                    types,
-                    firstValueChannel);
-            case AGGREGATION -> MergeFunctions.aggregation(
-                    tableName,
-                    schema,
-                    options,
-                    fields.stream().map(DataField::name).toList(),
-                    types,
-                    IntStream.range(0, fields.size()).map(i -> firstValueChannel + i).toArray());
-            case FIRST_ROW -> throw new TrinoException(NOT_SUPPORTED, "Table %s: writing to a table with 'merge-engine' = 'first-row' is not supported".formatted(tableName));
-        };
+        // every column of the row is a value channel, and the merged row is the whole row
+        List<ValueColumn> values = IntStream.range(0, fields.size())
+                .mapToObj(i -> new ValueColumn(fields.get(i).name(), types.get(i), firstValueChannel + i))
+                .toList();
+        int[] outputChannels = IntStream.range(0, fields.size()).map(i -> firstValueChannel + i).toArray();
+        MergeFunctionFactory factory = new MergeFunctionFactory(MergeEngineOptions.toSpec(schema, options), values, outputChannels);
+        return factory::create;
     }
 }

@@ -2,9 +2,9 @@ package io.trino.plugin.paimon.write;
 
 import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.format.schema.TableSchema;
-import io.trino.plugin.paimon.table.TableOptions.ChangelogProducer;
-import io.trino.plugin.paimon.table.TableOptions.MergeEngine;
+import io.trino.plugin.paimon.merge.MergeEngine;
 import io.trino.plugin.paimon.table.TableOptions;
+import io.trino.plugin.paimon.table.TableOptions.ChangelogProducer;
 import io.trino.spi.TrinoException;
 
 import java.util.List;
