@@ -14,6 +14,7 @@ import io.trino.plugin.paimon.read.PaimonSplit;
 import io.trino.plugin.paimon.read.PaimonSplitManager;
 import io.trino.plugin.paimon.read.PhysicalFloorReader;
 import io.trino.plugin.paimon.table.TypeMapping;
+import io.trino.plugin.paimon.write.WrittenFile;
 import io.trino.spi.Page;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ConnectorPageSource;
@@ -32,6 +33,7 @@ import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 
+import static io.airlift.json.JsonCodec.jsonCodec;
 import static io.trino.plugin.paimon.testing.PaimonQueryRunner.WAREHOUSE_DIRECTORY;
 import static io.trino.testing.TestingConnectorSession.SESSION;
 import static io.trino.type.InternalTypeManager.TESTING_TYPE_MANAGER;
@@ -57,7 +59,7 @@ final class SingleBucketReads
 
     Table table(String database, String name)
     {
-        PaimonMetadata metadata = new PaimonMetadata(catalog, TESTING_TYPE_MANAGER);
+        PaimonMetadata metadata = new PaimonMetadata(catalog, TESTING_TYPE_MANAGER, jsonCodec(WrittenFile.class));
         PaimonTableHandle handle = (PaimonTableHandle) metadata.getTableHandle(SESSION, new SchemaTableName(database, name), Optional.empty(), Optional.empty());
         // the handle's columns in table order
         List<PaimonColumnHandle> columns = metadata.getColumnHandles(SESSION, handle).values().stream()

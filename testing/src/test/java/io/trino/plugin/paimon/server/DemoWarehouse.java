@@ -57,6 +57,7 @@ public final class DemoWarehouse
             writeCustomers(paimon);
             writePageViews(paimon);
             writeEvents(paimon);
+            writeAccounts(paimon);
         }
     }
 
@@ -153,6 +154,22 @@ public final class DemoWarehouse
         write(events, List.of(
                 GenericRow.of(days("2026-11-01"), s("login"), s("{\"user\": \"alice\"}")),
                 GenericRow.of(days("2026-11-02"), s("logout"), s("{\"user\": \"bob\"}"))));
+    }
+
+    private static void writeAccounts(PaimonJavaCatalog paimon)
+    {
+        Table accounts = paimon.createTable(DATABASE, "accounts", Schema.newBuilder()
+                .column("id", DataTypes.BIGINT())
+                .column("owner", DataTypes.STRING())
+                .column("balance", DataTypes.DECIMAL(12, 2))
+                .primaryKey("id")
+                .option("bucket", "4")
+                .option("file.format", "parquet")
+                .comment("Accounts; four fixed buckets, so Trino can INSERT (upsert) into it")
+                .build());
+        write(accounts, List.of(
+                GenericRow.of(1L, s("alice"), Decimal.fromBigDecimal(new BigDecimal("100.00"), 12, 2)),
+                GenericRow.of(2L, s("bob"), Decimal.fromBigDecimal(new BigDecimal("20.50"), 12, 2))));
     }
 
     private static BinaryString s(String value)

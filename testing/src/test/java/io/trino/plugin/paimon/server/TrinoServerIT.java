@@ -1,5 +1,6 @@
 package io.trino.plugin.paimon.server;
 
+import io.trino.jdbc.TrinoStatement;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import org.apache.paimon.table.FileStoreTable;
 import org.junit.jupiter.api.AfterAll;
@@ -15,6 +16,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static com.google.common.io.MoreFiles.deleteRecursively;
 import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
@@ -22,27 +24,29 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS;
 
 /**
- * The plugin as users run it: a stock Trino 476 from the server tarball, the plugin folder from plugin-assembly in
+ * The plugin as users run it: stock Trino 476 from the server tarball, the plugin folder from plugin-assembly in
  * {@code plugin/paimon}, queried over JDBC. Only here does the plugin run in its own class loader, so a jar missing
- * from the plugin folder shows up here and nowhere else. One server for the whole class.
+ * from the plugin folder shows up here and nowhere else. The cluster is two processes, a coordinator that runs no
+ * tasks and one worker ({@link TrinoCluster}), so splits, page sinks and their fragments cross between nodes as they
+ * do in production. One cluster for the whole class.
  */
 @TestInstance(PER_CLASS)
 final class TrinoServerIT
 {
     private Path localRoot;
-    private TrinoServer server;
+    private TrinoCluster server;
 
     @BeforeAll
-    void startServer()
+    void startCluster()
             throws Exception
     {
         localRoot = Files.createTempDirectory("trino-paimon-it");
         DemoWarehouse.create(localRoot);
-        server = TrinoServer.start(Path.of(System.getProperty("repository.root")).toRealPath(), localRoot);
+        server = TrinoCluster.start(Path.of(System.getProperty("repository.root")).toRealPath(), localRoot);
     }
 
     @AfterAll
-    void stopServer()
+    void stopCluster()
             throws Exception
     {
         if (server != null) {
@@ -58,7 +62,8 @@ final class TrinoServerIT
             throws SQLException
     {
         assertThat(column("SHOW CATALOGS")).contains("paimon", "system");
-        assertThat(server.serverLog()).contains("Registering connector paimon");
+        assertThat(server.coordinatorLog()).contains("Registering connector paimon");
+        assertThat(server.workerLog()).contains("Registering connector paimon");
     }
 
     @Test
@@ -66,7 +71,7 @@ final class TrinoServerIT
             throws SQLException
     {
         assertThat(column("SHOW SCHEMAS FROM paimon")).contains("demo", "information_schema");
-        assertThat(column("SHOW TABLES FROM paimon.demo")).containsExactlyInAnyOrder("orders", "customers", "page_views", "events");
+        assertThat(column("SHOW TABLES FROM paimon.demo")).containsExactlyInAnyOrder("orders", "customers", "page_views", "events", "accounts");
     }
 
     @Test
@@ -174,6 +179,75 @@ final class TrinoServerIT
         assertThat(Files.isDirectory(localRoot.resolve("warehouse/made_by_server.db"))).isTrue();
         execute("DROP SCHEMA paimon.made_by_server");
         assertThat(Files.exists(localRoot.resolve("warehouse/made_by_server.db"))).isFalse();
+    }
+
+    @Test
+    void insertIntoPrimaryKeyTableOnTheWorker()
+            throws Exception
+    {
+        // demo.accounts: 4 fixed buckets, Paimon Java wrote (1, alice, 100.00) and (2, bob, 20.50); the INSERT
+        // replaces bob's row and adds two keys
+        String queryId = executeUpdate("INSERT INTO paimon.demo.accounts VALUES (2, 'bob', 75.25), (3, 'carol', 9.99), (4, 'dave', 0.00)", 3);
+        assertRanOnTheWorker(queryId);
+
+        List<String> expected = List.of("1, alice, 100.00", "2, bob, 75.25", "3, carol, 9.99", "4, dave, 0.00");
+        assertThat(rows("SELECT id, owner, balance FROM paimon.demo.accounts", result -> String.join(", ", result.getString(1), result.getString(2), result.getBigDecimal(3).toPlainString())))
+                .isEqualTo(expected);
+        assertThat(paimonJavaRows("accounts")).isEqualTo(expected);
+    }
+
+    @Test
+    void insertIntoAppendTableOnTheWorker()
+            throws Exception
+    {
+        // demo.events: an append table partitioned by event_date, without buckets; 2026-11-03 is a new partition
+        String queryId = executeUpdate("""
+                INSERT INTO paimon.demo.events VALUES
+                    (DATE '2026-11-02', 'login', '{"user": "carol"}'),
+                    (DATE '2026-11-03', 'purchase', '{"user": "carol", "amount": 12}')""", 2);
+        assertRanOnTheWorker(queryId);
+
+        // dates as days since 1970-01-01 (2026-11-01 is day 20758), as Paimon Java renders them
+        List<String> expected = List.of(
+                "20758, login, {\"user\": \"alice\"}",
+                "20759, login, {\"user\": \"carol\"}",
+                "20759, logout, {\"user\": \"bob\"}",
+                "20760, purchase, {\"user\": \"carol\", \"amount\": 12}");
+        assertThat(rows("SELECT CAST(date_diff('day', DATE '1970-01-01', event_date) AS varchar), kind, payload FROM paimon.demo.events",
+                result -> String.join(", ", result.getString(1), result.getString(2), result.getString(3))))
+                .isEqualTo(expected);
+        assertThat(paimonJavaRows("events")).isEqualTo(expected);
+    }
+
+    /**
+     * The query's work ran on the worker: the coordinator ran only the root stage (the commit, Trino's table-finish
+     * fragment, which is coordinator-only), every other task, the page sinks' among them, ran on the worker, so the
+     * files' descriptions travelled to the coordinator as fragments.
+     */
+    private void assertRanOnTheWorker(String queryId)
+            throws SQLException
+    {
+        String workerNodeId = server.workerNodeId();
+        String coordinatorNodeId = server.coordinatorNodeId();
+        assertThat(workerNodeId).isNotEqualTo(coordinatorNodeId);
+        List<String> tasks = rows("SELECT node_id, stage_id FROM system.runtime.tasks WHERE query_id = '%s'".formatted(queryId),
+                result -> (result.getString(1).equals(workerNodeId) ? "worker " : result.getString(1).equals(coordinatorNodeId) ? "coordinator " : "unknown ")
+                        + (result.getString(2).equals(queryId + ".0") ? "root" : "other"));
+        assertThat(tasks).contains("coordinator root", "worker other").allMatch(task -> task.equals("coordinator root") || task.equals("worker other"));
+    }
+
+    /** Runs an INSERT, checks its row count, and returns its query id. */
+    private String executeUpdate(String sql, long expectedRows)
+            throws SQLException
+    {
+        AtomicReference<String> queryId = new AtomicReference<>();
+        try (Connection connection = server.connect();
+                Statement statement = connection.createStatement()) {
+            statement.unwrap(TrinoStatement.class).setProgressMonitor(stats -> queryId.set(stats.getQueryId()));
+            assertThat(statement.executeLargeUpdate(sql)).isEqualTo(expectedRows);
+        }
+        assertThat(queryId.get()).isNotNull();
+        return queryId.get();
     }
 
     /** The rows Paimon Java reads from a demo table, values only, sorted. */

@@ -1,0 +1,136 @@
+package io.trino.plugin.paimon.server;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Two stock Trino 476 processes on 127.0.0.1 over one warehouse, each started by the launcher with its own plugin
+ * folder: a coordinator that schedules no work on itself ({@code --coordinator-only}) and one worker
+ * ({@code --worker-of}). Every task of a query runs on the worker, so a write's page sinks run there and their
+ * fragments travel to the coordinator, which commits.
+ */
+final class TrinoCluster
+        implements AutoCloseable
+{
+    private final TrinoServer coordinator;
+    private final TrinoServer worker;
+
+    private TrinoCluster(TrinoServer coordinator, TrinoServer worker)
+    {
+        this.coordinator = requireNonNull(coordinator, "coordinator is null");
+        this.worker = requireNonNull(worker, "worker is null");
+    }
+
+    static TrinoCluster start(Path repositoryRoot, Path localRoot)
+            throws Exception
+    {
+        int coordinatorPort = TrinoServer.freePort();
+        int workerPort = TrinoServer.freePort();
+        // both start at once: the worker keeps announcing itself until the coordinator's discovery answers
+        TrinoServer coordinator = TrinoServer.launch(repositoryRoot, localRoot, coordinatorPort, List.of("--coordinator-only"));
+        TrinoServer worker;
+        try {
+            worker = TrinoServer.launch(repositoryRoot, localRoot, workerPort, List.of("--worker-of", String.valueOf(coordinatorPort)));
+        }
+        catch (Exception e) {
+            coordinator.close();
+            throw e;
+        }
+        TrinoCluster cluster = new TrinoCluster(coordinator, worker);
+        try {
+            coordinator.awaitStarted();
+            worker.awaitStarted();
+            cluster.awaitWorkerActive();
+        }
+        catch (Exception | AssertionError e) {
+            cluster.close();
+            throw e;
+        }
+        return cluster;
+    }
+
+    /** A JDBC connection to the coordinator, catalog {@code paimon}. */
+    Connection connect()
+            throws SQLException
+    {
+        return coordinator.connect();
+    }
+
+    String coordinatorLog()
+    {
+        return coordinator.serverLog();
+    }
+
+    String workerLog()
+    {
+        return worker.serverLog();
+    }
+
+    /** The worker's node id, as {@code system.runtime.nodes} and {@code system.runtime.tasks} name it. */
+    String workerNodeId()
+            throws SQLException
+    {
+        return singleValue("SELECT node_id FROM system.runtime.nodes WHERE coordinator = false AND http_uri LIKE '%:" + worker.port() + "'");
+    }
+
+    String coordinatorNodeId()
+            throws SQLException
+    {
+        return singleValue("SELECT node_id FROM system.runtime.nodes WHERE coordinator = true");
+    }
+
+    // until the worker has announced itself, queries fail with "No nodes available to run query"
+    private void awaitWorkerActive()
+            throws Exception
+    {
+        long deadline = System.nanoTime() + TrinoServer.STARTUP_TIMEOUT.toNanos();
+        Exception lastFailure = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                if (singleValue("SELECT count(*) FROM system.runtime.nodes WHERE coordinator = false AND state = 'active'").equals("1")) {
+                    return;
+                }
+            }
+            catch (SQLException e) {
+                lastFailure = e;
+            }
+            Thread.sleep(500);
+        }
+        throw new AssertionError("The worker did not join the coordinator:\n--- coordinator log ---\n%s\n--- worker log ---\n%s".formatted(coordinatorLog(), workerLog()), lastFailure);
+    }
+
+    private String singleValue(String sql)
+            throws SQLException
+    {
+        try (Connection connection = connect();
+                Statement statement = connection.createStatement();
+                ResultSet result = statement.executeQuery(sql)) {
+            if (!result.next()) {
+                throw new SQLException("no row: " + sql);
+            }
+            String value = result.getString(1);
+            if (result.next()) {
+                throw new SQLException("more than one row: " + sql);
+            }
+            return value;
+        }
+    }
+
+    @Override
+    public void close()
+            throws Exception
+    {
+        try {
+            worker.close();
+        }
+        finally {
+            coordinator.close();
+        }
+    }
+}
