@@ -103,6 +103,12 @@ final class ReadAmplificationTables
 
     private Schema.Builder schema()
     {
+        return schema(rows);
+    }
+
+    /** The benchmark's table of {@code rows} rows: id BIGINT primary key, eight value columns, 4 buckets. */
+    static Schema.Builder schema(int rows)
+    {
         // small files, so that a bucket's run is several files and clustered updates leave most of them alone
         long targetFileKb = Math.max(256, rows * 2L / 1000);
         return Schema.newBuilder()
