@@ -50,7 +50,7 @@ public final class DynamicBucketAssigner
 
     private record BucketKey(ByteBuffer partition, int bucket) {}
 
-    /** The key hashes of a bucket whose keys this statement changed, with the bucket's index file it replaces. */
+    /** A bucket whose keys this statement changed, with all its key hashes (those of its index file and the new ones). */
     public record ChangedBucket(byte[] partition, int bucket, int[] hashes) {}
 
     /**
