@@ -6,8 +6,10 @@ import io.trino.spi.connector.ConnectorInsertTableHandle;
 import io.trino.spi.connector.SchemaTableName;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 
+import static com.google.common.base.Preconditions.checkArgument;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -18,12 +20,14 @@ import static java.util.Objects.requireNonNull;
  * so that a publish with an unknown outcome can be recognised.
  *
  * @param columns the table columns, in table order, as the pages carry them
+ * @param dynamicBuckets for a dynamic-bucket table: how rows reach assigners, and the key index the statement read
  */
 public record PaimonInsertTableHandle(
         PaimonTable table,
         OptionalLong baseSnapshotId,
         List<PaimonColumnHandle> columns,
         List<BucketSequence> bucketSequences,
+        Optional<DynamicBuckets> dynamicBuckets,
         String commitIdentifier)
         implements ConnectorInsertTableHandle
 {
@@ -33,6 +37,7 @@ public record PaimonInsertTableHandle(
         requireNonNull(baseSnapshotId, "baseSnapshotId is null");
         columns = ImmutableList.copyOf(columns);
         bucketSequences = ImmutableList.copyOf(bucketSequences);
+        requireNonNull(dynamicBuckets, "dynamicBuckets is null");
         requireNonNull(commitIdentifier, "commitIdentifier is null");
     }
 
@@ -42,6 +47,31 @@ public record PaimonInsertTableHandle(
         public BucketSequence
         {
             requireNonNull(partition, "partition is null");
+        }
+    }
+
+    /**
+     * The assignment of a dynamic-bucket table's keys: rows reach one of {@code channels} writer channels (Trino's
+     * buckets) by partition and key hash, {@code assigners} of them per partition, and each channel assigns buckets
+     * from the {@code HASH} index files of the snapshot the statement read.
+     */
+    public record DynamicBuckets(int channels, int assigners, long targetRowNumber, int maxBuckets, List<HashIndex> indexFiles)
+    {
+        public DynamicBuckets
+        {
+            checkArgument(assigners > 0 && channels % assigners == 0, "channels %s must be a multiple of assigners %s", channels, assigners);
+            indexFiles = ImmutableList.copyOf(indexFiles);
+        }
+    }
+
+    /** The {@code HASH} index file of a (partition, bucket): its name in the index manifest and where it lies. */
+    public record HashIndex(byte[] partition, int bucket, String fileName, String location)
+    {
+        public HashIndex
+        {
+            requireNonNull(partition, "partition is null");
+            requireNonNull(fileName, "fileName is null");
+            requireNonNull(location, "location is null");
         }
     }
 

@@ -9,7 +9,7 @@ import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
 import io.trino.plugin.paimon.read.PaimonSplitManager;
 import io.trino.plugin.paimon.write.PaimonNodePartitioningProvider;
 import io.trino.plugin.paimon.write.PaimonPageSinkProvider;
-import io.trino.plugin.paimon.write.WrittenFile;
+import io.trino.plugin.paimon.write.WriteFragment;
 
 import static io.airlift.configuration.ConfigBinder.configBinder;
 import static io.airlift.json.JsonCodecBinder.jsonCodecBinder;
@@ -29,6 +29,6 @@ public class PaimonModule
         binder.bind(PaimonPageSourceProvider.class).in(Scopes.SINGLETON);
         binder.bind(PaimonPageSinkProvider.class).in(Scopes.SINGLETON);
         binder.bind(PaimonNodePartitioningProvider.class).in(Scopes.SINGLETON);
-        jsonCodecBinder(binder).bindJsonCodec(WrittenFile.class);
+        jsonCodecBinder(binder).bindJsonCodec(WriteFragment.class);
     }
 }

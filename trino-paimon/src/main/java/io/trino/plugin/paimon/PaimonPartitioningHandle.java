@@ -8,17 +8,43 @@ import java.util.List;
 import static com.google.common.base.Preconditions.checkArgument;
 
 /**
- * Rows of a fixed-bucket table routed by Paimon's bucket of their bucket key, so that one writer owns each bucket.
+ * How the rows of an INSERT into a primary-key table reach writers, so that one writer owns each bucket. Fixed-bucket
+ * tables: by Paimon's bucket of their bucket key. Dynamic-bucket tables ({@code assigners} > 0): by Paimon's assigner
+ * channel of their partition and trimmed primary key, so that one writer assigns the buckets of each
+ * (partition, channel).
  *
- * @param bucketKeyTypes the Paimon types of the bucket key columns (SQL text), whose binary row is hashed
+ * @param bucketCount Trino's buckets: the table's buckets, or the assigner channels of a dynamic-bucket table
+ * @param bucketKeyTypes the Paimon types (SQL text) of the routing columns, whose binary rows are hashed: the bucket
+ * key, or for a dynamic-bucket table the partition keys followed by the trimmed primary key
  * @param modFunction {@code bucket-function.type} is {@code mod}
+ * @param partitionKeyCount how many of the routing columns are partition keys (dynamic-bucket tables)
+ * @param assigners assigners per partition of a dynamic-bucket table, 0 for a fixed-bucket table
  */
-public record PaimonPartitioningHandle(int bucketCount, List<String> bucketKeyTypes, boolean modFunction)
+public record PaimonPartitioningHandle(int bucketCount, List<String> bucketKeyTypes, boolean modFunction, int partitionKeyCount, int assigners)
         implements ConnectorPartitioningHandle
 {
     public PaimonPartitioningHandle
     {
         checkArgument(bucketCount > 0, "bucketCount must be positive: %s", bucketCount);
         bucketKeyTypes = ImmutableList.copyOf(bucketKeyTypes);
+        checkArgument(partitionKeyCount >= 0 && partitionKeyCount <= bucketKeyTypes.size(), "partitionKeyCount %s out of range", partitionKeyCount);
+        checkArgument(assigners >= 0, "assigners is negative: %s", assigners);
+    }
+
+    public static PaimonPartitioningHandle fixed(int bucketCount, List<String> bucketKeyTypes, boolean modFunction)
+    {
+        return new PaimonPartitioningHandle(bucketCount, bucketKeyTypes, modFunction, 0, 0);
+    }
+
+    public static PaimonPartitioningHandle dynamic(int channels, int assigners, List<String> partitionKeyTypes, List<String> trimmedPrimaryKeyTypes)
+    {
+        checkArgument(assigners > 0, "assigners must be positive: %s", assigners);
+        List<String> types = ImmutableList.<String>builder().addAll(partitionKeyTypes).addAll(trimmedPrimaryKeyTypes).build();
+        return new PaimonPartitioningHandle(channels, types, false, partitionKeyTypes.size(), assigners);
+    }
+
+    public boolean dynamicBuckets()
+    {
+        return assigners > 0;
     }
 }

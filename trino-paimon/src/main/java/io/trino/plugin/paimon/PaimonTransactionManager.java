@@ -5,7 +5,7 @@ import io.airlift.json.JsonCodec;
 import io.trino.plugin.base.classloader.ClassLoaderSafeConnectorMetadata;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
 import io.trino.plugin.paimon.metadata.PaimonMetadata;
-import io.trino.plugin.paimon.write.WrittenFile;
+import io.trino.plugin.paimon.write.WriteFragment;
 import io.trino.spi.connector.ConnectorMetadata;
 import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.type.TypeManager;
@@ -24,20 +24,20 @@ public class PaimonTransactionManager
 {
     private final FileSystemCatalog catalog;
     private final TypeManager typeManager;
-    private final JsonCodec<WrittenFile> writtenFileCodec;
+    private final JsonCodec<WriteFragment> fragmentCodec;
     private final Map<ConnectorTransactionHandle, ConnectorMetadata> transactions = new ConcurrentHashMap<>();
 
     @Inject
-    public PaimonTransactionManager(FileSystemCatalog catalog, TypeManager typeManager, JsonCodec<WrittenFile> writtenFileCodec)
+    public PaimonTransactionManager(FileSystemCatalog catalog, TypeManager typeManager, JsonCodec<WriteFragment> fragmentCodec)
     {
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.typeManager = requireNonNull(typeManager, "typeManager is null");
-        this.writtenFileCodec = requireNonNull(writtenFileCodec, "writtenFileCodec is null");
+        this.fragmentCodec = requireNonNull(fragmentCodec, "fragmentCodec is null");
     }
 
     public void begin(ConnectorTransactionHandle transaction)
     {
-        ConnectorMetadata metadata = new ClassLoaderSafeConnectorMetadata(new PaimonMetadata(catalog, typeManager, writtenFileCodec), getClass().getClassLoader());
+        ConnectorMetadata metadata = new ClassLoaderSafeConnectorMetadata(new PaimonMetadata(catalog, typeManager, fragmentCodec), getClass().getClassLoader());
         ConnectorMetadata previous = transactions.putIfAbsent(transaction, metadata);
         checkArgument(previous == null, "Transaction already exists: %s", transaction);
     }

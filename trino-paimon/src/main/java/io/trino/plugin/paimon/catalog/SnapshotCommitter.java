@@ -85,7 +85,17 @@ public final class SnapshotCommitter
      */
     public Snapshot commit(CommitKind kind, List<ManifestEntry> changes, Optional<List<IndexManifestEntry>> indexFiles, boolean compactManifests, Map<String, String> properties, Consumer<Optional<Snapshot>> check)
     {
+        IndexManifestUpdate update = indexFiles.map(IndexManifestUpdate::replaceAll).orElse(IndexManifestUpdate.NONE);
+        return commit(kind, changes, update, compactManifests, properties, check);
+    }
+
+    /**
+     * @param indexUpdate the change to the index manifest, applied to the index state of the snapshot each attempt lands on
+     */
+    public Snapshot commit(CommitKind kind, List<ManifestEntry> changes, IndexManifestUpdate indexUpdate, boolean compactManifests, Map<String, String> properties, Consumer<Optional<Snapshot>> check)
+    {
         requireNonNull(kind, "kind is null");
+        requireNonNull(indexUpdate, "indexUpdate is null");
         requireNonNull(properties, "properties is null");
         requireNonNull(check, "check is null");
         List<DataType> partitionTypes = partitionTypes();
@@ -120,6 +130,10 @@ public final class SnapshotCommitter
             WrittenFile deltaList = manifestWriter.writeManifestList(deltaManifest.map(List::of).orElse(List.of()));
             attemptFiles.add(deltaList.name());
             Optional<String> indexManifest = latest.flatMap(Snapshot::indexManifest);
+            List<IndexManifestEntry> previousIndex = indexUpdate.readsPrevious() && indexManifest.isPresent()
+                    ? scan.readIndexManifest(indexManifest.get())
+                    : List.of();
+            Optional<List<IndexManifestEntry>> indexFiles = indexUpdate.apply(previousIndex);
             if (indexFiles.isPresent()) {
                 WrittenFile written = manifestWriter.writeIndexManifest(indexFiles.get());
                 attemptFiles.add(written.name());

@@ -8,8 +8,14 @@ import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.PaimonInsertTableHandle;
 import io.trino.plugin.paimon.catalog.BucketConflictCheck.Bucket;
 import io.trino.plugin.paimon.catalog.BucketConflictCheck;
+import io.trino.plugin.paimon.catalog.HashIndexConflictCheck.IndexFile;
+import io.trino.plugin.paimon.catalog.HashIndexConflictCheck;
+import io.trino.plugin.paimon.catalog.IndexManifestUpdate;
 import io.trino.plugin.paimon.catalog.SnapshotCommitter;
+import io.trino.plugin.paimon.format.index.HashIndexFile;
+import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
+import io.trino.plugin.paimon.format.row.BinaryRow;
 import io.trino.plugin.paimon.format.row.PartitionPath;
 import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.format.schema.TableSchema;
@@ -61,7 +67,10 @@ final class InsertCommit
         this.options = handle.table().options();
     }
 
-    void commit(List<ManifestEntry> files, String queryId)
+    /**
+     * @param indexFiles the new key index files of a dynamic-bucket table, one per bucket whose keys changed
+     */
+    void commit(List<ManifestEntry> files, List<IndexManifestEntry> indexFiles, String queryId)
     {
         if (files.isEmpty()) {
             // Paimon's batch writers skip empty commits too
@@ -76,10 +85,17 @@ final class InsertCommit
                     .collect(toImmutableSet());
             check = new BucketConflictCheck(fileSystem, location, tableName, handle.baseSnapshotId(), buckets);
         }
+        if (handle.dynamicBuckets().isPresent()) {
+            Set<ByteBuffer> partitions = files.stream().map(entry -> ByteBuffer.wrap(entry.partition().bytes())).collect(toImmutableSet());
+            Set<IndexFile> readIndex = handle.dynamicBuckets().get().indexFiles().stream()
+                    .map(file -> new IndexFile(ByteBuffer.wrap(BinaryRow.deserialize(file.partition()).bytes()), file.bucket(), file.fileName()))
+                    .collect(toImmutableSet());
+            check = check.andThen(new HashIndexConflictCheck(fileSystem, location, tableName, partitions, readIndex));
+        }
         SnapshotCommitter committer = new SnapshotCommitter(fileSystem, location, schema, handle.commitIdentifier(), options.commitMaxRetries());
         Map<String, String> properties = ImmutableMap.of(COMMIT_ID_PROPERTY, handle.commitIdentifier(), QUERY_ID_PROPERTY, queryId);
         try {
-            committer.commit(CommitKind.APPEND, files, Optional.empty(), false, properties, check);
+            committer.commit(CommitKind.APPEND, files, IndexManifestUpdate.bucketed(indexFiles), false, properties, check);
         }
         catch (RuntimeException e) {
             if (ownSnapshot(location).isPresent()) {
@@ -88,6 +104,7 @@ final class InsertCommit
             }
             if (surelyNotPublished(e)) {
                 deleteDataFiles(location, files, e);
+                deleteIndexFiles(location, indexFiles, e);
             }
             else {
                 log.warn(e, "Commit to %s failed with an unknown outcome; its data files are left in place", tableName);
@@ -123,6 +140,19 @@ final class InsertCommit
             // cannot tell: treat as not found, and the caller keeps the files unless the failure was certain
             log.warn(e, "Could not look for the snapshot of commit %s in %s", handle.commitIdentifier(), location);
             return Optional.empty();
+        }
+    }
+
+    private void deleteIndexFiles(Location location, List<IndexManifestEntry> indexFiles, RuntimeException failure)
+    {
+        for (IndexManifestEntry entry : indexFiles) {
+            Location file = HashIndexFile.location(location, entry.fileName());
+            try {
+                fileSystem.deleteFile(file);
+            }
+            catch (IOException e) {
+                failure.addSuppressed(new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to delete index file " + file, e));
+            }
         }
     }
 

@@ -5,13 +5,18 @@ import com.google.common.collect.ImmutableMap;
 import io.airlift.json.JsonCodec;
 import io.airlift.log.Logger;
 import io.airlift.slice.Slice;
+import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.PaimonColumnHandle;
 import io.trino.plugin.paimon.PaimonErrorCode;
+import io.trino.plugin.paimon.PaimonInsertTableHandle.DynamicBuckets;
+import io.trino.plugin.paimon.PaimonInsertTableHandle.HashIndex;
 import io.trino.plugin.paimon.PaimonInsertTableHandle;
 import io.trino.plugin.paimon.PaimonPartitioningHandle;
 import io.trino.plugin.paimon.PaimonTableHandle;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
+import io.trino.plugin.paimon.format.index.HashIndexFile;
 import io.trino.plugin.paimon.format.manifest.BucketFiles;
+import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ScanFilter;
 import io.trino.plugin.paimon.format.manifest.SnapshotScan;
@@ -23,8 +28,12 @@ import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.plugin.paimon.table.TypeMapping;
+import io.trino.plugin.paimon.write.DataFileLayout;
+import io.trino.plugin.paimon.write.DynamicBucketAssigner;
+import io.trino.plugin.paimon.write.WriteFragment;
 import io.trino.plugin.paimon.write.WriteRestrictions;
 import io.trino.plugin.paimon.write.WrittenFile;
+import io.trino.plugin.paimon.write.WrittenIndexFile;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ColumnMetadata;
@@ -57,6 +66,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -80,14 +90,14 @@ public class PaimonMetadata
 
     private final FileSystemCatalog catalog;
     private final TypeMapping typeMapping;
-    private final JsonCodec<WrittenFile> writtenFileCodec;
+    private final JsonCodec<WriteFragment> fragmentCodec;
     private final Map<SchemaTableName, Optional<PaimonTable>> loadedTables = new HashMap<>();
 
-    public PaimonMetadata(FileSystemCatalog catalog, TypeManager typeManager, JsonCodec<WrittenFile> writtenFileCodec)
+    public PaimonMetadata(FileSystemCatalog catalog, TypeManager typeManager, JsonCodec<WriteFragment> fragmentCodec)
     {
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.typeMapping = new TypeMapping(typeManager.getTypeOperators());
-        this.writtenFileCodec = requireNonNull(writtenFileCodec, "writtenFileCodec is null");
+        this.fragmentCodec = requireNonNull(fragmentCodec, "fragmentCodec is null");
     }
 
     @Override
@@ -287,7 +297,8 @@ public class PaimonMetadata
 
     /**
      * Fixed-bucket primary-key tables route rows by Paimon's bucket of their bucket key, one writer per bucket, so that
-     * a bucket's new sorted run is written by one sink with one sequence range.
+     * a bucket's new sorted run is written by one sink with one sequence range. Dynamic-bucket tables route rows by
+     * Paimon's assigner channel, so that one sink assigns (and writes) the buckets of each (partition, channel).
      */
     @Override
     public Optional<ConnectorTableLayout> getInsertLayout(ConnectorSession session, ConnectorTableHandle tableHandle)
@@ -295,7 +306,13 @@ public class PaimonMetadata
         PaimonTable table = ((PaimonTableHandle) tableHandle).table();
         TableSchema schema = table.schema();
         TableOptions options = table.options();
-        if (!table.hasPrimaryKey() || options.bucket() <= 0) {
+        if (!table.hasPrimaryKey()) {
+            return Optional.empty();
+        }
+        if (options.bucket() == TableOptions.DYNAMIC_BUCKET) {
+            return Optional.of(dynamicBucketLayout(table, schema));
+        }
+        if (options.bucket() <= 0) {
             return Optional.empty();
         }
         List<String> bucketKeyTypes = new ArrayList<>();
@@ -306,8 +323,27 @@ public class PaimonMetadata
             bucketKeyTypes.add(field.type().asSqlString());
             bucketKeyColumns.add(columnMetadata(table, field).getName());
         }
-        PaimonPartitioningHandle partitioning = new PaimonPartitioningHandle(options.bucket(), bucketKeyTypes, options.bucketFunctionType() == TableOptions.BucketFunctionType.MOD);
+        PaimonPartitioningHandle partitioning = PaimonPartitioningHandle.fixed(options.bucket(), bucketKeyTypes, options.bucketFunctionType() == TableOptions.BucketFunctionType.MOD);
         return Optional.of(new ConnectorTableLayout(partitioning, bucketKeyColumns, false));
+    }
+
+    // rows reach writers by Paimon's assigner channel of their partition and trimmed primary key
+    private ConnectorTableLayout dynamicBucketLayout(PaimonTable table, TableSchema schema)
+    {
+        String tableName = table.name().toString();
+        int assigners = DynamicBucketAssigner.assigners(schema.options(), tableName);
+        int channels = DynamicBucketAssigner.channels(assigners, !schema.partitionKeys().isEmpty());
+        List<DataField> partitionFields = schema.partitionKeys().stream().map(name -> schema.field(name).orElseThrow()).toList();
+        List<DataField> keyFields = DataFileLayout.trimmedPrimaryKey(schema);
+        List<String> columns = new ArrayList<>();
+        partitionFields.forEach(field -> columns.add(columnMetadata(table, field).getName()));
+        keyFields.forEach(field -> columns.add(columnMetadata(table, field).getName()));
+        PaimonPartitioningHandle partitioning = PaimonPartitioningHandle.dynamic(
+                channels,
+                assigners,
+                partitionFields.stream().map(field -> field.type().asSqlString()).toList(),
+                keyFields.stream().map(field -> field.type().asSqlString()).toList());
+        return new ConnectorTableLayout(partitioning, columns, false);
     }
 
     @Override
@@ -342,23 +378,59 @@ public class PaimonMetadata
                 sequences.add(new PaimonInsertTableHandle.BucketSequence(bucket.partition().serialize(), bucket.bucket(), maximum));
             }
         }
+        Optional<DynamicBuckets> dynamicBuckets = Optional.empty();
+        if (table.hasPrimaryKey() && options.bucket() == TableOptions.DYNAMIC_BUCKET) {
+            dynamicBuckets = Optional.of(dynamicBuckets(session, table, schema, handle.snapshotId()));
+        }
         return new PaimonInsertTableHandle(
                 table,
                 handle.snapshotId(),
                 tableColumns,
                 sequences,
+                dynamicBuckets,
                 UUID.randomUUID().toString());
+    }
+
+    // the assignment of a dynamic-bucket table, with the key index files of the snapshot the statement read
+    private DynamicBuckets dynamicBuckets(ConnectorSession session, PaimonTable table, TableSchema schema, OptionalLong snapshotId)
+    {
+        String tableName = table.name().toString();
+        int assigners = DynamicBucketAssigner.assigners(schema.options(), tableName);
+        List<HashIndex> indexFiles = new ArrayList<>();
+        if (snapshotId.isPresent()) {
+            TrinoFileSystem fileSystem = catalog.fileSystem(session);
+            Snapshot snapshot = new SnapshotFiles(fileSystem, table.location()).readSnapshot(snapshotId.getAsLong());
+            for (IndexManifestEntry index : new SnapshotScan(fileSystem, table.location()).indexFiles(snapshot, ScanFilter.ALL)) {
+                if (index.indexType().equals(IndexManifestEntry.HASH_INDEX)) {
+                    String location = index.externalPath().orElseGet(() -> HashIndexFile.location(table.location(), index.fileName()).toString());
+                    indexFiles.add(new HashIndex(index.partition().serialize(), index.bucket(), index.fileName(), location));
+                }
+            }
+        }
+        return new DynamicBuckets(
+                DynamicBucketAssigner.channels(assigners, !schema.partitionKeys().isEmpty()),
+                assigners,
+                DynamicBucketAssigner.targetRowNumber(schema.options(), tableName),
+                DynamicBucketAssigner.maxBuckets(schema.options(), tableName),
+                indexFiles);
     }
 
     @Override
     public Optional<ConnectorOutputMetadata> finishInsert(ConnectorSession session, ConnectorInsertTableHandle insertHandle, List<ConnectorTableHandle> sourceTableHandles, Collection<Slice> fragments, Collection<ComputedStatistics> computedStatistics)
     {
         PaimonInsertTableHandle handle = (PaimonInsertTableHandle) insertHandle;
-        List<ManifestEntry> files = fragments.stream()
-                .map(fragment -> writtenFileCodec.fromJson(fragment.getBytes()))
+        List<WriteFragment> written = fragments.stream()
+                .map(fragment -> fragmentCodec.fromJson(fragment.getBytes()))
+                .collect(ImmutableList.toImmutableList());
+        List<ManifestEntry> files = written.stream()
+                .flatMap(fragment -> fragment.dataFile().stream())
                 .map(WrittenFile::toManifestEntry)
                 .collect(ImmutableList.toImmutableList());
-        new InsertCommit(catalog.fileSystem(session), handle).commit(files, session.getQueryId());
+        List<IndexManifestEntry> indexFiles = written.stream()
+                .flatMap(fragment -> fragment.indexFile().stream())
+                .map(WrittenIndexFile::toIndexManifestEntry)
+                .collect(ImmutableList.toImmutableList());
+        new InsertCommit(catalog.fileSystem(session), handle).commit(files, indexFiles, session.getQueryId());
         return Optional.empty();
     }
 

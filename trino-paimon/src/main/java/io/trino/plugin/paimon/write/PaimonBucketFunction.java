@@ -1,5 +1,6 @@
 package io.trino.plugin.paimon.write;
 
+import io.trino.plugin.paimon.format.row.BinaryRow;
 import io.trino.plugin.paimon.format.schema.DataType;
 import io.trino.plugin.paimon.table.BucketFunction;
 import io.trino.spi.Page;
@@ -11,8 +12,9 @@ import java.util.List;
 import static com.google.common.base.Preconditions.checkArgument;
 
 /**
- * Trino's bucket of a row to write: the Paimon bucket of its bucket key (paimon-format.md §8.1), computed on the
- * page of bucket-key columns Trino passes in.
+ * Trino's bucket of a row to write, computed on the page of routing columns Trino passes in: for a fixed-bucket table
+ * the Paimon bucket of its bucket key (paimon-format.md §8.1); for a dynamic-bucket table the assigner channel of its
+ * partition and trimmed primary key ({@link DynamicBucketAssigner#channel}).
  */
 public final class PaimonBucketFunction
         implements io.trino.spi.connector.BucketFunction
@@ -21,27 +23,52 @@ public final class PaimonBucketFunction
     private final List<Type> trinoTypes;
     private final int bucketCount;
     private final boolean modFunction;
+    private final int partitionKeyCount;
+    private final int assigners;
 
     public PaimonBucketFunction(List<DataType> types, List<Type> trinoTypes, int bucketCount, boolean modFunction)
+    {
+        this(types, trinoTypes, bucketCount, modFunction, 0, 0);
+    }
+
+    /**
+     * @param partitionKeyCount for a dynamic-bucket table, how many of the leading columns are partition keys
+     * @param assigners for a dynamic-bucket table, the assigners per partition; 0 for a fixed-bucket table
+     */
+    public PaimonBucketFunction(List<DataType> types, List<Type> trinoTypes, int bucketCount, boolean modFunction, int partitionKeyCount, int assigners)
     {
         checkArgument(types.size() == trinoTypes.size(), "%s Paimon types, %s Trino types", types.size(), trinoTypes.size());
         this.types = List.copyOf(types);
         this.trinoTypes = List.copyOf(trinoTypes);
         this.bucketCount = bucketCount;
         this.modFunction = modFunction;
+        this.partitionKeyCount = partitionKeyCount;
+        this.assigners = assigners;
     }
 
     @Override
     public int getBucket(Page page, int position)
     {
+        if (assigners > 0) {
+            BinaryRow partition = partitionKeyCount == 0 ? BinaryRow.EMPTY : row(page, position, 0, partitionKeyCount);
+            int partitionHash = partition.paimonHashCode();
+            int keyHash = row(page, position, partitionKeyCount, types.size()).paimonHashCode();
+            return DynamicBucketAssigner.channel(partitionHash, keyHash, bucketCount, assigners);
+        }
         if (modFunction) {
             Object value = BinaryRowValues.value(types.getFirst(), trinoTypes.getFirst(), page.getBlock(0), position);
             return BucketFunction.modBucket(((Number) value).longValue(), bucketCount);
         }
-        Block[] blocks = new Block[types.size()];
+        return BucketFunction.bucket(row(page, position, 0, types.size()), bucketCount);
+    }
+
+    // the binary row of the routing columns from (inclusive) to (exclusive)
+    private BinaryRow row(Page page, int position, int from, int to)
+    {
+        Block[] blocks = new Block[to - from];
         for (int i = 0; i < blocks.length; i++) {
-            blocks[i] = page.getBlock(i);
+            blocks[i] = page.getBlock(from + i);
         }
-        return BucketFunction.bucket(BinaryRowValues.row(types, trinoTypes, blocks, position), bucketCount);
+        return BinaryRowValues.row(types.subList(from, to), trinoTypes.subList(from, to), blocks, position);
     }
 }

@@ -17,7 +17,7 @@ import static io.trino.spi.connector.ConnectorBucketNodeMap.createBucketNodeMap;
 
 /**
  * Trino's buckets for writing a fixed-bucket table are Paimon's buckets: as many as the table has, each row in the
- * bucket Paimon puts it in.
+ * bucket Paimon puts it in. For a dynamic-bucket table they are Paimon's assigner channels.
  */
 public class PaimonNodePartitioningProvider
         implements ConnectorNodePartitioningProvider
@@ -36,6 +36,8 @@ public class PaimonNodePartitioningProvider
                 handle.bucketKeyTypes().stream().map(DataTypeParser::parse).toList(),
                 partitionChannelTypes,
                 handle.bucketCount(),
-                handle.modFunction());
+                handle.modFunction(),
+                handle.partitionKeyCount(),
+                handle.assigners());
     }
 }

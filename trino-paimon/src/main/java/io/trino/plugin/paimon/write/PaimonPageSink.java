@@ -5,6 +5,8 @@ import io.airlift.json.JsonCodec;
 import io.airlift.slice.Slice;
 import io.airlift.slice.Slices;
 import io.trino.filesystem.Location;
+import io.trino.plugin.paimon.format.MetadataFileNames;
+import io.trino.plugin.paimon.format.index.HashIndexFile;
 import io.trino.plugin.paimon.format.manifest.DataFileMeta;
 import io.trino.plugin.paimon.format.row.BinaryRow;
 import io.trino.plugin.paimon.format.row.PartitionPath;
@@ -30,6 +32,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
@@ -39,9 +42,11 @@ import static java.util.Objects.requireNonNull;
 /**
  * Writes the rows of an INSERT into new level-0 data files, one writer per (partition, bucket): rows are routed with
  * Paimon's partition encoding and bucket function, buffered, sorted and folded per key (primary-key tables) and
- * flushed as sorted runs whenever the buffers together reach the write buffer size. {@link #finish} returns a
- * {@link WrittenFile} fragment per file; the coordinator commits them. {@link #abort} deletes the files this sink
- * created, and only those.
+ * flushed as sorted runs whenever the buffers together reach the write buffer size. Rows of a dynamic-bucket table are
+ * assigned their bucket by the {@link DynamicBucketAssigner} of this sink, which owns the assignment of the
+ * (partition, channel)s Trino routes to it; at {@link #finish} the sink writes a new key index file for every bucket
+ * whose keys changed. {@link #finish} returns a {@link WriteFragment} per file; the coordinator commits them.
+ * {@link #abort} deletes the files this sink created, and only those.
  */
 public final class PaimonPageSink
         implements ConnectorPageSink
@@ -60,7 +65,7 @@ public final class PaimonPageSink
     private final List<DataType> bucketKeyTypes;
     private final int totalBuckets;
     private final Map<ByteBuffer, Long> baseSequenceNumbers;
-    private final JsonCodec<WrittenFile> codec;
+    private final JsonCodec<WriteFragment> codec;
     private final WriteOptions writeOptions;
     private final long bufferLimit;
     private final Map<WriterKey, BucketWriter> writers = new LinkedHashMap<>();
@@ -69,6 +74,11 @@ public final class PaimonPageSink
     private final RecordComparator comparator;
     private final Supplier<MergeFunction> mergeFunctions;
     private final int[] keyValueChannels;
+    // dynamic-bucket tables: the bucket assignment, and the trimmed primary key whose hash it assigns by
+    private final Optional<DynamicBucketAssigner> assigner;
+    private final List<DataType> keyTypes;
+    private final MetadataFileNames indexFileNames = new MetadataFileNames();
+    private final List<Location> createdIndexFiles = new ArrayList<>();
 
     private record WriterKey(ByteBuffer partition, int bucket) {}
 
@@ -85,9 +95,10 @@ public final class PaimonPageSink
             List<Type> columnTypes,
             DataFiles files,
             Map<ByteBuffer, Long> baseSequenceNumbers,
-            JsonCodec<WrittenFile> codec,
+            JsonCodec<WriteFragment> codec,
             WriteOptions writeOptions,
-            long bufferLimit)
+            long bufferLimit,
+            Optional<DynamicBucketAssigner> assigner)
     {
         this.tableName = requireNonNull(tableName, "tableName is null");
         this.tableLocation = requireNonNull(tableLocation, "tableLocation is null");
@@ -99,6 +110,7 @@ public final class PaimonPageSink
         this.codec = requireNonNull(codec, "codec is null");
         this.writeOptions = requireNonNull(writeOptions, "writeOptions is null");
         this.bufferLimit = bufferLimit;
+        this.assigner = requireNonNull(assigner, "assigner is null");
 
         List<String> columnNames = schema.fields().stream().map(DataField::name).toList();
         this.partitionFields = schema.partitionKeys().stream().map(name -> schema.field(name).orElseThrow()).toList();
@@ -117,6 +129,7 @@ public final class PaimonPageSink
         if (!schema.primaryKeys().isEmpty()) {
             List<DataField> keyFields = DataFileLayout.trimmedPrimaryKey(schema);
             this.keyValueChannels = keyFields.stream().mapToInt(field -> columnNames.indexOf(field.name())).toArray();
+            this.keyTypes = keyFields.stream().map(DataField::type).toList();
             int keyCount = keyFields.size();
             int[] sequenceChannels = options.sequenceFields().stream().mapToInt(name -> keyCount + 2 + columnNames.indexOf(name)).toArray();
             List<Type> sequenceTypes = options.sequenceFields().stream().map(name -> columnTypes.get(columnNames.indexOf(name))).toList();
@@ -131,6 +144,7 @@ public final class PaimonPageSink
         }
         else {
             this.keyValueChannels = null;
+            this.keyTypes = List.of();
             this.keyValueLayout = null;
             this.comparator = null;
             this.mergeFunctions = null;
@@ -162,21 +176,29 @@ public final class PaimonPageSink
         // rows of one page mostly share a partition: its row is built once per change
         BinaryRow partition = BinaryRow.EMPTY;
         ByteBuffer partitionBytes = ByteBuffer.wrap(partition.bytes());
+        byte[] serializedPartition = partition.serialize();
         Block[] partitionBlocks = blocks(page, partitionChannels);
         Block[] bucketKeyBlocks = blocks(page, bucketKeyChannels);
         List<Type> partitionTrinoTypes = types(partitionChannels);
         List<Type> bucketKeyTrinoTypes = types(bucketKeyChannels);
+        Block[] keyBlocks = assigner.isPresent() ? blocks(page, keyValueChannels) : null;
+        List<Type> keyTrinoTypes = assigner.isPresent() ? types(keyValueChannels) : null;
         for (int position = 0; position < positionCount; position++) {
             if (partitionChannels.length > 0) {
                 BinaryRow row = BinaryRowValues.row(partitionTypes, partitionTrinoTypes, partitionBlocks, position);
                 if (!ByteBuffer.wrap(row.bytes()).equals(partitionBytes)) {
                     partition = row;
                     partitionBytes = ByteBuffer.wrap(row.bytes());
+                    serializedPartition = row.serialize();
                 }
             }
             int bucket = 0;
             if (totalBuckets > 0) {
                 bucket = bucketOf(bucketKeyBlocks, bucketKeyTrinoTypes, position);
+            }
+            else if (assigner.isPresent()) {
+                int keyHash = BinaryRowValues.row(keyTypes, keyTrinoTypes, keyBlocks, position).paimonHashCode();
+                bucket = assigner.get().assign(partition, serializedPartition, keyHash);
             }
             WriterKey key = new WriterKey(partitionBytes, bucket);
             if (!writers.containsKey(key)) {
@@ -251,10 +273,20 @@ public final class PaimonPageSink
         List<Slice> fragments = new ArrayList<>();
         for (BucketWriter writer : writers.values()) {
             for (DataFileMeta file : writer.finish()) {
-                fragments.add(Slices.wrappedBuffer(codec.toJsonBytes(WrittenFile.of(writer.partition(), writer.bucket(), totalBuckets, file))));
+                fragments.add(Slices.wrappedBuffer(codec.toJsonBytes(WriteFragment.of(WrittenFile.of(writer.partition(), writer.bucket(), totalBuckets, file)))));
             }
         }
         writers.clear();
+        if (assigner.isPresent()) {
+            for (DynamicBucketAssigner.ChangedBucket bucket : assigner.get().changedBuckets()) {
+                String name = indexFileNames.indexFile();
+                Location location = HashIndexFile.location(tableLocation, name);
+                createdIndexFiles.add(location);
+                long size = HashIndexFile.write(files.fileSystem(), location, bucket.hashes());
+                WrittenIndexFile indexFile = new WrittenIndexFile(bucket.partition(), bucket.bucket(), name, size, bucket.hashes().length);
+                fragments.add(Slices.wrappedBuffer(codec.toJsonBytes(WriteFragment.of(indexFile))));
+            }
+        }
         return CompletableFuture.completedFuture(fragments);
     }
 
@@ -266,7 +298,8 @@ public final class PaimonPageSink
         }
         writers.clear();
         TrinoException failure = null;
-        for (Location location : files.created()) {
+        List<Location> created = ImmutableList.<Location>builder().addAll(files.created()).addAll(createdIndexFiles).build();
+        for (Location location : created) {
             try {
                 files.fileSystem().deleteFile(location);
             }

@@ -8,7 +8,10 @@ import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.plugin.paimon.PaimonColumnHandle;
 import io.trino.plugin.paimon.PaimonConfig;
 import io.trino.plugin.paimon.PaimonInsertTableHandle.BucketSequence;
+import io.trino.plugin.paimon.PaimonInsertTableHandle.DynamicBuckets;
+import io.trino.plugin.paimon.PaimonInsertTableHandle.HashIndex;
 import io.trino.plugin.paimon.PaimonInsertTableHandle;
+import io.trino.plugin.paimon.format.index.HashIndexFile;
 import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.plugin.paimon.table.TypeMapping;
@@ -38,11 +41,11 @@ public class PaimonPageSinkProvider
 {
     private final TrinoFileSystemFactory fileSystemFactory;
     private final TypeMapping typeMapping;
-    private final JsonCodec<WrittenFile> codec;
+    private final JsonCodec<WriteFragment> codec;
     private final long maxWriteBufferSize;
 
     @Inject
-    public PaimonPageSinkProvider(TrinoFileSystemFactory fileSystemFactory, TypeManager typeManager, JsonCodec<WrittenFile> codec, PaimonConfig config)
+    public PaimonPageSinkProvider(TrinoFileSystemFactory fileSystemFactory, TypeManager typeManager, JsonCodec<WriteFragment> codec, PaimonConfig config)
     {
         this.fileSystemFactory = requireNonNull(fileSystemFactory, "fileSystemFactory is null");
         this.typeMapping = new TypeMapping(typeManager.getTypeOperators());
@@ -81,6 +84,22 @@ public class PaimonPageSinkProvider
                 baseSequenceNumbers,
                 codec,
                 writeOptions,
-                Math.min(writeOptions.writeBufferSize(), maxWriteBufferSize));
+                Math.min(writeOptions.writeBufferSize(), maxWriteBufferSize),
+                handle.dynamicBuckets().map(dynamic -> assigner(fileSystem, dynamic)));
+    }
+
+    private static DynamicBucketAssigner assigner(TrinoFileSystem fileSystem, DynamicBuckets dynamic)
+    {
+        Map<ByteBuffer, Map<Integer, String>> indexFiles = new HashMap<>();
+        for (HashIndex index : dynamic.indexFiles()) {
+            indexFiles.computeIfAbsent(ByteBuffer.wrap(index.partition()), _ -> new HashMap<>()).put(index.bucket(), index.location());
+        }
+        return new DynamicBucketAssigner(
+                dynamic.channels(),
+                dynamic.assigners(),
+                dynamic.targetRowNumber(),
+                dynamic.maxBuckets(),
+                indexFiles,
+                location -> HashIndexFile.read(fileSystem, Location.of(location)));
     }
 }

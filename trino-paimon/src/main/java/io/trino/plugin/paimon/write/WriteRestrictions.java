@@ -29,9 +29,6 @@ public final class WriteRestrictions
     public static void checkInsertable(String tableName, TableSchema schema, TableOptions options)
     {
         boolean primaryKeyTable = !schema.primaryKeys().isEmpty();
-        if (primaryKeyTable && options.bucket() == TableOptions.DYNAMIC_BUCKET) {
-            throw refuse(tableName, "the table has dynamic buckets ('bucket' = '-1', Paimon's default for primary-key tables); only tables with a fixed 'bucket' > 0 can be written");
-        }
         if (options.bucket() == TableOptions.POSTPONE_BUCKET) {
             throw refuse(tableName, "the table has postpone buckets ('bucket' = '-2')");
         }
@@ -62,7 +59,7 @@ public final class WriteRestrictions
                 throw refuse(tableName, "option '%s' is set".formatted(option));
             }
         }
-        for (String option : List.of("row-tracking.enabled", "data-evolution.enabled")) {
+        for (String option : List.of("row-tracking.enabled", "data-evolution.enabled", "index-file-in-data-file-dir")) {
             if (Boolean.parseBoolean(options.options().getOrDefault(option, "false").trim())) {
                 throw refuse(tableName, "option '%s' = 'true'".formatted(option));
             }

@@ -27,6 +27,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.UUID;
 
@@ -84,7 +85,7 @@ final class TestInsertCommit
         ManifestEntry otherBucket = copy(location, baseFiles.stream().filter(entry -> entry.bucket() != rivalBucket).findFirst().orElseThrow());
 
         TableSchema schema = new SchemaFiles(fileSystem, location).readSchema(base.schemaId());
-        assertThatThrownBy(() -> insertCommit(fileSystem, location, schema, base).commit(List.of(sameBucket, otherBucket), "query-1"))
+        assertThatThrownBy(() -> insertCommit(fileSystem, location, schema, base).commit(List.of(sameBucket, otherBucket), List.of(), "query-1"))
                 .isInstanceOfSatisfying(TrinoException.class, e -> assertThat(e.getErrorCode()).isEqualTo(TRANSACTION_CONFLICT.toErrorCode()))
                 .hasMessageContaining("Write to Paimon table commits.raced conflicts with a concurrent commit: snapshot %s".formatted(rival.id()))
                 .hasMessageContaining("changed bucket %s".formatted(rivalBucket));
@@ -96,7 +97,7 @@ final class TestInsertCommit
         // a statement writing only the other bucket lands on top of the rival commit
         ManifestEntry otherBucketAgain = copy(location, baseFiles.stream().filter(entry -> entry.bucket() != rivalBucket).findFirst().orElseThrow());
         InsertCommit commit = insertCommit(fileSystem, location, schema, base);
-        commit.commit(List.of(otherBucketAgain), "query-2");
+        commit.commit(List.of(otherBucketAgain), List.of(), "query-2");
         Snapshot committed = snapshots.latestSnapshot().orElseThrow();
         assertThat(committed.id()).isEqualTo(rival.id() + 1);
         assertThat(committed.properties().orElseThrow()).containsEntry(InsertCommit.QUERY_ID_PROPERTY, "query-2");
@@ -110,6 +111,7 @@ final class TestInsertCommit
                 OptionalLong.of(base.id()),
                 List.of(),
                 List.of(),
+                Optional.empty(),
                 UUID.randomUUID().toString());
         return new InsertCommit(fileSystem, handle);
     }

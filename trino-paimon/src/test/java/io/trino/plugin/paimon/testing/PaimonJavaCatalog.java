@@ -1,5 +1,6 @@
 package io.trino.plugin.paimon.testing;
 
+import org.apache.paimon.CoreOptions;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
 import org.apache.paimon.catalog.CatalogFactory;
@@ -9,14 +10,17 @@ import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.data.serializer.InternalRowSerializer;
 import org.apache.paimon.disk.IOManager;
+import org.apache.paimon.index.HashBucketAssigner;
 import org.apache.paimon.options.Options;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.schema.SchemaChange;
+import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.table.sink.BatchTableCommit;
 import org.apache.paimon.table.sink.BatchTableWrite;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
+import org.apache.paimon.table.sink.RowKeyExtractor;
 import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.types.RowType;
 
@@ -176,6 +180,30 @@ public final class PaimonJavaCatalog
         catch (Exception e) {
             throw new RuntimeException("Paimon Java failed to write " + table.name(), e);
         }
+    }
+
+    /**
+     * Writes the rows of a dynamic-bucket table in one batch commit, each in the bucket Paimon's hash bucket assigner
+     * gives it from the table's key index: one assigner, as a single Flink assigner task.
+     */
+    public static void writeDynamicBuckets(Table table, List<GenericRow> rows)
+    {
+        FileStoreTable fileStoreTable = (FileStoreTable) table;
+        CoreOptions options = fileStoreTable.coreOptions();
+        HashBucketAssigner assigner = new HashBucketAssigner(
+                fileStoreTable.snapshotManager(),
+                "paimon-java-test",
+                fileStoreTable.store().newIndexFileHandler(),
+                1,
+                1,
+                0,
+                options.dynamicBucketTargetRowNum(),
+                options.dynamicBucketMaxBuckets());
+        RowKeyExtractor extractor = fileStoreTable.createRowKeyExtractor();
+        write(table, rows, row -> {
+            extractor.setRecord(row);
+            return assigner.assign(extractor.partition(), extractor.trimmedPrimaryKey().hashCode());
+        });
     }
 
     /** Writes rows of any kind (e.g. rows read back with {@link #readInternalRows}) in one batch commit. */

@@ -138,7 +138,13 @@ final class TestPaimonInsert
                 .column("id", DataTypes.INT())
                 .column("v", DataTypes.STRING())
                 .primaryKey("id");
-        paimon.createTable(DATABASE, "dynamic_bucket", refused.build());
+        paimon.createTable(DATABASE, "cross_partition", Schema.newBuilder()
+                .column("dt", DataTypes.STRING())
+                .column("id", DataTypes.INT())
+                .column("v", DataTypes.STRING())
+                .primaryKey("id")
+                .partitionKeys("dt")
+                .build());
         paimon.createTable(DATABASE, "postpone_bucket", refused.option("bucket", "-2").build());
         paimon.createTable(DATABASE, "deletion_vectors", refused.option("bucket", "1").option("deletion-vectors.enabled", "true").build());
         paimon.createTable(DATABASE, "first_row", Schema.newBuilder().column("id", DataTypes.INT()).column("v", DataTypes.STRING()).primaryKey("id")
@@ -433,7 +439,7 @@ final class TestPaimonInsert
     @Test
     void refusedTables()
     {
-        assertQueryFails("INSERT INTO dynamic_bucket VALUES (1, 'x')", ".*Cannot write to Paimon table inserts.dynamic_bucket: the table has dynamic buckets \\('bucket' = '-1'.*");
+        assertQueryFails("INSERT INTO cross_partition VALUES ('a', 1, 'x')", ".*Cannot write to Paimon table inserts.cross_partition: the primary key \\[id\\] does not contain every partition key \\[dt\\] \\(cross-partition upsert\\).*");
         assertQueryFails("INSERT INTO postpone_bucket VALUES (1, 'x')", ".*Cannot write to Paimon table inserts.postpone_bucket: the table has postpone buckets \\('bucket' = '-2'\\).*");
         assertQueryFails("INSERT INTO deletion_vectors VALUES (1, 'x')", ".*Cannot write to Paimon table inserts.deletion_vectors: option 'deletion-vectors.enabled' = 'true'.*");
         assertQueryFails("INSERT INTO first_row VALUES (1, 'x')", ".*Cannot write to Paimon table inserts.first_row: option 'merge-engine' = 'first-row'.*");
@@ -445,7 +451,7 @@ final class TestPaimonInsert
                 "INSERT INTO dedup VALUES ('z', 1, 'x', 0.0)",
                 "This connector does not support query retries");
         // nothing was written
-        for (String table : List.of("dynamic_bucket", "postpone_bucket", "deletion_vectors", "first_row", "lookup_changelog", "input_changelog", "orc_files")) {
+        for (String table : List.of("cross_partition", "postpone_bucket", "deletion_vectors", "first_row", "lookup_changelog", "input_changelog", "orc_files")) {
             assertThat(paimonRows(table)).as(table).isEmpty();
         }
     }

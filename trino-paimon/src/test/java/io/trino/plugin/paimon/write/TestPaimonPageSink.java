@@ -31,6 +31,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
@@ -55,7 +56,7 @@ import static org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS;
 final class TestPaimonPageSink
 {
     private static final String DATABASE = "sinks";
-    private static final JsonCodec<WrittenFile> CODEC = jsonCodec(WrittenFile.class);
+    private static final JsonCodec<WriteFragment> CODEC = jsonCodec(WriteFragment.class);
     // makes a page of 1000 rows larger than the write buffer
     private static final String PADDING = " ".repeat(300);
 
@@ -111,7 +112,7 @@ final class TestPaimonPageSink
         sink.appendPage(rows(0, 1000));
         sink.appendPage(reversedRows(1000));
         Collection<Slice> fragments = sink.finish().join();
-        List<WrittenFile> files = fragments.stream().map(fragment -> CODEC.fromJson(fragment.getBytes())).toList();
+        List<WrittenFile> files = fragments.stream().map(fragment -> CODEC.fromJson(fragment.getBytes()).dataFile().orElseThrow()).toList();
         assertThat(files).hasSizeGreaterThan(1);
         assertThat(files.stream().map(file -> root.resolve("warehouse/%s.db/finished/bucket-0".formatted(DATABASE)).resolve(file.fileName())).collect(Collectors.toSet()))
                 .isEqualTo(dataFiles("finished"));
@@ -152,6 +153,7 @@ final class TestPaimonPageSink
                 snapshot,
                 List.of(new PaimonColumnHandle(0, "id", INTEGER, false), new PaimonColumnHandle(1, "v", VARCHAR, true)),
                 List.of(),
+                Optional.empty(),
                 UUID.randomUUID().toString());
         return provider.createPageSink(null, SESSION, handle, new ConnectorPageSinkId() {
             @Override

@@ -1,0 +1,108 @@
+package io.trino.plugin.paimon.catalog;
+
+import com.google.common.collect.ImmutableList;
+import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
+import io.trino.plugin.paimon.format.manifest.ManifestEntry.FileKind;
+
+import java.nio.ByteBuffer;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * What a commit does to the table's index manifest, which holds the full index state (paimon-format.md §4.5): nothing
+ * (the snapshot keeps the previous index manifest), a complete new state, or bucketed changes applied to the state of
+ * the snapshot the commit lands on, as Paimon combines them: the entry of a (partition, bucket, index type) is removed
+ * by a DELETE and replaced by an ADD.
+ */
+public sealed interface IndexManifestUpdate
+{
+    IndexManifestUpdate NONE = new Unchanged();
+
+    static IndexManifestUpdate replaceAll(List<IndexManifestEntry> entries)
+    {
+        return new ReplaceAll(entries);
+    }
+
+    static IndexManifestUpdate bucketed(List<IndexManifestEntry> changes)
+    {
+        return changes.isEmpty() ? NONE : new Bucketed(changes);
+    }
+
+    /** The index state after the update of the given previous state, or empty when the index manifest is unchanged. */
+    Optional<List<IndexManifestEntry>> apply(List<IndexManifestEntry> previous);
+
+    /** Whether {@link #apply} needs the previous state. */
+    default boolean readsPrevious()
+    {
+        return false;
+    }
+
+    record Unchanged()
+            implements IndexManifestUpdate
+    {
+        @Override
+        public Optional<List<IndexManifestEntry>> apply(List<IndexManifestEntry> previous)
+        {
+            return Optional.empty();
+        }
+    }
+
+    record ReplaceAll(List<IndexManifestEntry> entries)
+            implements IndexManifestUpdate
+    {
+        public ReplaceAll
+        {
+            entries = ImmutableList.copyOf(entries);
+        }
+
+        @Override
+        public Optional<List<IndexManifestEntry>> apply(List<IndexManifestEntry> previous)
+        {
+            return Optional.of(entries);
+        }
+    }
+
+    record Bucketed(List<IndexManifestEntry> changes)
+            implements IndexManifestUpdate
+    {
+        public Bucketed
+        {
+            changes = ImmutableList.copyOf(changes);
+        }
+
+        @Override
+        public boolean readsPrevious()
+        {
+            return true;
+        }
+
+        @Override
+        public Optional<List<IndexManifestEntry>> apply(List<IndexManifestEntry> previous)
+        {
+            Map<Identifier, IndexManifestEntry> state = new LinkedHashMap<>();
+            previous.forEach(entry -> state.put(Identifier.of(entry), entry));
+            // deletions first, so that a bucket's new file is never removed by the deletion of its old one
+            changes.stream().filter(entry -> entry.kind() == FileKind.DELETE).forEach(entry -> state.remove(Identifier.of(entry)));
+            changes.stream().filter(entry -> entry.kind() == FileKind.ADD).forEach(entry -> state.put(Identifier.of(entry), entry));
+            return Optional.of(ImmutableList.copyOf(state.values()));
+        }
+    }
+
+    record Identifier(ByteBuffer partition, int bucket, String indexType)
+    {
+        public Identifier
+        {
+            requireNonNull(partition, "partition is null");
+            requireNonNull(indexType, "indexType is null");
+        }
+
+        static Identifier of(IndexManifestEntry entry)
+        {
+            return new Identifier(ByteBuffer.wrap(entry.partition().bytes()), entry.bucket(), entry.indexType());
+        }
+    }
+}
