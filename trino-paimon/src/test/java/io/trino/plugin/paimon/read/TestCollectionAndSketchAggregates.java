@@ -132,8 +132,8 @@ final class TestCollectionAndSketchAggregates
         // of a Parquet dictionary, so equal values of one record are one, while records of a key are in different files
         List<DataField> binaries = columns(DataTypes.ARRAY(DataTypes.BYTES()));
         row = readOnlyRow(binaries, distinct, List.of(
-                List.of(row(INSERT, 1, array(new byte[] {1}, new byte[] {1}))),
-                List.of(row(INSERT, 1, array(new byte[] {1})))));
+                List.of(row(INSERT, 1, array((Object) new byte[] {1}, (Object) new byte[] {1}))),
+                List.of(row(INSERT, 1, array((Object) new byte[] {1})))));
         assertThat(row.get(1)).isEqualTo(List.of("01", "01"));
 
         // strings: equal by content
