@@ -10,7 +10,6 @@ import io.trino.spi.type.Type;
 import io.trino.testing.QueryRunner;
 
 import java.awt.Color;
-
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -492,5 +491,4 @@ public final class BenchmarkReadAmplification
             return buckets.stream().filter(bucket -> bucket.table().name().equals(table)).findFirst().orElseThrow();
         }
     }
-
 }

@@ -23,6 +23,7 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
 import static com.google.common.collect.ImmutableList.toImmutableList;
+import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -116,13 +117,13 @@ final class TestPluginFolder
     {
         Set<String> folderFiles = jars().stream()
                 .map(jar -> "paimon/" + jar.getFileName())
-                .collect(ImmutableSet.toImmutableSet());
+                .collect(toImmutableSet());
         Set<String> zipFiles;
         try (ZipFile zip = new ZipFile(System.getProperty("paimon.plugin.zip"))) {
             zipFiles = zip.stream()
                     .filter(entry -> !entry.isDirectory())
                     .map(ZipEntry::getName)
-                    .collect(ImmutableSet.toImmutableSet());
+                    .collect(toImmutableSet());
         }
         assertThat(zipFiles).isEqualTo(folderFiles);
     }

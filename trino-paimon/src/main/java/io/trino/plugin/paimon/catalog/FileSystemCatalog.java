@@ -1,6 +1,5 @@
 package io.trino.plugin.paimon.catalog;
 
-import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
@@ -20,6 +19,7 @@ import java.util.Optional;
 import java.util.Set;
 
 import static com.google.common.base.Preconditions.checkArgument;
+import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_CONFLICT;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
 import static io.trino.spi.StandardErrorCode.SCHEMA_ALREADY_EXISTS;
@@ -65,7 +65,7 @@ public class FileSystemCatalog
                 .filter(name -> name.endsWith(DATABASE_SUFFIX) && name.length() > DATABASE_SUFFIX.length())
                 .map(name -> name.substring(0, name.length() - DATABASE_SUFFIX.length()))
                 .sorted()
-                .collect(ImmutableList.toImmutableList());
+                .collect(toImmutableList());
     }
 
     public boolean databaseExists(ConnectorSession session, String database)
@@ -125,7 +125,7 @@ public class FileSystemCatalog
         return listDirectoryNames(fileSystem, databaseLocation).stream()
                 .filter(name -> !new SchemaFiles(fileSystem, databaseLocation.appendPath(name)).listSchemaIds().isEmpty())
                 .sorted()
-                .collect(ImmutableList.toImmutableList());
+                .collect(toImmutableList());
     }
 
     /**
@@ -204,7 +204,7 @@ public class FileSystemCatalog
         return directories.stream()
                 .map(FileSystemCatalog::lastPathSegment)
                 .filter(name -> !name.isEmpty() && !name.startsWith("."))
-                .collect(ImmutableList.toImmutableList());
+                .collect(toImmutableList());
     }
 
     private static String lastPathSegment(Location location)

@@ -1,23 +1,22 @@
 package io.trino.plugin.paimon.catalog;
 
-import com.google.common.collect.ImmutableList;
 import io.airlift.log.Logger;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.format.MetadataFileNames;
 import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
-import io.trino.plugin.paimon.format.manifest.ManifestEntry.FileKind;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
+import io.trino.plugin.paimon.format.manifest.ManifestEntry.FileKind;
 import io.trino.plugin.paimon.format.manifest.ManifestFileMeta;
-import io.trino.plugin.paimon.format.manifest.ManifestWriter.WrittenFile;
 import io.trino.plugin.paimon.format.manifest.ManifestWriter;
+import io.trino.plugin.paimon.format.manifest.ManifestWriter.WrittenFile;
 import io.trino.plugin.paimon.format.manifest.ScanFilter;
 import io.trino.plugin.paimon.format.manifest.SnapshotScan;
 import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.format.schema.DataType;
 import io.trino.plugin.paimon.format.schema.TableSchema;
-import io.trino.plugin.paimon.format.snapshot.Snapshot.CommitKind;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
+import io.trino.plugin.paimon.format.snapshot.Snapshot.CommitKind;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.spi.TrinoException;
 
@@ -32,6 +31,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 
 import static com.google.common.base.Preconditions.checkArgument;
+import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_CONFLICT;
 import static io.trino.plugin.paimon.format.snapshot.Snapshot.BATCH_COMMIT_IDENTIFIER;
 import static java.util.Objects.requireNonNull;
@@ -191,7 +191,7 @@ public final class SnapshotCommitter
         List<String> missing = deletions.stream()
                 .filter(entry -> !live.contains(entry.identifier()))
                 .map(entry -> entry.file().fileName())
-                .collect(ImmutableList.toImmutableList());
+                .collect(toImmutableList());
         if (!missing.isEmpty()) {
             throw new TrinoException(PAIMON_COMMIT_CONFLICT, "Commit to Paimon table %s failed: files it deletes are no longer live (another writer changed them): %s".formatted(tableLocation, missing));
         }
@@ -206,7 +206,7 @@ public final class SnapshotCommitter
     {
         return schema.partitionFields().stream()
                 .map(DataField::type)
-                .collect(ImmutableList.toImmutableList());
+                .collect(toImmutableList());
     }
 
     private static void sleepBeforeRetry(int attempt)

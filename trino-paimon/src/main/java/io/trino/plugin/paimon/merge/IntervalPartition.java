@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.PriorityQueue;
 import java.util.function.Function;
 
+import static com.google.common.collect.ImmutableList.toImmutableList;
+
 /**
  * Cuts a bucket's files into sections and each section into sorted runs, as Paimon's interval partition does
  * (merge-semantics §2.2): files sorted by (min key, max key); a section ends where the next file starts after
@@ -63,6 +65,6 @@ public final class IntervalPartition
                 runs.add(newRun);
             }
         }
-        return new Section<>(runs.stream().map(SortedRun::new).collect(ImmutableList.toImmutableList()));
+        return new Section<>(runs.stream().map(SortedRun::new).collect(toImmutableList()));
     }
 }

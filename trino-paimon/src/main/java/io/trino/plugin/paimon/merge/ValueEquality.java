@@ -80,20 +80,22 @@ public final class ValueEquality
             case DoubleType _ -> {
                 double a = DoubleType.DOUBLE.getDouble(left, leftPosition);
                 double b = DoubleType.DOUBLE.getDouble(right, rightPosition);
-                yield switch (mode) {
+                boolean equal = switch (mode) {
                     case JAVA_EQUALS -> doubleToLongBits(a) == doubleToLongBits(b);
                     case RECORD_EQUALISER -> a == b;
                     case BINARY_ROW -> doubleToRawLongBits(a) == doubleToRawLongBits(b);
                 };
+                yield equal;
             }
             case RealType _ -> {
                 int a = (int) RealType.REAL.getLong(left, leftPosition);
                 int b = (int) RealType.REAL.getLong(right, rightPosition);
-                yield switch (mode) {
+                boolean equal = switch (mode) {
                     case JAVA_EQUALS -> floatToIntBits(intBitsToFloat(a)) == floatToIntBits(intBitsToFloat(b));
                     case RECORD_EQUALISER -> intBitsToFloat(a) == intBitsToFloat(b);
                     case BINARY_ROW -> a == b;
                 };
+                yield equal;
             }
             case VarbinaryType _ when mode == Mode.JAVA_EQUALS -> left == right && type.getSlice(left, leftPosition).equals(type.getSlice(right, rightPosition));
             case BooleanType _ -> BooleanType.BOOLEAN.getBoolean(left, leftPosition) == BooleanType.BOOLEAN.getBoolean(right, rightPosition);
@@ -128,20 +130,22 @@ public final class ValueEquality
         return switch (type) {
             case DoubleType _ -> {
                 double value = DoubleType.DOUBLE.getDouble(block, position);
-                yield switch (mode) {
+                int hash = switch (mode) {
                     case JAVA_EQUALS -> Long.hashCode(doubleToLongBits(value));
                     // 0.0 == -0.0, so both hash alike
                     case RECORD_EQUALISER -> value == 0 ? 0 : Long.hashCode(doubleToLongBits(value));
                     case BINARY_ROW -> Long.hashCode(doubleToRawLongBits(value));
                 };
+                yield hash;
             }
             case RealType _ -> {
                 float value = RealType.REAL.getFloat(block, position);
-                yield switch (mode) {
+                int hash = switch (mode) {
                     case JAVA_EQUALS -> floatToIntBits(value);
                     case RECORD_EQUALISER -> value == 0 ? 0 : floatToIntBits(value);
                     case BINARY_ROW -> floatToRawIntBits(value);
                 };
+                yield hash;
             }
             case BooleanType _ -> Boolean.hashCode(BooleanType.BOOLEAN.getBoolean(block, position));
             case TimestampWithTimeZoneType timestamp when timestamp.isShort() -> Long.hashCode(unpackMillisUtc(type.getLong(block, position)));

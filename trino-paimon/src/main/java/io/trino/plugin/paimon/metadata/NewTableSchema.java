@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_PROPERTY;
 import static io.trino.plugin.paimon.table.TypeMapping.toPaimonType;
@@ -53,7 +54,7 @@ public final class NewTableSchema
         List<String> columnNames = metadata.getColumns().stream()
                 .filter(column -> !column.isHidden())
                 .map(ColumnMetadata::getName)
-                .collect(ImmutableList.toImmutableList());
+                .collect(toImmutableList());
         validated(() -> SchemaValidation.checkKeys(tableName.toString(), columnNames, partitionKeys, primaryKeys));
 
         AtomicInteger highestFieldId = new AtomicInteger(-1);

@@ -23,8 +23,7 @@ final class NativeValues
     static boolean isConvertible(DataType type)
     {
         return switch (type) {
-            case DataType.BooleanType _, DataType.TinyIntType _, DataType.SmallIntType _, DataType.IntType _, DataType.BigIntType _,
-                 DataType.DateType _, DataType.DecimalType _, DataType.VarCharType _, DataType.BinaryType _, DataType.VarBinaryType _ -> true;
+            case DataType.BooleanType _, DataType.TinyIntType _, DataType.SmallIntType _, DataType.IntType _, DataType.BigIntType _, DataType.DateType _, DataType.DecimalType _, DataType.VarCharType _, DataType.BinaryType _, DataType.VarBinaryType _ -> true;
             default -> false;
         };
     }

@@ -12,6 +12,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
+import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION;
 import static io.trino.plugin.paimon.table.TableOptions.DYNAMIC_BUCKET;
 import static io.trino.plugin.paimon.table.TableOptions.POSTPONE_BUCKET;
@@ -71,7 +72,7 @@ public final class SchemaValidation
             List<String> nested = schema.fields().stream()
                     .filter(field -> bucketKeys.contains(field.name()) && !isPrimitive(field.type()))
                     .map(DataField::name)
-                    .collect(ImmutableList.toImmutableList());
+                    .collect(toImmutableList());
             check(tableName, nested.isEmpty(), "nested type can not in bucket-key, in your table these key are %s", nested);
         }
 

@@ -18,6 +18,7 @@ import io.trino.spi.type.VarcharType;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_UNSUPPORTED_TYPE;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.spi.type.BigintType.BIGINT;
@@ -85,7 +86,7 @@ public final class TypeMapping
             case DataType.MapType map -> new MapType(toTrinoType(map.keyType()), toTrinoType(map.valueType()), typeOperators);
             case DataType.RowType row -> RowType.from(row.fields().stream()
                     .map(field -> RowType.field(field.name(), toTrinoType(field.type())))
-                    .collect(ImmutableList.toImmutableList()));
+                    .collect(toImmutableList()));
             case DataType.VariantType _, DataType.BlobType _, DataType.VectorType _ -> throw unsupported(type, "not supported by the Paimon connector");
         };
     }

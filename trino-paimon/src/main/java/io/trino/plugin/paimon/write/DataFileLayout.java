@@ -8,6 +8,7 @@ import io.trino.plugin.paimon.table.TypeMapping;
 import java.util.List;
 import java.util.Map;
 
+import static com.google.common.collect.ImmutableList.toImmutableList;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -49,7 +50,7 @@ public record DataFileLayout(boolean keyValue, List<DataFileColumn> keyColumns, 
         return schema.primaryKeys().stream()
                 .filter(key -> !schema.partitionKeys().contains(key))
                 .map(key -> schema.field(key).orElseThrow())
-                .collect(ImmutableList.toImmutableList());
+                .collect(toImmutableList());
     }
 
     /** Every column of the file, in file order. */

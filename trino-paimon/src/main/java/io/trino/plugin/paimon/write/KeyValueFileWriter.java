@@ -32,6 +32,7 @@ import java.util.OptionalLong;
 
 import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkState;
+import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.TinyintType.TINYINT;
@@ -96,7 +97,7 @@ public final class KeyValueFileWriter
                 Optional.empty());
         this.keyStats = layout.keyColumns().stream()
                 .map(column -> new ColumnStatsCollector(column.type(), column.trinoType(), StatsMode.KEY_FIELDS))
-                .collect(ImmutableList.toImmutableList());
+                .collect(toImmutableList());
         ImmutableList.Builder<ColumnStatsCollector> valueStats = ImmutableList.builder();
         for (int i = 0; i < layout.valueColumns().size(); i++) {
             DataFileColumn column = layout.valueColumns().get(i);

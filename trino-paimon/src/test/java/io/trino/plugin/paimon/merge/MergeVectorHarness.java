@@ -38,7 +38,6 @@ import java.util.stream.IntStream;
 
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.TinyintType.TINYINT;
-import static java.lang.Byte.toUnsignedInt;
 
 /**
  * Runs a merge-semantics vector through the merge core on Trino pages, assembled as the page source assembles it

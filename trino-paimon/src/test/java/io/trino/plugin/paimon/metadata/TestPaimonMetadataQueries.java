@@ -1,6 +1,5 @@
 package io.trino.plugin.paimon.metadata;
 
-import com.google.common.collect.ImmutableList;
 import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import io.trino.testing.MaterializedResult;
@@ -12,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
+import static com.google.common.collect.ImmutableList.toImmutableList;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -108,7 +108,6 @@ final class TestPaimonMetadataQueries
 
         // a folder without schema files is not a table
         Files.createDirectories(paimon.warehouse().resolve(SCHEMA + ".db").resolve("not_a_table").resolve("bucket-0"));
-
     }
 
     @Test
@@ -131,7 +130,7 @@ final class TestPaimonMetadataQueries
         MaterializedResult result = computeActual("DESCRIBE all_types");
         List<List<Object>> columns = result.getMaterializedRows().stream()
                 .map(row -> List.of(row.getField(0), row.getField(1)))
-                .collect(ImmutableList.toImmutableList());
+                .collect(toImmutableList());
         assertThat(columns).containsExactly(
                 List.of("id", "integer"),
                 List.of("c_boolean", "boolean"),

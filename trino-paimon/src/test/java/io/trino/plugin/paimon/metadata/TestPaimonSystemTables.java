@@ -22,7 +22,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 final class TestPaimonSystemTables
         extends AbstractPaimonJavaQueryTest
 {
-
     TestPaimonSystemTables()
     {
         super(DATABASE);

@@ -363,8 +363,6 @@ final class TestMergeVectors
         // Q1: 1.3.1 gave (1,N,5); 1.4.2 restarts the row from the -D record (f=1, s=1) and first_value keeps it
         vectors.add(aggregationVector("Q1", List.of("k INT", "f INT", "s INT"), Map.of("fields.f.aggregate-function", "first_value", "fields.s.aggregate-function", "sum", "aggregation.remove-record-on-delete", "true"),
                 "+I(1,1,1) | -D(1,1,1) | +I(1,2,5)", "(1,1,6)"));
-        // A13b, A17b, A18': functions that cannot retract, in Paimon Java as here
-        String cannotRetract = ".*column '%s': Aggregate function '%s' does not support retraction, If you allow this function to ignore retraction messages, you can configure 'fields.\\$\\{field_name\\}.ignore-retract'='true'\\. \\(primary key \\(1\\)\\)";
         return vectors.stream();
     }
 
@@ -606,6 +604,5 @@ final class TestMergeVectors
         {
             this.columns = List.of(columns);
         }
-
     }
 }

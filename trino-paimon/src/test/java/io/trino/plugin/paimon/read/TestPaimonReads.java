@@ -19,7 +19,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 final class TestPaimonReads
         extends AbstractPaimonJavaQueryTest
 {
-
     TestPaimonReads()
     {
         super(DATABASE);

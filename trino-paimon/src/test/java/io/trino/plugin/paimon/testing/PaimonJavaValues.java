@@ -63,27 +63,33 @@ public final class PaimonJavaValues
             case null -> null;
             case BinaryString string -> string.toString();
             case byte[] bytes -> HexFormat.of().formatHex(bytes);
-            default -> switch (type) {
-                case ArrayType array -> {
-                    InternalArray elements = (InternalArray) value;
-                    List<Object> list = new ArrayList<>();
-                    for (int i = 0; i < elements.size(); i++) {
-                        list.add(value(array.getElementType(), InternalArray.createElementGetter(array.getElementType()).getElementOrNull(elements, i)));
-                    }
-                    yield list;
+            default -> nestedValue(type, value);
+        };
+    }
+
+    // a Paimon value of a nested type, as the plain lists, maps and field lists the tests compare
+    private static Object nestedValue(DataType type, Object value)
+    {
+        return switch (type) {
+            case ArrayType array -> {
+                InternalArray elements = (InternalArray) value;
+                List<Object> list = new ArrayList<>();
+                for (int i = 0; i < elements.size(); i++) {
+                    list.add(value(array.getElementType(), InternalArray.createElementGetter(array.getElementType()).getElementOrNull(elements, i)));
                 }
-                case MapType map -> {
-                    InternalMap entries = (InternalMap) value;
-                    Map<Object, Object> result = new LinkedHashMap<>();
-                    for (int i = 0; i < entries.size(); i++) {
-                        result.put(value(map.getKeyType(), InternalArray.createElementGetter(map.getKeyType()).getElementOrNull(entries.keyArray(), i)),
-                                value(map.getValueType(), InternalArray.createElementGetter(map.getValueType()).getElementOrNull(entries.valueArray(), i)));
-                    }
-                    yield result;
+                yield list;
+            }
+            case MapType map -> {
+                InternalMap entries = (InternalMap) value;
+                Map<Object, Object> result = new LinkedHashMap<>();
+                for (int i = 0; i < entries.size(); i++) {
+                    result.put(value(map.getKeyType(), InternalArray.createElementGetter(map.getKeyType()).getElementOrNull(entries.keyArray(), i)),
+                            value(map.getValueType(), InternalArray.createElementGetter(map.getValueType()).getElementOrNull(entries.valueArray(), i)));
                 }
-                case RowType row -> fields(row, (InternalRow) value);
-                default -> value;
-            };
+                yield result;
+            }
+            case RowType row -> fields(row, (InternalRow) value);
+            default -> value;
         };
     }
 

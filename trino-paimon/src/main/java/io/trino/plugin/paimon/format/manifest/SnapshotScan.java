@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 
+import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
 import static io.trino.plugin.paimon.format.manifest.ManifestEntry.POSTPONE_BUCKET;
 import static java.util.Objects.requireNonNull;
@@ -111,7 +112,7 @@ public final class SnapshotScan
         }
         return added.stream()
                 .filter(entry -> !deleted.contains(entry.identifier()))
-                .collect(ImmutableList.toImmutableList());
+                .collect(toImmutableList());
     }
 
     /** The live files grouped by (partition, bucket), in the order each bucket first appears in the manifests. */
@@ -123,7 +124,7 @@ public final class SnapshotScan
         }
         return buckets.entrySet().stream()
                 .map(bucket -> new BucketFiles(bucket.getKey().partition(), bucket.getKey().bucket(), bucket.getValue()))
-                .collect(ImmutableList.toImmutableList());
+                .collect(toImmutableList());
     }
 
     private record BucketKey(BinaryRow partition, int bucket) {}
@@ -138,6 +139,6 @@ public final class SnapshotScan
                 .filter(entry -> entry.kind() == FileKind.ADD)
                 // index entries do not record the bucket count, so only the partition can be checked
                 .filter(entry -> filter.matchesPartition(entry.partition()))
-                .collect(ImmutableList.toImmutableList());
+                .collect(toImmutableList());
     }
 }

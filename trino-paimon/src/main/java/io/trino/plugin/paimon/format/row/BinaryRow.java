@@ -1,8 +1,8 @@
 package io.trino.plugin.paimon.format.row;
 
 import io.trino.plugin.paimon.format.schema.DataType;
-
 import io.trino.spi.TrinoException;
+
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package io.trino.plugin.paimon.format.row;
 
 import io.trino.plugin.paimon.format.schema.DataType;
-
 import io.trino.spi.TrinoException;
+
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -29,8 +29,8 @@ public final class StatsValueComparator
         return switch (type) {
             case DataType.FloatType _ -> compareFloating((Float) left, (Float) right);
             case DataType.DoubleType _ -> compareFloating((Double) left, (Double) right);
-            case DataType.BooleanType _, DataType.TinyIntType _, DataType.SmallIntType _, DataType.IntType _,
-                 DataType.BigIntType _, DataType.DateType _, DataType.TimeType _ -> ((Comparable<Object>) left).compareTo(right);
+            case DataType.BooleanType _, DataType.TinyIntType _, DataType.SmallIntType _, DataType.IntType _, DataType.BigIntType _, DataType.DateType _, DataType.TimeType _ ->
+                    ((Comparable<Object>) left).compareTo(right);
             case DataType.DecimalType _ -> ((BigDecimal) left).compareTo((BigDecimal) right);
             case DataType.CharType _, DataType.VarCharType _ -> Arrays.compareUnsigned(
                     ((String) left).getBytes(StandardCharsets.UTF_8),

@@ -87,6 +87,6 @@ public record TableSchema(
     {
         return fields.stream()
                 .map(DataField::name)
-                .collect(ImmutableList.toImmutableList());
+                .collect(toImmutableList());
     }
 }

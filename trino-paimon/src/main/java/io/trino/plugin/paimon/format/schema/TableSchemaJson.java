@@ -16,12 +16,11 @@ import io.trino.plugin.paimon.format.schema.DataType.MultisetType;
 import io.trino.plugin.paimon.format.schema.DataType.RowType;
 import io.trino.plugin.paimon.format.schema.DataType.VectorType;
 import io.trino.plugin.paimon.format.schema.DataTypeParser.CompositeHeader;
-
 import io.trino.spi.TrinoException;
+
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
 import static io.trino.plugin.paimon.format.JsonFields.optionalText;

@@ -9,13 +9,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.common.collect.ImmutableMap;
 import io.trino.plugin.paimon.format.InvalidMetadataException;
 import io.trino.plugin.paimon.format.snapshot.Snapshot.CommitKind;
-
 import io.trino.spi.TrinoException;
+
 import java.util.Iterator;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
 import static io.trino.plugin.paimon.format.JsonFields.optionalLong;
