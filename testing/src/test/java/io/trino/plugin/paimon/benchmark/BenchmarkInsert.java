@@ -25,6 +25,7 @@ import java.util.function.LongConsumer;
 import static com.google.common.io.MoreFiles.deleteRecursively;
 import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
 import static io.trino.plugin.paimon.benchmark.ReadAmplificationTables.DATABASE;
+import static java.lang.Math.toIntExact;
 
 /**
  * INSERT throughput: N rows of the read benchmark's shape (id plus eight value columns, {@link ReadAmplificationTables#schema})
@@ -190,7 +191,7 @@ public final class BenchmarkInsert
         for (OperatorStats operator : stats.getOperatorSummaries()) {
             if (operator.getOperatorType().equals("TableWriterOperator")) {
                 writerPeak = Math.max(writerPeak, operator.getPeakUserMemoryReservation().toBytes());
-                drivers += operator.getTotalDrivers();
+                drivers += toIntExact(operator.getTotalDrivers());
             }
         }
         return new TrinoWrite(nanos, writerPeak, stats.getPeakUserMemoryReservation().toBytes(), drivers);

@@ -14,7 +14,7 @@ import io.trino.plugin.paimon.read.PaimonSplit;
 import io.trino.plugin.paimon.read.PaimonSplitManager;
 import io.trino.plugin.paimon.read.PhysicalFloorReader;
 import io.trino.plugin.paimon.table.TypeMapping;
-import io.trino.plugin.paimon.write.WrittenFile;
+import io.trino.plugin.paimon.write.WriteFragment;
 import io.trino.spi.Page;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ConnectorPageSource;
@@ -59,7 +59,7 @@ final class SingleBucketReads
 
     Table table(String database, String name)
     {
-        PaimonMetadata metadata = new PaimonMetadata(catalog, TESTING_TYPE_MANAGER, jsonCodec(WrittenFile.class));
+        PaimonMetadata metadata = new PaimonMetadata(catalog, TESTING_TYPE_MANAGER, jsonCodec(WriteFragment.class));
         PaimonTableHandle handle = (PaimonTableHandle) metadata.getTableHandle(SESSION, new SchemaTableName(database, name), Optional.empty(), Optional.empty());
         // the handle's columns in table order
         List<PaimonColumnHandle> columns = metadata.getColumnHandles(SESSION, handle).values().stream()

@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 
+import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
 import static java.util.Objects.requireNonNull;
 
@@ -50,7 +51,7 @@ public final class HashIndexConflictCheck
         this.tableName = requireNonNull(tableName, "tableName is null");
         this.scan = new SnapshotScan(fileSystem, tableLocation);
         this.partitions = ImmutableSet.copyOf(partitions);
-        this.readIndex = readIndex.stream().filter(file -> this.partitions.contains(file.partition())).collect(ImmutableSet.toImmutableSet());
+        this.readIndex = readIndex.stream().filter(file -> this.partitions.contains(file.partition())).collect(toImmutableSet());
     }
 
     @Override

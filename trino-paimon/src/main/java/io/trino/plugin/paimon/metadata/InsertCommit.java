@@ -1,15 +1,14 @@
 package io.trino.plugin.paimon.metadata;
 
-import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
 import io.airlift.log.Logger;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.PaimonInsertTableHandle;
-import io.trino.plugin.paimon.catalog.BucketConflictCheck.Bucket;
 import io.trino.plugin.paimon.catalog.BucketConflictCheck;
-import io.trino.plugin.paimon.catalog.HashIndexConflictCheck.IndexFile;
+import io.trino.plugin.paimon.catalog.BucketConflictCheck.Bucket;
 import io.trino.plugin.paimon.catalog.HashIndexConflictCheck;
+import io.trino.plugin.paimon.catalog.HashIndexConflictCheck.IndexFile;
 import io.trino.plugin.paimon.catalog.IndexManifestUpdate;
 import io.trino.plugin.paimon.catalog.SnapshotCommitter;
 import io.trino.plugin.paimon.format.index.HashIndexFile;
@@ -19,8 +18,8 @@ import io.trino.plugin.paimon.format.row.BinaryRow;
 import io.trino.plugin.paimon.format.row.PartitionPath;
 import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.format.schema.TableSchema;
-import io.trino.plugin.paimon.format.snapshot.Snapshot.CommitKind;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
+import io.trino.plugin.paimon.format.snapshot.Snapshot.CommitKind;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.spi.TrinoException;
@@ -33,6 +32,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 
+import static com.google.common.collect.ImmutableList.toImmutableList;
 import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_CONFLICT;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
@@ -158,7 +158,7 @@ final class InsertCommit
 
     private void deleteDataFiles(Location location, List<ManifestEntry> files, RuntimeException failure)
     {
-        List<DataField> partitionFields = schema.partitionKeys().stream().map(name -> schema.field(name).orElseThrow()).collect(ImmutableList.toImmutableList());
+        List<DataField> partitionFields = schema.partitionKeys().stream().map(name -> schema.field(name).orElseThrow()).collect(toImmutableList());
         for (ManifestEntry entry : files) {
             String partitionPath = PartitionPath.partitionPath(partitionFields, entry.partition(), options.partitionLegacyName(), options.partitionDefaultName());
             Location file = location.appendPath(partitionPath + "bucket-" + entry.bucket()).appendPath(entry.file().fileName());

@@ -8,9 +8,9 @@ import io.airlift.slice.Slice;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.PaimonColumnHandle;
 import io.trino.plugin.paimon.PaimonErrorCode;
+import io.trino.plugin.paimon.PaimonInsertTableHandle;
 import io.trino.plugin.paimon.PaimonInsertTableHandle.DynamicBuckets;
 import io.trino.plugin.paimon.PaimonInsertTableHandle.HashIndex;
-import io.trino.plugin.paimon.PaimonInsertTableHandle;
 import io.trino.plugin.paimon.PaimonPartitioningHandle;
 import io.trino.plugin.paimon.PaimonTableHandle;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
@@ -72,6 +72,7 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 
+import static com.google.common.collect.ImmutableList.toImmutableList;
 import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_UNSUPPORTED_TYPE;
 import static io.trino.spi.StandardErrorCode.INVALID_SCHEMA_PROPERTY;
@@ -183,7 +184,7 @@ public class PaimonMetadata
         int fieldId = ((PaimonColumnHandle) column).fieldId();
         List<DataField> fields = table.schema().fields().stream()
                 .map(field -> field.id() == fieldId ? new DataField(field.id(), field.name(), field.type(), comment, field.defaultValue()) : field)
-                .collect(ImmutableList.toImmutableList());
+                .collect(toImmutableList());
         commitSchema(session, table, fields, table.schema().highestFieldId(), table.schema().comment());
     }
 
@@ -363,7 +364,7 @@ public class PaimonMetadata
         Map<String, ColumnHandle> columnHandles = getColumnHandles(session, handle);
         List<PaimonColumnHandle> tableColumns = schema.fields().stream()
                 .map(field -> (PaimonColumnHandle) columnHandles.get(columnMetadata(table, field).getName()))
-                .collect(ImmutableList.toImmutableList());
+                .collect(toImmutableList());
         if (!columns.equals(tableColumns)) {
             throw new TrinoException(PaimonErrorCode.PAIMON_INVALID_METADATA, "Table %s: INSERT columns %s are not the table columns %s".formatted(tableName, columns, tableColumns));
         }
@@ -421,15 +422,15 @@ public class PaimonMetadata
         PaimonInsertTableHandle handle = (PaimonInsertTableHandle) insertHandle;
         List<WriteFragment> written = fragments.stream()
                 .map(fragment -> fragmentCodec.fromJson(fragment.getBytes()))
-                .collect(ImmutableList.toImmutableList());
+                .collect(toImmutableList());
         List<ManifestEntry> files = written.stream()
                 .flatMap(fragment -> fragment.dataFile().stream())
                 .map(WrittenFile::toManifestEntry)
-                .collect(ImmutableList.toImmutableList());
+                .collect(toImmutableList());
         List<IndexManifestEntry> indexFiles = written.stream()
                 .flatMap(fragment -> fragment.indexFile().stream())
                 .map(WrittenIndexFile::toIndexManifestEntry)
-                .collect(ImmutableList.toImmutableList());
+                .collect(toImmutableList());
         new InsertCommit(catalog.fileSystem(session), handle).commit(files, indexFiles, session.getQueryId());
         return Optional.empty();
     }
@@ -521,7 +522,7 @@ public class PaimonMetadata
     {
         List<ColumnMetadata> columns = table.schema().fields().stream()
                 .map(field -> columnMetadata(table, field))
-                .collect(ImmutableList.toImmutableList());
+                .collect(toImmutableList());
         return new ConnectorTableMetadata(
                 table.name(),
                 columns,
