@@ -29,7 +29,9 @@ public enum PaimonErrorCode
     /** The records of a key cannot be merged under the table's merge engine (e.g. a retraction it refuses). */
     PAIMON_MERGE_ERROR(8, EXTERNAL),
     /** A data file is missing, truncated or not what its manifest entry describes. */
-    PAIMON_BAD_DATA(9, EXTERNAL);
+    PAIMON_BAD_DATA(9, EXTERNAL),
+    /** A commit's snapshot may or may not have been published: the file system failed and reading it back failed too. */
+    PAIMON_COMMIT_STATE_UNKNOWN(10, EXTERNAL);
 
     // 0x0520_0000: not used by any connector bundled with Trino
     private static final int ERROR_CODE_BASE = 0x0520_0000;

@@ -49,6 +49,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_CONFLICT;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_STATE_UNKNOWN;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -56,7 +57,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * T1 of reliability.md: writers commit new level-0 files concurrently through {@link SnapshotCommitter} while the
  * file system fails reads and writes at random, some failures after the write landed. Every commit either returns
  * its snapshot, and then its files are live exactly once, or fails with one of the commit's error codes, and then
- * none of its files is live; the table passes fsck and no stream stays open.
+ * none of its files is live (unless the error says the outcome is unknown); the table passes fsck and no stream
+ * stays open.
  * <p>
  * Size: {@code -Dpaimon.test.scale=N} multiplies the commits per thread (default 1: 4 threads × 15 commits); the
  * seed is printed and can be fixed with {@code -Dpaimon.test.seed=S}.
@@ -69,7 +71,7 @@ final class TestCommitCoreReliability
     private static final List<String> PARTITIONS = List.of("p0", "p1");
     private static final DataType STRING = DataTypeParser.parse("STRING");
     private static final DataType BIGINT = DataTypeParser.parse("BIGINT");
-    private static final Set<ErrorCode> COMMIT_ERRORS = Set.of(PAIMON_FILESYSTEM_ERROR.toErrorCode(), PAIMON_COMMIT_CONFLICT.toErrorCode());
+    private static final Set<ErrorCode> COMMIT_ERRORS = Set.of(PAIMON_FILESYSTEM_ERROR.toErrorCode(), PAIMON_COMMIT_CONFLICT.toErrorCode(), PAIMON_COMMIT_STATE_UNKNOWN.toErrorCode());
 
     private record Commit(String writer, List<ManifestEntry> files) {}
 
@@ -85,16 +87,7 @@ final class TestCommitCoreReliability
         System.out.printf("TestCommitCoreReliability sharedBuckets=%s seed=%s (-Dpaimon.test.seed=%s)%n", sharedBuckets, seed, seed);
 
         try (TempWarehouse warehouse = TempWarehouse.create()) {
-            warehouse.paimon().createDatabase(DATABASE);
-            warehouse.paimon().createTable(DATABASE, "t", Schema.newBuilder()
-                    .column("p", DataTypes.STRING().notNull())
-                    .column("k", DataTypes.BIGINT().notNull())
-                    .column("v", DataTypes.BIGINT())
-                    .partitionKeys("p")
-                    .primaryKey("p", "k")
-                    .option("bucket", String.valueOf(BUCKETS))
-                    .build());
-            Location table = Location.of("local:///warehouse/%s.db/t".formatted(DATABASE));
+            Location table = createTable(warehouse);
             TrinoFileSystem plain = warehouse.fileSystem();
             TableSchema schema = new SchemaFiles(plain, table).latestSchema().orElseThrow();
 
@@ -146,13 +139,18 @@ final class TestCommitCoreReliability
 
             List<String> problems = new ArrayList<>();
             Set<String> live = new HashSet<>();
-            Optional<Snapshot> latest = new SnapshotFiles(plain, table).latestSnapshot();
-            if (latest.isPresent()) {
-                for (ManifestEntry entry : new SnapshotScan(plain, table).liveFiles(latest.get(), ScanFilter.ALL)) {
-                    if (!live.add(entry.file().fileName())) {
-                        problems.add("file %s is live twice".formatted(entry.file().fileName()));
+            try {
+                Optional<Snapshot> latest = new SnapshotFiles(plain, table).latestSnapshot();
+                if (latest.isPresent()) {
+                    for (ManifestEntry entry : new SnapshotScan(plain, table).liveFiles(latest.get(), ScanFilter.ALL)) {
+                        if (!live.add(entry.file().fileName())) {
+                            problems.add("file %s is live twice".formatted(entry.file().fileName()));
+                        }
                     }
                 }
+            }
+            catch (TrinoException e) {
+                problems.add("the table cannot be read: " + e.getMessage());
             }
             for (Outcome outcome : outcomes) {
                 List<String> names = outcome.commit().files().stream().map(entry -> entry.file().fileName()).toList();
@@ -168,7 +166,7 @@ final class TestCommitCoreReliability
                     if (!COMMIT_ERRORS.contains(failure.getErrorCode())) {
                         problems.add("commit of %s failed with an unexpected error: %s".formatted(names, failure));
                     }
-                    if (landed != 0) {
+                    if (landed != 0 && !failure.getErrorCode().equals(PAIMON_COMMIT_STATE_UNKNOWN.toErrorCode())) {
                         problems.add("commit of %s failed (%s) but its files are live".formatted(names, failure.getMessage()));
                     }
                 }
@@ -183,6 +181,54 @@ final class TestCommitCoreReliability
             assertThat(faultFs.openStreams()).as("streams left open, seed %s", seed).isEmpty();
             assertThat(outcomes.stream().filter(outcome -> outcome.snapshot().isPresent())).as("some commits land").isNotEmpty();
         }
+    }
+
+    /**
+     * A publish that lands but reports a failure (the rename of the snapshot file throws after moving it, or says
+     * the target exists), and a LATEST hint that cannot be written: the commit returns its snapshot, published once,
+     * with every file it refers to in place.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"THROW_AFTER_WRITE", "ALREADY_EXISTS_AFTER_WRITE", "LATEST"})
+    void publishThatLandsDespiteAFailureIsTheCommitsSnapshot(String fault)
+            throws Exception
+    {
+        try (TempWarehouse warehouse = TempWarehouse.create()) {
+            Location table = createTable(warehouse);
+            TrinoFileSystem plain = warehouse.fileSystem();
+            TableSchema schema = new SchemaFiles(plain, table).latestSchema().orElseThrow();
+            FaultFs faultFs = FaultFs.local(warehouse.root(), 0);
+            faultFs.addRule(fault.equals("LATEST")
+                    ? Rule.nth(Operation.CREATE_OR_OVERWRITE, "**/snapshot/LATEST", 1, Action.THROW_BEFORE)
+                    : Rule.nth(Operation.RENAME, "**/snapshot/snapshot-1", 1, Action.valueOf(fault)));
+            SnapshotCommitter committer = new SnapshotCommitter(faultFs.create(ConnectorIdentity.ofUser("test")), table, schema, "writer", 3);
+            List<ManifestEntry> files = newFiles(plain, table, new Random(1), 0);
+
+            Snapshot snapshot = committer.commit(CommitKind.APPEND, files, Optional.empty(), false);
+
+            assertThat(faultFs.injectedFaults()).isEqualTo(1);
+            assertThat(snapshot.id()).isEqualTo(1);
+            SnapshotFiles snapshots = new SnapshotFiles(plain, table);
+            assertThat(snapshots.listSnapshotIds()).containsExactly(1L);
+            assertThat(new SnapshotScan(plain, table).liveFiles(snapshots.readSnapshot(1), ScanFilter.ALL).stream().map(entry -> entry.file().fileName()))
+                    .containsExactlyInAnyOrderElementsOf(files.stream().map(entry -> entry.file().fileName()).toList());
+            assertThat(Fsck.metadata(plain, table)).isEmpty();
+            assertThat(faultFs.openStreams()).isEmpty();
+        }
+    }
+
+    private static Location createTable(TempWarehouse warehouse)
+    {
+        warehouse.paimon().createDatabase(DATABASE);
+        warehouse.paimon().createTable(DATABASE, "t", Schema.newBuilder()
+                .column("p", DataTypes.STRING().notNull())
+                .column("k", DataTypes.BIGINT().notNull())
+                .column("v", DataTypes.BIGINT())
+                .partitionKeys("p")
+                .primaryKey("p", "k")
+                .option("bucket", String.valueOf(BUCKETS))
+                .build());
+        return Location.of("local:///warehouse/%s.db/t".formatted(DATABASE));
     }
 
     /** One or two small level-0 files of a random partition in the bucket, written (bytes only) to their folder. */

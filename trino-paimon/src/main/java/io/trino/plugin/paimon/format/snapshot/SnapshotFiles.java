@@ -1,6 +1,7 @@
 package io.trino.plugin.paimon.format.snapshot;
 
 import com.google.common.collect.ImmutableList;
+import io.airlift.log.Logger;
 import io.trino.filesystem.FileEntry;
 import io.trino.filesystem.FileIterator;
 import io.trino.filesystem.Location;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_STATE_UNKNOWN;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
 import static io.trino.plugin.paimon.format.MetadataFiles.exists;
@@ -36,6 +38,7 @@ public final class SnapshotFiles
     public static final String LATEST_HINT = "LATEST";
     public static final String EARLIEST_HINT = "EARLIEST";
     private static final String SNAPSHOT_PREFIX = "snapshot-";
+    private static final Logger log = Logger.get(SnapshotFiles.class);
 
     private final TrinoFileSystem fileSystem;
     private final Location directory;
@@ -156,17 +159,76 @@ public final class SnapshotFiles
     }
 
     /**
-     * Creates {@code snapshot-<id>} unless it exists, atomically, then moves the LATEST hint to it.
+     * Creates {@code snapshot-<id>} unless it exists, atomically, then moves the LATEST hint to it (best effort: the
+     * snapshot is committed once its file exists, and readers check the hint).
+     * <p>
+     * A publish can land although the file system reports a failure, or report the file as already there when it
+     * was this very write that created it (a retried conditional PUT, a rename that failed after moving the file).
+     * So on any such answer the snapshot file is read back: it is this commit's when it names the same manifest
+     * lists, whose names are unique per attempt (reliability.md §0.2).
      *
      * @return false when another writer committed this snapshot id first
+     * @throws TrinoException {@code PAIMON_COMMIT_STATE_UNKNOWN} when the publish failed and reading the snapshot
+     * back failed too, so whether it landed is unknown; {@code PAIMON_FILESYSTEM_ERROR} when it surely did not land
      */
     public boolean commit(Snapshot snapshot)
     {
-        if (!MetadataFiles.createAtomically(fileSystem, snapshotLocation(snapshot.id()), SnapshotJson.toJson(snapshot))) {
-            return false;
+        Location location = snapshotLocation(snapshot.id());
+        boolean created;
+        try {
+            created = MetadataFiles.createAtomically(fileSystem, location, SnapshotJson.toJson(snapshot));
         }
-        writeHint(LATEST_HINT, snapshot.id());
+        catch (TrinoException e) {
+            Optional<Boolean> own = isOwnSnapshot(snapshot);
+            if (own.isEmpty()) {
+                throw new TrinoException(PAIMON_COMMIT_STATE_UNKNOWN, "Publishing snapshot %s failed and it cannot be read back; whether the commit landed is unknown".formatted(location), e);
+            }
+            if (!own.get()) {
+                // absent, or another writer's: this attempt did not land
+                if (exists(fileSystem, location)) {
+                    return false;
+                }
+                throw e;
+            }
+            log.warn(e, "Publishing snapshot %s reported a failure, but the snapshot read back is this commit's", location);
+            created = true;
+        }
+        if (!created) {
+            Optional<Boolean> own = isOwnSnapshot(snapshot);
+            if (own.isEmpty()) {
+                throw new TrinoException(PAIMON_COMMIT_STATE_UNKNOWN, "Snapshot %s exists but cannot be read back to tell whether this commit wrote it".formatted(location));
+            }
+            if (!own.get()) {
+                return false;
+            }
+            log.warn("Publishing snapshot %s reported it as existing, but the snapshot read back is this commit's", location);
+        }
+        try {
+            writeHint(LATEST_HINT, snapshot.id());
+        }
+        catch (TrinoException e) {
+            log.warn(e, "Snapshot %s is committed, but its LATEST hint could not be written", location);
+        }
         return true;
+    }
+
+    /** Whether snapshot-id, read back, is this snapshot (false when absent or another's); empty when it cannot be read. */
+    private Optional<Boolean> isOwnSnapshot(Snapshot snapshot)
+    {
+        try {
+            Optional<byte[]> content = readIfExists(fileSystem, snapshotLocation(snapshot.id()));
+            if (content.isEmpty()) {
+                return Optional.of(false);
+            }
+            Snapshot published = SnapshotJson.parse(content.get());
+            return Optional.of(published.commitUser().equals(snapshot.commitUser())
+                    && published.baseManifestList().equals(snapshot.baseManifestList())
+                    && published.deltaManifestList().equals(snapshot.deltaManifestList()));
+        }
+        catch (TrinoException | InvalidMetadataException e) {
+            log.warn(e, "Could not read back snapshot %s", snapshotLocation(snapshot.id()));
+            return Optional.empty();
+        }
     }
 
     public void writeHint(String hint, long id)

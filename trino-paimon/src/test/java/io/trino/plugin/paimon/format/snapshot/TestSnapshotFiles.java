@@ -146,7 +146,10 @@ final class TestSnapshotFiles
             SnapshotFiles snapshots = new SnapshotFiles(new LocalFileSystem(copy), Location.of("local:///t"));
             Snapshot original = snapshots(PaimonTestTables.MULTI_COMMIT).readSnapshot(1);
             assertThat(snapshots.commit(original)).isTrue();
-            assertThat(snapshots.commit(original)).isFalse();
+            // a rival's snapshot 1 is refused; publishing the same snapshot again finds it published (read back)
+            Snapshot rival = SnapshotJson.parse(new String(SnapshotJson.toJson(original), UTF_8).replace(original.commitUser(), "rival-writer").getBytes(UTF_8));
+            assertThat(snapshots.commit(rival)).isFalse();
+            assertThat(snapshots.commit(original)).isTrue();
             assertThat(snapshots.latestSnapshotId()).isEqualTo(OptionalLong.of(1));
             assertThat(Files.readString(copy.resolve("t/snapshot/LATEST"))).isEqualTo("1");
             try (var files = Files.list(copy.resolve("t/snapshot"))) {
