@@ -1,10 +1,12 @@
 package io.trino.plugin.paimon.testing;
 
+import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.QueryRunner;
 import org.junit.jupiter.api.AfterAll;
 
 import java.nio.file.Path;
+import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
 
@@ -41,7 +43,19 @@ public abstract class AbstractPaimonJavaQueryTest
         warehouse = TempWarehouse.create();
         warehouse.paimon().createDatabase(database);
         createTables(warehouse.paimon());
-        return PaimonQueryRunner.create(warehouse.root(), database);
+        Optional<TrinoFileSystemFactory> fileSystemFactory = fileSystemFactory(warehouse.root());
+        return fileSystemFactory.isPresent()
+                ? PaimonQueryRunner.create(fileSystemFactory.get(), database)
+                : PaimonQueryRunner.create(warehouse.root(), database);
+    }
+
+    /**
+     * The file system the catalog uses instead of the configured local one, e.g. a {@link FaultFs} over the root;
+     * called once, before the query runner starts.
+     */
+    protected Optional<TrinoFileSystemFactory> fileSystemFactory(Path root)
+    {
+        return Optional.empty();
     }
 
     /** The folder that holds the warehouse ({@code <root>/warehouse}) and may hold scratch files. */

@@ -32,6 +32,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -71,6 +72,8 @@ public final class FaultFs
         ALREADY_EXISTS_AFTER_WRITE,
         /** Writes only the first {@code truncateTo} bytes and reports success. */
         TRUNCATE_TO,
+        /** Blocks the operation, before it does anything, until the test releases it ({@link #hang}). */
+        HANG,
     }
 
     /**
@@ -114,12 +117,42 @@ public final class FaultFs
 
     private record ActiveRule(Rule rule, PathMatcher matcher, AtomicInteger seen) {}
 
+    /** An operation held by a {@link Action#HANG} rule: the test waits until it is reached, then lets it go on. */
+    public static final class Hang
+    {
+        private final CountDownLatch reached = new CountDownLatch(1);
+        private final CountDownLatch released = new CountDownLatch(1);
+
+        public void awaitReached()
+                throws InterruptedException
+        {
+            reached.await();
+        }
+
+        public void release()
+        {
+            released.countDown();
+        }
+
+        private void hold()
+        {
+            reached.countDown();
+            try {
+                released.await();
+            }
+            catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
     private final TrinoFileSystemFactory delegate;
     private final List<ActiveRule> rules = new CopyOnWriteArrayList<>();
     private final Map<Operation, AtomicLong> counts = new EnumMap<>(Operation.class);
     private final Map<Object, Location> openStreams = new ConcurrentHashMap<>();
     private final AtomicLong injected = new AtomicLong();
     private final Random random;
+    private final Map<Rule, Hang> hangs = new ConcurrentHashMap<>();
 
     public FaultFs(TrinoFileSystemFactory delegate, long seed)
     {
@@ -142,9 +175,21 @@ public final class FaultFs
         return this;
     }
 
+    /** Holds the n-th matching operation until the returned hang is released. */
+    public Hang hang(Operation operation, String pathGlob, int occurrence)
+    {
+        Rule rule = new Rule(operation, pathGlob, occurrence, 0, Action.HANG, 0);
+        Hang hang = new Hang();
+        hangs.put(rule, hang);
+        addRule(rule);
+        return hang;
+    }
+
     public void clearRules()
     {
         rules.clear();
+        hangs.values().forEach(Hang::release);
+        hangs.clear();
     }
 
     /** Failures injected so far. */
@@ -192,7 +237,13 @@ public final class FaultFs
                     fire = random.nextDouble() < rule.probability();
                 }
             }
-            if (fire) {
+            if (fire && rule.action() == Action.HANG) {
+                Hang hang = hangs.get(rule);
+                if (hang != null) {
+                    hang.hold();
+                }
+            }
+            else if (fire) {
                 injected.incrementAndGet();
                 return Optional.of(rule);
             }
