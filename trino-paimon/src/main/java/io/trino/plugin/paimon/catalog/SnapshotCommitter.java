@@ -73,6 +73,8 @@ public final class SnapshotCommitter
      * @param indexFiles the table's complete index state after this commit, or empty when the commit does not touch it
      * @param compactManifests rewrite all live files of the base into one manifest (Paimon's manifest full compaction)
      * @return the committed snapshot
+     * @throws TrinoException {@code PAIMON_COMMIT_STATE_UNKNOWN} when the snapshot may have been published; any
+     * other failure means it was not
      */
     public Snapshot commit(CommitKind kind, List<ManifestEntry> changes, Optional<List<IndexManifestEntry>> indexFiles, boolean compactManifests)
     {

@@ -34,9 +34,8 @@ import java.util.function.Consumer;
 
 import static com.google.common.collect.ImmutableList.toImmutableList;
 import static com.google.common.collect.ImmutableSet.toImmutableSet;
-import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_CONFLICT;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_STATE_UNKNOWN;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
-import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -113,11 +112,12 @@ final class InsertCommit
         }
     }
 
-    // thrown before a publish or after every publish attempt found its snapshot id taken
+    // the committer reports every failure after which its snapshot may have landed as PAIMON_COMMIT_STATE_UNKNOWN;
+    // anything else was thrown before the publish, by a publish that surely failed, or after its id was taken
     private static boolean surelyNotPublished(RuntimeException e)
     {
         return e instanceof TrinoException trinoException
-                && (trinoException.getErrorCode().equals(TRANSACTION_CONFLICT.toErrorCode()) || trinoException.getErrorCode().equals(PAIMON_COMMIT_CONFLICT.toErrorCode()));
+                && !trinoException.getErrorCode().equals(PAIMON_COMMIT_STATE_UNKNOWN.toErrorCode());
     }
 
     private Optional<Snapshot> ownSnapshot(Location location)
