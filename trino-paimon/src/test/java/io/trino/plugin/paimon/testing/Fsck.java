@@ -30,6 +30,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -131,7 +132,7 @@ public final class Fsck
                 while (iterator.hasNext()) {
                     InternalRow row = iterator.next();
                     rows++;
-                    StringJoiner key = new StringJoiner(", ", "bucket %s %s key (".formatted(entry.bucket(), entry.partition()), ")");
+                    StringJoiner key = new StringJoiner(", ", "bucket %s %s key (".formatted(entry.bucket(), HexFormat.of().formatHex(entry.partition().toBytes())), ")");
                     for (int i = 0; i < keyFields.size(); i++) {
                         key.add(String.valueOf(getters.get(i).getFieldOrNull(row)));
                     }
