@@ -7,6 +7,7 @@ import io.trino.plugin.base.classloader.ClassLoaderSafeConnectorPageSinkProvider
 import io.trino.plugin.base.classloader.ClassLoaderSafeConnectorPageSourceProvider;
 import io.trino.plugin.base.classloader.ClassLoaderSafeConnectorSplitManager;
 import io.trino.plugin.base.classloader.ClassLoaderSafeNodePartitioningProvider;
+import io.trino.plugin.paimon.metadata.PaimonSessionProperties;
 import io.trino.plugin.paimon.metadata.PaimonTableProperties;
 import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
 import io.trino.plugin.paimon.read.PaimonSplitManager;
@@ -38,6 +39,7 @@ public class PaimonConnector
     private final LifeCycleManager lifeCycleManager;
     private final PaimonTransactionManager transactionManager;
     private final PaimonTableProperties tableProperties;
+    private final PaimonSessionProperties sessionProperties;
     private final ConnectorSplitManager splitManager;
     private final ConnectorPageSourceProvider pageSourceProvider;
     private final ConnectorPageSinkProvider pageSinkProvider;
@@ -48,6 +50,7 @@ public class PaimonConnector
             LifeCycleManager lifeCycleManager,
             PaimonTransactionManager transactionManager,
             PaimonTableProperties tableProperties,
+            PaimonSessionProperties sessionProperties,
             PaimonSplitManager splitManager,
             PaimonPageSourceProvider pageSourceProvider,
             PaimonPageSinkProvider pageSinkProvider,
@@ -56,6 +59,7 @@ public class PaimonConnector
         this.lifeCycleManager = requireNonNull(lifeCycleManager, "lifeCycleManager is null");
         this.transactionManager = requireNonNull(transactionManager, "transactionManager is null");
         this.tableProperties = requireNonNull(tableProperties, "tableProperties is null");
+        this.sessionProperties = requireNonNull(sessionProperties, "sessionProperties is null");
         ClassLoader classLoader = getClass().getClassLoader();
         this.splitManager = new ClassLoaderSafeConnectorSplitManager(requireNonNull(splitManager, "splitManager is null"), classLoader);
         this.pageSourceProvider = new ClassLoaderSafeConnectorPageSourceProvider(requireNonNull(pageSourceProvider, "pageSourceProvider is null"), classLoader);
@@ -112,6 +116,12 @@ public class PaimonConnector
     public void rollback(ConnectorTransactionHandle transaction)
     {
         transactionManager.rollback(transaction);
+    }
+
+    @Override
+    public List<PropertyMetadata<?>> getSessionProperties()
+    {
+        return sessionProperties.getSessionProperties();
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.trino.plugin.paimon;
 import com.google.common.collect.ImmutableList;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.spi.connector.ConnectorInsertTableHandle;
+import io.trino.spi.connector.ConnectorOutputTableHandle;
 import io.trino.spi.connector.SchemaTableName;
 
 import java.util.List;
@@ -17,10 +18,12 @@ import static java.util.Objects.requireNonNull;
  * top of one snapshot (none for an empty table). The page sinks
  * continue each bucket's sequence numbers above its maximum in that snapshot; the commit checks that no other writer
  * added files to the buckets written since then. The commit identifier marks the snapshot this statement publishes,
- * so that a publish with an unknown outcome can be recognised.
+ * so that a publish with an unknown outcome can be recognised. The same handle serves CREATE TABLE AS, whose
+ * table is new (no base snapshot) and was created by this statement.
  *
  * @param columns the table columns, in table order, as the pages carry them
  * @param dynamicBuckets for a dynamic-bucket table: how rows reach assigners, and the key index the statement read
+ * @param overwrite replace the partitions written (the whole table when it has no partitions) instead of appending
  */
 public record PaimonInsertTableHandle(
         PaimonTable table,
@@ -28,8 +31,9 @@ public record PaimonInsertTableHandle(
         List<PaimonColumnHandle> columns,
         List<BucketSequence> bucketSequences,
         Optional<DynamicBuckets> dynamicBuckets,
-        String commitIdentifier)
-        implements ConnectorInsertTableHandle
+        String commitIdentifier,
+        boolean overwrite)
+        implements ConnectorInsertTableHandle, ConnectorOutputTableHandle
 {
     public PaimonInsertTableHandle
     {

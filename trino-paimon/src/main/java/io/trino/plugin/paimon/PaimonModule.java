@@ -4,6 +4,7 @@ import com.google.inject.Binder;
 import com.google.inject.Module;
 import com.google.inject.Scopes;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
+import io.trino.plugin.paimon.metadata.PaimonSessionProperties;
 import io.trino.plugin.paimon.metadata.PaimonTableProperties;
 import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
 import io.trino.plugin.paimon.read.PaimonSplitManager;
@@ -24,6 +25,7 @@ public class PaimonModule
         binder.bind(PaimonConnector.class).in(Scopes.SINGLETON);
         binder.bind(PaimonTransactionManager.class).in(Scopes.SINGLETON);
         binder.bind(PaimonTableProperties.class).in(Scopes.SINGLETON);
+        binder.bind(PaimonSessionProperties.class).in(Scopes.SINGLETON);
         binder.bind(FileSystemCatalog.class).in(Scopes.SINGLETON);
         binder.bind(PaimonSplitManager.class).in(Scopes.SINGLETON);
         binder.bind(PaimonPageSourceProvider.class).in(Scopes.SINGLETON);

@@ -26,6 +26,7 @@ public class PaimonTransactionManager
     private final TypeManager typeManager;
     private final JsonCodec<WriteFragment> fragmentCodec;
     private final Map<ConnectorTransactionHandle, ConnectorMetadata> transactions = new ConcurrentHashMap<>();
+    private final Map<ConnectorTransactionHandle, PaimonMetadata> unwrapped = new ConcurrentHashMap<>();
 
     @Inject
     public PaimonTransactionManager(FileSystemCatalog catalog, TypeManager typeManager, JsonCodec<WriteFragment> fragmentCodec)
@@ -37,9 +38,11 @@ public class PaimonTransactionManager
 
     public void begin(ConnectorTransactionHandle transaction)
     {
-        ConnectorMetadata metadata = new ClassLoaderSafeConnectorMetadata(new PaimonMetadata(catalog, typeManager, fragmentCodec), getClass().getClassLoader());
+        PaimonMetadata paimonMetadata = new PaimonMetadata(catalog, typeManager, fragmentCodec);
+        ConnectorMetadata metadata = new ClassLoaderSafeConnectorMetadata(paimonMetadata, getClass().getClassLoader());
         ConnectorMetadata previous = transactions.putIfAbsent(transaction, metadata);
         checkArgument(previous == null, "Transaction already exists: %s", transaction);
+        unwrapped.put(transaction, paimonMetadata);
     }
 
     public ConnectorMetadata get(ConnectorTransactionHandle transaction)
@@ -52,10 +55,16 @@ public class PaimonTransactionManager
     public void commit(ConnectorTransactionHandle transaction)
     {
         transactions.remove(transaction);
+        unwrapped.remove(transaction);
     }
 
+    // an aborted CREATE TABLE AS removes the table it created
     public void rollback(ConnectorTransactionHandle transaction)
     {
         transactions.remove(transaction);
+        PaimonMetadata metadata = unwrapped.remove(transaction);
+        if (metadata != null) {
+            metadata.rollback();
+        }
     }
 }

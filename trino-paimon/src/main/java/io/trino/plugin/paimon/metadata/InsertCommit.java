@@ -13,7 +13,10 @@ import io.trino.plugin.paimon.catalog.IndexManifestUpdate;
 import io.trino.plugin.paimon.catalog.SnapshotCommitter;
 import io.trino.plugin.paimon.format.index.HashIndexFile;
 import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
+import io.trino.plugin.paimon.format.manifest.ManifestEntry.FileKind;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
+import io.trino.plugin.paimon.format.manifest.ScanFilter;
+import io.trino.plugin.paimon.format.manifest.SnapshotScan;
 import io.trino.plugin.paimon.format.row.BinaryRow;
 import io.trino.plugin.paimon.format.row.PartitionPath;
 import io.trino.plugin.paimon.format.schema.DataField;
@@ -39,7 +42,8 @@ import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Commits the files of an INSERT as one APPEND snapshot (paimon-format.md §11.2). The snapshot carries the
+ * Commits the files of an INSERT as one APPEND snapshot (paimon-format.md §11.2), or, for an overwrite, as one
+ * OVERWRITE snapshot that also deletes every live file of the partitions written, as Paimon's overwrite commit does. The snapshot carries the
  * statement's commit identifier in its properties; when the commit fails, the snapshots committed since the base
  * are searched for it first (the publish may have landed although it reported a failure). When the commit surely
  * did not land the written data files are deleted; when its outcome is unknown they are left in place, since
@@ -71,12 +75,13 @@ final class InsertCommit
      */
     void commit(List<ManifestEntry> files, List<IndexManifestEntry> indexFiles, String queryId)
     {
-        if (files.isEmpty()) {
+        Location location = handle.table().location();
+        String tableName = handle.schemaTableName().toString();
+        List<ManifestEntry> replaced = handle.overwrite() ? replacedFiles(files) : List.of();
+        if (files.isEmpty() && replaced.isEmpty()) {
             // Paimon's batch writers skip empty commits too
             return;
         }
-        Location location = handle.table().location();
-        String tableName = handle.schemaTableName().toString();
         Consumer<Optional<Snapshot>> check = _ -> {};
         if (!schema.primaryKeys().isEmpty()) {
             Set<Bucket> buckets = files.stream()
@@ -94,7 +99,8 @@ final class InsertCommit
         SnapshotCommitter committer = new SnapshotCommitter(fileSystem, location, schema, handle.commitIdentifier(), options.commitMaxRetries());
         Map<String, String> properties = ImmutableMap.of(COMMIT_ID_PROPERTY, handle.commitIdentifier(), QUERY_ID_PROPERTY, queryId);
         try {
-            committer.commit(CommitKind.APPEND, files, IndexManifestUpdate.bucketed(indexFiles), false, properties, check);
+            List<ManifestEntry> changes = ImmutableList.<ManifestEntry>builder().addAll(replaced).addAll(files).build();
+            committer.commit(handle.overwrite() ? CommitKind.OVERWRITE : CommitKind.APPEND, changes, IndexManifestUpdate.bucketed(indexFiles), false, properties, check);
         }
         catch (RuntimeException e) {
             if (ownSnapshot(location).isPresent()) {
@@ -110,6 +116,31 @@ final class InsertCommit
             }
             throw e;
         }
+    }
+
+    /**
+     * The live files of the base snapshot that an overwrite removes, as DELETE entries: those of the partitions written,
+     * or every file of an unpartitioned table (which an overwrite without rows empties). The committer refuses the
+     * commit when any of them is no longer live, so a concurrent change of those partitions fails the statement.
+     */
+    private List<ManifestEntry> replacedFiles(List<ManifestEntry> files)
+    {
+        if (handle.baseSnapshotId().isEmpty()) {
+            return List.of();
+        }
+        boolean partitioned = !schema.partitionKeys().isEmpty();
+        Set<ByteBuffer> partitions = files.stream()
+                .map(entry -> ByteBuffer.wrap(entry.partition().bytes()))
+                .collect(toImmutableSet());
+        if (partitioned && partitions.isEmpty()) {
+            return List.of();
+        }
+        Location location = handle.table().location();
+        Snapshot base = new SnapshotFiles(fileSystem, location).readSnapshot(handle.baseSnapshotId().getAsLong());
+        return new SnapshotScan(fileSystem, location).liveFiles(base, ScanFilter.ALL).stream()
+                .filter(entry -> !partitioned || partitions.contains(ByteBuffer.wrap(entry.partition().bytes())))
+                .map(entry -> new ManifestEntry(FileKind.DELETE, entry.partition(), entry.bucket(), entry.totalBuckets(), entry.file()))
+                .collect(toImmutableList());
     }
 
     // the committer reports every failure after which its snapshot may have landed as PAIMON_COMMIT_STATE_UNKNOWN;

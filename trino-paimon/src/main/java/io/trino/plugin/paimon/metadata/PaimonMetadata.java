@@ -25,6 +25,7 @@ import io.trino.plugin.paimon.format.schema.DataType;
 import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
+import io.trino.plugin.paimon.metadata.PaimonSessionProperties.InsertExistingPartitionsBehavior;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.plugin.paimon.table.TypeMapping;
@@ -41,6 +42,7 @@ import io.trino.spi.connector.ColumnPosition;
 import io.trino.spi.connector.ConnectorInsertTableHandle;
 import io.trino.spi.connector.ConnectorMetadata;
 import io.trino.spi.connector.ConnectorOutputMetadata;
+import io.trino.spi.connector.ConnectorOutputTableHandle;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.ConnectorTableLayout;
@@ -63,6 +65,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -75,6 +78,7 @@ import java.util.function.UnaryOperator;
 import static com.google.common.collect.ImmutableList.toImmutableList;
 import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_UNSUPPORTED_TYPE;
+import static io.trino.plugin.paimon.metadata.PaimonSessionProperties.insertExistingPartitionsBehavior;
 import static io.trino.spi.StandardErrorCode.INVALID_SCHEMA_PROPERTY;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.spi.StandardErrorCode.TABLE_ALREADY_EXISTS;
@@ -93,6 +97,8 @@ public class PaimonMetadata
     private final TypeMapping typeMapping;
     private final JsonCodec<WriteFragment> fragmentCodec;
     private final Map<SchemaTableName, Optional<PaimonTable>> loadedTables = new HashMap<>();
+    // by commit identifier: removes the table of a CREATE TABLE AS that has not published its data yet
+    private final Map<String, Runnable> uncommittedTables = new LinkedHashMap<>();
 
     public PaimonMetadata(FileSystemCatalog catalog, TypeManager typeManager, JsonCodec<WriteFragment> fragmentCodec)
     {
@@ -304,7 +310,18 @@ public class PaimonMetadata
     @Override
     public Optional<ConnectorTableLayout> getInsertLayout(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
-        PaimonTable table = ((PaimonTableHandle) tableHandle).table();
+        return writeLayout(((PaimonTableHandle) tableHandle).table());
+    }
+
+    /** The layout of CREATE TABLE AS, the same as an INSERT into the table it creates. */
+    @Override
+    public Optional<ConnectorTableLayout> getNewTableLayout(ConnectorSession session, ConnectorTableMetadata tableMetadata)
+    {
+        return writeLayout(newTable(tableMetadata));
+    }
+
+    private Optional<ConnectorTableLayout> writeLayout(PaimonTable table)
+    {
         TableSchema schema = table.schema();
         TableOptions options = table.options();
         if (!table.hasPrimaryKey()) {
@@ -347,6 +364,96 @@ public class PaimonMetadata
         return new ConnectorTableLayout(partitioning, columns, false);
     }
 
+    // the table CREATE TABLE (AS) would create, validated as CREATE TABLE validates it; nothing is written
+    private PaimonTable newTable(ConnectorTableMetadata tableMetadata)
+    {
+        SchemaTableName tableName = tableMetadata.getTable();
+        TableSchema schema = NewTableSchema.create(tableMetadata, System.currentTimeMillis());
+        return new PaimonTable(tableName, catalog.tableLocation(tableName), schema);
+    }
+
+    /**
+     * CREATE TABLE AS: every check of CREATE TABLE and of an INSERT runs before anything is written; then
+     * {@code schema-0} is written (the page sinks load nothing, but the table must exist for the commit) and the
+     * statement continues as an INSERT into the empty table. Until {@link #finishCreateTable} publishes the data, the
+     * table folder this statement created is removed again when the statement fails or is aborted.
+     */
+    @Override
+    public ConnectorOutputTableHandle beginCreateTable(ConnectorSession session, ConnectorTableMetadata tableMetadata, Optional<ConnectorTableLayout> layout, RetryMode retryMode, boolean replace)
+    {
+        SchemaTableName tableName = tableMetadata.getTable();
+        if (replace) {
+            throw new TrinoException(NOT_SUPPORTED, "The Paimon connector does not support CREATE OR REPLACE TABLE: " + tableName);
+        }
+        if (retryMode != RetryMode.NO_RETRIES) {
+            throw new TrinoException(NOT_SUPPORTED, "This connector does not support query retries");
+        }
+        PaimonTable table = newTable(tableMetadata);
+        WriteRestrictions.checkInsertable(tableName.toString(), table.schema(), table.options());
+        loadedTables.remove(tableName);
+        if (!catalog.createTable(session, tableName, table.schema())) {
+            throw new TrinoException(TABLE_ALREADY_EXISTS, "Table already exists: " + tableName);
+        }
+        String commitIdentifier = UUID.randomUUID().toString();
+        uncommittedTables.put(commitIdentifier, () -> dropCreatedTable(session, tableName));
+        Optional<DynamicBuckets> dynamicBuckets = Optional.empty();
+        if (table.hasPrimaryKey() && table.options().bucket() == TableOptions.DYNAMIC_BUCKET) {
+            dynamicBuckets = Optional.of(dynamicBuckets(session, table, table.schema(), OptionalLong.empty()));
+        }
+        return new PaimonInsertTableHandle(table, OptionalLong.empty(), writeColumns(table), List.of(), dynamicBuckets, commitIdentifier, false);
+    }
+
+    @Override
+    public Optional<ConnectorOutputMetadata> finishCreateTable(ConnectorSession session, ConnectorOutputTableHandle tableHandle, Collection<Slice> fragments, Collection<ComputedStatistics> computedStatistics)
+    {
+        PaimonInsertTableHandle handle = (PaimonInsertTableHandle) tableHandle;
+        try {
+            commit(session, handle, fragments);
+        }
+        catch (RuntimeException e) {
+            Runnable cleanup = uncommittedTables.remove(handle.commitIdentifier());
+            if (cleanup != null) {
+                try {
+                    cleanup.run();
+                }
+                catch (RuntimeException cleanupFailure) {
+                    e.addSuppressed(cleanupFailure);
+                }
+            }
+            throw e;
+        }
+        uncommittedTables.remove(handle.commitIdentifier());
+        return Optional.empty();
+    }
+
+    /** The last call of every query, successful or not: a CREATE TABLE AS that did not finish removes its table. */
+    @Override
+    public void cleanupQuery(ConnectorSession session)
+    {
+        rollback();
+    }
+
+    /** Removes the tables of CREATE TABLE AS statements of this transaction that did not publish their data. */
+    public void rollback()
+    {
+        List<Runnable> cleanups = ImmutableList.copyOf(uncommittedTables.values());
+        uncommittedTables.clear();
+        for (Runnable cleanup : cleanups) {
+            try {
+                cleanup.run();
+            }
+            catch (RuntimeException e) {
+                log.warn(e, "Could not remove the table of a failed CREATE TABLE AS");
+            }
+        }
+    }
+
+    private void dropCreatedTable(ConnectorSession session, SchemaTableName tableName)
+    {
+        loadedTables.remove(tableName);
+        catalog.dropTable(session, tableName);
+    }
+
     @Override
     public ConnectorInsertTableHandle beginInsert(ConnectorSession session, ConnectorTableHandle tableHandle, List<ColumnHandle> columns, RetryMode retryMode)
     {
@@ -361,10 +468,7 @@ public class PaimonMetadata
         WriteRestrictions.checkInsertable(tableName, schema, options);
 
         // the pages carry every table column, in table order
-        Map<String, ColumnHandle> columnHandles = getColumnHandles(session, handle);
-        List<PaimonColumnHandle> tableColumns = schema.fields().stream()
-                .map(field -> (PaimonColumnHandle) columnHandles.get(columnMetadata(table, field).getName()))
-                .collect(toImmutableList());
+        List<PaimonColumnHandle> tableColumns = writeColumns(table);
         if (!columns.equals(tableColumns)) {
             throw new TrinoException(PaimonErrorCode.PAIMON_INVALID_METADATA, "Table %s: INSERT columns %s are not the table columns %s".formatted(tableName, columns, tableColumns));
         }
@@ -383,13 +487,29 @@ public class PaimonMetadata
         if (table.hasPrimaryKey() && options.bucket() == TableOptions.DYNAMIC_BUCKET) {
             dynamicBuckets = Optional.of(dynamicBuckets(session, table, schema, handle.snapshotId()));
         }
+        boolean overwrite = insertExistingPartitionsBehavior(session) == InsertExistingPartitionsBehavior.OVERWRITE;
+        if (overwrite && dynamicBuckets.isPresent()) {
+            // an overwrite would also have to replace the key index of the partitions it replaces
+            throw new TrinoException(NOT_SUPPORTED, "Table %s: insert_existing_partitions_behavior = OVERWRITE is not supported for dynamic-bucket tables".formatted(tableName));
+        }
         return new PaimonInsertTableHandle(
                 table,
                 handle.snapshotId(),
                 tableColumns,
                 sequences,
                 dynamicBuckets,
-                UUID.randomUUID().toString());
+                UUID.randomUUID().toString(),
+                overwrite);
+    }
+
+    private List<PaimonColumnHandle> writeColumns(PaimonTable table)
+    {
+        return table.schema().fields().stream()
+                .map(field -> {
+                    ColumnMetadata column = columnMetadata(table, field);
+                    return new PaimonColumnHandle(field.id(), field.name(), column.getType(), column.isNullable());
+                })
+                .collect(toImmutableList());
     }
 
     // the assignment of a dynamic-bucket table, with the key index files of the snapshot the statement read
@@ -419,7 +539,12 @@ public class PaimonMetadata
     @Override
     public Optional<ConnectorOutputMetadata> finishInsert(ConnectorSession session, ConnectorInsertTableHandle insertHandle, List<ConnectorTableHandle> sourceTableHandles, Collection<Slice> fragments, Collection<ComputedStatistics> computedStatistics)
     {
-        PaimonInsertTableHandle handle = (PaimonInsertTableHandle) insertHandle;
+        commit(session, (PaimonInsertTableHandle) insertHandle, fragments);
+        return Optional.empty();
+    }
+
+    private void commit(ConnectorSession session, PaimonInsertTableHandle handle, Collection<Slice> fragments)
+    {
         List<WriteFragment> written = fragments.stream()
                 .map(fragment -> fragmentCodec.fromJson(fragment.getBytes()))
                 .collect(toImmutableList());
@@ -432,7 +557,6 @@ public class PaimonMetadata
                 .map(WrittenIndexFile::toIndexManifestEntry)
                 .collect(toImmutableList());
         new InsertCommit(catalog.fileSystem(session), handle).commit(files, indexFiles, session.getQueryId());
-        return Optional.empty();
     }
 
     /** {@code "<table>$snapshots"} and {@code "<table>$files"}. */

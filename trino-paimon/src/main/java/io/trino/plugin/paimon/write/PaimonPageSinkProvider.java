@@ -15,7 +15,6 @@ import io.trino.plugin.paimon.format.index.HashIndexFile;
 import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.plugin.paimon.table.TypeMapping;
-import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ConnectorInsertTableHandle;
 import io.trino.spi.connector.ConnectorOutputTableHandle;
 import io.trino.spi.connector.ConnectorPageSink;
@@ -29,11 +28,10 @@ import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.Map;
 
-import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Creates the page sinks of INSERT statements: each reads the table's schema version once and writes data files
+ * Creates the page sinks of INSERT and CREATE TABLE AS statements: each reads the table's schema version once and writes data files
  * in Paimon's layout for it.
  */
 public class PaimonPageSinkProvider
@@ -56,13 +54,18 @@ public class PaimonPageSinkProvider
     @Override
     public ConnectorPageSink createPageSink(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorOutputTableHandle outputTableHandle, ConnectorPageSinkId pageSinkId)
     {
-        throw new TrinoException(NOT_SUPPORTED, "CREATE TABLE AS is not supported by the Paimon connector");
+        // CREATE TABLE AS writes its new table as an INSERT into it
+        return createPageSink((PaimonInsertTableHandle) outputTableHandle, session);
     }
 
     @Override
     public ConnectorPageSink createPageSink(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorInsertTableHandle insertTableHandle, ConnectorPageSinkId pageSinkId)
     {
-        PaimonInsertTableHandle handle = (PaimonInsertTableHandle) insertTableHandle;
+        return createPageSink((PaimonInsertTableHandle) insertTableHandle, session);
+    }
+
+    private ConnectorPageSink createPageSink(PaimonInsertTableHandle handle, ConnectorSession session)
+    {
         TrinoFileSystem fileSystem = fileSystemFactory.create(session);
         Location location = handle.table().location();
         TableSchema schema = handle.table().schema();

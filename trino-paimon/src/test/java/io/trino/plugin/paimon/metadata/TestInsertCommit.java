@@ -112,7 +112,8 @@ final class TestInsertCommit
                 List.of(),
                 List.of(),
                 Optional.empty(),
-                UUID.randomUUID().toString());
+                UUID.randomUUID().toString(),
+                false);
         return new InsertCommit(fileSystem, handle);
     }
 

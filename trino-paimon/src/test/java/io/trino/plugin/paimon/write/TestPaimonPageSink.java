@@ -13,6 +13,7 @@ import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import io.trino.spi.Page;
 import io.trino.spi.block.BlockBuilder;
+import io.trino.spi.connector.ConnectorInsertTableHandle;
 import io.trino.spi.connector.ConnectorPageSink;
 import io.trino.spi.connector.ConnectorPageSinkId;
 import io.trino.spi.connector.SchemaTableName;
@@ -154,8 +155,9 @@ final class TestPaimonPageSink
                 List.of(new PaimonColumnHandle(0, "id", INTEGER, false), new PaimonColumnHandle(1, "v", VARCHAR, true)),
                 List.of(),
                 Optional.empty(),
-                UUID.randomUUID().toString());
-        return provider.createPageSink(null, SESSION, handle, new ConnectorPageSinkId() {
+                UUID.randomUUID().toString(),
+                false);
+        return provider.createPageSink(null, SESSION, (ConnectorInsertTableHandle) handle, new ConnectorPageSinkId() {
             @Override
             public long getId()
             {
