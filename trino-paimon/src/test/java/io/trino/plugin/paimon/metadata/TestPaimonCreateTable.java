@@ -420,6 +420,120 @@ final class TestPaimonCreateTable
         assertThat(tableFolder(TRINO, "we\"ird tâble ☃")).doesNotExist();
     }
 
+    @Test
+    void createTableAsOfPrimaryKeyTableIsReadByPaimonJava()
+            throws Exception
+    {
+        assertUpdate("""
+                CREATE TABLE ctas_keyed WITH (primary_key = ARRAY['id'], bucket = 2) AS
+                SELECT CAST(id AS integer) id, CAST(name AS varchar) name
+                FROM (VALUES (1, 'one'), (2, 'two'), (3, 'three'), (4, 'four')) t(id, name)""", 4);
+        paimon().createTable(JAVA, "ctas_keyed", Schema.newBuilder()
+                .column("id", DataTypes.INT())
+                .column("name", DataTypes.STRING())
+                .primaryKey("id")
+                .option("bucket", "2")
+                .build());
+        assertSameSchema("ctas_keyed", 0);
+        assertThat(PaimonJavaCatalog.readRows(paimon().getTable(TRINO, "ctas_keyed")))
+                .containsExactly("+I(1, one)", "+I(2, two)", "+I(3, three)", "+I(4, four)");
+        assertQuery("SELECT * FROM ctas_keyed", "VALUES (1, 'one'), (2, 'two'), (3, 'three'), (4, 'four')");
+
+        // the table exists: IF NOT EXISTS writes nothing
+        assertUpdate("CREATE TABLE IF NOT EXISTS ctas_keyed AS SELECT 9 id, 'nine' name", 0);
+        assertThat(listFiles(tableFolder(TRINO, "ctas_keyed").resolve("snapshot"))).contains("snapshot-1").doesNotContain("snapshot-2");
+        assertThat(PaimonJavaCatalog.readRows(paimon().getTable(TRINO, "ctas_keyed")))
+                .containsExactly("+I(1, one)", "+I(2, two)", "+I(3, three)", "+I(4, four)");
+        assertQueryFails("CREATE TABLE ctas_keyed AS SELECT 9 id, 'nine' name", ".*already exists.*");
+        assertThat(PaimonJavaCatalog.readRows(paimon().getTable(TRINO, "ctas_keyed"))).hasSize(4);
+    }
+
+    @Test
+    void createTableAsOfPartitionedTableIsReadByPaimonJava()
+            throws Exception
+    {
+        assertUpdate("""
+                CREATE TABLE ctas_partitioned WITH (primary_key = ARRAY['dt', 'id'], partitioned_by = ARRAY['dt'], bucket = 3) AS
+                SELECT CAST(dt AS varchar) dt, CAST(id AS bigint) id, CAST(score AS double) score
+                FROM (VALUES ('2024-01-01', 1, 1.5), ('2024-01-01', 2, 2.5), ('2024-01-02', 1, 3.5)) t(dt, id, score)""", 3);
+        paimon().createTable(JAVA, "ctas_partitioned", Schema.newBuilder()
+                .column("dt", DataTypes.STRING())
+                .column("id", DataTypes.BIGINT())
+                .column("score", DataTypes.DOUBLE())
+                .primaryKey("dt", "id")
+                .partitionKeys("dt")
+                .option("bucket", "3")
+                .build());
+        assertSameSchema("ctas_partitioned", 0);
+        assertThat(PaimonJavaCatalog.readRows(paimon().getTable(TRINO, "ctas_partitioned")))
+                .containsExactly("+I(2024-01-01, 1, 1.5)", "+I(2024-01-01, 2, 2.5)", "+I(2024-01-02, 1, 3.5)");
+        assertThat(tableFolder(TRINO, "ctas_partitioned").resolve("dt=2024-01-02")).isDirectory();
+    }
+
+    @Test
+    void createTableAsWithoutPrimaryKeyIsAnAppendTable()
+            throws Exception
+    {
+        assertUpdate("""
+                CREATE TABLE ctas_append AS
+                SELECT CAST(id AS bigint) id, CAST(line AS varchar) line
+                FROM (VALUES (1, 'a'), (1, 'a'), (2, 'b')) t(id, line)""", 3);
+        Table java = paimon().createTable(JAVA, "ctas_append", Schema.newBuilder()
+                .column("id", DataTypes.BIGINT())
+                .column("line", DataTypes.STRING())
+                .build());
+        assertThat(java.primaryKeys()).isEmpty();
+        assertSameSchema("ctas_append", 0);
+        // an append table keeps duplicates
+        assertThat(PaimonJavaCatalog.readRows(paimon().getTable(TRINO, "ctas_append")))
+                .containsExactly("+I(1, a)", "+I(1, a)", "+I(2, b)");
+
+        assertUpdate("CREATE TABLE ctas_no_data WITH (primary_key = ARRAY['id'], bucket = 1) AS SELECT * FROM ctas_append WITH NO DATA", 0);
+        assertSameSchemaAs("ctas_no_data", Schema.newBuilder()
+                .column("id", DataTypes.BIGINT())
+                .column("line", DataTypes.STRING())
+                .primaryKey("id")
+                .option("bucket", "1")
+                .build());
+        assertThat(tableFolder(TRINO, "ctas_no_data").resolve("snapshot")).doesNotExist();
+        assertThat(PaimonJavaCatalog.readRows(paimon().getTable(TRINO, "ctas_no_data"))).isEmpty();
+    }
+
+    @Test
+    void failedCreateTableAsLeavesNoTable()
+    {
+        assertUpdate("CREATE TABLE ctas_source (id integer) WITH (primary_key = ARRAY['id'], bucket = 1)");
+        assertUpdate("INSERT INTO ctas_source VALUES 1, 2, 3", 3);
+        // the division fails while the rows are written, after schema-0 was written
+        assertQueryFails("CREATE TABLE ctas_failed WITH (primary_key = ARRAY['id'], bucket = 2) AS SELECT id, 10 / (id - 2) q FROM ctas_source", ".*Division by zero.*");
+        assertThat(tableFolder(TRINO, "ctas_failed")).doesNotExist();
+        assertQueryFails("SELECT * FROM ctas_failed", ".*ctas_failed' does not exist.*");
+    }
+
+    @Test
+    void refusedCreateTableAsLeavesNothing()
+    {
+        assertQueryFails("CREATE TABLE ctas_dynamic WITH (primary_key = ARRAY['id']) AS SELECT 1 id, 'x' v",
+                ".*Cannot write to Paimon table created.ctas_dynamic: the table has dynamic buckets \\('bucket' = '-1'.*");
+        assertThat(tableFolder(TRINO, "ctas_dynamic")).doesNotExist();
+        assertQueryFails("CREATE TABLE ctas_first_row WITH (primary_key = ARRAY['id'], bucket = 1, options = ARRAY['merge-engine=first-row']) AS SELECT 1 id, 'x' v",
+                ".*Cannot write to Paimon table created.ctas_first_row: option 'merge-engine' = 'first-row'.*");
+        assertThat(tableFolder(TRINO, "ctas_first_row")).doesNotExist();
+        assertQueryFails("CREATE TABLE ctas_vectors WITH (primary_key = ARRAY['id'], bucket = 1, options = ARRAY['deletion-vectors.enabled=true']) AS SELECT 1 id, 'x' v",
+                ".*Cannot write to Paimon table created.ctas_vectors: option 'deletion-vectors.enabled' = 'true'.*");
+        assertThat(tableFolder(TRINO, "ctas_vectors")).doesNotExist();
+        // a schema Paimon refuses, with CREATE TABLE's message
+        assertQueryFails("CREATE TABLE ctas_pk_missing WITH (primary_key = ARRAY['nope']) AS SELECT 1 id", ".*ctas_pk_missing.*nope.*");
+        assertThat(tableFolder(TRINO, "ctas_pk_missing")).doesNotExist();
+    }
+
+    private void assertSameSchemaAs(String table, Schema schema)
+            throws IOException
+    {
+        paimon().createTable(JAVA, table, schema);
+        assertSameSchema(table, 0);
+    }
+
     private void assertRefused(String table, String definition, String message)
     {
         assertQueryFails("CREATE TABLE " + table + " " + definition, Pattern.quote(message));
