@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
 import static java.util.Objects.requireNonNull;
@@ -30,7 +31,7 @@ public final class BucketConflictCheck
     private final String tableName;
     private final SnapshotFiles snapshots;
     private final SnapshotScan scan;
-    private final Set<Bucket> written;
+    private final Predicate<Bucket> written;
     private long checkedUpTo;
 
     /** A bucket of a partition, the partition as its binary row bytes. */
@@ -44,11 +45,27 @@ public final class BucketConflictCheck
 
     public BucketConflictCheck(TrinoFileSystem fileSystem, Location tableLocation, String tableName, OptionalLong baseSnapshotId, Set<Bucket> written)
     {
+        this(fileSystem, tableLocation, tableName, baseSnapshotId, ImmutableSet.copyOf(written)::contains);
+    }
+
+    private BucketConflictCheck(TrinoFileSystem fileSystem, Location tableLocation, String tableName, OptionalLong baseSnapshotId, Predicate<Bucket> written)
+    {
         this.tableName = requireNonNull(tableName, "tableName is null");
         this.snapshots = new SnapshotFiles(fileSystem, tableLocation);
         this.scan = new SnapshotScan(fileSystem, tableLocation);
-        this.written = ImmutableSet.copyOf(written);
+        this.written = requireNonNull(written, "written is null");
         this.checkedUpTo = baseSnapshotId.orElse(0);
+    }
+
+    /**
+     * For an overwrite, which replaces whole partitions: any commit since the base that changed a bucket of those
+     * partitions (of any partition, when {@code partitions} is empty: an unpartitioned table) is a conflict, since
+     * its files would survive or vanish depending on the order of the commits.
+     */
+    public static BucketConflictCheck ofPartitions(TrinoFileSystem fileSystem, Location tableLocation, String tableName, OptionalLong baseSnapshotId, Set<ByteBuffer> partitions)
+    {
+        Set<ByteBuffer> replaced = ImmutableSet.copyOf(partitions);
+        return new BucketConflictCheck(fileSystem, tableLocation, tableName, baseSnapshotId, bucket -> replaced.isEmpty() || replaced.contains(bucket.partition()));
     }
 
     @Override
@@ -62,7 +79,7 @@ public final class BucketConflictCheck
             Snapshot snapshot = snapshots.readSnapshot(id);
             for (ManifestFileMeta manifest : scan.readManifestList(snapshot.deltaManifestList(), snapshot.deltaManifestListSize())) {
                 for (ManifestEntry entry : scan.readManifest(manifest)) {
-                    if (written.contains(new Bucket(ByteBuffer.wrap(entry.partition().bytes()), entry.bucket()))) {
+                    if (written.test(new Bucket(ByteBuffer.wrap(entry.partition().bytes()), entry.bucket()))) {
                         throw conflict("snapshot %s (%s by %s) changed bucket %s, which this statement also wrote".formatted(id, snapshot.commitKind(), snapshot.commitUser(), entry.bucket()));
                     }
                 }

@@ -83,7 +83,13 @@ final class InsertCommit
             return;
         }
         Consumer<Optional<Snapshot>> check = _ -> {};
-        if (!schema.primaryKeys().isEmpty()) {
+        if (handle.overwrite()) {
+            Set<ByteBuffer> partitions = schema.partitionKeys().isEmpty() ? Set.of() : files.stream()
+                    .map(entry -> ByteBuffer.wrap(entry.partition().bytes()))
+                    .collect(toImmutableSet());
+            check = BucketConflictCheck.ofPartitions(fileSystem, location, tableName, handle.baseSnapshotId(), partitions);
+        }
+        else if (!schema.primaryKeys().isEmpty()) {
             Set<Bucket> buckets = files.stream()
                     .map(entry -> new Bucket(ByteBuffer.wrap(entry.partition().bytes()), entry.bucket()))
                     .collect(toImmutableSet());

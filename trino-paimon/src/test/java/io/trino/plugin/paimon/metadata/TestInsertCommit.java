@@ -59,6 +59,48 @@ final class TestInsertCommit
                 .primaryKey("id")
                 .option("bucket", "2")
                 .build());
+        paimon.createTable(DATABASE, "overwritten", Schema.newBuilder()
+                .column("id", DataTypes.INT())
+                .column("v", DataTypes.STRING())
+                .primaryKey("id")
+                .option("bucket", "2")
+                .build());
+    }
+
+    @Test
+    void overwriteFailsWhenAnotherWriterChangedTheTableMeanwhile()
+            throws IOException
+    {
+        assertUpdate("INSERT INTO overwritten SELECT CAST(x AS integer), 'trino' FROM UNNEST(sequence(1, 20)) t(x)", 20);
+        TrinoFileSystem fileSystem = new LocalFileSystem(root());
+        Location location = Location.of("local:///warehouse/%s.db/overwritten".formatted(DATABASE));
+        SnapshotFiles snapshots = new SnapshotFiles(fileSystem, location);
+        SnapshotScan scan = new SnapshotScan(fileSystem, location);
+        Snapshot base = snapshots.latestSnapshot().orElseThrow();
+        List<ManifestEntry> baseFiles = scan.liveFiles(base, ScanFilter.ALL);
+
+        // another writer commits a row to one bucket; the overwrite writes only the other bucket, but replaces the
+        // whole (unpartitioned) table, so the rival row would vanish unseen
+        PaimonJavaCatalog.write(paimon().getTable(DATABASE, "overwritten"), List.of(GenericRow.of(1, BinaryString.fromString("rival"))));
+        Snapshot rival = snapshots.latestSnapshot().orElseThrow();
+        int rivalBucket = deltaEntries(scan, rival).getFirst().bucket();
+        List<String> afterRival = PaimonJavaCatalog.readRows(paimon().getTable(DATABASE, "overwritten"));
+        ManifestEntry otherBucket = copy(location, baseFiles.stream().filter(entry -> entry.bucket() != rivalBucket).findFirst().orElseThrow());
+
+        TableSchema schema = new SchemaFiles(fileSystem, location).readSchema(base.schemaId());
+        PaimonInsertTableHandle handle = new PaimonInsertTableHandle(
+                new PaimonTable(new SchemaTableName(DATABASE, "overwritten"), location, schema),
+                OptionalLong.of(base.id()),
+                List.of(),
+                List.of(),
+                UUID.randomUUID().toString(),
+                true);
+        assertThatThrownBy(() -> new InsertCommit(fileSystem, handle).commit(List.of(otherBucket), "query-3"))
+                .isInstanceOfSatisfying(TrinoException.class, e -> assertThat(e.getErrorCode()).isEqualTo(TRANSACTION_CONFLICT.toErrorCode()))
+                .hasMessageContaining("conflicts with a concurrent commit: snapshot %s".formatted(rival.id()));
+        assertThat(snapshots.latestSnapshotId().getAsLong()).isEqualTo(rival.id());
+        assertThat(Files.exists(dataFile(location, otherBucket))).isFalse();
+        assertThat(PaimonJavaCatalog.readRows(paimon().getTable(DATABASE, "overwritten"))).isEqualTo(afterRival);
     }
 
     @Test
@@ -90,8 +132,8 @@ final class TestInsertCommit
                 .hasMessageContaining("Write to Paimon table commits.raced conflicts with a concurrent commit: snapshot %s".formatted(rival.id()))
                 .hasMessageContaining("changed bucket %s".formatted(rivalBucket));
         assertThat(snapshots.latestSnapshotId().getAsLong()).isEqualTo(rival.id());
-        assertThat(Files.exists(dataFile(sameBucket))).isFalse();
-        assertThat(Files.exists(dataFile(otherBucket))).isFalse();
+        assertThat(Files.exists(dataFile(location, sameBucket))).isFalse();
+        assertThat(Files.exists(dataFile(location, otherBucket))).isFalse();
         assertThat(PaimonJavaCatalog.readRows(paimon().getTable(DATABASE, "raced"))).isEqualTo(afterRival);
 
         // a statement writing only the other bucket lands on top of the rival commit
@@ -128,7 +170,7 @@ final class TestInsertCommit
             throws IOException
     {
         String name = "data-" + UUID.randomUUID() + "-0.parquet";
-        Path bucketDirectory = root().resolve("warehouse").resolve(DATABASE + ".db").resolve("raced").resolve("bucket-" + entry.bucket());
+        Path bucketDirectory = root().resolve("warehouse").resolve(DATABASE + ".db").resolve(location.fileName()).resolve("bucket-" + entry.bucket());
         Files.copy(bucketDirectory.resolve(entry.file().fileName()), bucketDirectory.resolve(name));
         DataFileMeta file = entry.file();
         DataFileMeta renamed = new DataFileMeta(name, file.fileSize(), file.rowCount(), file.minKey(), file.maxKey(), file.keyStats(), file.valueStats(),
@@ -137,8 +179,8 @@ final class TestInsertCommit
         return new ManifestEntry(entry.kind(), entry.partition(), entry.bucket(), entry.totalBuckets(), renamed);
     }
 
-    private Path dataFile(ManifestEntry entry)
+    private Path dataFile(Location location, ManifestEntry entry)
     {
-        return root().resolve("warehouse").resolve(DATABASE + ".db").resolve("raced").resolve("bucket-" + entry.bucket()).resolve(entry.file().fileName());
+        return root().resolve("warehouse").resolve(DATABASE + ".db").resolve(location.fileName()).resolve("bucket-" + entry.bucket()).resolve(entry.file().fileName());
     }
 }
