@@ -93,9 +93,10 @@ final class TestInsertCommit
                 OptionalLong.of(base.id()),
                 List.of(),
                 List.of(),
+                Optional.empty(),
                 UUID.randomUUID().toString(),
                 true);
-        assertThatThrownBy(() -> new InsertCommit(fileSystem, handle).commit(List.of(otherBucket), "query-3"))
+        assertThatThrownBy(() -> new InsertCommit(fileSystem, handle).commit(List.of(otherBucket), List.of(), "query-3"))
                 .isInstanceOfSatisfying(TrinoException.class, e -> assertThat(e.getErrorCode()).isEqualTo(TRANSACTION_CONFLICT.toErrorCode()))
                 .hasMessageContaining("conflicts with a concurrent commit: snapshot %s".formatted(rival.id()));
         assertThat(snapshots.latestSnapshotId().getAsLong()).isEqualTo(rival.id());

@@ -513,9 +513,9 @@ final class TestPaimonCreateTable
     @Test
     void refusedCreateTableAsLeavesNothing()
     {
-        assertQueryFails("CREATE TABLE ctas_dynamic WITH (primary_key = ARRAY['id']) AS SELECT 1 id, 'x' v",
-                ".*Cannot write to Paimon table created.ctas_dynamic: the table has dynamic buckets \\('bucket' = '-1'.*");
-        assertThat(tableFolder(TRINO, "ctas_dynamic")).doesNotExist();
+        assertQueryFails("CREATE TABLE ctas_postpone WITH (primary_key = ARRAY['id'], bucket = -2) AS SELECT 1 id, 'x' v",
+                ".*Cannot write to Paimon table created.ctas_postpone: the table has postpone buckets \\('bucket' = '-2'\\).*");
+        assertThat(tableFolder(TRINO, "ctas_postpone")).doesNotExist();
         assertQueryFails("CREATE TABLE ctas_first_row WITH (primary_key = ARRAY['id'], bucket = 1, options = ARRAY['merge-engine=first-row']) AS SELECT 1 id, 'x' v",
                 ".*Cannot write to Paimon table created.ctas_first_row: option 'merge-engine' = 'first-row'.*");
         assertThat(tableFolder(TRINO, "ctas_first_row")).doesNotExist();
