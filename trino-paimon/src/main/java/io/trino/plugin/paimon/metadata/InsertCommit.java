@@ -1,5 +1,6 @@
 package io.trino.plugin.paimon.metadata;
 
+import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
 import io.airlift.log.Logger;
 import io.trino.filesystem.Location;
@@ -13,8 +14,8 @@ import io.trino.plugin.paimon.catalog.IndexManifestUpdate;
 import io.trino.plugin.paimon.catalog.SnapshotCommitter;
 import io.trino.plugin.paimon.format.index.HashIndexFile;
 import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
-import io.trino.plugin.paimon.format.manifest.ManifestEntry.FileKind;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
+import io.trino.plugin.paimon.format.manifest.ManifestEntry.FileKind;
 import io.trino.plugin.paimon.format.manifest.ScanFilter;
 import io.trino.plugin.paimon.format.manifest.SnapshotScan;
 import io.trino.plugin.paimon.format.row.BinaryRow;

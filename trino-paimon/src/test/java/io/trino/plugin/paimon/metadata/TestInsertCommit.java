@@ -124,8 +124,8 @@ final class TestInsertCommit
         List<String> afterRival = PaimonJavaCatalog.readRows(paimon().getTable(DATABASE, "raced"));
 
         // the statement's files: copies of the base files under new names, one per bucket
-        ManifestEntry sameBucket = copy(baseFiles.stream().filter(entry -> entry.bucket() == rivalBucket).findFirst().orElseThrow());
-        ManifestEntry otherBucket = copy(baseFiles.stream().filter(entry -> entry.bucket() != rivalBucket).findFirst().orElseThrow());
+        ManifestEntry sameBucket = copy(location, baseFiles.stream().filter(entry -> entry.bucket() == rivalBucket).findFirst().orElseThrow());
+        ManifestEntry otherBucket = copy(location, baseFiles.stream().filter(entry -> entry.bucket() != rivalBucket).findFirst().orElseThrow());
 
         TableSchema schema = new SchemaFiles(fileSystem, location).readSchema(base.schemaId());
         assertThatThrownBy(() -> insertCommit(fileSystem, location, schema, base).commit(List.of(sameBucket, otherBucket), List.of(), "query-1"))
@@ -138,7 +138,7 @@ final class TestInsertCommit
         assertThat(PaimonJavaCatalog.readRows(paimon().getTable(DATABASE, "raced"))).isEqualTo(afterRival);
 
         // a statement writing only the other bucket lands on top of the rival commit
-        ManifestEntry otherBucketAgain = copy(baseFiles.stream().filter(entry -> entry.bucket() != rivalBucket).findFirst().orElseThrow());
+        ManifestEntry otherBucketAgain = copy(location, baseFiles.stream().filter(entry -> entry.bucket() != rivalBucket).findFirst().orElseThrow());
         InsertCommit commit = insertCommit(fileSystem, location, schema, base);
         commit.commit(List.of(otherBucketAgain), List.of(), "query-2");
         Snapshot committed = snapshots.latestSnapshot().orElseThrow();
@@ -167,7 +167,7 @@ final class TestInsertCommit
                 .toList();
     }
 
-    private ManifestEntry copy(ManifestEntry entry)
+    private ManifestEntry copy(Location location, ManifestEntry entry)
             throws IOException
     {
         String name = "data-" + UUID.randomUUID() + "-0.parquet";
