@@ -1,7 +1,10 @@
 package io.trino.plugin.paimon.testing;
 
+import com.google.common.collect.ConcurrentHashMultiset;
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
+import com.google.common.collect.ImmutableMultiset;
+import com.google.common.collect.Multiset;
 import io.trino.filesystem.FileIterator;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
@@ -150,6 +153,7 @@ public final class FaultFs
     private final List<ActiveRule> rules = new CopyOnWriteArrayList<>();
     private final Map<Operation, AtomicLong> counts = new EnumMap<>(Operation.class);
     private final Map<Object, Location> openStreams = new ConcurrentHashMap<>();
+    private final Multiset<Location> opened = ConcurrentHashMultiset.create();
     private final AtomicLong injected = new AtomicLong();
     private final Random random;
     private final Map<Rule, Hang> hangs = new ConcurrentHashMap<>();
@@ -190,6 +194,17 @@ public final class FaultFs
         rules.clear();
         hangs.values().forEach(Hang::release);
         hangs.clear();
+    }
+
+    /** Files opened for reading since the last {@link #resetReads()}, each as often as it was opened. */
+    public Multiset<Location> reads()
+    {
+        return ImmutableMultiset.copyOf(opened);
+    }
+
+    public void resetReads()
+    {
+        opened.clear();
     }
 
     /** Failures injected so far. */
@@ -420,6 +435,7 @@ public final class FaultFs
             if (fault.isPresent()) {
                 throw failure(fault.get(), delegate.location());
             }
+            opened.add(delegate.location());
         }
 
         @Override
