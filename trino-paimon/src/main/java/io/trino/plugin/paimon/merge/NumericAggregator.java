@@ -18,7 +18,8 @@ import static java.util.Objects.requireNonNull;
 /**
  * Base of {@code sum} and {@code product}: an accumulator of one numeric column, specialised per representation by
  * the subclass chosen when the function is created. Null inputs are skipped; the first non-null input starts the
- * accumulator.
+ * accumulator. A DECIMAL that no longer fits its precision makes the accumulator NULL, and Paimon treats a NULL
+ * accumulator as absent: the next input starts it again.
  */
 abstract class NumericAggregator
         implements FieldAggregator
@@ -41,7 +42,7 @@ abstract class NumericAggregator
 
     protected abstract void write(BlockBuilder builder);
 
-    /** Whether the present accumulator holds a value; a DECIMAL that overflowed its precision is NULL. */
+    /** Whether the accumulator still holds a value after an update; a DECIMAL that overflowed its precision does not. */
     protected boolean hasValue()
     {
         return true;
@@ -76,6 +77,7 @@ abstract class NumericAggregator
             return;
         }
         accumulate(block, position);
+        present = hasValue();
     }
 
     @Override
@@ -87,7 +89,7 @@ abstract class NumericAggregator
     @Override
     public void result(Page[] rowPages, int[] rowPositions, int column, BlockBuilder computed)
     {
-        if (!present || !hasValue()) {
+        if (!present) {
             rowPages[column] = null;
             return;
         }

@@ -55,6 +55,7 @@ abstract sealed class ProductAggregator
             return;
         }
         divide(block, position);
+        present = hasValue();
     }
 
     private static final class LongProduct

@@ -54,11 +54,12 @@ abstract sealed class SumAggregator
         }
         if (!present) {
             load(block, position);
-            present = true;
             negate();
-            return;
         }
-        subtract(block, position);
+        else {
+            subtract(block, position);
+        }
+        present = hasValue();
     }
 
     private static final class LongSum
