@@ -5,6 +5,7 @@ import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.format.schema.DataTypeParser;
 import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.table.MergeEngineOptions;
+import io.trino.plugin.paimon.table.SchemaValidation;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.plugin.paimon.table.TypeMapping;
 import io.trino.plugin.paimon.testing.RowText;
@@ -122,6 +123,16 @@ public final class MergeVectorHarness
         }
         rows.sort(null);
         return rows;
+    }
+
+    /**
+     * The checks CREATE TABLE runs on a table with these columns (as {@link #merge}) and options: Paimon's schema
+     * validation, then the merge engine's options with every column's aggregate function.
+     */
+    public static void validate(List<String> columns, Map<String, String> options)
+    {
+        SchemaValidation.validate(TABLE_NAME, schema(columns, options), (_, schema, tableOptions) ->
+                MergeEngineOptions.checkNewTable(schema, tableOptions, name -> TYPE_MAPPING.toTrinoType(schema.field(name).orElseThrow())));
     }
 
     /**
