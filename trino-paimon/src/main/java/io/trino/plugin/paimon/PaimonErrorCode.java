@@ -22,8 +22,7 @@ public enum PaimonErrorCode
     PAIMON_INVALID_TABLE_PROPERTY(4, USER_ERROR),
     /** The catalog configuration asks for something the connector does not offer. */
     PAIMON_UNSUPPORTED_CONFIGURATION(5, USER_ERROR),
-    /** Schema-level problem, e.g. a folder that is not a Paimon database. */
-    PAIMON_INVALID_SCHEMA(6, EXTERNAL),
+    // 6 was a schema-level code that nothing raised; numbers are never reused
     /** A commit cannot be applied on top of what other writers committed meanwhile. */
     PAIMON_COMMIT_CONFLICT(7, EXTERNAL),
     /** The records of a key cannot be merged under the table's merge engine (e.g. a retraction it refuses). */
