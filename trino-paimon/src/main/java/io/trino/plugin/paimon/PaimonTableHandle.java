@@ -5,6 +5,7 @@ import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.predicate.TupleDomain;
 
+import java.util.Optional;
 import java.util.OptionalLong;
 
 import static java.util.Objects.requireNonNull;
@@ -14,21 +15,29 @@ import static java.util.Objects.requireNonNull;
  * query is planned, so every split reads the same version even if writers commit meanwhile; the table is resolved
  * then, once, and carried to the workers with its schema. The constraint holds the query's domains on partition,
  * bucket-key and primary-key columns; it only prunes partitions, buckets and files, and Trino still applies it to
- * the rows read.
+ * the rows read. A read of an older version ({@code FOR VERSION AS OF}, {@code FOR TIMESTAMP AS OF}) pins that
+ * snapshot and the schema it was written with; a read of a tag also names the tag, whose file holds the snapshot
+ * after the snapshot file itself has expired.
  */
-public record PaimonTableHandle(PaimonTable table, OptionalLong snapshotId, TupleDomain<PaimonColumnHandle> constraint)
+public record PaimonTableHandle(PaimonTable table, OptionalLong snapshotId, Optional<String> tag, TupleDomain<PaimonColumnHandle> constraint)
         implements ConnectorTableHandle
 {
     public PaimonTableHandle
     {
         requireNonNull(table, "table is null");
         requireNonNull(snapshotId, "snapshotId is null");
+        requireNonNull(tag, "tag is null");
         requireNonNull(constraint, "constraint is null");
     }
 
     public PaimonTableHandle(PaimonTable table, OptionalLong snapshotId)
     {
         this(table, snapshotId, TupleDomain.all());
+    }
+
+    public PaimonTableHandle(PaimonTable table, OptionalLong snapshotId, TupleDomain<PaimonColumnHandle> constraint)
+    {
+        this(table, snapshotId, Optional.empty(), constraint);
     }
 
     public SchemaTableName schemaTableName()
@@ -38,13 +47,13 @@ public record PaimonTableHandle(PaimonTable table, OptionalLong snapshotId, Tupl
 
     public PaimonTableHandle withConstraint(TupleDomain<PaimonColumnHandle> constraint)
     {
-        return new PaimonTableHandle(table, snapshotId, constraint);
+        return new PaimonTableHandle(table, snapshotId, tag, constraint);
     }
 
     @Override
     public String toString()
     {
-        String snapshot = snapshotId.stream().mapToObj(id -> "@snapshot-" + id).findFirst().orElse("");
+        String snapshot = snapshotId.stream().mapToObj(id -> "@snapshot-" + id).findFirst().orElse("") + tag.map(name -> "@tag-" + name).orElse("");
         String pruning = constraint.isAll() ? "" : constraint.isNone() ? " constraint=none"
                 : " constraint on " + constraint.getDomains().orElseThrow().keySet().stream().map(PaimonColumnHandle::name).sorted().toList();
         return table + snapshot + pruning;

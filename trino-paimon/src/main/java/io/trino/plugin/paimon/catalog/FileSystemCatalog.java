@@ -141,6 +141,17 @@ public class FileSystemCatalog
     }
 
     /**
+     * The table as it was at one schema version, for a read of a snapshot written with that schema.
+     *
+     * @throws TrinoException {@code PAIMON_INVALID_METADATA} when that schema file is missing or invalid
+     */
+    public PaimonTable loadTable(ConnectorSession session, SchemaTableName tableName, long schemaId)
+    {
+        Location location = tableLocation(tableName);
+        return new PaimonTable(tableName, location, new SchemaFiles(fileSystem(session), location).readSchema(schemaId));
+    }
+
+    /**
      * Creates a table by writing its first schema file, {@code schema-0}, exclusively: of two concurrent creations
      * of one table, one wins and the other finds the table existing. The schema is written as given; it must have
      * been validated (see {@code NewTableSchema}).

@@ -257,12 +257,23 @@ public class PaimonMetadata
     @Override
     public ConnectorTableHandle getTableHandle(ConnectorSession session, SchemaTableName tableName, Optional<ConnectorTableVersion> startVersion, Optional<ConnectorTableVersion> endVersion)
     {
-        if (startVersion.isPresent() || endVersion.isPresent()) {
-            throw new TrinoException(NOT_SUPPORTED, "The Paimon connector does not support versioned tables yet: " + tableName);
+        if (startVersion.isPresent()) {
+            throw new TrinoException(NOT_SUPPORTED, "The Paimon connector does not read the changes between two versions: " + tableName);
         }
-        return loadTable(session, tableName)
-                .map(table -> new PaimonTableHandle(table, new SnapshotFiles(catalog.fileSystem(session), table.location()).latestSnapshotId()))
-                .orElse(null);
+        Optional<PaimonTable> latest = loadTable(session, tableName);
+        if (latest.isEmpty()) {
+            return null;
+        }
+        PaimonTable table = latest.get();
+        TrinoFileSystem fileSystem = catalog.fileSystem(session);
+        if (endVersion.isEmpty()) {
+            return new PaimonTableHandle(table, new SnapshotFiles(fileSystem, table.location()).latestSnapshotId());
+        }
+        // an older snapshot is read with the schema it was written with: its columns, its options
+        TableVersions.PinnedVersion pinned = TableVersions.resolve(session, fileSystem, table, endVersion.get());
+        long schemaId = pinned.snapshot().schemaId();
+        PaimonTable versioned = schemaId == table.schema().id() ? table : catalog.loadTable(session, tableName, schemaId);
+        return new PaimonTableHandle(versioned, OptionalLong.of(pinned.snapshot().id()), pinned.tag(), TupleDomain.all());
     }
 
     /**
