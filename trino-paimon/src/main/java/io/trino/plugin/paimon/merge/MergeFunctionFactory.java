@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.function.Supplier;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION;
+import static io.trino.spi.StandardErrorCode.GENERIC_INTERNAL_ERROR;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -82,7 +83,7 @@ public final class MergeFunctionFactory
             }
         }
         if (order.size() != values.size()) {
-            throw new IllegalArgumentException("Value columns are not all fields of table " + spec.tableName());
+            throw new TrinoException(GENERIC_INTERNAL_ERROR, "Value columns are not all fields of table " + spec.tableName());
         }
         int[] columnOfValue = new int[values.size()];
         List<PartialUpdateMergeFunction.Column> columns = new ArrayList<>();
@@ -169,7 +170,7 @@ public final class MergeFunctionFactory
                 return i;
             }
         }
-        throw new IllegalArgumentException("No value column at channel " + channel);
+        throw new TrinoException(GENERIC_INTERNAL_ERROR, "No value column at channel " + channel);
     }
 
     private static int indexOfField(List<ValueColumn> values, String field)
@@ -179,6 +180,6 @@ public final class MergeFunctionFactory
                 return i;
             }
         }
-        throw new IllegalArgumentException("Field %s is not among the merged value columns".formatted(field));
+        throw new TrinoException(GENERIC_INTERNAL_ERROR, "Field %s is not among the merged value columns".formatted(field));
     }
 }

@@ -1,6 +1,7 @@
 package io.trino.plugin.paimon.merge;
 
 import io.trino.spi.Page;
+import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.BlockBuilder;
 import io.trino.spi.type.DecimalType;
@@ -9,6 +10,7 @@ import io.trino.spi.type.Type;
 
 import java.math.BigDecimal;
 
+import static io.trino.spi.StandardErrorCode.GENERIC_INTERNAL_ERROR;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.IntegerType.INTEGER;
 import static io.trino.spi.type.SmallintType.SMALLINT;
@@ -116,7 +118,7 @@ abstract class NumericAggregator
         if (type.equals(BIGINT)) {
             return 0;
         }
-        throw new IllegalArgumentException("Not an integer type: " + type);
+        throw new TrinoException(GENERIC_INTERNAL_ERROR, "Not an integer type: " + type);
     }
 
     protected static BigDecimal readDecimal(DecimalType type, Block block, int position)

@@ -36,6 +36,7 @@ import io.trino.spi.type.TypeManager;
 import java.util.ArrayList;
 import java.util.List;
 
+import static io.trino.spi.StandardErrorCode.GENERIC_INTERNAL_ERROR;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static java.util.Objects.requireNonNull;
 
@@ -106,7 +107,7 @@ public class PaimonPageSourceProvider
             }
             KeyValueLayout layout = new KeyValueLayout(0, new int[0], false, outputChannels);
             return new PaimonPageSource(split.files(), false, ImmutableList.of(), layout, outputTypes, null, () -> {
-                throw new IllegalStateException("append files are never merged");
+                throw new TrinoException(GENERIC_INTERNAL_ERROR, "Append files are never merged: " + table.name());
             }, false, true, file -> fileOpener.open(file, ImmutableList.of(), false, requested));
         }
 

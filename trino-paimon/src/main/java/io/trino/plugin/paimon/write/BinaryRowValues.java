@@ -4,6 +4,7 @@ import io.trino.plugin.paimon.format.row.BinaryRow;
 import io.trino.plugin.paimon.format.row.BinaryRowWriter;
 import io.trino.plugin.paimon.format.row.Timestamp;
 import io.trino.plugin.paimon.format.schema.DataType;
+import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
 import io.trino.spi.type.Int128;
 import io.trino.spi.type.LongTimestamp;
@@ -14,6 +15,7 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.List;
 
+import static io.trino.spi.StandardErrorCode.GENERIC_INTERNAL_ERROR;
 import static io.trino.spi.type.DateTimeEncoding.unpackMillisUtc;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
@@ -55,7 +57,7 @@ public final class BinaryRowValues
             case DataType.LocalZonedTimestampType timestamp -> timestamp.precision() <= 3
                     ? new Timestamp(unpackMillisUtc(trinoType.getLong(block, position)), 0)
                     : longTimestampWithTimeZone((LongTimestampWithTimeZone) trinoType.getObject(block, position));
-            default -> throw new IllegalArgumentException("Type has no binary-row value here: " + type.asSqlString());
+            default -> throw new TrinoException(GENERIC_INTERNAL_ERROR, "Type has no binary-row value here: " + type.asSqlString());
         };
     }
 
