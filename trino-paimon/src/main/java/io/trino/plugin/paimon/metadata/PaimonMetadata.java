@@ -587,6 +587,9 @@ public class PaimonMetadata
         return switch (kind) {
             case "snapshots" -> Optional.of(new SnapshotsTable(catalog, table.get(), tableName));
             case "files" -> Optional.of(new FilesTable(catalog, table.get(), tableName));
+            case "options" -> Optional.of(new OptionsTable(catalog, table.get(), tableName));
+            case "tags" -> Optional.of(new TagsTable(catalog, table.get(), tableName));
+            case "partitions" -> Optional.of(new PartitionsTable(catalog, table.get(), tableName));
             default -> Optional.empty();
         };
     }

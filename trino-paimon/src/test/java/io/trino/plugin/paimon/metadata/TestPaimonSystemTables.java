@@ -3,10 +3,12 @@ package io.trino.plugin.paimon.metadata;
 import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import io.trino.plugin.paimon.testing.PaimonTestTables;
+import io.trino.plugin.paimon.testing.RowText;
 import io.trino.testing.MaterializedRow;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.manifest.ManifestEntry;
 import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.Table;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -17,7 +19,8 @@ import static io.trino.plugin.paimon.testing.PaimonTestTables.DATABASE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code $snapshots} and {@code $files} of tables Paimon Java wrote equal Paimon's own snapshot list and scan plan.
+ * The system tables of tables Paimon Java wrote equal Paimon's own: snapshot list, scan plan, options, tags and
+ * partitions.
  */
 final class TestPaimonSystemTables
         extends AbstractPaimonJavaQueryTest
@@ -32,6 +35,55 @@ final class TestPaimonSystemTables
             throws Exception
     {
         new PaimonTestTables(paimon, root().toString()).createAll();
+        Table multiCommit = paimon.getTable(DATABASE, PaimonTestTables.MULTI_COMMIT);
+        multiCommit.createTag("first", 1);
+        multiCommit.createTag("second", 2);
+    }
+
+    @Test
+    void optionsEqualPaimonsOptions()
+    {
+        for (String tableName : PaimonTestTables.ALL) {
+            assertThat(RowText.paimonText(computeActual("SELECT key, value FROM \"%s$options\"".formatted(tableName))))
+                    .as(tableName)
+                    .isNotEmpty()
+                    .containsExactlyElementsOf(RowText.paimonText(paimon().getTable(DATABASE, tableName + "$options")));
+        }
+    }
+
+    @Test
+    void tagsEqualPaimonsTags()
+    {
+        assertThat(RowText.paimonText(computeActual("SELECT tag_name, snapshot_id, schema_id, record_count FROM \"%s$tags\"".formatted(PaimonTestTables.MULTI_COMMIT))))
+                .containsExactly("(first, 1, 0, %s)".formatted(snapshotRecordCount(1)), "(second, 2, 0, %s)".formatted(snapshotRecordCount(2)));
+        List<String> paimonTags = PaimonJavaCatalog.readRows(paimon().getTable(DATABASE, PaimonTestTables.MULTI_COMMIT + "$tags")).stream()
+                .map(row -> row.substring(row.indexOf('(') + 1, row.indexOf(',', row.indexOf(',', row.indexOf(',') + 1) + 1)))
+                .toList();
+        assertThat(paimonTags).containsExactly("first, 1, 0", "second, 2, 0");
+        assertThat(computeActual("SELECT count(*) FROM \"%s$tags\"".formatted(PaimonTestTables.COMPACTED)).getOnlyValue()).isEqualTo(0L);
+    }
+
+    @Test
+    void partitionsEqualPaimonsPartitions()
+    {
+        for (String tableName : PaimonTestTables.ALL) {
+            List<String> expected = PaimonJavaCatalog.readRows(paimon().getTable(DATABASE, tableName + "$partitions")).stream()
+                    .map(row -> String.join(", ", List.of(row.substring(row.indexOf('(') + 1).split(", ")).subList(0, 4)))
+                    .sorted()
+                    .toList();
+            List<String> actual = computeActual("SELECT 'dt=' || dt, record_count, file_size_in_bytes, file_count FROM \"%s$partitions\"".formatted(tableName))
+                    .getMaterializedRows().stream()
+                    .map(row -> "%s, %s, %s, %s".formatted(row.getField(0), row.getField(1), row.getField(2), row.getField(3)))
+                    .sorted()
+                    .toList();
+            assertThat(actual).as(tableName).isNotEmpty().isEqualTo(expected);
+        }
+    }
+
+    private long snapshotRecordCount(long snapshotId)
+    {
+        FileStoreTable table = (FileStoreTable) paimon().getTable(DATABASE, PaimonTestTables.MULTI_COMMIT);
+        return table.snapshotManager().snapshot(snapshotId).totalRecordCount();
     }
 
     @Test

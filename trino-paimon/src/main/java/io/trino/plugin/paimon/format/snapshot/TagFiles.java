@@ -1,12 +1,19 @@
 package io.trino.plugin.paimon.format.snapshot;
 
+import io.trino.filesystem.FileIterator;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.format.InvalidMetadataException;
 import io.trino.spi.TrinoException;
 
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
 import static io.trino.plugin.paimon.format.MetadataFiles.readIfExists;
 import static java.util.Objects.requireNonNull;
@@ -56,5 +63,28 @@ public final class TagFiles
                 throw new TrinoException(PAIMON_INVALID_METADATA, "Invalid Paimon tag file %s: %s".formatted(location, e.getMessage()), e);
             }
         });
+    }
+
+    /** The names of the table's tags, sorted. */
+    public List<String> listTags()
+    {
+        List<String> names = new ArrayList<>();
+        try {
+            FileIterator files = fileSystem.listFiles(directory);
+            while (files.hasNext()) {
+                String fileName = files.next().location().fileName();
+                if (fileName.startsWith(TAG_PREFIX) && isValidName(fileName.substring(TAG_PREFIX.length()))) {
+                    names.add(fileName.substring(TAG_PREFIX.length()));
+                }
+            }
+        }
+        catch (FileNotFoundException | NoSuchFileException e) {
+            return List.of();
+        }
+        catch (IOException e) {
+            throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to list tags in " + directory, e);
+        }
+        names.sort(null);
+        return List.copyOf(names);
     }
 }

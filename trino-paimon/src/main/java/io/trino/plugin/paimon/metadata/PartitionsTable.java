@@ -1,0 +1,140 @@
+package io.trino.plugin.paimon.metadata;
+
+import com.google.common.collect.ImmutableList;
+import io.trino.filesystem.TrinoFileSystem;
+import io.trino.plugin.paimon.catalog.FileSystemCatalog;
+import io.trino.plugin.paimon.format.manifest.DataFileMeta;
+import io.trino.plugin.paimon.format.manifest.ManifestEntry;
+import io.trino.plugin.paimon.format.manifest.ScanFilter;
+import io.trino.plugin.paimon.format.manifest.SnapshotScan;
+import io.trino.plugin.paimon.format.row.BinaryRow;
+import io.trino.plugin.paimon.format.schema.DataField;
+import io.trino.plugin.paimon.format.schema.DataType;
+import io.trino.plugin.paimon.format.snapshot.Snapshot;
+import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
+import io.trino.plugin.paimon.table.PaimonTable;
+import io.trino.spi.connector.ColumnMetadata;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.connector.InMemoryRecordSet;
+import io.trino.spi.connector.RecordCursor;
+import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.predicate.TupleDomain;
+import io.trino.spi.type.Type;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static io.trino.spi.type.BigintType.BIGINT;
+import static io.trino.spi.type.BooleanType.BOOLEAN;
+import static io.trino.spi.type.DateTimeEncoding.packDateTimeWithZone;
+import static io.trino.spi.type.DateType.DATE;
+import static io.trino.spi.type.IntegerType.INTEGER;
+import static io.trino.spi.type.TimeZoneKey.UTC_KEY;
+import static io.trino.spi.type.TimestampWithTimeZoneType.TIMESTAMP_TZ_MILLIS;
+import static io.trino.spi.type.VarcharType.VARCHAR;
+
+/**
+ * {@code "<table>$partitions"}: one row per partition of the current snapshot, shaped as BI tools read a partition
+ * listing (Superset's "latest partition" query): one column per partition key, named as the key, then the
+ * partition's record count, total file size, file count and the creation time of its newest file. Counts are of
+ * records in files, as Paimon's own {@code $partitions} counts them: a primary-key table's rows are fewer once merged.
+ * <p>
+ * Keys of integer, date, boolean and string types keep a SQL type (TINYINT and SMALLINT as INTEGER); keys of other
+ * types are shown as text.
+ */
+public final class PartitionsTable
+        extends PaimonSystemTable
+{
+    public PartitionsTable(FileSystemCatalog catalog, PaimonTable table, SchemaTableName systemTableName)
+    {
+        super(catalog, table, systemTableName, columns(table));
+    }
+
+    private static List<ColumnMetadata> columns(PaimonTable table)
+    {
+        ImmutableList.Builder<ColumnMetadata> columns = ImmutableList.builder();
+        for (DataField field : table.partitionFields()) {
+            columns.add(new ColumnMetadata(field.name(), keyType(field.type())));
+        }
+        return columns
+                .add(new ColumnMetadata("record_count", BIGINT))
+                .add(new ColumnMetadata("file_size_in_bytes", BIGINT))
+                .add(new ColumnMetadata("file_count", BIGINT))
+                .add(new ColumnMetadata("last_update_time", TIMESTAMP_TZ_MILLIS))
+                .build();
+    }
+
+    @Override
+    public RecordCursor cursor(ConnectorTransactionHandle transactionHandle, ConnectorSession session, TupleDomain<Integer> constraint)
+    {
+        InMemoryRecordSet.Builder rows = rows();
+        TrinoFileSystem fileSystem = catalog.fileSystem(session);
+        Optional<Snapshot> snapshot = new SnapshotFiles(fileSystem, table.location()).latestSnapshot();
+        if (snapshot.isEmpty()) {
+            return rows.build().cursor();
+        }
+        Map<BinaryRow, Totals> partitions = new LinkedHashMap<>();
+        for (ManifestEntry entry : new SnapshotScan(fileSystem, table.location()).liveFiles(snapshot.get(), ScanFilter.ALL)) {
+            partitions.computeIfAbsent(entry.partition(), _ -> new Totals()).add(entry.file());
+        }
+        List<DataField> keys = table.partitionFields();
+        for (Map.Entry<BinaryRow, Totals> partition : partitions.entrySet()) {
+            List<Object> row = new ArrayList<>();
+            for (int i = 0; i < keys.size(); i++) {
+                row.add(keyValue(keys.get(i).type(), partition.getKey().get(i, keys.get(i).type())));
+            }
+            Totals totals = partition.getValue();
+            row.add(totals.records);
+            row.add(totals.bytes);
+            row.add(totals.files);
+            row.add(totals.lastUpdateMillis == Long.MIN_VALUE ? null : packDateTimeWithZone(totals.lastUpdateMillis, UTC_KEY));
+            rows.addRow(row.toArray());
+        }
+        return rows.build().cursor();
+    }
+
+    private static Type keyType(DataType type)
+    {
+        return switch (type) {
+            case DataType.TinyIntType _, DataType.SmallIntType _, DataType.IntType _ -> INTEGER;
+            case DataType.BigIntType _ -> BIGINT;
+            case DataType.DateType _ -> DATE;
+            case DataType.BooleanType _ -> BOOLEAN;
+            default -> VARCHAR;
+        };
+    }
+
+    private static Object keyValue(DataType type, Object value)
+    {
+        if (value == null) {
+            return null;
+        }
+        return switch (type) {
+            case DataType.TinyIntType _, DataType.SmallIntType _ -> ((Number) value).intValue();
+            case DataType.IntType _, DataType.BigIntType _, DataType.DateType _, DataType.BooleanType _, DataType.CharType _, DataType.VarCharType _ -> value;
+            default -> String.valueOf(value);
+        };
+    }
+
+    private static final class Totals
+    {
+        private long records;
+        private long bytes;
+        private long files;
+        private long lastUpdateMillis = Long.MIN_VALUE;
+
+        void add(DataFileMeta file)
+        {
+            records += file.rowCount();
+            bytes += file.fileSize();
+            files++;
+            if (file.creationTimeMillis().isPresent()) {
+                lastUpdateMillis = Math.max(lastUpdateMillis, file.creationTimeMillis().getAsLong());
+            }
+        }
+    }
+}

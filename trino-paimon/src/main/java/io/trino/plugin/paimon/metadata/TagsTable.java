@@ -1,0 +1,65 @@
+package io.trino.plugin.paimon.metadata;
+
+import com.google.common.collect.ImmutableList;
+import io.trino.plugin.paimon.catalog.FileSystemCatalog;
+import io.trino.plugin.paimon.format.snapshot.Snapshot;
+import io.trino.plugin.paimon.format.snapshot.TagFiles;
+import io.trino.plugin.paimon.table.PaimonTable;
+import io.trino.spi.connector.ColumnMetadata;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.connector.InMemoryRecordSet;
+import io.trino.spi.connector.RecordCursor;
+import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.predicate.TupleDomain;
+
+import java.util.List;
+import java.util.Optional;
+
+import static io.trino.spi.type.BigintType.BIGINT;
+import static io.trino.spi.type.DateTimeEncoding.packDateTimeWithZone;
+import static io.trino.spi.type.TimeZoneKey.UTC_KEY;
+import static io.trino.spi.type.TimestampWithTimeZoneType.TIMESTAMP_TZ_MILLIS;
+import static io.trino.spi.type.VarcharType.VARCHAR;
+
+/**
+ * {@code "<table>$tags"}: one row per tag, by name, with the snapshot it keeps readable
+ * ({@code FOR VERSION AS OF '<tag>'}).
+ */
+public final class TagsTable
+        extends PaimonSystemTable
+{
+    private static final List<ColumnMetadata> COLUMNS = ImmutableList.of(
+            new ColumnMetadata("tag_name", VARCHAR),
+            new ColumnMetadata("snapshot_id", BIGINT),
+            new ColumnMetadata("schema_id", BIGINT),
+            new ColumnMetadata("commit_time", TIMESTAMP_TZ_MILLIS),
+            new ColumnMetadata("record_count", BIGINT));
+
+    public TagsTable(FileSystemCatalog catalog, PaimonTable table, SchemaTableName systemTableName)
+    {
+        super(catalog, table, systemTableName, COLUMNS);
+    }
+
+    @Override
+    public RecordCursor cursor(ConnectorTransactionHandle transactionHandle, ConnectorSession session, TupleDomain<Integer> constraint)
+    {
+        InMemoryRecordSet.Builder rows = rows();
+        TagFiles tags = new TagFiles(catalog.fileSystem(session), table.location());
+        for (String name : tags.listTags()) {
+            // a tag deleted between the listing and the read is simply not shown
+            Optional<Snapshot> tagged = tags.readTag(name);
+            if (tagged.isEmpty()) {
+                continue;
+            }
+            Snapshot snapshot = tagged.get();
+            rows.addRow(
+                    name,
+                    snapshot.id(),
+                    snapshot.schemaId(),
+                    packDateTimeWithZone(snapshot.timeMillis(), UTC_KEY),
+                    snapshot.totalRecordCount().isPresent() ? snapshot.totalRecordCount().getAsLong() : null);
+        }
+        return rows.build().cursor();
+    }
+}
