@@ -26,6 +26,7 @@ import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.metadata.PaimonSessionProperties.InsertExistingPartitionsBehavior;
+import io.trino.plugin.paimon.read.TableStatisticsEstimate;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.plugin.paimon.table.TypeMapping;
@@ -58,6 +59,7 @@ import io.trino.spi.connector.SystemTable;
 import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.security.TrinoPrincipal;
 import io.trino.spi.statistics.ComputedStatistics;
+import io.trino.spi.statistics.TableStatistics;
 import io.trino.spi.type.TypeManager;
 
 import java.util.ArrayList;
@@ -610,6 +612,16 @@ public class PaimonMetadata
             columns.put(column.getName(), new PaimonColumnHandle(field.id(), field.name(), column.getType(), column.isNullable()));
         }
         return columns.buildOrThrow();
+    }
+
+    @Override
+    public TableStatistics getTableStatistics(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        PaimonTableHandle handle = (PaimonTableHandle) tableHandle;
+        List<PaimonColumnHandle> columns = getColumnHandles(session, handle).values().stream()
+                .map(PaimonColumnHandle.class::cast)
+                .toList();
+        return TableStatisticsEstimate.estimate(catalog.fileSystem(session), handle, columns);
     }
 
     @Override

@@ -12,12 +12,9 @@ import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.manifest.SnapshotScan;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
-import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
-import io.trino.plugin.paimon.format.snapshot.TagFiles;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.spi.SplitWeight;
-import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplit;
 import io.trino.spi.connector.ConnectorSplitManager;
@@ -34,7 +31,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -67,7 +63,7 @@ public class PaimonSplitManager
         PaimonTable table = handle.table();
         TableOptions options = table.options();
         TrinoFileSystem fileSystem = fileSystemFactory.create(session);
-        Snapshot snapshot = pinnedSnapshot(fileSystem, handle);
+        Snapshot snapshot = PinnedSnapshot.read(fileSystem, handle);
         SnapshotScan scan = new SnapshotScan(fileSystem, table.location());
         FilePruning filter = FilePruning.create(table, handle.constraint());
 
@@ -134,17 +130,5 @@ public class PaimonSplitManager
     private static String deletionVectorKey(byte[] partition, int bucket, String fileName)
     {
         return HexFormat.of().formatHex(partition) + "/" + bucket + "/" + fileName;
-    }
-
-    // a tagged read takes the snapshot from the tag's file: the snapshot file may have expired since the tag was made
-    private static Snapshot pinnedSnapshot(TrinoFileSystem fileSystem, PaimonTableHandle handle)
-    {
-        Location location = handle.table().location();
-        if (handle.tag().isPresent()) {
-            String tag = handle.tag().get();
-            return new TagFiles(fileSystem, location).readTag(tag)
-                    .orElseThrow(() -> new TrinoException(PAIMON_INVALID_METADATA, "Table %s: tag '%s' was deleted while the query ran".formatted(handle.table().name(), tag)));
-        }
-        return new SnapshotFiles(fileSystem, location).readSnapshot(handle.snapshotId().getAsLong());
     }
 }
