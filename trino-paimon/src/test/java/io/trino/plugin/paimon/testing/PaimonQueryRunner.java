@@ -6,15 +6,20 @@ import io.trino.Session;
 import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.plugin.paimon.PaimonConnectorFactory;
 import io.trino.plugin.paimon.PaimonPlugin;
+import io.trino.plugin.tpch.TpchPlugin;
 import io.trino.spi.Plugin;
 import io.trino.spi.connector.ConnectorFactory;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.QueryRunner;
+import io.trino.tpch.TpchTable;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 
+import static io.trino.plugin.tpch.TpchMetadata.TINY_SCHEMA_NAME;
+import static io.trino.testing.QueryAssertions.copyTpchTables;
 import static io.trino.testing.TestingSession.testSessionBuilder;
 
 /**
@@ -59,6 +64,39 @@ public final class PaimonQueryRunner
             }
         };
         return create(defaultSchema, plugin, ImmutableMap.of("paimon.warehouse", "local:///" + WAREHOUSE_DIRECTORY));
+    }
+
+    /**
+     * A coordinator and two workers, with the {@code tpch} catalog and the given TPCH tables copied from
+     * {@code tpch.tiny} into {@code paimon.<schema>} by {@code CREATE TABLE AS} without properties: append tables
+     * (no primary key, bucket-unaware), which is what Paimon makes of a table created without a key. The warehouse
+     * lives in the runner's data folder, removed when the runner closes.
+     */
+    public static QueryRunner createWithTpchTables(String schema, Iterable<TpchTable<?>> tables)
+            throws Exception
+    {
+        Session session = testSessionBuilder()
+                .setCatalog(CATALOG)
+                .setSchema(schema)
+                .build();
+        QueryRunner queryRunner = DistributedQueryRunner.builder(session)
+                .setWorkerCount(2)
+                .build();
+        try {
+            Path localRoot = queryRunner.getCoordinator().getBaseDataDir().resolve("paimon");
+            Files.createDirectories(localRoot.resolve(WAREHOUSE_DIRECTORY));
+            queryRunner.installPlugin(new TpchPlugin());
+            queryRunner.createCatalog("tpch", "tpch");
+            queryRunner.installPlugin(new PaimonPlugin());
+            queryRunner.createCatalog(CATALOG, "paimon", catalogProperties(localRoot));
+            queryRunner.execute("CREATE SCHEMA " + schema);
+            copyTpchTables(queryRunner, "tpch", TINY_SCHEMA_NAME, session, tables);
+            return queryRunner;
+        }
+        catch (Throwable e) {
+            queryRunner.close();
+            throw e;
+        }
     }
 
     private static QueryRunner create(String defaultSchema, Plugin plugin, Map<String, String> catalogProperties)
