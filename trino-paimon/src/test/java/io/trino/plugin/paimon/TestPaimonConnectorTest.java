@@ -56,13 +56,13 @@ public class TestPaimonConnectorTest
                     SUPPORTS_ADD_FIELD,
                     SUPPORTS_DROP_COLUMN,
                     SUPPORTS_RENAME_COLUMN,
-                    SUPPORTS_SET_COLUMN_TYPE -> false;
+                    SUPPORTS_SET_COLUMN_TYPE,
+                    SUPPORTS_DROP_NOT_NULL_CONSTRAINT -> false;
             // a Paimon filesystem catalog holds tables only
             case SUPPORTS_CREATE_VIEW,
                     SUPPORTS_CREATE_MATERIALIZED_VIEW -> false;
             // Paimon refuses NOT NULL for an added column
-            case SUPPORTS_ADD_COLUMN_NOT_NULL_CONSTRAINT,
-                    SUPPORTS_DROP_NOT_NULL_CONSTRAINT -> false;
+            case SUPPORTS_ADD_COLUMN_NOT_NULL_CONSTRAINT -> false;
             case SUPPORTS_NATIVE_QUERY -> false;
             default -> super.hasBehavior(connectorBehavior);
         };
