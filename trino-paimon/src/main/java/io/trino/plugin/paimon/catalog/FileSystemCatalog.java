@@ -24,6 +24,7 @@ import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_CONFLICT;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
 import static io.trino.spi.StandardErrorCode.SCHEMA_ALREADY_EXISTS;
 import static io.trino.spi.StandardErrorCode.SCHEMA_NOT_EMPTY;
+import static io.trino.spi.StandardErrorCode.TABLE_ALREADY_EXISTS;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -183,6 +184,32 @@ public class FileSystemCatalog
         SchemaFiles schemaFiles = new SchemaFiles(fileSystem(session), tableLocation(tableName));
         if (!schemaFiles.createSchema(schema)) {
             throw new TrinoException(PAIMON_COMMIT_CONFLICT, "Table %s: schema %s was committed by another writer meanwhile; retry the statement".formatted(tableName, schema.id()));
+        }
+    }
+
+    /**
+     * Moves the table's folder to the new name, as Paimon's filesystem catalog renames a table (also into another
+     * database of the warehouse). Nothing in a table's files names the table, so the moved folder is the renamed table.
+     *
+     * @throws TrinoException {@code TABLE_ALREADY_EXISTS} when the new name is taken, {@code PAIMON_FILESYSTEM_ERROR}
+     * when the file system cannot move the folder (object stores have no folder rename)
+     */
+    public void renameTable(ConnectorSession session, SchemaTableName from, SchemaTableName to)
+    {
+        if (!databaseExists(session, to.getSchemaName())) {
+            throw new SchemaNotFoundException(to.getSchemaName());
+        }
+        TrinoFileSystem fileSystem = fileSystem(session);
+        Location source = tableLocation(from);
+        Location target = tableLocation(to);
+        if (!new SchemaFiles(fileSystem, target).listSchemaIds().isEmpty()) {
+            throw new TrinoException(TABLE_ALREADY_EXISTS, "Table %s already exists.".formatted(to));
+        }
+        try {
+            fileSystem.renameDirectory(source, target);
+        }
+        catch (IOException | UnsupportedOperationException e) {
+            throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to rename table %s to table %s: cannot move folder %s to %s".formatted(from, to, source, target), e);
         }
     }
 

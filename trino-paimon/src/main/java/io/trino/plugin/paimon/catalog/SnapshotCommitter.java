@@ -14,6 +14,7 @@ import io.trino.plugin.paimon.format.manifest.ScanFilter;
 import io.trino.plugin.paimon.format.manifest.SnapshotScan;
 import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.format.schema.DataType;
+import io.trino.plugin.paimon.format.schema.SchemaFiles;
 import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.Snapshot.CommitKind;
@@ -54,6 +55,7 @@ public final class SnapshotCommitter
     private final SnapshotFiles snapshots;
     private final SnapshotScan scan;
     private final ManifestWriter manifestWriter;
+    private final SchemaFiles schemaFiles;
 
     public SnapshotCommitter(TrinoFileSystem fileSystem, Location tableLocation, TableSchema schema, String commitUser, int maxRetries)
     {
@@ -66,6 +68,7 @@ public final class SnapshotCommitter
         this.snapshots = new SnapshotFiles(fileSystem, tableLocation);
         this.scan = new SnapshotScan(fileSystem, tableLocation);
         this.manifestWriter = new ManifestWriter(fileSystem, tableLocation, new MetadataFileNames());
+        this.schemaFiles = new SchemaFiles(fileSystem, tableLocation);
     }
 
     /**
@@ -142,13 +145,16 @@ public final class SnapshotCommitter
                 indexManifest = Optional.of(written.name());
             }
 
+            // as Paimon's commit: the snapshot names the table's latest schema, which may be newer than the one this
+            // writer wrote its files with (each file names its own)
+            long schemaId = Math.max(schema.id(), schemaFiles.listSchemaIds().stream().mapToLong(Long::longValue).max().orElse(schema.id()));
             long deltaRecords = changes.stream()
                     .mapToLong(entry -> entry.kind() == FileKind.ADD ? entry.file().rowCount() : -entry.file().rowCount())
                     .sum();
             Snapshot snapshot = new Snapshot(
                     Snapshot.CURRENT_VERSION,
                     latest.map(previous -> previous.id() + 1).orElse(1L),
-                    schema.id(),
+                    schemaId,
                     baseList.name(),
                     OptionalLong.of(baseList.size()),
                     deltaList.name(),
@@ -165,7 +171,7 @@ public final class SnapshotCommitter
                     OptionalLong.of(deltaRecords),
                     OptionalLong.empty(),
                     latest.map(Snapshot::watermark).orElse(OptionalLong.empty()),
-                    latest.filter(previous -> previous.schemaId() == schema.id()).flatMap(Snapshot::statistics),
+                    latest.filter(previous -> previous.schemaId() == schemaId).flatMap(Snapshot::statistics),
                     properties.isEmpty() ? Optional.empty() : Optional.of(properties),
                     OptionalLong.of(latest.map(previous -> previous.nextRowId().orElse(0)).orElse(0L)));
 

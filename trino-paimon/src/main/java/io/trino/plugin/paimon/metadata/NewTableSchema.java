@@ -93,8 +93,8 @@ public final class NewTableSchema
         return schema;
     }
 
-    // a refusal of the table's options is a refusal of the properties given to CREATE TABLE
-    private static void validated(Runnable check)
+    // a refusal of the table's options is a refusal of the properties given to CREATE TABLE or ALTER TABLE
+    static void validated(Runnable check)
     {
         try {
             check.run();

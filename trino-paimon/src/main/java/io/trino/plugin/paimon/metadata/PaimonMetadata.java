@@ -21,7 +21,6 @@ import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ScanFilter;
 import io.trino.plugin.paimon.format.manifest.SnapshotScan;
 import io.trino.plugin.paimon.format.schema.DataField;
-import io.trino.plugin.paimon.format.schema.DataType;
 import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
@@ -53,6 +52,7 @@ import io.trino.spi.connector.Constraint;
 import io.trino.spi.connector.ConstraintApplicationResult;
 import io.trino.spi.connector.RelationColumnsMetadata;
 import io.trino.spi.connector.RetryMode;
+import io.trino.spi.connector.RowChangeParadigm;
 import io.trino.spi.connector.SaveMode;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.SystemTable;
@@ -60,6 +60,7 @@ import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.security.TrinoPrincipal;
 import io.trino.spi.statistics.ComputedStatistics;
 import io.trino.spi.statistics.TableStatistics;
+import io.trino.spi.type.Type;
 import io.trino.spi.type.TypeManager;
 
 import java.util.ArrayList;
@@ -74,7 +75,6 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 
 import static com.google.common.collect.ImmutableList.toImmutableList;
@@ -84,6 +84,7 @@ import static io.trino.plugin.paimon.metadata.PaimonSessionProperties.insertExis
 import static io.trino.spi.StandardErrorCode.INVALID_SCHEMA_PROPERTY;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.spi.StandardErrorCode.TABLE_ALREADY_EXISTS;
+import static io.trino.spi.type.BigintType.BIGINT;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -98,6 +99,7 @@ public class PaimonMetadata
     private final FileSystemCatalog catalog;
     private final TypeMapping typeMapping;
     private final JsonCodec<WriteFragment> fragmentCodec;
+    private final SchemaEvolution schemaEvolution;
     private final Map<SchemaTableName, Optional<PaimonTable>> loadedTables = new HashMap<>();
     // by commit identifier: removes the table of a CREATE TABLE AS that has not published its data yet
     private final Map<String, Runnable> uncommittedTables = new LinkedHashMap<>();
@@ -107,6 +109,7 @@ public class PaimonMetadata
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.typeMapping = new TypeMapping(typeManager.getTypeOperators());
         this.fragmentCodec = requireNonNull(fragmentCodec, "fragmentCodec is null");
+        this.schemaEvolution = new SchemaEvolution(catalog, typeMapping);
     }
 
     @Override
@@ -180,80 +183,67 @@ public class PaimonMetadata
     @Override
     public void setTableComment(ConnectorSession session, ConnectorTableHandle tableHandle, Optional<String> comment)
     {
-        PaimonTable table = ((PaimonTableHandle) tableHandle).table();
-        TableSchema current = table.schema();
-        commitSchema(session, table, current.fields(), current.highestFieldId(), comment);
+        evolveSchema(session, tableHandle, new SchemaChange.UpdateComment(comment));
     }
 
     @Override
     public void setColumnComment(ConnectorSession session, ConnectorTableHandle tableHandle, ColumnHandle column, Optional<String> comment)
     {
-        PaimonTable table = ((PaimonTableHandle) tableHandle).table();
-        int fieldId = ((PaimonColumnHandle) column).fieldId();
-        List<DataField> fields = table.schema().fields().stream()
-                .map(field -> field.id() == fieldId ? new DataField(field.id(), field.name(), field.type(), comment, field.defaultValue()) : field)
-                .collect(toImmutableList());
-        commitSchema(session, table, fields, table.schema().highestFieldId(), table.schema().comment());
+        evolveSchema(session, tableHandle, new SchemaChange.UpdateColumnComment(((PaimonColumnHandle) column).name(), comment));
     }
 
-    /**
-     * Appends a nullable column with the next field id (nested ROW fields numbered after it), as Paimon's
-     * {@code SchemaManager} adds one: placed last, or before the first partition column when the table sets
-     * {@code add-column-before-partition}. Files written before keep reading it as null, matched by field id.
-     */
     @Override
     public void addColumn(ConnectorSession session, ConnectorTableHandle tableHandle, ColumnMetadata column, ColumnPosition position)
     {
-        PaimonTable table = ((PaimonTableHandle) tableHandle).table();
+        SchemaTableName tableName = ((PaimonTableHandle) tableHandle).schemaTableName();
         if (!(position instanceof ColumnPosition.Last)) {
-            throw new TrinoException(NOT_SUPPORTED, "Table %s: the Paimon connector adds columns only at the end".formatted(table.name()));
+            throw new TrinoException(NOT_SUPPORTED, "Table %s: the Paimon connector adds columns only at the end".formatted(tableName));
         }
         if (!column.isNullable()) {
             // Paimon's own message, naming the table as database.table
-            throw new TrinoException(NOT_SUPPORTED, "Column %s cannot specify NOT NULL in the %s table.".formatted(column.getName(), table.name()));
+            throw new TrinoException(NOT_SUPPORTED, "Column %s cannot specify NOT NULL in the %s table.".formatted(column.getName(), tableName));
         }
-        TableSchema current = table.schema();
-        AtomicInteger highestFieldId = new AtomicInteger(current.highestFieldId());
-        int id = highestFieldId.incrementAndGet();
-        DataType type;
-        try {
-            type = TypeMapping.toPaimonType(column.getType(), true, highestFieldId);
-        }
-        catch (TrinoException e) {
-            throw new TrinoException(e::getErrorCode, "Table %s column '%s': %s".formatted(table.name(), column.getName(), e.getMessage()), e);
-        }
-        List<DataField> fields = new ArrayList<>(current.fields());
-        int index = fields.size();
-        boolean beforePartition = TableOptions.parseBoolean(table.name().toString(), "add-column-before-partition", current.options().getOrDefault("add-column-before-partition", "false"));
-        if (beforePartition) {
-            for (int i = 0; i < fields.size(); i++) {
-                if (current.partitionKeys().contains(fields.get(i).name())) {
-                    index = i;
-                    break;
-                }
-            }
-        }
-        fields.add(index, new DataField(id, column.getName(), type, Optional.ofNullable(column.getComment()), Optional.empty()));
-        commitSchema(session, table, fields, highestFieldId.get(), current.comment());
+        evolveSchema(session, tableHandle, new SchemaChange.AddColumn(column.getName(), column.getType(), Optional.ofNullable(column.getComment())));
     }
 
-    // the next schema version, as Paimon's SchemaManager writes one for an ALTER TABLE: id + 1, the same keys and
-    // options, and the time of the change
-    private void commitSchema(ConnectorSession session, PaimonTable table, List<DataField> fields, int highestFieldId, Optional<String> comment)
+    @Override
+    public void dropColumn(ConnectorSession session, ConnectorTableHandle tableHandle, ColumnHandle column)
     {
-        TableSchema current = table.schema();
-        TableSchema next = new TableSchema(
-                TableSchema.CURRENT_VERSION,
-                current.id() + 1,
-                fields,
-                highestFieldId,
-                current.partitionKeys(),
-                current.primaryKeys(),
-                current.options(),
-                comment,
-                System.currentTimeMillis());
-        loadedTables.remove(table.name());
-        catalog.commitSchema(session, table.name(), next);
+        evolveSchema(session, tableHandle, new SchemaChange.DropColumn(((PaimonColumnHandle) column).name()));
+    }
+
+    @Override
+    public void renameColumn(ConnectorSession session, ConnectorTableHandle tableHandle, ColumnHandle source, String target)
+    {
+        evolveSchema(session, tableHandle, new SchemaChange.RenameColumn(((PaimonColumnHandle) source).name(), target));
+    }
+
+    @Override
+    public void setColumnType(ConnectorSession session, ConnectorTableHandle tableHandle, ColumnHandle column, Type type)
+    {
+        evolveSchema(session, tableHandle, SchemaChange.UpdateColumnType.of(((PaimonTableHandle) tableHandle).schemaTableName(), ((PaimonColumnHandle) column).name(), type));
+    }
+
+    @Override
+    public void setTableProperties(ConnectorSession session, ConnectorTableHandle tableHandle, Map<String, Optional<Object>> properties)
+    {
+        evolveSchema(session, tableHandle, new SchemaChange.SetOptions(PaimonTableProperties.toOptionChanges(((PaimonTableHandle) tableHandle).schemaTableName(), properties)));
+    }
+
+    private void evolveSchema(ConnectorSession session, ConnectorTableHandle tableHandle, SchemaChange change)
+    {
+        SchemaTableName tableName = ((PaimonTableHandle) tableHandle).schemaTableName();
+        loadedTables.remove(tableName);
+        schemaEvolution.commit(session, tableName, change);
+    }
+
+    @Override
+    public void renameTable(ConnectorSession session, ConnectorTableHandle tableHandle, SchemaTableName newTableName)
+    {
+        SchemaTableName tableName = ((PaimonTableHandle) tableHandle).schemaTableName();
+        loadedTables.remove(tableName);
+        loadedTables.remove(newTableName);
+        catalog.renameTable(session, tableName, newTableName);
     }
 
     @Override
@@ -296,7 +286,39 @@ public class PaimonMetadata
         if (combined.equals(handle.constraint())) {
             return Optional.empty();
         }
-        return Optional.of(new ConstraintApplicationResult<>(handle.withConstraint(combined), constraint.getSummary(), constraint.getExpression(), false));
+        return Optional.of(new ConstraintApplicationResult<>(handle.withConstraint(combined), PartitionDelete.unenforced(handle.table(), constraint.getSummary()), constraint.getExpression(), false));
+    }
+
+    /** A DELETE whose predicate selects whole partitions drops them in metadata (see {@link PartitionDelete}). */
+    @Override
+    public Optional<ConnectorTableHandle> applyDelete(ConnectorSession session, ConnectorTableHandle handle)
+    {
+        return PartitionDelete.applyDelete((PaimonTableHandle) handle).map(ConnectorTableHandle.class::cast);
+    }
+
+    @Override
+    public OptionalLong executeDelete(ConnectorSession session, ConnectorTableHandle handle)
+    {
+        return PartitionDelete.execute(catalog.fileSystem(session), (PaimonTableHandle) handle, session.getQueryId());
+    }
+
+    @Override
+    public void truncateTable(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        PartitionDelete.execute(catalog.fileSystem(session), ((PaimonTableHandle) tableHandle).withConstraint(TupleDomain.all()), session.getQueryId());
+    }
+
+    // DELETE is planned as a merge before applyDelete can take it over; rows themselves are not modified yet
+    @Override
+    public RowChangeParadigm getRowChangeParadigm(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        return RowChangeParadigm.CHANGE_ONLY_UPDATED_COLUMNS;
+    }
+
+    @Override
+    public ColumnHandle getMergeRowIdColumnHandle(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        return new PaimonColumnHandle(-1, "$row_id", BIGINT, false);
     }
 
     private static Set<Integer> pruningFieldIds(PaimonTable table)
@@ -629,6 +651,10 @@ public class PaimonMetadata
     {
         PaimonTable table = ((PaimonTableHandle) tableHandle).table();
         PaimonColumnHandle column = (PaimonColumnHandle) columnHandle;
+        if (column.fieldId() < 0) {
+            // the row id of a DELETE planned as a merge
+            return ColumnMetadata.builder().setName(column.name()).setType(column.type()).setHidden(true).build();
+        }
         return table.schema().fields().stream()
                 .filter(field -> field.id() == column.fieldId())
                 .findFirst()

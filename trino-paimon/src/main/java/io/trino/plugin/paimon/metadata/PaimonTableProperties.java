@@ -1,6 +1,7 @@
 package io.trino.plugin.paimon.metadata;
 
 import com.google.common.base.Splitter;
+import com.google.common.collect.ImmutableBiMap;
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
 import com.google.inject.Inject;
@@ -14,6 +15,7 @@ import io.trino.spi.type.ArrayType;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_PROPERTY;
@@ -22,6 +24,7 @@ import static io.trino.spi.session.PropertyMetadata.booleanProperty;
 import static io.trino.spi.session.PropertyMetadata.integerProperty;
 import static io.trino.spi.session.PropertyMetadata.stringProperty;
 import static io.trino.spi.type.VarcharType.VARCHAR;
+import static java.util.stream.Collectors.joining;
 
 /**
  * Trino table properties of a Paimon table. The options users set most often are typed properties of their own;
@@ -42,7 +45,7 @@ public class PaimonTableProperties
     public static final String OPTIONS = "options";
 
     /** The typed properties that are plain Paimon options, by Paimon option name. */
-    private static final Map<String, String> PROPERTY_BY_OPTION = ImmutableMap.<String, String>builder()
+    private static final ImmutableBiMap<String, String> PROPERTY_BY_OPTION = ImmutableBiMap.<String, String>builder()
             .put("bucket", BUCKET)
             .put("bucket-key", BUCKET_KEY)
             .put("merge-engine", MERGE_ENGINE)
@@ -159,6 +162,50 @@ public class PaimonTableProperties
             options.put(option, value);
         });
         return options;
+    }
+
+    /**
+     * The option changes of {@code ALTER TABLE … SET PROPERTIES}: a typed property sets its option, or resets it when
+     * set to DEFAULT (or an empty list); the entries of {@code options} are set, and options not named keep their
+     * values. The keys map to Paimon's {@code primary-key} and {@code partition} options, which Paimon refuses to change.
+     */
+    @SuppressWarnings("unchecked")
+    public static Map<String, Optional<String>> toOptionChanges(SchemaTableName tableName, Map<String, Optional<Object>> properties)
+    {
+        Map<String, Optional<String>> changes = new LinkedHashMap<>();
+        properties.forEach((property, value) -> {
+            switch (property) {
+                case PRIMARY_KEY -> changes.put("primary-key", value.map(keys -> String.join(",", (List<String>) keys)));
+                case PARTITIONED_BY -> changes.put("partition", value.map(keys -> String.join(",", (List<String>) keys)));
+                case OPTIONS -> {
+                    if (value.isEmpty()) {
+                        throw new TrinoException(PAIMON_INVALID_TABLE_PROPERTY, "Table %s: property '%s' cannot be reset as a whole; set the options to change as 'name=value' entries".formatted(tableName, OPTIONS));
+                    }
+                    ((Map<String, String>) value.get()).forEach((option, optionValue) -> {
+                        if (PROPERTY_BY_OPTION.containsKey(option) && properties.containsKey(PROPERTY_BY_OPTION.get(option))) {
+                            throw new TrinoException(PAIMON_INVALID_TABLE_PROPERTY, "Table %s: option '%s' is given both as table property '%s' and in '%s'".formatted(tableName, option, PROPERTY_BY_OPTION.get(option), OPTIONS));
+                        }
+                        changes.put(option, Optional.of(optionValue));
+                    });
+                }
+                default -> {
+                    String option = PROPERTY_BY_OPTION.inverse().get(property);
+                    if (option == null) {
+                        throw new TrinoException(PAIMON_INVALID_TABLE_PROPERTY, "Table %s: unknown table property '%s'".formatted(tableName, property));
+                    }
+                    changes.put(option, value.flatMap(PaimonTableProperties::optionValue));
+                }
+            }
+        });
+        return changes;
+    }
+
+    private static Optional<String> optionValue(Object value)
+    {
+        if (value instanceof List<?> list) {
+            return list.isEmpty() ? Optional.empty() : Optional.of(list.stream().map(String.class::cast).collect(joining(",")));
+        }
+        return Optional.of(value.toString());
     }
 
     private static Object typedValue(SchemaTableName tableName, String property, String option, String value)

@@ -36,7 +36,7 @@ import static java.util.Objects.requireNonNull;
  * key the predicate admits (all records of a key lie in files whose range contains it), but possibly not for other
  * keys, so Trino must still apply the whole predicate to the rows read.
  */
-final class FilePruning
+public final class FilePruning
         implements ScanFilter
 {
     // beyond this many bucket-key value combinations (an IN list per column), every bucket is read
@@ -57,7 +57,7 @@ final class FilePruning
     }
 
     /** A filter for a constraint that is not none (a none constraint matches nothing and needs no scan). */
-    static FilePruning create(PaimonTable table, TupleDomain<PaimonColumnHandle> constraint)
+    public static FilePruning create(PaimonTable table, TupleDomain<PaimonColumnHandle> constraint)
     {
         TableSchema schema = table.schema();
         TableOptions options = table.options();
@@ -99,6 +99,15 @@ final class FilePruning
             firstKeyDomain = Optional.of(new KeyDomain(firstKey.get().type(), domains.get(firstKey.get().id())));
         }
         return new FilePruning(partitionDomains, bucketKeys, modBucketKeys, firstKeyDomain);
+    }
+
+    /**
+     * Whether a domain on a partition column of this type selects exactly the partitions whose value it admits, so
+     * that pruning alone enforces it: true for the types whose values convert to Trino's (others are not pruned).
+     */
+    public static boolean prunesPartitionExactly(DataType partitionType)
+    {
+        return NativeValues.isConvertible(partitionType);
     }
 
     // every combination of bucket-key values the domains admit, as binary-row values; empty when a column is

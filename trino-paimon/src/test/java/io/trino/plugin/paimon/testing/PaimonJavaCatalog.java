@@ -49,6 +49,8 @@ public final class PaimonJavaCatalog
         this.warehouse = requireNonNull(warehouse, "warehouse is null");
         Options options = new Options();
         options.set("warehouse", warehouse.toUri().toString());
+        // no table cache: Trino changes schemas and moves tables behind this catalog's back
+        options.set("cache-enabled", "false");
         this.catalog = CatalogFactory.createCatalog(CatalogContext.create(options));
     }
 

@@ -1,0 +1,73 @@
+package io.trino.plugin.paimon.metadata;
+
+import io.trino.filesystem.Location;
+import io.trino.filesystem.TrinoFileSystem;
+import io.trino.plugin.paimon.catalog.FileSystemCatalog;
+import io.trino.plugin.paimon.format.schema.SchemaFiles;
+import io.trino.plugin.paimon.format.schema.TableSchema;
+import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
+import io.trino.plugin.paimon.table.MergeEngineOptions;
+import io.trino.plugin.paimon.table.SchemaValidation;
+import io.trino.plugin.paimon.table.TypeMapping;
+import io.trino.spi.TrinoException;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.connector.TableNotFoundException;
+
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_CONFLICT;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Commits ALTER TABLE changes as Paimon's {@code SchemaManager.commitChanges} does: the change is applied to the
+ * latest schema, the result validated as a new table's schema is (Paimon's {@code SchemaValidation}, the merge
+ * engine's options) and written as {@code schema-<latest + 1>} exclusively. When another writer took that id, the
+ * change is applied again to the new latest schema, so it either lands on top of the other change or fails with the
+ * check the combination breaks; a refused change writes nothing.
+ */
+final class SchemaEvolution
+{
+    // Paimon retries without bound; a statement gives up after this many lost races
+    private static final int MAX_ATTEMPTS = 20;
+
+    private final FileSystemCatalog catalog;
+    private final TypeMapping typeMapping;
+
+    SchemaEvolution(FileSystemCatalog catalog, TypeMapping typeMapping)
+    {
+        this.catalog = requireNonNull(catalog, "catalog is null");
+        this.typeMapping = requireNonNull(typeMapping, "typeMapping is null");
+    }
+
+    TableSchema commit(ConnectorSession session, SchemaTableName tableName, SchemaChange change)
+    {
+        TrinoFileSystem fileSystem = catalog.fileSystem(session);
+        Location location = catalog.tableLocation(tableName);
+        SchemaFiles schemas = new SchemaFiles(fileSystem, location);
+        boolean hasSnapshots = new SnapshotFiles(fileSystem, location).latestSnapshotId().isPresent();
+        for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+            TableSchema latest = schemas.latestSchema().orElseThrow(() -> new TableNotFoundException(tableName));
+            TableSchema changed = change.apply(tableName, latest, hasSnapshots);
+            TableSchema next = new TableSchema(
+                    TableSchema.CURRENT_VERSION,
+                    latest.id() + 1,
+                    changed.fields(),
+                    changed.highestFieldId(),
+                    changed.partitionKeys(),
+                    changed.primaryKeys(),
+                    changed.options(),
+                    changed.comment(),
+                    System.currentTimeMillis());
+            validate(tableName, next);
+            if (schemas.createSchema(next)) {
+                return next;
+            }
+        }
+        throw new TrinoException(PAIMON_COMMIT_CONFLICT, "Table %s: the schema was changed by other writers %s times while this statement tried to change it; retry the statement".formatted(tableName, MAX_ATTEMPTS));
+    }
+
+    private void validate(SchemaTableName tableName, TableSchema schema)
+    {
+        NewTableSchema.validated(() -> SchemaValidation.validate(tableName.toString(), schema, (_, validated, options) ->
+                MergeEngineOptions.checkNewTable(validated, options, name -> typeMapping.toTrinoType(validated.field(name).orElseThrow()))));
+    }
+}

@@ -1,0 +1,219 @@
+package io.trino.plugin.paimon.metadata;
+
+import io.trino.filesystem.Location;
+import io.trino.filesystem.TrinoFileSystemFactory;
+import io.trino.filesystem.local.LocalFileSystem;
+import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
+import io.trino.plugin.paimon.testing.FaultFs;
+import io.trino.plugin.paimon.testing.FaultFs.Hang;
+import io.trino.plugin.paimon.testing.FaultFs.Operation;
+import io.trino.plugin.paimon.testing.Fsck;
+import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
+import org.apache.paimon.schema.Schema;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.Table;
+import org.apache.paimon.types.DataField;
+import org.apache.paimon.types.DataTypes;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.IntStream;
+
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_CONFLICT;
+import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
+import static io.trino.testing.assertions.TrinoExceptionAssert.assertThatTrinoException;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Schema changes racing with INSERTs and with each other (reliability.md T24): an INSERT planned on schema k that
+ * commits after schema k+1 keeps its files at schema k and reads correctly; INSERTs running beside ADD COLUMN land or
+ * fail with a conflict, and the table stays consistent (Fsck, Paimon Java); schema changes that race for the same
+ * schema id all land, each applied again on top of the one that won.
+ */
+final class TestAlterTableConcurrency
+        extends AbstractPaimonJavaQueryTest
+{
+    private static final String DATABASE = "evolving";
+    private static final int INSERT_SESSIONS = 3;
+    private static final int INSERTS_PER_SESSION = 8;
+
+    private FaultFs faultFs;
+
+    TestAlterTableConcurrency()
+    {
+        super(DATABASE);
+    }
+
+    @Override
+    protected Optional<TrinoFileSystemFactory> fileSystemFactory(Path root)
+    {
+        faultFs = FaultFs.local(root, 1);
+        return Optional.of(faultFs);
+    }
+
+    @Override
+    protected void createTables(PaimonJavaCatalog paimon)
+    {
+        for (String name : List.of("held", "busy", "raced")) {
+            paimon.createTable(DATABASE, name, Schema.newBuilder()
+                    .column("id", DataTypes.INT())
+                    .column("v", DataTypes.STRING())
+                    .primaryKey("id")
+                    .option("bucket", "4")
+                    .build());
+        }
+    }
+
+    @Test
+    void insertPlannedBeforeAddColumnCommitsAfterIt()
+            throws Exception
+    {
+        assertUpdate("INSERT INTO held VALUES (1, 'first')", 1);
+        // held when it writes the manifest of its files, before it reads the latest snapshot and schema to commit on
+        Hang hang = faultFs.hang(Operation.CREATE_OR_OVERWRITE, "**/held/manifest/manifest-*", 1);
+        ExecutorService executor = Executors.newSingleThreadExecutor();
+        try {
+            Future<?> insert = executor.submit(() -> getQueryRunner().execute("INSERT INTO held VALUES (2, 'planned on schema 0')"));
+            hang.awaitReached();
+            // the INSERT has written its data files with schema 0 and waits to commit them
+            assertUpdate("ALTER TABLE held ADD COLUMN c bigint");
+            hang.release();
+            insert.get();
+        }
+        finally {
+            faultFs.clearRules();
+            executor.shutdownNow();
+        }
+
+        FileStoreTable table = (FileStoreTable) paimon().getTable(DATABASE, "held");
+        assertThat(table.schema().id()).isEqualTo(1);
+        // each file keeps the schema it was written with; the snapshot names the latest schema, as Paimon's commit does
+        assertThat(table.store().newScan().plan().files()).extracting(entry -> entry.file().schemaId()).containsOnly(0L);
+        assertThat(table.snapshotManager().latestSnapshot().schemaId()).isEqualTo(1);
+        assertThat(PaimonJavaCatalog.readRows(table)).containsExactly("+I(1, first, null)", "+I(2, planned on schema 0, null)");
+
+        assertUpdate("INSERT INTO held VALUES (3, 'after', 42)", 1);
+        table = (FileStoreTable) paimon().getTable(DATABASE, "held");
+        assertThat(PaimonJavaCatalog.readRows(table)).containsExactly("+I(1, first, null)", "+I(2, planned on schema 0, null)", "+I(3, after, 42)");
+        assertThat(table.store().newScan().plan().files()).extracting(entry -> entry.file().schemaId()).containsOnly(0L, 1L);
+        assertThat(fsck("held")).isEmpty();
+    }
+
+    @Test
+    void addColumnConcurrentWithInserts()
+            throws Exception
+    {
+        Set<Integer> landed = ConcurrentHashMap.newKeySet();
+        List<String> unexpected = Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch start = new CountDownLatch(1);
+        ExecutorService executor = Executors.newFixedThreadPool(INSERT_SESSIONS + 1);
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int session = 0; session < INSERT_SESSIONS; session++) {
+                int first = session * INSERTS_PER_SESSION;
+                futures.add(executor.submit(() -> {
+                    start.await();
+                    for (int key = first; key < first + INSERTS_PER_SESSION; key++) {
+                        try {
+                            getQueryRunner().execute("INSERT INTO busy (id, v) VALUES (%s, 'v%s')".formatted(key, key));
+                            landed.add(key);
+                        }
+                        catch (RuntimeException e) {
+                            if (!isConflict(e)) {
+                                unexpected.add("INSERT of key %s failed with %s".formatted(key, e));
+                            }
+                        }
+                    }
+                    return null;
+                }));
+            }
+            futures.add(executor.submit(() -> {
+                start.await();
+                for (int column = 0; column < 3; column++) {
+                    getQueryRunner().execute("ALTER TABLE busy ADD COLUMN c%s integer".formatted(column));
+                }
+                return null;
+            }));
+            start.countDown();
+            for (Future<?> future : futures) {
+                future.get();
+            }
+        }
+        finally {
+            executor.shutdownNow();
+        }
+        assertThat(unexpected).isEmpty();
+        assertThat(landed).as("some INSERTs land").isNotEmpty();
+
+        FileStoreTable table = (FileStoreTable) paimon().getTable(DATABASE, "busy");
+        assertThat(table.schema().fields()).extracting(DataField::name).containsExactly("id", "v", "c0", "c1", "c2");
+        List<String> expected = landed.stream().map(key -> "+I(%s, v%s, null, null, null)".formatted(key, key)).sorted().toList();
+        assertThat(PaimonJavaCatalog.readRows(table)).containsExactlyElementsOf(expected);
+        assertThat(fsck("busy")).isEmpty();
+    }
+
+    @Test
+    void racingSchemaChangesAllLand()
+            throws Exception
+    {
+        int changes = 4;
+        CountDownLatch start = new CountDownLatch(1);
+        ExecutorService executor = Executors.newFixedThreadPool(changes);
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int change = 0; change < changes; change++) {
+                int column = change;
+                futures.add(executor.submit(() -> {
+                    start.await();
+                    getQueryRunner().execute("ALTER TABLE raced ADD COLUMN r%s varchar".formatted(column));
+                    return null;
+                }));
+            }
+            start.countDown();
+            for (Future<?> future : futures) {
+                future.get();
+            }
+        }
+        finally {
+            executor.shutdownNow();
+        }
+        FileStoreTable table = (FileStoreTable) paimon().getTable(DATABASE, "raced");
+        assertThat(table.schema().id()).isEqualTo(changes);
+        assertThat(table.schema().fields()).extracting(DataField::name)
+                .containsExactlyInAnyOrder("id", "v", "r0", "r1", "r2", "r3");
+        // every column a field id of its own, given out in commit order
+        assertThat(table.schema().fields()).extracting(DataField::id).containsExactlyElementsOf(IntStream.range(0, 2 + changes).boxed().toList());
+        assertThat(table.schema().highestFieldId()).isEqualTo(1 + changes);
+        assertThat(table.schemaManager().listAllIds()).containsExactlyInAnyOrderElementsOf(IntStream.rangeClosed(0, changes).mapToObj(Long::valueOf).toList());
+    }
+
+    // an INSERT that lost a bucket or a snapshot id to another commit
+    private static boolean isConflict(RuntimeException e)
+    {
+        try {
+            assertThatTrinoException(e).hasErrorCode(TRANSACTION_CONFLICT, PAIMON_COMMIT_CONFLICT);
+            return true;
+        }
+        catch (AssertionError notAConflict) {
+            return false;
+        }
+    }
+
+    private List<String> fsck(String table)
+    {
+        Table paimonTable = paimon().getTable(DATABASE, table);
+        List<String> violations = new ArrayList<>(Fsck.check(new LocalFileSystem(root()), Location.of("local:///warehouse/%s.db/%s".formatted(DATABASE, table)), paimonTable));
+        violations.addAll(Fsck.paimonJavaDifferences(getQueryRunner(), table, paimonTable));
+        return violations;
+    }
+}
