@@ -14,6 +14,7 @@ import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.DataTypes;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
@@ -47,6 +48,8 @@ final class TestAlterTableConcurrency
     private static final String DATABASE = "evolving";
     private static final int INSERT_SESSIONS = 3;
     private static final int INSERTS_PER_SESSION = 8;
+
+    private PaimonJavaCatalog oracle;
 
     private FaultFs faultFs;
 
@@ -104,7 +107,7 @@ final class TestAlterTableConcurrency
             executor.shutdownNow();
         }
 
-        FileStoreTable table = (FileStoreTable) paimon().getTable(DATABASE, "held");
+        FileStoreTable table = (FileStoreTable) oracle().getTable(DATABASE, "held");
         assertThat(table.schema().id()).isEqualTo(1);
         // each file keeps the schema it was written with; the snapshot names the latest schema, as Paimon's commit does
         assertThat(table.store().newScan().plan().files()).extracting(entry -> entry.file().schemaId()).containsOnly(0L);
@@ -112,7 +115,7 @@ final class TestAlterTableConcurrency
         assertThat(PaimonJavaCatalog.readRows(table)).containsExactly("+I(1, first, null)", "+I(2, planned on schema 0, null)");
 
         assertUpdate("INSERT INTO held VALUES (3, 'after', 42)", 1);
-        table = (FileStoreTable) paimon().getTable(DATABASE, "held");
+        table = (FileStoreTable) oracle().getTable(DATABASE, "held");
         assertThat(PaimonJavaCatalog.readRows(table)).containsExactly("+I(1, first, null)", "+I(2, planned on schema 0, null)", "+I(3, after, 42)");
         assertThat(table.store().newScan().plan().files()).extracting(entry -> entry.file().schemaId()).containsOnly(0L, 1L);
         assertThat(fsck("held")).isEmpty();
@@ -141,7 +144,7 @@ final class TestAlterTableConcurrency
             faultFs.clearRules();
             executor.shutdownNow();
         }
-        assertThat(PaimonJavaCatalog.readRows(paimon().getTable(DATABASE, "dropped_meanwhile"))).containsExactly("+I(d1, 1, a)", "+I(d1, 3, c)", "+I(d2, 2, b)");
+        assertThat(PaimonJavaCatalog.readRows(oracle().getTable(DATABASE, "dropped_meanwhile"))).containsExactly("+I(d1, 1, a)", "+I(d1, 3, c)", "+I(d2, 2, b)");
         assertThat(fsck("dropped_meanwhile")).isEmpty();
     }
 
@@ -191,7 +194,7 @@ final class TestAlterTableConcurrency
         assertThat(unexpected).isEmpty();
         assertThat(landed).as("some INSERTs land").isNotEmpty();
 
-        FileStoreTable table = (FileStoreTable) paimon().getTable(DATABASE, "busy");
+        FileStoreTable table = (FileStoreTable) oracle().getTable(DATABASE, "busy");
         assertThat(table.schema().fields()).extracting(DataField::name).containsExactly("id", "v", "c0", "c1", "c2");
         List<String> expected = landed.stream().map(key -> "+I(%s, v%s, null, null, null)".formatted(key, key)).sorted().toList();
         assertThat(PaimonJavaCatalog.readRows(table)).containsExactlyElementsOf(expected);
@@ -223,7 +226,7 @@ final class TestAlterTableConcurrency
         finally {
             executor.shutdownNow();
         }
-        FileStoreTable table = (FileStoreTable) paimon().getTable(DATABASE, "raced");
+        FileStoreTable table = (FileStoreTable) oracle().getTable(DATABASE, "raced");
         assertThat(table.schema().id()).isEqualTo(changes);
         assertThat(table.schema().fields()).extracting(DataField::name)
                 .containsExactlyInAnyOrder("id", "v", "r0", "r1", "r2", "r3");
@@ -247,9 +250,27 @@ final class TestAlterTableConcurrency
 
     private List<String> fsck(String table)
     {
-        Table paimonTable = paimon().getTable(DATABASE, table);
+        Table paimonTable = oracle().getTable(DATABASE, table);
         List<String> violations = new ArrayList<>(Fsck.check(new LocalFileSystem(root()), Location.of("local:///warehouse/%s.db/%s".formatted(DATABASE, table)), paimonTable));
         violations.addAll(Fsck.paimonJavaDifferences(getQueryRunner(), table, paimonTable));
         return violations;
+    }
+
+    // Paimon Java without its table cache: these tests change schemas and files behind its back
+    private PaimonJavaCatalog oracle()
+    {
+        if (oracle == null) {
+            oracle = PaimonJavaCatalog.uncached(paimon().warehouse());
+        }
+        return oracle;
+    }
+
+    @AfterAll
+    public void closeOracle()
+            throws Exception
+    {
+        if (oracle != null) {
+            oracle.close();
+        }
     }
 }

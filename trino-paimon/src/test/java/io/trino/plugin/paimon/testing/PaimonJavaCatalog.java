@@ -46,12 +46,24 @@ public final class PaimonJavaCatalog
 
     public PaimonJavaCatalog(Path warehouse)
     {
+        this(warehouse, true);
+    }
+
+    private PaimonJavaCatalog(Path warehouse, boolean cached)
+    {
         this.warehouse = requireNonNull(warehouse, "warehouse is null");
         Options options = new Options();
         options.set("warehouse", warehouse.toUri().toString());
-        // no table cache: Trino changes schemas and moves tables behind this catalog's back
-        options.set("cache-enabled", "false");
+        if (!cached) {
+            options.set("cache-enabled", "false");
+        }
         this.catalog = CatalogFactory.createCatalog(CatalogContext.create(options));
+    }
+
+    /** A catalog that loads every table afresh, for tests that change schemas or move tables behind Paimon Java's back. */
+    public static PaimonJavaCatalog uncached(Path warehouse)
+    {
+        return new PaimonJavaCatalog(warehouse, false);
     }
 
     public Path warehouse()

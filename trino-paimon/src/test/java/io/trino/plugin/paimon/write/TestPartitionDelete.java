@@ -17,6 +17,7 @@ import org.apache.paimon.schema.Schema;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.types.DataTypes;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -35,6 +36,8 @@ final class TestPartitionDelete
         extends AbstractPaimonJavaQueryTest
 {
     private static final String DATABASE = "drops";
+
+    private PaimonJavaCatalog oracle;
 
     TestPartitionDelete()
     {
@@ -217,7 +220,7 @@ final class TestPartitionDelete
 
     private FileStoreTable table(String name)
     {
-        return (FileStoreTable) paimon().getTable(DATABASE, name);
+        return (FileStoreTable) oracle().getTable(DATABASE, name);
     }
 
     private static GenericRow row(String dt, int hr, int id, String v)
@@ -228,5 +231,23 @@ final class TestPartitionDelete
     private static BinaryString text(String value)
     {
         return BinaryString.fromString(value);
+    }
+
+    // Paimon Java without its table cache: these tests change schemas and files behind its back
+    private PaimonJavaCatalog oracle()
+    {
+        if (oracle == null) {
+            oracle = PaimonJavaCatalog.uncached(paimon().warehouse());
+        }
+        return oracle;
+    }
+
+    @AfterAll
+    public void closeOracle()
+            throws Exception
+    {
+        if (oracle != null) {
+            oracle.close();
+        }
     }
 }
