@@ -56,6 +56,7 @@ public final class SnapshotCommitter
     private final SnapshotScan scan;
     private final ManifestWriter manifestWriter;
     private final SchemaFiles schemaFiles;
+    private final boolean writeOnly;
 
     public SnapshotCommitter(TrinoFileSystem fileSystem, Location tableLocation, TableSchema schema, String commitUser, int maxRetries)
     {
@@ -69,6 +70,7 @@ public final class SnapshotCommitter
         this.scan = new SnapshotScan(fileSystem, tableLocation);
         this.manifestWriter = new ManifestWriter(fileSystem, tableLocation, new MetadataFileNames());
         this.schemaFiles = new SchemaFiles(fileSystem, tableLocation);
+        this.writeOnly = schema.options().getOrDefault("write-only", "false").trim().equalsIgnoreCase("true");
     }
 
     /**
@@ -99,7 +101,17 @@ public final class SnapshotCommitter
      */
     public Snapshot commit(CommitKind kind, List<ManifestEntry> changes, IndexManifestUpdate indexUpdate, boolean compactManifests, Map<String, String> properties, Consumer<Optional<Snapshot>> check)
     {
+        return commit(kind, changes, List.of(), indexUpdate, compactManifests, properties, check);
+    }
+
+    /**
+     * @param changelog changelog files added with this commit: written to a changelog manifest and listed in the
+     * snapshot's changelog manifest list, with their row count as its changelog record count (none: no list)
+     */
+    public Snapshot commit(CommitKind kind, List<ManifestEntry> changes, List<ManifestEntry> changelog, IndexManifestUpdate indexUpdate, boolean compactManifests, Map<String, String> properties, Consumer<Optional<Snapshot>> check)
+    {
         requireNonNull(kind, "kind is null");
+        requireNonNull(changelog, "changelog is null");
         requireNonNull(indexUpdate, "indexUpdate is null");
         requireNonNull(properties, "properties is null");
         requireNonNull(check, "check is null");
@@ -107,6 +119,9 @@ public final class SnapshotCommitter
         Optional<ManifestFileMeta> deltaManifest = changes.isEmpty()
                 ? Optional.empty()
                 : Optional.of(manifestWriter.writeManifest(changes, partitionTypes, schema.id()));
+        Optional<ManifestFileMeta> changelogManifest = changelog.isEmpty()
+                ? Optional.empty()
+                : Optional.of(manifestWriter.writeManifest(changelog, partitionTypes, schema.id()));
 
         for (int attempt = 0; ; attempt++) {
             Optional<Snapshot> latest = snapshots.latestSnapshot();
@@ -134,6 +149,8 @@ public final class SnapshotCommitter
             attemptFiles.add(baseList.name());
             WrittenFile deltaList = manifestWriter.writeManifestList(deltaManifest.map(List::of).orElse(List.of()));
             attemptFiles.add(deltaList.name());
+            Optional<WrittenFile> changelogList = changelogManifest.map(manifest -> manifestWriter.writeManifestList(List.of(manifest)));
+            changelogList.ifPresent(list -> attemptFiles.add(list.name()));
             Optional<String> indexManifest = latest.flatMap(Snapshot::indexManifest);
             List<IndexManifestEntry> previousIndex = indexUpdate.readsPrevious() && indexManifest.isPresent()
                     ? scan.readIndexManifest(indexManifest.get())
@@ -159,8 +176,8 @@ public final class SnapshotCommitter
                     OptionalLong.of(baseList.size()),
                     deltaList.name(),
                     OptionalLong.of(deltaList.size()),
-                    Optional.empty(),
-                    OptionalLong.empty(),
+                    changelogList.map(WrittenFile::name),
+                    changelogList.map(list -> OptionalLong.of(list.size())).orElse(OptionalLong.empty()),
                     indexManifest,
                     commitUser,
                     BATCH_COMMIT_IDENTIFIER,
@@ -169,13 +186,18 @@ public final class SnapshotCommitter
                     latest.flatMap(Snapshot::logOffsets),
                     OptionalLong.of(previousTotal + deltaRecords),
                     OptionalLong.of(deltaRecords),
-                    OptionalLong.empty(),
+                    changelog.isEmpty() ? OptionalLong.empty() : OptionalLong.of(changelog.stream().mapToLong(entry -> entry.file().rowCount()).sum()),
                     latest.map(Snapshot::watermark).orElse(OptionalLong.empty()),
                     latest.filter(previous -> previous.schemaId() == schemaId).flatMap(Snapshot::statistics),
                     properties.isEmpty() ? Optional.empty() : Optional.of(properties),
                     OptionalLong.of(latest.map(previous -> previous.nextRowId().orElse(0)).orElse(0L)));
 
             if (snapshots.commit(snapshot)) {
+                // Paimon expires snapshots after each commit unless the table is write-only; that step leaves an
+                // EARLIEST hint behind, so a table written here has the hints one written by Paimon has
+                if (!writeOnly) {
+                    snapshots.writeEarliestHintIfMissing();
+                }
                 return snapshot;
             }
             // another writer committed this id first: drop this attempt's lists and try on top of its snapshot

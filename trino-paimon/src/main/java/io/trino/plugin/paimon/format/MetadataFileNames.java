@@ -38,6 +38,12 @@ public final class MetadataFileNames
         return next("data-") + "." + format;
     }
 
+    /** A changelog file: {@code changelog-<uuid>-<n>.<format>}, numbered with the data files of the same writer. */
+    public String changelogFile(String format)
+    {
+        return next("changelog-") + "." + format;
+    }
+
     private String next(String prefix)
     {
         return prefix + uuid + "-" + counter.getAndIncrement();

@@ -76,6 +76,15 @@ final class InsertCommit
      */
     void commit(List<ManifestEntry> files, List<IndexManifestEntry> indexFiles, String queryId)
     {
+        commit(files, List.of(), indexFiles, queryId);
+    }
+
+    /**
+     * @param changelogFiles the changelog files written beside the data files ({@code changelog-producer} = {@code input}),
+     * recorded in the snapshot's changelog manifest list
+     */
+    void commit(List<ManifestEntry> files, List<ManifestEntry> changelogFiles, List<IndexManifestEntry> indexFiles, String queryId)
+    {
         Location location = handle.table().location();
         String tableName = handle.schemaTableName().toString();
         List<ManifestEntry> replaced = handle.overwrite() ? replacedFiles(files) : List.of();
@@ -107,7 +116,7 @@ final class InsertCommit
         Map<String, String> properties = ImmutableMap.of(COMMIT_ID_PROPERTY, handle.commitIdentifier(), QUERY_ID_PROPERTY, queryId);
         try {
             List<ManifestEntry> changes = ImmutableList.<ManifestEntry>builder().addAll(replaced).addAll(files).build();
-            committer.commit(handle.overwrite() ? CommitKind.OVERWRITE : CommitKind.APPEND, changes, IndexManifestUpdate.bucketed(indexFiles), false, properties, check);
+            committer.commit(handle.overwrite() ? CommitKind.OVERWRITE : CommitKind.APPEND, changes, changelogFiles, IndexManifestUpdate.bucketed(indexFiles), false, properties, check);
         }
         catch (RuntimeException e) {
             if (ownSnapshot(location).isPresent()) {
@@ -116,6 +125,7 @@ final class InsertCommit
             }
             if (surelyNotPublished(e)) {
                 deleteDataFiles(location, files, e);
+                deleteDataFiles(location, changelogFiles, e);
                 deleteIndexFiles(location, indexFiles, e);
             }
             else {

@@ -587,11 +587,15 @@ public class PaimonMetadata
                 .flatMap(fragment -> fragment.dataFile().stream())
                 .map(WrittenFile::toManifestEntry)
                 .collect(toImmutableList());
+        List<ManifestEntry> changelogFiles = written.stream()
+                .flatMap(fragment -> fragment.changelogFile().stream())
+                .map(WrittenFile::toManifestEntry)
+                .collect(toImmutableList());
         List<IndexManifestEntry> indexFiles = written.stream()
                 .flatMap(fragment -> fragment.indexFile().stream())
                 .map(WrittenIndexFile::toIndexManifestEntry)
                 .collect(toImmutableList());
-        new InsertCommit(catalog.fileSystem(session), handle).commit(files, indexFiles, session.getQueryId());
+        new InsertCommit(catalog.fileSystem(session), handle).commit(files, changelogFiles, indexFiles, session.getQueryId());
     }
 
     /** {@code "<table>$snapshots"} and {@code "<table>$files"}. */

@@ -58,7 +58,7 @@ final class AppendBucketWriter
         current.write(rows.getPositions(positions, 0, length));
         current.addSequenceRange(nextSequenceNumber, nextSequenceNumber + length - 1);
         nextSequenceNumber += length;
-        if (current.writtenBytes() >= targetFileSize) {
+        if (current.estimatedSize() >= targetFileSize) {
             flush();
         }
     }

@@ -27,6 +27,12 @@ interface BucketWriter
     /** Flushes and closes; the files written, in order. */
     List<DataFileMeta> finish();
 
+    /** The changelog files written beside the data files (changelog-producer input), after {@link #finish}. */
+    default List<DataFileMeta> changelogFiles()
+    {
+        return List.of();
+    }
+
     /** Stops writing; the caller deletes the files. */
     void abort();
 }

@@ -12,7 +12,9 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * Creates the data files of one page sink, named as Paimon names them ({@code data-<uuid>-<n>.parquet}, one uuid per
- * sink), and remembers every file it created so that an abort deletes exactly those.
+ * sink; changelog files {@code changelog-<uuid>-<n>.parquet}), and remembers every file it created so that an abort
+ * deletes exactly those. Knows the table's target file size, at which a sorted run rolls over to its next file, and
+ * whether the input is also written as changelog ({@code changelog-producer} = {@code input}).
  */
 final class DataFiles
 {
@@ -20,22 +22,73 @@ final class DataFiles
     private final DataFileLayout layout;
     private final long schemaId;
     private final CompressionCodec compression;
+    private final long targetFileSize;
+    private final boolean inputChangelog;
     private final MetadataFileNames names = new MetadataFileNames();
     private final List<Location> created = new ArrayList<>();
+    private final List<KeyValueFileWriter> writers = new ArrayList<>();
 
-    DataFiles(TrinoFileSystem fileSystem, DataFileLayout layout, long schemaId, CompressionCodec compression)
+    DataFiles(TrinoFileSystem fileSystem, DataFileLayout layout, long schemaId, CompressionCodec compression, long targetFileSize, boolean inputChangelog)
     {
         this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
         this.layout = requireNonNull(layout, "layout is null");
         this.schemaId = schemaId;
         this.compression = requireNonNull(compression, "compression is null");
+        this.targetFileSize = targetFileSize;
+        this.inputChangelog = inputChangelog;
     }
 
     synchronized KeyValueFileWriter create(Location bucketDirectory)
     {
         Location location = bucketDirectory.appendPath(names.dataFile("parquet"));
         created.add(location);
-        return new KeyValueFileWriter(fileSystem, location, layout, schemaId, compression);
+        return track(new KeyValueFileWriter(fileSystem, location, layout, schemaId, compression));
+    }
+
+    synchronized KeyValueFileWriter createChangelog(Location bucketDirectory)
+    {
+        Location location = bucketDirectory.appendPath(names.changelogFile("parquet"));
+        created.add(location);
+        return track(new KeyValueFileWriter(fileSystem, location, layout, schemaId, compression));
+    }
+
+    /** A writer of one sorted run into files of the target size in the bucket's directory. */
+    RollingFileWriter rollingDataFiles(Location bucketDirectory)
+    {
+        return new RollingFileWriter(() -> create(bucketDirectory), targetFileSize);
+    }
+
+    /** A writer of the changelog of one flush into files of the target size in the bucket's directory. */
+    RollingFileWriter rollingChangelogFiles(Location bucketDirectory)
+    {
+        return new RollingFileWriter(() -> createChangelog(bucketDirectory), targetFileSize);
+    }
+
+    long targetFileSize()
+    {
+        return targetFileSize;
+    }
+
+    /** Whether the input of a primary-key table is written as changelog files beside its data files. */
+    boolean inputChangelog()
+    {
+        return inputChangelog;
+    }
+
+    /** Bytes the files of this sink hold in storage so far: the closed files whole, the open ones' flushed row groups. */
+    synchronized long writtenBytes()
+    {
+        long bytes = 0;
+        for (KeyValueFileWriter writer : writers) {
+            bytes += writer.writtenBytes();
+        }
+        return bytes;
+    }
+
+    private KeyValueFileWriter track(KeyValueFileWriter writer)
+    {
+        writers.add(writer);
+        return writer;
     }
 
     synchronized List<Location> created()

@@ -180,6 +180,15 @@ public final class KeyValueFileWriter
         return writer.getWrittenBytes();
     }
 
+    /**
+     * The size the file has reached: row groups written plus the encoded rows buffered for the next one, as Paimon
+     * measures a Parquet file it is writing when deciding to roll.
+     */
+    public long estimatedSize()
+    {
+        return writer.getWrittenBytes() + writer.getBufferedBytes();
+    }
+
     public long memoryUsage()
     {
         return writer.getRetainedBytes();

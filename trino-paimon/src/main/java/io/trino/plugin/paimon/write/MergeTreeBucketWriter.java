@@ -8,12 +8,15 @@ import io.trino.spi.Page;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
 
 /**
  * The writer of one bucket of a primary-key table: rows go into a {@link SortBuffer}, and each flush writes the
- * buffer as one sorted level-0 file, as Paimon's merge-tree writer flushes its write buffer.
+ * buffer as one sorted run of level 0, rolled into files of the target file size, as Paimon's merge-tree writer
+ * flushes its write buffer. With {@code changelog-producer} = {@code input} each flush also writes the records it
+ * received, unmerged and in the same order, as changelog files.
  */
 final class MergeTreeBucketWriter
         implements BucketWriter
@@ -24,7 +27,9 @@ final class MergeTreeBucketWriter
     private final DataFiles files;
     private final SortBuffer buffer;
     private final List<DataFileMeta> written = new ArrayList<>();
-    private KeyValueFileWriter current;
+    private final List<DataFileMeta> changelog = new ArrayList<>();
+    private RollingFileWriter current;
+    private RollingFileWriter currentChangelog;
 
     MergeTreeBucketWriter(BinaryRow partition, int bucket, Location directory, DataFiles files, SortBuffer buffer)
     {
@@ -65,14 +70,17 @@ final class MergeTreeBucketWriter
         if (buffer.isEmpty()) {
             return;
         }
-        current = files.create(directory);
-        buffer.flush(current::write);
-        if (current.rowCount() > 0) {
-            written.add(current.close());
+        current = files.rollingDataFiles(directory);
+        if (files.inputChangelog()) {
+            currentChangelog = files.rollingChangelogFiles(directory);
+            buffer.flush(Optional.of(currentChangelog::write), current::write);
+            changelog.addAll(currentChangelog.close());
+            currentChangelog = null;
         }
         else {
-            current.abort();
+            buffer.flush(current::write);
         }
+        written.addAll(current.close());
         current = null;
     }
 
@@ -84,10 +92,19 @@ final class MergeTreeBucketWriter
     }
 
     @Override
+    public List<DataFileMeta> changelogFiles()
+    {
+        return ImmutableList.copyOf(changelog);
+    }
+
+    @Override
     public void abort()
     {
         if (current != null) {
             current.abort();
+        }
+        if (currentChangelog != null) {
+            currentChangelog.abort();
         }
     }
 }

@@ -264,7 +264,7 @@ public final class PaimonPageSink
     @Override
     public long getCompletedBytes()
     {
-        return 0;
+        return files.writtenBytes();
     }
 
     @Override
@@ -274,6 +274,9 @@ public final class PaimonPageSink
         for (BucketWriter writer : writers.values()) {
             for (DataFileMeta file : writer.finish()) {
                 fragments.add(Slices.wrappedBuffer(codec.toJsonBytes(WriteFragment.of(WrittenFile.of(writer.partition(), writer.bucket(), totalBuckets, file)))));
+            }
+            for (DataFileMeta file : writer.changelogFiles()) {
+                fragments.add(Slices.wrappedBuffer(codec.toJsonBytes(WriteFragment.ofChangelog(WrittenFile.of(writer.partition(), writer.bucket(), totalBuckets, file)))));
             }
         }
         writers.clear();

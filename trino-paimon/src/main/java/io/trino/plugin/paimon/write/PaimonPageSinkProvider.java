@@ -83,12 +83,18 @@ public class PaimonPageSinkProvider
                 schema,
                 options,
                 handle.columns().stream().map(PaimonColumnHandle::type).toList(),
-                new DataFiles(fileSystem, layout, schema.id(), writeOptions.compression()),
+                new DataFiles(fileSystem, layout, schema.id(), writeOptions.compression(), writeOptions.targetFileSize(), inputChangelog(schema, options, handle)),
                 baseSequenceNumbers,
                 codec,
                 writeOptions,
                 Math.min(writeOptions.writeBufferSize(), maxWriteBufferSize),
                 handle.dynamicBuckets().map(dynamic -> assigner(fileSystem, dynamic)));
+    }
+
+    // Paimon's overwrite commit drops the changelog of the statement, so an overwrite does not write it
+    private static boolean inputChangelog(TableSchema schema, TableOptions options, PaimonInsertTableHandle handle)
+    {
+        return !schema.primaryKeys().isEmpty() && options.changelogProducer() == TableOptions.ChangelogProducer.INPUT && !handle.overwrite();
     }
 
     private static DynamicBucketAssigner assigner(TrinoFileSystem fileSystem, DynamicBuckets dynamic)

@@ -93,6 +93,15 @@ final class SortBuffer
     /** Hands the records over sorted and folded, in pages of the key-value layout, and empties the buffer. */
     void flush(Consumer<Page> output)
     {
+        flush(Optional.empty(), output);
+    }
+
+    /**
+     * Hands the records over sorted and folded, and to {@code raw}, when present, also every record as it was received,
+     * sorted the same way (Paimon's input changelog); empties the buffer.
+     */
+    void flush(Optional<Consumer<Page>> raw, Consumer<Page> output)
+    {
         int[] pageOf = new int[recordCount];
         int[] positionOf = new int[recordCount];
         int record = 0;
@@ -114,6 +123,7 @@ final class SortBuffer
         merged.setComputedColumns(mergeFunction::buildComputedColumns);
 
         RowCopier copier = new RowCopier(output);
+        RowCopier rawCopier = raw.map(RowCopier::new).orElse(null);
         int start = 0;
         while (start < order.length) {
             Page keyPage = pages.get(pageOf[order[start]]);
@@ -121,6 +131,11 @@ final class SortBuffer
             int end = start + 1;
             while (end < order.length && comparator.compareKeys(pages.get(pageOf[order[end]]), positionOf[order[end]], keyPage, keyPosition) == 0) {
                 end++;
+            }
+            if (rawCopier != null) {
+                for (int i = start; i < end; i++) {
+                    rawCopier.add(pages.get(pageOf[order[i]]), positionOf[order[i]]);
+                }
             }
             if (end - start == 1) {
                 copier.add(keyPage, keyPosition);
@@ -143,6 +158,9 @@ final class SortBuffer
             start = end;
         }
         copier.finish();
+        if (rawCopier != null) {
+            rawCopier.finish();
+        }
         pages.clear();
         retainedBytes = 0;
         recordCount = 0;

@@ -4,21 +4,30 @@ import java.util.Optional;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
-/** What a page sink hands the coordinator's commit: one data file or one dynamic-bucket index file it wrote. */
-public record WriteFragment(Optional<WrittenFile> dataFile, Optional<WrittenIndexFile> indexFile)
+/**
+ * What a page sink hands the coordinator's commit: one data file, one changelog file or one dynamic-bucket index file
+ * it wrote.
+ */
+public record WriteFragment(Optional<WrittenFile> dataFile, Optional<WrittenIndexFile> indexFile, Optional<WrittenFile> changelogFile)
 {
     public WriteFragment
     {
-        checkArgument(dataFile.isPresent() != indexFile.isPresent(), "a fragment is one data file or one index file");
+        int present = (dataFile.isPresent() ? 1 : 0) + (indexFile.isPresent() ? 1 : 0) + (changelogFile.isPresent() ? 1 : 0);
+        checkArgument(present == 1, "a fragment is one data file, one changelog file or one index file");
     }
 
     public static WriteFragment of(WrittenFile file)
     {
-        return new WriteFragment(Optional.of(file), Optional.empty());
+        return new WriteFragment(Optional.of(file), Optional.empty(), Optional.empty());
     }
 
     public static WriteFragment of(WrittenIndexFile file)
     {
-        return new WriteFragment(Optional.empty(), Optional.of(file));
+        return new WriteFragment(Optional.empty(), Optional.of(file), Optional.empty());
+    }
+
+    public static WriteFragment ofChangelog(WrittenFile file)
+    {
+        return new WriteFragment(Optional.empty(), Optional.empty(), Optional.of(file));
     }
 }

@@ -52,7 +52,19 @@ public final class WriteRestrictions
             throw refuse(tableName, "option 'changelog-producer' = 'lookup' (Paimon reads such tables without their level-0 files, which is all a write produces)");
         }
         if (primaryKeyTable && options.changelogProducer() == ChangelogProducer.INPUT) {
-            throw refuse(tableName, "option 'changelog-producer' = 'input' (changelog files are not written yet)");
+            // changelog files are written as the data files are: Parquet, the table's compression and stats modes
+            for (String option : List.of("changelog-file.format", "changelog-file.compression", "changelog-file.stats-mode")) {
+                String value = options.options().get(option);
+                if (value != null && !(option.equals("changelog-file.format") && value.trim().equalsIgnoreCase("parquet"))) {
+                    throw refuse(tableName, "option '%s' is set (changelog files are written with the data files' format, compression and statistics)".formatted(option));
+                }
+            }
+        }
+        // the names of written files are Paimon's defaults
+        if (!options.options().getOrDefault("data-file.prefix", "data-").equals("data-")
+                || !options.options().getOrDefault("changelog-file.prefix", "changelog-").equals("changelog-")
+                || Boolean.parseBoolean(options.options().getOrDefault("file.suffix.include.compression", "false").trim())) {
+            throw refuse(tableName, "options 'data-file.prefix', 'changelog-file.prefix' and 'file.suffix.include.compression' must keep their defaults");
         }
         for (String option : UNSUPPORTED_OPTIONS) {
             if (options.options().containsKey(option)) {

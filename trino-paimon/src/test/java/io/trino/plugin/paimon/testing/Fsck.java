@@ -48,7 +48,8 @@ import static java.util.Objects.requireNonNull;
  * message per violation naming the snapshot or file:
  * <ul>
  * <li>I1 snapshot ids are contiguous from the earliest to the latest, each parses, its schema exists;</li>
- * <li>I2 every manifest list, manifest and index manifest a snapshot refers to exists, with the recorded size;</li>
+ * <li>I2 every manifest list, manifest and index manifest a snapshot refers to exists, with the recorded size, and so
+ * does every changelog file its changelog manifests list;</li>
  * <li>I3 replaying each snapshot's manifests adds no file twice and deletes only live files (Paimon Java's
  * {@code FileEntry.mergeEntries} rules, which make the table unreadable when broken);</li>
  * <li>I4 every live data file exists with its recorded size ({@link #contents} also checks its row count);</li>
@@ -261,6 +262,32 @@ public final class Fsck
             live = files;
         }
 
+        // I2 for the changelog files of every snapshot
+        if (latestSchema != null) {
+            for (long id : ids) {
+                Snapshot snapshot;
+                try {
+                    snapshot = snapshots.readSnapshot(id);
+                }
+                catch (RuntimeException _) {
+                    continue;
+                }
+                if (snapshot.changelogManifestList().isEmpty()) {
+                    continue;
+                }
+                if (!checkSize("I2: snapshot %s changelog manifest list".formatted(id), scan.manifestLocation(snapshot.changelogManifestList().get()), snapshot.changelogManifestListSize())) {
+                    continue;
+                }
+                for (ManifestFileMeta manifest : scan.readManifestList(snapshot.changelogManifestList().get(), snapshot.changelogManifestListSize())) {
+                    if (checkSize("I2: snapshot %s changelog manifest".formatted(id), scan.manifestLocation(manifest.fileName()), OptionalLong.of(manifest.fileSize()))) {
+                        for (ManifestEntry entry : scan.readManifest(manifest)) {
+                            checkSize("I2: snapshot %s changelog file".formatted(id), fileLocation(latestSchema, entry), OptionalLong.of(entry.file().fileSize()));
+                        }
+                    }
+                }
+            }
+        }
+
         // I4 for the latest snapshot
         if (latestSchema != null) {
             TableOptions options = TableOptions.fromSchema(table.toString(), latestSchema);
@@ -272,6 +299,14 @@ public final class Fsck
                 checkSize("I4: live data file", file, OptionalLong.of(entry.file().fileSize()));
             }
         }
+    }
+
+    private Location fileLocation(TableSchema schema, ManifestEntry entry)
+    {
+        TableOptions options = TableOptions.fromSchema(table.toString(), schema);
+        List<DataField> partitionFields = schema.partitionKeys().stream().map(name -> schema.field(name).orElseThrow()).toList();
+        String folder = PartitionPath.partitionPath(partitionFields, entry.partition(), options.partitionLegacyName(), options.partitionDefaultName()) + "bucket-" + entry.bucket();
+        return entry.file().externalPath().map(Location::of).orElseGet(() -> table.appendPath(folder).appendPath(entry.file().fileName()));
     }
 
     /** False, with a violation, when the file is missing or its size is not the expected one. */

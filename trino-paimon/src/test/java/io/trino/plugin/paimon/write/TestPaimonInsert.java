@@ -151,8 +151,8 @@ final class TestPaimonInsert
                 .option("bucket", "1").option("merge-engine", "first-row").build());
         paimon.createTable(DATABASE, "lookup_changelog", Schema.newBuilder().column("id", DataTypes.INT()).column("v", DataTypes.STRING()).primaryKey("id")
                 .option("bucket", "1").option("changelog-producer", "lookup").build());
-        paimon.createTable(DATABASE, "input_changelog", Schema.newBuilder().column("id", DataTypes.INT()).column("v", DataTypes.STRING()).primaryKey("id")
-                .option("bucket", "1").option("changelog-producer", "input").build());
+        paimon.createTable(DATABASE, "changelog_format", Schema.newBuilder().column("id", DataTypes.INT()).column("v", DataTypes.STRING()).primaryKey("id")
+                .option("bucket", "1").option("changelog-producer", "input").option("changelog-file.format", "avro").build());
         paimon.createTable(DATABASE, "orc_files", Schema.newBuilder().column("id", DataTypes.INT()).column("v", DataTypes.STRING()).primaryKey("id")
                 .option("bucket", "1").option("file.format", "orc").build());
     }
@@ -444,14 +444,14 @@ final class TestPaimonInsert
         assertQueryFails("INSERT INTO deletion_vectors VALUES (1, 'x')", ".*Cannot write to Paimon table inserts.deletion_vectors: option 'deletion-vectors.enabled' = 'true'.*");
         assertQueryFails("INSERT INTO first_row VALUES (1, 'x')", ".*Cannot write to Paimon table inserts.first_row: option 'merge-engine' = 'first-row'.*");
         assertQueryFails("INSERT INTO lookup_changelog VALUES (1, 'x')", ".*Cannot write to Paimon table inserts.lookup_changelog: option 'changelog-producer' = 'lookup'.*");
-        assertQueryFails("INSERT INTO input_changelog VALUES (1, 'x')", ".*Cannot write to Paimon table inserts.input_changelog: option 'changelog-producer' = 'input'.*");
+        assertQueryFails("INSERT INTO changelog_format VALUES (1, 'x')", ".*Cannot write to Paimon table inserts.changelog_format: option 'changelog-file.format' is set.*");
         assertQueryFails("INSERT INTO orc_files VALUES (1, 'x')", ".*Cannot write to Paimon table inserts.orc_files: option 'file.format' = 'orc'.*");
         assertQueryFails(
                 io.trino.Session.builder(getSession()).setSystemProperty("retry_policy", "QUERY").build(),
                 "INSERT INTO dedup VALUES ('z', 1, 'x', 0.0)",
                 "This connector does not support query retries");
         // nothing was written
-        for (String table : List.of("cross_partition", "postpone_bucket", "deletion_vectors", "first_row", "lookup_changelog", "input_changelog", "orc_files")) {
+        for (String table : List.of("cross_partition", "postpone_bucket", "deletion_vectors", "first_row", "lookup_changelog", "changelog_format", "orc_files")) {
             assertThat(paimonRows(table)).as(table).isEmpty();
         }
     }

@@ -231,6 +231,27 @@ public final class SnapshotFiles
         }
     }
 
+    /**
+     * Writes the EARLIEST hint, naming the oldest snapshot present, when there is none: Paimon's writers do so after
+     * every commit (the snapshot expiry that follows a commit writes it when it finds it missing). Best effort, as the
+     * hint is only a hint.
+     */
+    public void writeEarliestHintIfMissing()
+    {
+        try {
+            if (exists(fileSystem, directory.appendPath(EARLIEST_HINT))) {
+                return;
+            }
+            List<Long> ids = listSnapshotIds();
+            if (!ids.isEmpty()) {
+                writeHint(EARLIEST_HINT, ids.getFirst());
+            }
+        }
+        catch (TrinoException e) {
+            log.warn(e, "The EARLIEST hint of %s could not be written", directory);
+        }
+    }
+
     public void writeHint(String hint, long id)
     {
         MetadataFiles.overwrite(fileSystem, directory.appendPath(hint), String.valueOf(id).getBytes(UTF_8));
