@@ -22,9 +22,11 @@ import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_CONFLICT;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
+import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.spi.StandardErrorCode.SCHEMA_ALREADY_EXISTS;
 import static io.trino.spi.StandardErrorCode.SCHEMA_NOT_EMPTY;
 import static io.trino.spi.StandardErrorCode.TABLE_ALREADY_EXISTS;
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -34,6 +36,10 @@ import static java.util.Objects.requireNonNull;
 public class FileSystemCatalog
 {
     public static final String DATABASE_SUFFIX = ".db";
+    // Paimon's system database, which holds its global system tables
+    private static final String SYSTEM_DATABASE = "sys";
+    // the longest file name common file systems take; a database folder also carries its suffix
+    private static final int MAX_NAME_BYTES = 255;
 
     private final TrinoFileSystemFactory fileSystemFactory;
     private final Location warehouse;
@@ -52,12 +58,56 @@ public class FileSystemCatalog
 
     public Location databaseLocation(String database)
     {
+        checkName("schema", database, DATABASE_SUFFIX.length());
         return warehouse.appendPath(database + DATABASE_SUFFIX);
     }
 
     public Location tableLocation(SchemaTableName table)
     {
+        checkName("table", table.getTableName(), 0);
         return databaseLocation(table.getSchemaName()).appendPath(table.getTableName());
+    }
+
+    /**
+     * Whether a name can be a folder of the warehouse, one level below its parent: not empty, not {@code .} or
+     * {@code ..}, without {@code /} or {@code \}, not hidden (a leading {@code .}, which temporary files have and
+     * listings skip), without {@code $} (Paimon reads {@code t$snapshots} and {@code t$branch_b} as a system table and
+     * a branch of {@code t}), and at most 255 bytes with the folder's suffix.
+     */
+    private static Optional<String> invalidNameReason(String name, int suffixBytes)
+    {
+        if (name.isEmpty()) {
+            return Optional.of("it is empty");
+        }
+        if (name.startsWith(".")) {
+            return Optional.of("it starts with '.'");
+        }
+        if (name.contains("/") || name.contains("\\")) {
+            return Optional.of("it contains a path separator");
+        }
+        if (name.contains("$")) {
+            return Optional.of("'$' separates Paimon's system tables and branches from their table");
+        }
+        if (name.chars().anyMatch(Character::isISOControl)) {
+            return Optional.of("it contains a control character");
+        }
+        if (name.getBytes(UTF_8).length + suffixBytes > MAX_NAME_BYTES) {
+            return Optional.of("it is longer than %s bytes".formatted(MAX_NAME_BYTES - suffixBytes));
+        }
+        return Optional.empty();
+    }
+
+    private static boolean isValidName(String name, int suffixBytes)
+    {
+        return invalidNameReason(name, suffixBytes).isEmpty();
+    }
+
+    private static void checkName(String kind, String name, int suffixBytes)
+    {
+        Optional<String> reason = invalidNameReason(name, suffixBytes);
+        if (reason.isPresent()) {
+            throw new TrinoException(NOT_SUPPORTED, "Invalid %s name '%s': %s".formatted(kind, name, reason.get()));
+        }
     }
 
     public List<String> listDatabases(ConnectorSession session)
@@ -71,6 +121,9 @@ public class FileSystemCatalog
 
     public boolean databaseExists(ConnectorSession session, String database)
     {
+        if (!isValidName(database, DATABASE_SUFFIX.length())) {
+            return false;
+        }
         Location location = databaseLocation(database);
         try {
             Optional<Boolean> exists = fileSystem(session).directoryExists(location);
@@ -87,6 +140,10 @@ public class FileSystemCatalog
 
     public void createDatabase(ConnectorSession session, String database)
     {
+        checkName("schema", database, DATABASE_SUFFIX.length());
+        if (database.equals(SYSTEM_DATABASE)) {
+            throw new TrinoException(NOT_SUPPORTED, "Invalid schema name '%s': Paimon reserves it for its system database".formatted(database));
+        }
         if (databaseExists(session, database)) {
             throw new TrinoException(SCHEMA_ALREADY_EXISTS, "Schema already exists: '%s'".formatted(database));
         }
@@ -136,6 +193,10 @@ public class FileSystemCatalog
      */
     public Optional<PaimonTable> loadTable(ConnectorSession session, SchemaTableName tableName)
     {
+        // a name that cannot be a table folder names no table (a system table's name goes on to the system tables)
+        if (!isValidName(tableName.getSchemaName(), DATABASE_SUFFIX.length()) || !isValidName(tableName.getTableName(), 0)) {
+            return Optional.empty();
+        }
         Location location = tableLocation(tableName);
         Optional<TableSchema> schema = new SchemaFiles(fileSystem(session), location).latestSchema();
         return schema.map(tableSchema -> new PaimonTable(tableName, location, tableSchema));

@@ -108,6 +108,7 @@ public final class SchemaValidation
             check(tableName, options.mergeEngine() != MergeEngine.FIRST_ROW,
                     "First row merge engine does not need deletion vectors because there is no deletion of old data in this merge engine.");
         }
+        checkRetention(tableName, schema);
         // nullable keys are a newer Paimon option (seeds: "Nullable Primary Keys"); it needs a key to apply to
         check(tableName, !options.primaryKeyNullable() || !primaryKeys.isEmpty(),
                 "Option 'primary-key.nullable' can only be enabled for a table with primary keys.");
@@ -175,6 +176,25 @@ public final class SchemaValidation
             }
         }
         return duplicates;
+    }
+
+    // the snapshot and changelog retention bounds Paimon checks (the changelog's default to the snapshot's)
+    private static void checkRetention(String tableName, TableSchema schema)
+    {
+        int snapshotMin = integerOption(tableName, schema, "snapshot.num-retained.min", 10);
+        int snapshotMax = integerOption(tableName, schema, "snapshot.num-retained.max", Integer.MAX_VALUE);
+        check(tableName, snapshotMin > 0, "snapshot.num-retained.min should be at least 1");
+        check(tableName, snapshotMin <= snapshotMax, "snapshot.num-retained.min should not be larger than snapshot.num-retained.max");
+        int changelogMin = integerOption(tableName, schema, "changelog.num-retained.min", snapshotMin);
+        int changelogMax = integerOption(tableName, schema, "changelog.num-retained.max", snapshotMax);
+        check(tableName, changelogMin > 0, "changelog.num-retained.min should be at least 1");
+        check(tableName, changelogMin <= changelogMax, "changelog.num-retained.min should not be larger than changelog.num-retained.max");
+    }
+
+    private static int integerOption(String tableName, TableSchema schema, String option, int defaultValue)
+    {
+        String value = schema.options().get(option);
+        return value == null ? defaultValue : TableOptions.parseInteger(tableName, option, value);
     }
 
     private static void check(String tableName, boolean condition, String message, Object... arguments)

@@ -309,6 +309,21 @@ final class TestPaimonCreateTable
                 "Table created.key_twice: Cannot define primary key on DDL and table options at the same time.");
         assertRefused("bad_bucket_option", "(k integer, v varchar) WITH (primary_key = ARRAY['k'], options = ARRAY['deletion-vectors.enabled=maybe'])",
                 "Table created.bad_bucket_option: option 'deletion-vectors.enabled' has value 'maybe', expected true or false");
+        assertRefused("retain_min_zero", "(k integer, v varchar) WITH (primary_key = ARRAY['k'], options = ARRAY['snapshot.num-retained.min=0'])",
+                "Table created.retain_min_zero: snapshot.num-retained.min should be at least 1");
+        assertRefused("retain_min_above_max", "(k integer, v varchar) WITH (primary_key = ARRAY['k'], options = ARRAY['snapshot.num-retained.min=5', 'snapshot.num-retained.max=3'])",
+                "Table created.retain_min_above_max: snapshot.num-retained.min should not be larger than snapshot.num-retained.max");
+        // the changelog's bounds default to the snapshot's: a changelog minimum above the snapshot maximum is refused
+        assertRefused("changelog_retain", "(k integer, v varchar) WITH (primary_key = ARRAY['k'], options = ARRAY['snapshot.num-retained.max=20', 'changelog.num-retained.min=30'])",
+                "Table created.changelog_retain: changelog.num-retained.min should not be larger than changelog.num-retained.max");
+        assertRefused("changelog_retain_zero", "(k integer, v varchar) WITH (primary_key = ARRAY['k'], options = ARRAY['changelog.num-retained.min=0'])",
+                "Table created.changelog_retain_zero: changelog.num-retained.min should be at least 1");
+        assertRefused("retain_not_a_number", "(k integer, v varchar) WITH (primary_key = ARRAY['k'], options = ARRAY['snapshot.num-retained.min=ten'])",
+                "Table created.retain_not_a_number: option 'snapshot.num-retained.min' has value 'ten', expected an integer");
+        assertRefused("bucket_not_a_number", "(k integer, v varchar) WITH (primary_key = ARRAY['k'], options = ARRAY['bucket=abc'])",
+                "Table created.bucket_not_a_number: option 'bucket' has value 'abc', expected an integer");
+        assertRefused("unknown_changelog_producer", "(k integer, v varchar) WITH (primary_key = ARRAY['k'], changelog_producer = 'inputs')",
+                "Table created.unknown_changelog_producer: option 'changelog-producer' has value 'inputs', expected one of none, input, full-compaction, lookup");
         assertRefused("time_precision", "(k integer, t time(12)) WITH (primary_key = ARRAY['k'])",
                 "Table created.time_precision column 't': Paimon cannot store type time(12): the precision is at most 9");
         assertRefused("unsupported_type", "(k integer, u uuid) WITH (primary_key = ARRAY['k'])",
