@@ -34,7 +34,8 @@ import static java.lang.Math.toIntExact;
  * Java 1.4.2's {@code BatchWriteBuilder} (the same rows generated in the loop), each into a fresh, equal table with
  * {@code write-only} (no compaction: both write level-0 sorted runs only) and one commit. Keys arrive in a scrambled
  * order ({@code id = k * 1000003 mod N}), so both writers sort. Reports rows/s of each, their ratio, and the memory
- * of the writers: the peak of the TableWriter operators (the page sinks' {@code getMemoryUsage}, as Trino accounts it)
+ * of the writers: the peak of one writer (Trino's operator summary keeps the largest peak of the TableWriter operators,
+ * each its page sink's {@code getMemoryUsage})
  * and the retained heap of Paimon Java's writer ({@link HeapProbe}, sampled in a separate write). Checks that both
  * tables then hold the same rows. Run: {@code ./mvnw -B -DskipTests -Pbenchmark
  * -Dbenchmark.class=io.trino.plugin.paimon.benchmark.BenchmarkInsert package}, flags in {@code -Dbenchmark.args}:
@@ -158,7 +159,7 @@ public final class BenchmarkInsert
             StringBuilder report = new StringBuilder();
             report.append("## INSERT of %,d rows into a 4-bucket primary-key table (median of %d, after a warm-up of %,d rows)%n%n".formatted(settings.rows(), settings.iterations(), warmupRows));
             report.append("| writer | time | rows/s | memory of the writer |\n| --- | --- | --- | --- |\n");
-            report.append("| Trino INSERT, our page sink (%d writer drivers) | %,.0f ms | %,.0f | %,d KB peak of the TableWriter operators (page sinks' getMemoryUsage); query peak %,d KB |%n".formatted(
+            report.append("| Trino INSERT, our page sink (%d writer drivers) | %,.0f ms | %,.0f | %,d KB peak of one writer (the largest TableWriter operator: its page sink's getMemoryUsage); query peak %,d KB |%n".formatted(
                     writerDrivers, median(ours) / 1e6, oursRate, writerPeak / 1024, queryPeak / 1024));
             report.append("| Paimon Java 1.4.2 BatchWriteBuilder | %,.0f ms | %,.0f | %,d KB retained heap peak (%d samples) |%n".formatted(
                     median(paimonJava) / 1e6, paimonRate, probe.peakRetainedBytes() / 1024, HEAP_SAMPLES));
@@ -190,6 +191,7 @@ public final class BenchmarkInsert
         int drivers = 0;
         for (OperatorStats operator : stats.getOperatorSummaries()) {
             if (operator.getOperatorType().equals("TableWriterOperator")) {
+                // a summary's peak is the largest of its operators' peaks: the peak of one writer
                 writerPeak = Math.max(writerPeak, operator.getPeakUserMemoryReservation().toBytes());
                 drivers += toIntExact(operator.getTotalDrivers());
             }

@@ -122,6 +122,18 @@ final class TrinoCluster
         }
     }
 
+    /** SIGKILL to both servers at once. */
+    void kill()
+            throws Exception
+    {
+        try {
+            coordinator.kill();
+        }
+        finally {
+            worker.kill();
+        }
+    }
+
     @Override
     public void close()
             throws Exception

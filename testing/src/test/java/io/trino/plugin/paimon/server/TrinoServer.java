@@ -116,6 +116,18 @@ final class TrinoServer
         drainer.start();
     }
 
+    /** SIGKILL to the server and the launcher, as a crash of the machine would stop them; returns once they are gone. */
+    void kill()
+            throws Exception
+    {
+        List<ProcessHandle> processes = new ArrayList<>(process.descendants().toList());
+        processes.add(process.toHandle());
+        processes.forEach(ProcessHandle::destroyForcibly);
+        for (ProcessHandle handle : processes) {
+            handle.onExit().get();
+        }
+    }
+
     @Override
     public void close()
             throws Exception
