@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
@@ -133,10 +134,22 @@ final class TrinoServer
             throws Exception
     {
         // SIGTERM to the launcher, which stops the server it started
+        List<ProcessHandle> started = process.descendants().toList();
         process.destroy();
         if (!process.waitFor(60, TimeUnit.SECONDS)) {
             process.destroyForcibly();
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
+        }
+        // the server can outlive its launcher: it must not keep running after the test
+        for (ProcessHandle handle : started) {
+            if (handle.isAlive()) {
+                handle.destroy();
+                try {
+                    handle.onExit().get(30, TimeUnit.SECONDS);
+                }
+                catch (TimeoutException e) {
+                    handle.destroyForcibly();
+                }
+            }
         }
     }
 
