@@ -5,6 +5,7 @@ import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.plugin.paimon.PaimonConfig;
+import io.trino.plugin.paimon.format.MetadataFiles;
 import io.trino.plugin.paimon.format.schema.SchemaFiles;
 import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.table.PaimonTable;
@@ -272,6 +273,18 @@ public class FileSystemCatalog
         catch (IOException | UnsupportedOperationException e) {
             throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to rename table %s to table %s: cannot move folder %s to %s".formatted(from, to, source, target), e);
         }
+    }
+
+    /**
+     * Refuses a write, before it writes anything, when the table's file system could not publish its snapshot
+     * exclusively (an object store without conditional writes, or one that ignores them).
+     *
+     * @throws TrinoException {@code PAIMON_UNSUPPORTED_CONFIGURATION} saying what to configure
+     */
+    public void checkCommitsAreExclusive(ConnectorSession session, PaimonTable table)
+    {
+        Location schemaFile = new SchemaFiles(fileSystem(session), table.location()).schemaLocation(table.schema().id());
+        MetadataFiles.checkExclusiveCreate(fileSystem(session), schemaFile);
     }
 
     /** Removes the table's folder with everything in it: schemas, snapshots, manifests, data files. */

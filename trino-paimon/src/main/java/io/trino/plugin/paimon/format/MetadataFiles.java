@@ -16,6 +16,7 @@ import java.util.UUID;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_UNSUPPORTED_CONFIGURATION;
 
 /**
  * Reading and atomically creating the small metadata files of a table (schemas, snapshots, hints).
@@ -68,12 +69,15 @@ public final class MetadataFiles
 
     /**
      * Creates the file with the content unless it exists, in one step visible to readers: an exclusive create
-     * where the file system has one (S3, GCS, Azure), else a temporary file renamed onto the target when the
-     * target does not exist (Paimon Java's own protocol on file systems). The check and the rename are two steps,
-     * so on such file systems (the local one) writers in this process take turns per target; writers in other
-     * processes need Paimon's catalog lock there, as they do with Paimon Java.
+     * where the file system has one (S3 with {@code s3.exclusive-create}, a conditional PUT; GCS; Azure), else, on
+     * the local file system only, a temporary file renamed onto the target when the target does not exist (Paimon
+     * Java's own protocol on file systems). The check and the rename are two steps, so there writers in this
+     * process take turns per target; writers in other processes need Paimon's catalog lock, as they do with Paimon
+     * Java. Any other file system without an exclusive create is refused: object stores cannot rename, and a
+     * check followed by a plain write would let two writers both publish.
      *
      * @return false when the file already existed
+     * @throws TrinoException {@code PAIMON_UNSUPPORTED_CONFIGURATION} when the file system offers no exclusive create
      */
     public static boolean createAtomically(TrinoFileSystem fileSystem, Location location, byte[] content)
     {
@@ -86,7 +90,10 @@ public final class MetadataFiles
             return false;
         }
         catch (UnsupportedOperationException e) {
-            // no exclusive create here: fall through to write-then-rename
+            // no exclusive create here: fall through to write-then-rename where renames are real
+            if (!renamePublishes(location)) {
+                throw noExclusiveCreate(location, e);
+            }
         }
         catch (IOException e) {
             throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to create " + location, e);
@@ -123,6 +130,53 @@ public final class MetadataFiles
             }
             throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to create " + location, e);
         }
+    }
+
+    /**
+     * Checks, before a statement writes anything, that {@link #createAtomically} can publish in the folder of an
+     * existing metadata file that never changes once written (a schema file): the file is created again,
+     * exclusively, with its own content. A store that honours the condition refuses; one that ignores it (some
+     * S3-compatible stores accept {@code If-None-Match} and overwrite anyway) rewrites identical bytes, which no
+     * reader can tell apart, and the write is refused, since such a store would let two commits both take one
+     * snapshot id.
+     *
+     * @throws TrinoException {@code PAIMON_UNSUPPORTED_CONFIGURATION} naming the file and what to configure when
+     * commits there would not be exclusive; {@code PAIMON_FILESYSTEM_ERROR} when the check itself fails
+     */
+    public static void checkExclusiveCreate(TrinoFileSystem fileSystem, Location immutableFile)
+    {
+        byte[] content = readFile(fileSystem, immutableFile);
+        try {
+            fileSystem.newOutputFile(immutableFile).createExclusive(content);
+        }
+        catch (FileAlreadyExistsException e) {
+            return;
+        }
+        catch (UnsupportedOperationException e) {
+            if (renamePublishes(immutableFile)) {
+                return;
+            }
+            throw noExclusiveCreate(immutableFile, e);
+        }
+        catch (IOException e) {
+            throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Writes to %s are refused: an exclusive create of the existing file %s, which must be refused with 'already exists', failed otherwise: %s. Does the store support conditional writes (If-None-Match)?".formatted(
+                    immutableFile.parentDirectory().parentDirectory(), immutableFile, e.getMessage()), e);
+        }
+        throw new TrinoException(PAIMON_UNSUPPORTED_CONFIGURATION, ("Writes to %s are refused: the store accepted an exclusive create of the existing file %s (rewritten with its own content), " +
+                "so it ignores conditional writes (If-None-Match) and two commits could both publish one snapshot. Use a store that honours them, or write with Paimon's catalog lock elsewhere").formatted(
+                immutableFile.parentDirectory().parentDirectory(), immutableFile));
+    }
+
+    // Only the local file system renames a file as one step; S3 has no rename at all, and elsewhere it is a copy
+    private static boolean renamePublishes(Location location)
+    {
+        return location.scheme().map(scheme -> scheme.equals("local") || scheme.equals("file")).orElse(false);
+    }
+
+    private static TrinoException noExclusiveCreate(Location location, UnsupportedOperationException cause)
+    {
+        return new TrinoException(PAIMON_UNSUPPORTED_CONFIGURATION, ("Cannot publish %s: its file system cannot create a file only if it is absent, and without that two writers could both commit it. " +
+                "For S3, set s3.exclusive-create=true (the default) in the catalog, on a store that supports conditional writes (If-None-Match)").formatted(location), cause);
     }
 
     /** Writes or replaces a file whose content readers only take as a hint (LATEST, EARLIEST). */

@@ -501,6 +501,7 @@ public class PaimonMetadata
         TableSchema schema = table.schema();
         TableOptions options = table.options();
         WriteRestrictions.checkInsertable(tableName, schema, options);
+        catalog.checkCommitsAreExclusive(session, table);
 
         // the pages carry every table column, in table order
         List<PaimonColumnHandle> tableColumns = writeColumns(table);

@@ -36,6 +36,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -130,6 +131,13 @@ public final class FaultFs
                 throws InterruptedException
         {
             reached.await();
+        }
+
+        /** Waits at most the given time; false when the operation has not been reached yet. */
+        public boolean awaitReached(long timeout, TimeUnit unit)
+                throws InterruptedException
+        {
+            return reached.await(timeout, unit);
         }
 
         public void release()
@@ -237,6 +245,9 @@ public final class FaultFs
     {
         counts.get(operation).incrementAndGet();
         Path path = Path.of(location.path());
+        // every rule counts the operation before any hang holds it, so that the n-th occurrence means the same for each
+        Optional<Hang> held = Optional.empty();
+        Optional<Rule> failing = Optional.empty();
         for (ActiveRule active : rules) {
             Rule rule = active.rule();
             if (rule.operation() != operation || !active.matcher().matches(path)) {
@@ -253,17 +264,15 @@ public final class FaultFs
                 }
             }
             if (fire && rule.action() == Action.HANG) {
-                Hang hang = hangs.get(rule);
-                if (hang != null) {
-                    hang.hold();
-                }
+                held = held.or(() -> Optional.ofNullable(hangs.get(rule)));
             }
-            else if (fire) {
+            else if (fire && failing.isEmpty()) {
                 injected.incrementAndGet();
-                return Optional.of(rule);
+                failing = Optional.of(rule);
             }
         }
-        return Optional.empty();
+        held.ifPresent(Hang::hold);
+        return failing;
     }
 
     private static IOException failure(Rule rule, Location location)

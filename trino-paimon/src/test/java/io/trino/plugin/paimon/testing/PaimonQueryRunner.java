@@ -48,6 +48,13 @@ public final class PaimonQueryRunner
         return create(defaultSchema, new PaimonPlugin(), catalogProperties(localRoot));
     }
 
+    /** A single-node runner whose {@code paimon} catalog has the given catalog file, e.g. a warehouse on S3. */
+    public static QueryRunner create(Map<String, String> catalogProperties, String defaultSchema)
+            throws Exception
+    {
+        return create(defaultSchema, new PaimonPlugin(), catalogProperties);
+    }
+
     /**
      * A single-node runner whose catalog reads the warehouse {@code local:///warehouse} through the given file
      * system, which must resolve {@code local:///} (a {@code LocalFileSystemFactory} over the warehouse's parent).
