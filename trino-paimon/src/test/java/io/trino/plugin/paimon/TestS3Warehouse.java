@@ -258,6 +258,24 @@ final class TestS3Warehouse
         assertThat(computeActual("SHOW TABLES").getOnlyColumnAsSet()).doesNotContain("order_copy");
     }
 
+    @Test
+    void createAndDropSchema()
+    {
+        // S3 has no folders: the new database is listed, and takes tables, before it holds any
+        assertUpdate("CREATE SCHEMA paimon.fresh");
+        assertThat(computeActual("SHOW SCHEMAS").getOnlyColumnAsSet()).contains("fresh");
+        assertUpdate("CREATE TABLE paimon.fresh.t (k int, v varchar)");
+        assertUpdate("INSERT INTO paimon.fresh.t VALUES (1, 'one')", 1);
+        assertThat(computeActual("SELECT v FROM paimon.fresh.t").getOnlyValue()).isEqualTo("one");
+        assertThat(computeActual("SHOW TABLES FROM paimon.fresh").getOnlyColumnAsSet()).containsExactly("t");
+        assertUpdate("DROP TABLE paimon.fresh.t");
+        assertUpdate("DROP SCHEMA paimon.fresh");
+        assertThat(computeActual("SHOW SCHEMAS").getOnlyColumnAsSet()).doesNotContain("fresh");
+        assertThat(server.bucketFolder().resolve(WAREHOUSE).resolve("fresh.db")).satisfiesAnyOf(
+                folder -> assertThat(folder).doesNotExist(),
+                folder -> assertThat(folder).isEmptyDirectory());
+    }
+
     /**
      * Two INSERTs into the one bucket of a table, held at the publish of the same snapshot id and then let go
      * together: both PUT {@code snapshot-N} with {@code If-None-Match: *}, the store takes one and refuses the other

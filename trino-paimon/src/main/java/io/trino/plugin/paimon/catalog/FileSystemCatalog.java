@@ -41,6 +41,7 @@ public class FileSystemCatalog
     private static final String SYSTEM_DATABASE = "sys";
     // the longest file name common file systems take; a database folder also carries its suffix
     private static final int MAX_NAME_BYTES = 255;
+    private static final String DATABASE_MARKER = ".paimon-database";
 
     private final TrinoFileSystemFactory fileSystemFactory;
     private final Location warehouse;
@@ -149,8 +150,14 @@ public class FileSystemCatalog
             throw new TrinoException(SCHEMA_ALREADY_EXISTS, "Schema already exists: '%s'".formatted(database));
         }
         Location location = databaseLocation(database);
+        TrinoFileSystem fileSystem = fileSystem(session);
         try {
-            fileSystem(session).createDirectory(location);
+            fileSystem.createDirectory(location);
+            // Object stores have no folders (creating one does nothing on S3): an empty hidden object makes the
+            // database listed until its first table, as the folder marker Paimon Java's S3 file IO writes does
+            if (!fileSystem.directoryExists(location).orElse(false)) {
+                fileSystem.newOutputFile(location.appendPath(DATABASE_MARKER)).createOrOverwrite(new byte[0]);
+            }
         }
         catch (IOException e) {
             throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to create database folder " + location, e);
