@@ -19,8 +19,10 @@ import static com.google.common.base.Preconditions.checkArgument;
  * @param modFunction {@code bucket-function.type} is {@code mod}
  * @param partitionKeyCount how many of the routing columns are partition keys (dynamic-bucket tables)
  * @param assigners assigners per partition of a dynamic-bucket table, 0 for a fixed-bucket table
+ * @param rowIdFields empty when the routing columns are columns of the rows (INSERT); for the rows UPDATE, DELETE and
+ * MERGE change, which Trino routes by their row id alone, the position of each routing column in the row id
  */
-public record PaimonPartitioningHandle(int bucketCount, List<String> bucketKeyTypes, boolean modFunction, int partitionKeyCount, int assigners)
+public record PaimonPartitioningHandle(int bucketCount, List<String> bucketKeyTypes, boolean modFunction, int partitionKeyCount, int assigners, List<Integer> rowIdFields)
         implements ConnectorPartitioningHandle
 {
     public PaimonPartitioningHandle
@@ -29,18 +31,27 @@ public record PaimonPartitioningHandle(int bucketCount, List<String> bucketKeyTy
         bucketKeyTypes = ImmutableList.copyOf(bucketKeyTypes);
         checkArgument(partitionKeyCount >= 0 && partitionKeyCount <= bucketKeyTypes.size(), "partitionKeyCount %s out of range", partitionKeyCount);
         checkArgument(assigners >= 0, "assigners is negative: %s", assigners);
+        rowIdFields = ImmutableList.copyOf(rowIdFields);
+        checkArgument(rowIdFields.isEmpty() || rowIdFields.size() == bucketKeyTypes.size(), "rowIdFields %s do not match the routing columns %s", rowIdFields, bucketKeyTypes);
     }
 
     public static PaimonPartitioningHandle fixed(int bucketCount, List<String> bucketKeyTypes, boolean modFunction)
     {
-        return new PaimonPartitioningHandle(bucketCount, bucketKeyTypes, modFunction, 0, 0);
+        return new PaimonPartitioningHandle(bucketCount, bucketKeyTypes, modFunction, 0, 0, List.of());
     }
 
     public static PaimonPartitioningHandle dynamic(int channels, int assigners, List<String> partitionKeyTypes, List<String> trimmedPrimaryKeyTypes)
     {
         checkArgument(assigners > 0, "assigners must be positive: %s", assigners);
         List<String> types = ImmutableList.<String>builder().addAll(partitionKeyTypes).addAll(trimmedPrimaryKeyTypes).build();
-        return new PaimonPartitioningHandle(channels, types, false, partitionKeyTypes.size(), assigners);
+        return new PaimonPartitioningHandle(channels, types, false, partitionKeyTypes.size(), assigners, List.of());
+    }
+
+    /** The same routing, computed from the routing columns inside the row id, at the given positions of its fields. */
+    public PaimonPartitioningHandle onRowId(List<Integer> rowIdFields)
+    {
+        checkArgument(!rowIdFields.isEmpty(), "rowIdFields is empty");
+        return new PaimonPartitioningHandle(bucketCount, bucketKeyTypes, modFunction, partitionKeyCount, assigners, rowIdFields);
     }
 
     public boolean dynamicBuckets()

@@ -11,6 +11,7 @@ import io.trino.plugin.paimon.PaimonErrorCode;
 import io.trino.plugin.paimon.PaimonInsertTableHandle;
 import io.trino.plugin.paimon.PaimonInsertTableHandle.DynamicBuckets;
 import io.trino.plugin.paimon.PaimonInsertTableHandle.HashIndex;
+import io.trino.plugin.paimon.PaimonMergeTableHandle;
 import io.trino.plugin.paimon.PaimonPartitioningHandle;
 import io.trino.plugin.paimon.PaimonTableHandle;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
@@ -26,7 +27,9 @@ import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.metadata.PaimonSessionProperties.InsertExistingPartitionsBehavior;
 import io.trino.plugin.paimon.read.TableStatisticsEstimate;
+import io.trino.plugin.paimon.table.MergeRowId;
 import io.trino.plugin.paimon.table.PaimonTable;
+import io.trino.plugin.paimon.table.RowChangeRules;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.plugin.paimon.table.TypeMapping;
 import io.trino.plugin.paimon.write.DataFileLayout;
@@ -40,9 +43,11 @@ import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ColumnPosition;
 import io.trino.spi.connector.ConnectorInsertTableHandle;
+import io.trino.spi.connector.ConnectorMergeTableHandle;
 import io.trino.spi.connector.ConnectorMetadata;
 import io.trino.spi.connector.ConnectorOutputMetadata;
 import io.trino.spi.connector.ConnectorOutputTableHandle;
+import io.trino.spi.connector.ConnectorPartitioningHandle;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.ConnectorTableLayout;
@@ -60,6 +65,7 @@ import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.security.TrinoPrincipal;
 import io.trino.spi.statistics.ComputedStatistics;
 import io.trino.spi.statistics.TableStatistics;
+import io.trino.spi.type.RowType;
 import io.trino.spi.type.Type;
 import io.trino.spi.type.TypeManager;
 
@@ -308,19 +314,6 @@ public class PaimonMetadata
         PartitionDelete.execute(catalog.fileSystem(session), ((PaimonTableHandle) tableHandle).withConstraint(TupleDomain.all()), session.getQueryId());
     }
 
-    // DELETE is planned as a merge before applyDelete can take it over; rows themselves are not modified yet
-    @Override
-    public RowChangeParadigm getRowChangeParadigm(ConnectorSession session, ConnectorTableHandle tableHandle)
-    {
-        return RowChangeParadigm.CHANGE_ONLY_UPDATED_COLUMNS;
-    }
-
-    @Override
-    public ColumnHandle getMergeRowIdColumnHandle(ConnectorSession session, ConnectorTableHandle tableHandle)
-    {
-        return new PaimonColumnHandle(-1, "$row_id", BIGINT, false);
-    }
-
     private static Set<Integer> pruningFieldIds(PaimonTable table)
     {
         TableOptions options = table.options();
@@ -508,6 +501,20 @@ public class PaimonMetadata
         if (!columns.equals(tableColumns)) {
             throw new TrinoException(PaimonErrorCode.PAIMON_INVALID_METADATA, "Table %s: INSERT columns %s are not the table columns %s".formatted(tableName, columns, tableColumns));
         }
+        boolean overwrite = insertExistingPartitionsBehavior(session) == InsertExistingPartitionsBehavior.OVERWRITE;
+        if (overwrite && table.hasPrimaryKey() && options.bucket() == TableOptions.DYNAMIC_BUCKET) {
+            // an overwrite would also have to replace the key index of the partitions it replaces
+            throw new TrinoException(NOT_SUPPORTED, "Table %s: insert_existing_partitions_behavior = OVERWRITE is not supported for dynamic-bucket tables".formatted(tableName));
+        }
+        return writeHandle(session, handle, overwrite);
+    }
+
+    // the write of a statement that read the table at the handle's snapshot: an INSERT's, or the records of an UPDATE, DELETE or MERGE
+    private PaimonInsertTableHandle writeHandle(ConnectorSession session, PaimonTableHandle handle, boolean overwrite)
+    {
+        PaimonTable table = handle.table();
+        TableSchema schema = table.schema();
+        TableOptions options = table.options();
 
         // each bucket's sequence numbers continue above its largest in the snapshot this statement read
         List<PaimonInsertTableHandle.BucketSequence> sequences = new ArrayList<>();
@@ -523,15 +530,10 @@ public class PaimonMetadata
         if (table.hasPrimaryKey() && options.bucket() == TableOptions.DYNAMIC_BUCKET) {
             dynamicBuckets = Optional.of(dynamicBuckets(session, table, schema, handle.snapshotId()));
         }
-        boolean overwrite = insertExistingPartitionsBehavior(session) == InsertExistingPartitionsBehavior.OVERWRITE;
-        if (overwrite && dynamicBuckets.isPresent()) {
-            // an overwrite would also have to replace the key index of the partitions it replaces
-            throw new TrinoException(NOT_SUPPORTED, "Table %s: insert_existing_partitions_behavior = OVERWRITE is not supported for dynamic-bucket tables".formatted(tableName));
-        }
         return new PaimonInsertTableHandle(
                 table,
                 handle.snapshotId(),
-                tableColumns,
+                writeColumns(table),
                 sequences,
                 dynamicBuckets,
                 UUID.randomUUID().toString(),
@@ -599,6 +601,78 @@ public class PaimonMetadata
         new InsertCommit(catalog.fileSystem(session), handle).commit(files, changelogFiles, indexFiles, session.getQueryId());
     }
 
+    /** UPDATE and DELETE reach the sinks as a delete of the old row (by its row id) and an insert of the new one. */
+    @Override
+    public RowChangeParadigm getRowChangeParadigm(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        return RowChangeParadigm.DELETE_ROW_AND_INSERT_ROW;
+    }
+
+    @Override
+    public ColumnHandle getMergeRowIdColumnHandle(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        PaimonTable table = ((PaimonTableHandle) tableHandle).table();
+        List<RowType.Field> fields = MergeRowId.fields(table.schema(), table.options()).stream()
+                .map(field -> RowType.field(field.name(), columnMetadata(table, field).getType()))
+                .toList();
+        return new PaimonColumnHandle(MergeRowId.FIELD_ID, MergeRowId.COLUMN_NAME, RowType.from(fields), false);
+    }
+
+    /** Changed rows reach the writer of their bucket as inserted rows do, routed by the same columns inside the row id. */
+    @Override
+    public Optional<ConnectorPartitioningHandle> getUpdateLayout(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        PaimonTable table = ((PaimonTableHandle) tableHandle).table();
+        List<String> rowIdNames = MergeRowId.fields(table.schema(), table.options()).stream().map(DataField::name).toList();
+        return writeLayout(table).map(layout -> {
+            PaimonPartitioningHandle insertPartitioning = (PaimonPartitioningHandle) layout.getPartitioning().orElseThrow();
+            List<Integer> positions = layout.getPartitionColumns().stream()
+                    .map(column -> indexOfColumn(table, rowIdNames, column))
+                    .toList();
+            return insertPartitioning.onRowId(positions);
+        });
+    }
+
+    // the position in the row id of a routing column, named as Trino names it
+    private int indexOfColumn(PaimonTable table, List<String> rowIdNames, String column)
+    {
+        for (int i = 0; i < rowIdNames.size(); i++) {
+            if (columnMetadata(table, table.schema().field(rowIdNames.get(i)).orElseThrow()).getName().equals(column)) {
+                return i;
+            }
+        }
+        throw new TrinoException(PaimonErrorCode.PAIMON_INVALID_METADATA, "Table %s: routing column %s is not in the row id %s".formatted(table.name(), column, rowIdNames));
+    }
+
+    /**
+     * UPDATE, DELETE and MERGE: the rules of the table's merge engine are checked against the columns the statement
+     * sets (those the rows decide are left to the sinks), then the statement writes as an INSERT does.
+     */
+    @Override
+    public ConnectorMergeTableHandle beginMerge(ConnectorSession session, ConnectorTableHandle tableHandle, Map<Integer, Collection<ColumnHandle>> updateCaseColumns, RetryMode retryMode)
+    {
+        PaimonTableHandle handle = (PaimonTableHandle) tableHandle;
+        if (retryMode != RetryMode.NO_RETRIES) {
+            throw new TrinoException(NOT_SUPPORTED, "This connector does not support query retries");
+        }
+        PaimonTable table = handle.table();
+        String tableName = table.name().toString();
+        Map<Integer, Set<String>> updatedColumns = new HashMap<>();
+        updateCaseColumns.forEach((caseNumber, columns) -> updatedColumns.put(caseNumber, columns.stream()
+                .map(column -> ((PaimonColumnHandle) column).name())
+                .collect(toImmutableSet())));
+        RowChangeRules rules = RowChangeRules.forStatement(tableName, table.schema(), table.options(), updatedColumns);
+        WriteRestrictions.checkInsertable(tableName, table.schema(), table.options());
+        return new PaimonMergeTableHandle(handle, writeHandle(session, handle, false), rules);
+    }
+
+    /** One snapshot for the statement, committed as an INSERT's: a rival commit to a bucket written since the read snapshot fails it. */
+    @Override
+    public void finishMerge(ConnectorSession session, ConnectorMergeTableHandle mergeTableHandle, List<ConnectorTableHandle> sourceTableHandles, Collection<Slice> fragments, Collection<ComputedStatistics> computedStatistics)
+    {
+        commit(session, ((PaimonMergeTableHandle) mergeTableHandle).getInsertHandle(), fragments);
+    }
+
     /** {@code "<table>$snapshots"} and {@code "<table>$files"}. */
     @Override
     public Optional<SystemTable> getSystemTable(ConnectorSession session, SchemaTableName tableName)
@@ -656,8 +730,7 @@ public class PaimonMetadata
     {
         PaimonTable table = ((PaimonTableHandle) tableHandle).table();
         PaimonColumnHandle column = (PaimonColumnHandle) columnHandle;
-        if (column.fieldId() < 0) {
-            // the row id of a DELETE planned as a merge
+        if (column.fieldId() == MergeRowId.FIELD_ID) {
             return ColumnMetadata.builder().setName(column.name()).setType(column.type()).setHidden(true).build();
         }
         return table.schema().fields().stream()

@@ -18,6 +18,7 @@ import io.trino.plugin.paimon.merge.MergeFunctionFactory;
 import io.trino.plugin.paimon.merge.RecordComparator;
 import io.trino.plugin.paimon.merge.ValueColumn;
 import io.trino.plugin.paimon.table.MergeEngineOptions;
+import io.trino.plugin.paimon.table.MergeRowId;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.plugin.paimon.table.TypeMapping;
@@ -70,6 +71,9 @@ public class PaimonPageSourceProvider
             DynamicFilter dynamicFilter)
     {
         PaimonTable table = ((PaimonTableHandle) connectorTable).table();
+        if (channelOfField(columns, MergeRowId.FIELD_ID) >= 0) {
+            return withRowId(transaction, session, connectorSplit, connectorTable, columns, dynamicFilter, table);
+        }
         PaimonSplit split = (PaimonSplit) connectorSplit;
         TrinoFileSystem fileSystem = fileSystemFactory.create(session);
         TableSchema schema = table.schema();
@@ -152,6 +156,52 @@ public class PaimonPageSourceProvider
         boolean lookupMode = options.needsLookup() && options.mergeEngine() != MergeEngine.FIRST_ROW;
         return new PaimonPageSource(split.files(), true, keyTypes, layout, outputTypes, comparator, mergeFunctions::create, lookupMode, isRawConvertible(split.files(), options),
                 file -> fileOpener.open(file, keyColumns, true, valueColumns));
+    }
+
+    // UPDATE, DELETE and MERGE read the row id: its fields are read as columns and put together after the merge
+    private ConnectorPageSource withRowId(
+            ConnectorTransactionHandle transaction,
+            ConnectorSession session,
+            ConnectorSplit split,
+            ConnectorTableHandle table,
+            List<ColumnHandle> columns,
+            DynamicFilter dynamicFilter,
+            PaimonTable paimonTable)
+    {
+        List<ColumnHandle> read = new ArrayList<>();
+        int[] outputChannels = new int[columns.size()];
+        for (int i = 0; i < columns.size(); i++) {
+            PaimonColumnHandle column = (PaimonColumnHandle) columns.get(i);
+            if (column.fieldId() == MergeRowId.FIELD_ID) {
+                outputChannels[i] = -1;
+            }
+            else {
+                outputChannels[i] = read.size();
+                read.add(column);
+            }
+        }
+        List<DataField> rowIdFields = MergeRowId.fields(paimonTable.schema(), paimonTable.options());
+        int[] rowIdFieldChannels = new int[rowIdFields.size()];
+        for (int i = 0; i < rowIdFieldChannels.length; i++) {
+            DataField field = rowIdFields.get(i);
+            int channel = channelOfField(read, field.id());
+            if (channel < 0) {
+                channel = read.size();
+                read.add(new PaimonColumnHandle(field.id(), field.name(), typeMapping.toTrinoType(field), field.type().nullable()));
+            }
+            rowIdFieldChannels[i] = channel;
+        }
+        return new MergeRowIdPageSource(createPageSource(transaction, session, split, table, read, dynamicFilter), outputChannels, rowIdFieldChannels);
+    }
+
+    private static int channelOfField(List<ColumnHandle> columns, int fieldId)
+    {
+        for (int i = 0; i < columns.size(); i++) {
+            if (((PaimonColumnHandle) columns.get(i)).fieldId() == fieldId) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private interface FileOpener

@@ -4,11 +4,13 @@ import com.google.common.collect.ImmutableList;
 import io.trino.filesystem.Location;
 import io.trino.plugin.paimon.format.manifest.DataFileMeta;
 import io.trino.plugin.paimon.format.row.BinaryRow;
+import io.trino.plugin.paimon.merge.KeyValueLayout;
 import io.trino.spi.Page;
 
 import java.util.ArrayList;
 import java.util.List;
 
+import static com.google.common.base.Preconditions.checkArgument;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -50,8 +52,9 @@ final class AppendBucketWriter
     }
 
     @Override
-    public void add(Page rows, int[] positions, int length)
+    public void add(Page rows, int[] positions, int length, byte kind)
     {
+        checkArgument(kind == KeyValueLayout.INSERT, "an append table takes only inserted rows, not row kind %s", kind);
         if (current == null) {
             current = files.create(directory);
         }

@@ -15,8 +15,11 @@ interface BucketWriter
 
     int bucket();
 
-    /** Adds the rows at the positions of a page of table columns. */
-    void add(Page rows, int[] positions, int length);
+    /**
+     * Adds the rows at the positions of a page of table columns, as records of the given row kind
+     * ({@link io.trino.plugin.paimon.merge.KeyValueLayout#INSERT} and the others; append tables take only inserts).
+     */
+    void add(Page rows, int[] positions, int length, byte kind);
 
     /** Bytes held in memory: buffered rows and open files' buffers. */
     long memoryUsage();

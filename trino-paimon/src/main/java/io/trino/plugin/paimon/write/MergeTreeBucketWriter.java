@@ -53,9 +53,9 @@ final class MergeTreeBucketWriter
     }
 
     @Override
-    public void add(Page rows, int[] positions, int length)
+    public void add(Page rows, int[] positions, int length, byte kind)
     {
-        buffer.add(rows, positions, length);
+        buffer.add(rows, positions, length, kind);
     }
 
     @Override

@@ -5,6 +5,8 @@ import io.trino.plugin.paimon.format.schema.DataType;
 import io.trino.plugin.paimon.table.BucketFunction;
 import io.trino.spi.Page;
 import io.trino.spi.block.Block;
+import io.trino.spi.block.RowBlock;
+import io.trino.spi.type.RowType;
 import io.trino.spi.type.Type;
 
 import java.util.List;
@@ -25,18 +27,29 @@ public final class PaimonBucketFunction
     private final boolean modFunction;
     private final int partitionKeyCount;
     private final int assigners;
+    private final int[] rowIdFields;
+    private Block lastRowIds;
+    private Page lastRouting;
 
     public PaimonBucketFunction(List<DataType> types, List<Type> trinoTypes, int bucketCount, boolean modFunction)
     {
-        this(types, trinoTypes, bucketCount, modFunction, 0, 0);
+        this(types, trinoTypes, bucketCount, modFunction, 0, 0, List.of());
     }
 
     /**
      * @param partitionKeyCount for a dynamic-bucket table, how many of the leading columns are partition keys
      * @param assigners for a dynamic-bucket table, the assigners per partition; 0 for a fixed-bucket table
+     * @param rowIdFields when not empty, the page has one channel, the row id, and these are the positions of the
+     * routing columns among its fields
      */
-    public PaimonBucketFunction(List<DataType> types, List<Type> trinoTypes, int bucketCount, boolean modFunction, int partitionKeyCount, int assigners)
+    public PaimonBucketFunction(List<DataType> types, List<Type> trinoTypes, int bucketCount, boolean modFunction, int partitionKeyCount, int assigners, List<Integer> rowIdFields)
     {
+        this.rowIdFields = rowIdFields.stream().mapToInt(Integer::intValue).toArray();
+        if (!rowIdFields.isEmpty()) {
+            checkArgument(trinoTypes.size() == 1 && trinoTypes.getFirst() instanceof RowType, "the row id is not a single ROW channel: %s", trinoTypes);
+            List<Type> fieldTypes = trinoTypes.getFirst().getTypeParameters();
+            trinoTypes = rowIdFields.stream().map(fieldTypes::get).toList();
+        }
         checkArgument(types.size() == trinoTypes.size(), "%s Paimon types, %s Trino types", types.size(), trinoTypes.size());
         this.types = List.copyOf(types);
         this.trinoTypes = List.copyOf(trinoTypes);
@@ -49,6 +62,20 @@ public final class PaimonBucketFunction
     @Override
     public int getBucket(Page page, int position)
     {
+        if (rowIdFields.length > 0) {
+            // Trino asks row by row of one page: the field blocks of its row-id block are taken out once
+            Block rowIds = page.getBlock(0);
+            if (rowIds != lastRowIds) {
+                List<Block> fields = RowBlock.getRowFieldsFromBlock(rowIds);
+                Block[] routing = new Block[rowIdFields.length];
+                for (int i = 0; i < routing.length; i++) {
+                    routing[i] = fields.get(rowIdFields[i]);
+                }
+                lastRowIds = rowIds;
+                lastRouting = new Page(rowIds.getPositionCount(), routing);
+            }
+            page = lastRouting;
+        }
         if (assigners > 0) {
             BinaryRow partition = partitionKeyCount == 0 ? BinaryRow.EMPTY : row(page, position, 0, partitionKeyCount);
             int partitionHash = partition.paimonHashCode();

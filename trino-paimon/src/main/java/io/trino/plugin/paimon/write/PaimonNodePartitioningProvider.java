@@ -25,7 +25,10 @@ public class PaimonNodePartitioningProvider
     @Override
     public Optional<ConnectorBucketNodeMap> getBucketNodeMapping(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorPartitioningHandle partitioningHandle)
     {
-        return Optional.of(createBucketNodeMap(((PaimonPartitioningHandle) partitioningHandle).bucketCount()));
+        // MERGE routes inserted rows with the insert handle and changed rows with the row-id handle; Trino requires
+        // both to place each bucket on the same node, which the same cache key hint gives
+        int bucketCount = ((PaimonPartitioningHandle) partitioningHandle).bucketCount();
+        return Optional.of(createBucketNodeMap(bucketCount).withCacheKeyHint(bucketCount));
     }
 
     @Override
@@ -38,6 +41,7 @@ public class PaimonNodePartitioningProvider
                 handle.bucketCount(),
                 handle.modFunction(),
                 handle.partitionKeyCount(),
-                handle.assigners());
+                handle.assigners(),
+                handle.rowIdFields());
     }
 }

@@ -160,15 +160,24 @@ public final class PaimonPageSink
     @Override
     public CompletableFuture<?> appendPage(Page page)
     {
-        // in slices, so that the buffers are flushed close to their limit as Paimon flushes them record by record
-        for (int start = 0; start < page.getPositionCount(); start += ROUTING_SLICE_ROWS) {
-            route(page.getRegion(start, Math.min(ROUTING_SLICE_ROWS, page.getPositionCount() - start)));
-            flushWhileOverLimit();
-        }
+        appendRows(page, KeyValueLayout.INSERT);
         return NOT_BLOCKED;
     }
 
-    private void route(Page page)
+    /**
+     * Writes rows of table columns as records of one row kind: {@link KeyValueLayout#INSERT}, or for the changes of
+     * UPDATE, DELETE and MERGE {@link KeyValueLayout#UPDATE_AFTER} and {@link KeyValueLayout#DELETE}.
+     */
+    public void appendRows(Page page, byte kind)
+    {
+        // in slices, so that the buffers are flushed close to their limit as Paimon flushes them record by record
+        for (int start = 0; start < page.getPositionCount(); start += ROUTING_SLICE_ROWS) {
+            route(page.getRegion(start, Math.min(ROUTING_SLICE_ROWS, page.getPositionCount() - start)), kind);
+            flushWhileOverLimit();
+        }
+    }
+
+    private void route(Page page, byte kind)
     {
         int positionCount = page.getPositionCount();
         Map<WriterKey, int[]> positions = new HashMap<>();
@@ -209,7 +218,7 @@ public final class PaimonPageSink
             keyPositions[count] = position;
             counts.put(key, count + 1);
         }
-        positions.forEach((key, keyPositions) -> writers.get(key).add(page, keyPositions, counts.get(key)));
+        positions.forEach((key, keyPositions) -> writers.get(key).add(page, keyPositions, counts.get(key), kind));
     }
 
     private int bucketOf(Block[] bucketKeyBlocks, List<Type> bucketKeyTrinoTypes, int position)

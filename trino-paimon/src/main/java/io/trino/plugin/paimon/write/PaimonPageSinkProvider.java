@@ -11,11 +11,16 @@ import io.trino.plugin.paimon.PaimonInsertTableHandle;
 import io.trino.plugin.paimon.PaimonInsertTableHandle.BucketSequence;
 import io.trino.plugin.paimon.PaimonInsertTableHandle.DynamicBuckets;
 import io.trino.plugin.paimon.PaimonInsertTableHandle.HashIndex;
+import io.trino.plugin.paimon.PaimonMergeTableHandle;
 import io.trino.plugin.paimon.format.index.HashIndexFile;
+import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.format.schema.TableSchema;
+import io.trino.plugin.paimon.table.MergeRowId;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.plugin.paimon.table.TypeMapping;
 import io.trino.spi.connector.ConnectorInsertTableHandle;
+import io.trino.spi.connector.ConnectorMergeSink;
+import io.trino.spi.connector.ConnectorMergeTableHandle;
 import io.trino.spi.connector.ConnectorOutputTableHandle;
 import io.trino.spi.connector.ConnectorPageSink;
 import io.trino.spi.connector.ConnectorPageSinkId;
@@ -26,12 +31,13 @@ import io.trino.spi.type.TypeManager;
 
 import java.nio.ByteBuffer;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import static java.util.Objects.requireNonNull;
 
 /**
- * Creates the page sinks of INSERT and CREATE TABLE AS statements: each reads the table's schema version once and writes data files
+ * Creates the page sinks of INSERT and CREATE TABLE AS statements, and the merge sinks of UPDATE, DELETE and MERGE: each reads the table's schema version once and writes data files
  * in Paimon's layout for it.
  */
 public class PaimonPageSinkProvider
@@ -64,7 +70,23 @@ public class PaimonPageSinkProvider
         return createPageSink((PaimonInsertTableHandle) insertTableHandle, session);
     }
 
-    private ConnectorPageSink createPageSink(PaimonInsertTableHandle handle, ConnectorSession session)
+    /** UPDATE, DELETE and MERGE write their changes through the page sink of an INSERT. */
+    @Override
+    public ConnectorMergeSink createMergeSink(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorMergeTableHandle mergeHandle, ConnectorPageSinkId pageSinkId)
+    {
+        PaimonMergeTableHandle handle = (PaimonMergeTableHandle) mergeHandle;
+        PaimonInsertTableHandle insertHandle = handle.getInsertHandle();
+        TableSchema schema = insertHandle.table().schema();
+        List<String> rowIdFields = MergeRowId.fields(schema, insertHandle.table().options()).stream().map(DataField::name).toList();
+        return new PaimonMergeSink(
+                insertHandle.schemaTableName().toString(),
+                createPageSink(insertHandle, session),
+                insertHandle.columns().stream().map(PaimonColumnHandle::type).toList(),
+                PaimonMergeSink.rowIdColumns(schema.fieldNames(), rowIdFields),
+                handle.getRules());
+    }
+
+    private PaimonPageSink createPageSink(PaimonInsertTableHandle handle, ConnectorSession session)
     {
         TrinoFileSystem fileSystem = fileSystemFactory.create(session);
         Location location = handle.table().location();

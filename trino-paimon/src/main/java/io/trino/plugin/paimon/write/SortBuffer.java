@@ -28,7 +28,8 @@ import static java.util.Objects.requireNonNull;
  * sequence number of the bucket on arrival, and a flush hands them over sorted by (key, user sequence fields,
  * sequence number) with the records of each key folded into one by the table's merge function, so a written file
  * holds every key once (paimon-format.md §7.1). A key with a single record is written as it came (Paimon's reducer
- * rule); a folded key takes the sequence number of its last record and the row kind +I.
+ * rule); a folded key takes the sequence number of its last record and the row kind +I, or, when its records fold to a
+ * removal, is written as its newest record (a -D), which hides the key's older rows in other files.
  * <p>
  * Records are kept in pages of the {@link KeyValueLayout}: key channels, sequence number, row kind, then every table
  * column as a value channel; the key channels share the blocks of the primary-key value channels.
@@ -36,7 +37,9 @@ import static java.util.Objects.requireNonNull;
 final class SortBuffer
 {
     private static final int OUTPUT_PAGE_ROWS = 4096;
-    private static final Block INSERT_KIND = insertKind();
+    private static final Block INSERT_KIND = kindBlock(KeyValueLayout.INSERT);
+    private static final Block UPDATE_AFTER_KIND = kindBlock(KeyValueLayout.UPDATE_AFTER);
+    private static final Block DELETE_KIND = kindBlock(KeyValueLayout.DELETE);
 
     private final KeyValueLayout layout;
     private final List<Type> valueTypes;
@@ -61,15 +64,21 @@ final class SortBuffer
         this.nextSequenceNumber = firstSequenceNumber;
     }
 
-    /** Adds the rows at the positions of a page of table columns, as +I records. */
-    void add(Page rows, int[] positions, int length)
+    /** Adds the rows at the positions of a page of table columns, as records of one row kind (+I, +U or -D). */
+    void add(Page rows, int[] positions, int length, byte kind)
     {
+        Block kindBlock = switch (kind) {
+            case KeyValueLayout.INSERT -> INSERT_KIND;
+            case KeyValueLayout.UPDATE_AFTER -> UPDATE_AFTER_KIND;
+            case KeyValueLayout.DELETE -> DELETE_KIND;
+            default -> throw new IllegalArgumentException("row kind %s is not written".formatted(kind));
+        };
         Page values = rows.copyPositions(positions, 0, length);
         long[] sequence = new long[length];
         for (int i = 0; i < length; i++) {
             sequence[i] = nextSequenceNumber++;
         }
-        Page page = keyValuePage(values, new LongArrayBlock(length, Optional.empty(), sequence), RunLengthEncodedBlock.create(INSERT_KIND, length));
+        Page page = keyValuePage(values, new LongArrayBlock(length, Optional.empty(), sequence), RunLengthEncodedBlock.create(kindBlock, length));
         pages.add(page);
         retainedBytes += page.getRetainedSizeInBytes();
         recordCount += length;
@@ -154,6 +163,11 @@ final class SortBuffer
                     Page result = merged.build().getFirst();
                     copier.add(keyValuePage(result, new LongArrayBlock(1, Optional.empty(), new long[] {sequence}), INSERT_KIND), 0);
                 }
+                else {
+                    // the key's records fold to a removal: the newest record, a retract, must still be written, or the
+                    // rows older files hold for the key would be read again
+                    copier.add(pages.get(pageOf[order[end - 1]]), positionOf[order[end - 1]]);
+                }
             }
             start = end;
         }
@@ -166,10 +180,10 @@ final class SortBuffer
         recordCount = 0;
     }
 
-    private static Block insertKind()
+    private static Block kindBlock(byte kind)
     {
         BlockBuilder builder = TINYINT.createFixedSizeBlockBuilder(1);
-        TINYINT.writeLong(builder, KeyValueLayout.INSERT);
+        TINYINT.writeLong(builder, kind);
         return builder.build();
     }
 

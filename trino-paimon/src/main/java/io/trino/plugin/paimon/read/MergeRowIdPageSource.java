@@ -1,0 +1,117 @@
+package io.trino.plugin.paimon.read;
+
+import io.trino.spi.Page;
+import io.trino.spi.block.Block;
+import io.trino.spi.block.RowBlock;
+import io.trino.spi.connector.ConnectorPageSource;
+import io.trino.spi.connector.SourcePage;
+import io.trino.spi.metrics.Metrics;
+
+import java.io.IOException;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The rows an UPDATE, DELETE or MERGE reads, with their row id: the merged rows of a page source that reads the
+ * requested columns and the row id's fields, each output channel either one of those channels or the row id built
+ * from its field channels.
+ */
+final class MergeRowIdPageSource
+        implements ConnectorPageSource
+{
+    private final ConnectorPageSource source;
+    private final int[] outputChannels;
+    private final int rowIdChannel;
+    private final int[] rowIdFieldChannels;
+
+    /**
+     * @param outputChannels for each output channel, the source channel it is, or -1 for the row id
+     * @param rowIdFieldChannels the source channel of each field of the row id
+     */
+    MergeRowIdPageSource(ConnectorPageSource source, int[] outputChannels, int[] rowIdFieldChannels)
+    {
+        this.source = requireNonNull(source, "source is null");
+        this.outputChannels = outputChannels.clone();
+        this.rowIdFieldChannels = rowIdFieldChannels.clone();
+        int rowId = -1;
+        for (int i = 0; i < outputChannels.length; i++) {
+            if (outputChannels[i] < 0) {
+                rowId = i;
+            }
+        }
+        this.rowIdChannel = rowId;
+    }
+
+    @Override
+    public SourcePage getNextSourcePage()
+    {
+        SourcePage page = source.getNextSourcePage();
+        if (page == null) {
+            return null;
+        }
+        int positions = page.getPositionCount();
+        Block[] blocks = new Block[outputChannels.length];
+        for (int i = 0; i < blocks.length; i++) {
+            if (i != rowIdChannel) {
+                blocks[i] = page.getBlock(outputChannels[i]);
+            }
+        }
+        Block[] fields = new Block[rowIdFieldChannels.length];
+        for (int i = 0; i < fields.length; i++) {
+            fields[i] = page.getBlock(rowIdFieldChannels[i]);
+        }
+        blocks[rowIdChannel] = RowBlock.fromFieldBlocks(positions, fields);
+        return SourcePage.create(new Page(positions, blocks));
+    }
+
+    @Override
+    public long getCompletedBytes()
+    {
+        return source.getCompletedBytes();
+    }
+
+    @Override
+    public OptionalLong getCompletedPositions()
+    {
+        return source.getCompletedPositions();
+    }
+
+    @Override
+    public long getReadTimeNanos()
+    {
+        return source.getReadTimeNanos();
+    }
+
+    @Override
+    public boolean isFinished()
+    {
+        return source.isFinished();
+    }
+
+    @Override
+    public long getMemoryUsage()
+    {
+        return source.getMemoryUsage();
+    }
+
+    @Override
+    public CompletableFuture<?> isBlocked()
+    {
+        return source.isBlocked();
+    }
+
+    @Override
+    public Metrics getMetrics()
+    {
+        return source.getMetrics();
+    }
+
+    @Override
+    public void close()
+            throws IOException
+    {
+        source.close();
+    }
+}
