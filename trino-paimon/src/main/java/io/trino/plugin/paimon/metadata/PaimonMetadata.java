@@ -612,6 +612,9 @@ public class PaimonMetadata
     public ColumnHandle getMergeRowIdColumnHandle(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
         PaimonTable table = ((PaimonTableHandle) tableHandle).table();
+        if (!table.hasPrimaryKey()) {
+            throw RowChangeRules.refuse(table.name().toString(), "UPDATE, DELETE and MERGE need a primary key; the table has none");
+        }
         List<RowType.Field> fields = MergeRowId.fields(table.schema(), table.options()).stream()
                 .map(field -> RowType.field(field.name(), columnMetadata(table, field).getType()))
                 .toList();

@@ -25,8 +25,9 @@ import static java.util.Objects.requireNonNull;
  * <ul>
  * <li>deduplicate: everything, except DELETE with {@code ignore-delete}.</li>
  * <li>partial-update: UPDATE, but not to NULL where a NULL does not replace (outside sequence groups, or
- * {@code last_non_null_value}), nor of a group member while the group's sequence fields are NULL (Paimon skips the
- * group); DELETE only with {@code partial-update.remove-record-on-delete} or
+ * {@code last_non_null_value}), nor of a row that has a value in a sequence group whose sequence fields are all NULL
+ * (Paimon reads such a row's group as it was written while the row has one record, and skips the group once the
+ * row is merged with another, so rewriting the row would lose the values); DELETE only with {@code partial-update.remove-record-on-delete} or
  * {@code partial-update.remove-record-on-sequence-group}. Aggregate functions in groups other than last_value and
  * last_non_null_value refuse UPDATE (rewriting the row would aggregate its values again).</li>
  * <li>aggregation: DELETE only with {@code aggregation.remove-record-on-delete}; UPDATE only when every non-key
@@ -39,9 +40,10 @@ import static java.util.Objects.requireNonNull;
  * a sequence field (a smaller value would lose against the row it replaces).
  *
  * @param deleteRefusal why this table cannot take a DELETE, if it cannot
- * @param nullRefusals per MERGE case number, the checks on the new rows of an UPDATE case
+ * @param nullRefusals per MERGE case number, the columns of an UPDATE case whose new value must not be NULL
+ * @param sequenceGroups the partial-update sequence groups, checked in every updated row
  */
-public record RowChangeRules(Optional<String> deleteRefusal, Map<Integer, List<NullRefusal>> nullRefusals)
+public record RowChangeRules(Optional<String> deleteRefusal, Map<Integer, List<NullRefusal>> nullRefusals, List<SequenceGroupColumns> sequenceGroups)
 {
     private static final Set<String> REPLACING_FUNCTIONS = Set.of("last_value", "last_non_null_value");
 
@@ -49,21 +51,34 @@ public record RowChangeRules(Optional<String> deleteRefusal, Map<Integer, List<N
     {
         requireNonNull(deleteRefusal, "deleteRefusal is null");
         nullRefusals = ImmutableMap.copyOf(nullRefusals);
+        sequenceGroups = ImmutableList.copyOf(sequenceGroups);
     }
 
     /**
-     * A column an UPDATE case sets, whose new value must not be NULL ({@code groupSequenceColumns} empty), or which
-     * must not be set while all of its sequence group's fields are NULL in the row.
+     * A column an UPDATE case sets whose new value must not be NULL.
      *
      * @param reason the end of the refusal's message
      */
-    public record NullRefusal(int column, String columnName, List<Integer> groupSequenceColumns, String reason)
+    public record NullRefusal(int column, String columnName, String reason)
     {
         public NullRefusal
         {
             requireNonNull(columnName, "columnName is null");
-            groupSequenceColumns = ImmutableList.copyOf(groupSequenceColumns);
             requireNonNull(reason, "reason is null");
+        }
+    }
+
+    /**
+     * A partial-update sequence group by table column: an updated row whose sequence columns are all NULL must have
+     * no value in the member columns either.
+     */
+    public record SequenceGroupColumns(List<String> sequenceFields, List<Integer> sequenceColumns, List<Integer> memberColumns)
+    {
+        public SequenceGroupColumns
+        {
+            sequenceFields = ImmutableList.copyOf(sequenceFields);
+            sequenceColumns = ImmutableList.copyOf(sequenceColumns);
+            memberColumns = ImmutableList.copyOf(memberColumns);
         }
     }
 
@@ -110,22 +125,29 @@ public record RowChangeRules(Optional<String> deleteRefusal, Map<Integer, List<N
                 String function = aggregateFunction(options, column);
                 List<String> group = groupOfMember.get(column);
                 if (engine == MergeEngine.PARTIAL_UPDATE && group == null) {
-                    refusals.add(new NullRefusal(index, column, List.of(), "with 'merge-engine' = 'partial-update' a NULL does not replace a value outside a sequence group ('fields.<sequence-field>.sequence-group')"));
+                    refusals.add(new NullRefusal(index, column, "with 'merge-engine' = 'partial-update' a NULL does not replace a value outside a sequence group ('fields.<sequence-field>.sequence-group')"));
                 }
                 else if (engine == MergeEngine.PARTIAL_UPDATE) {
-                    refusals.add(new NullRefusal(index, column, group.stream().map(names::indexOf).toList(),
-                            "Paimon skips the sequence group %s of the column in a row whose sequence fields are all NULL".formatted(group)));
                     if (configuredFunction(options, column).filter("last_non_null_value"::equals).isPresent()) {
-                        refusals.add(new NullRefusal(index, column, List.of(), "its aggregate function 'last_non_null_value' does not replace a value with NULL"));
+                        refusals.add(new NullRefusal(index, column, "its aggregate function 'last_non_null_value' does not replace a value with NULL"));
                     }
                 }
                 else if (engine == MergeEngine.AGGREGATION && function.equals("last_non_null_value")) {
-                    refusals.add(new NullRefusal(index, column, List.of(), "its aggregate function 'last_non_null_value' does not replace a value with NULL (use 'fields.%s.aggregate-function' = 'last_value')".formatted(column)));
+                    refusals.add(new NullRefusal(index, column, "its aggregate function 'last_non_null_value' does not replace a value with NULL (use 'fields.%s.aggregate-function' = 'last_value')".formatted(column)));
                 }
             }
             nullRefusals.put(updateCase.getKey(), refusals.build());
         }
-        return new RowChangeRules(deleteRefusal(engine, options), nullRefusals.buildOrThrow());
+        List<SequenceGroupColumns> groups = ImmutableList.of();
+        if (engine == MergeEngine.PARTIAL_UPDATE) {
+            groups = options.sequenceGroups().entrySet().stream()
+                    .map(group -> new SequenceGroupColumns(
+                            group.getKey(),
+                            group.getKey().stream().map(names::indexOf).toList(),
+                            group.getValue().stream().map(names::indexOf).toList()))
+                    .toList();
+        }
+        return new RowChangeRules(deleteRefusal(engine, options), nullRefusals.buildOrThrow(), groups);
     }
 
     // the rewritten full row must make every non-key column read as the statement says

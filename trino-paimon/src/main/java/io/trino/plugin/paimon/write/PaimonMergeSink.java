@@ -5,6 +5,7 @@ import io.airlift.slice.Slice;
 import io.trino.plugin.paimon.merge.KeyValueLayout;
 import io.trino.plugin.paimon.table.RowChangeRules;
 import io.trino.plugin.paimon.table.RowChangeRules.NullRefusal;
+import io.trino.plugin.paimon.table.RowChangeRules.SequenceGroupColumns;
 import io.trino.spi.Page;
 import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
@@ -95,23 +96,27 @@ public final class PaimonMergeSink
 
     private void checkUpdatedRow(Page page, int position, int caseNumber)
     {
-        List<NullRefusal> refusals = rules.nullRefusals().getOrDefault(caseNumber, List.of());
-        for (NullRefusal refusal : refusals) {
-            boolean refused;
-            if (refusal.groupSequenceColumns().isEmpty()) {
-                refused = page.getBlock(refusal.column()).isNull(position);
-            }
-            else {
-                refused = true;
-                for (int sequenceColumn : refusal.groupSequenceColumns()) {
-                    refused &= page.getBlock(sequenceColumn).isNull(position);
-                }
-            }
-            if (refused) {
-                String what = refusal.groupSequenceColumns().isEmpty() ? "to NULL" : "in this row";
-                throw RowChangeRules.refuse(tableName, "column '%s' cannot be updated %s: %s".formatted(refusal.columnName(), what, refusal.reason()));
+        for (NullRefusal refusal : rules.nullRefusals().getOrDefault(caseNumber, List.of())) {
+            if (page.getBlock(refusal.column()).isNull(position)) {
+                throw RowChangeRules.refuse(tableName, "column '%s' cannot be updated to NULL: %s".formatted(refusal.columnName(), refusal.reason()));
             }
         }
+        for (SequenceGroupColumns group : rules.sequenceGroups()) {
+            if (allNull(page, position, group.sequenceColumns()) && !allNull(page, position, group.memberColumns())) {
+                throw RowChangeRules.refuse(tableName, ("a row whose sequence group %s has values but NULL sequence fields cannot be updated: Paimon reads the values as written "
+                        + "while the row has a single record and skips the group once it is merged with the new row").formatted(group.sequenceFields()));
+            }
+        }
+    }
+
+    private static boolean allNull(Page page, int position, List<Integer> columns)
+    {
+        for (int column : columns) {
+            if (!page.getBlock(column).isNull(position)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     // the table columns of the rows to delete: the row id's fields where it has them, NULL elsewhere
