@@ -45,8 +45,11 @@ public record PaimonInsertTableHandle(
         requireNonNull(commitIdentifier, "commitIdentifier is null");
     }
 
-    /** The largest sequence number of a (partition, bucket) in the base snapshot; the partition a serialized binary row. */
-    public record BucketSequence(byte[] partition, int bucket, long maxSequenceNumber)
+    /**
+     * The largest sequence number of a (partition, bucket) in the base snapshot, and how many records its live files
+     * hold (at least as many as the keys a statement can delete in it); the partition a serialized binary row.
+     */
+    public record BucketSequence(byte[] partition, int bucket, long maxSequenceNumber, long recordCount)
     {
         public BucketSequence
         {

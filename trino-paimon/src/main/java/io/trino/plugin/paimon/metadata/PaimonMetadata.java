@@ -523,7 +523,8 @@ public class PaimonMetadata
             Snapshot snapshot = snapshots.readSnapshot(handle.snapshotId().getAsLong());
             for (BucketFiles bucket : new SnapshotScan(catalog.fileSystem(session), table.location()).liveFilesByBucket(snapshot, ScanFilter.ALL)) {
                 long maximum = bucket.files().stream().mapToLong(entry -> entry.file().maxSequenceNumber()).max().orElse(-1);
-                sequences.add(new PaimonInsertTableHandle.BucketSequence(bucket.partition().serialize(), bucket.bucket(), maximum));
+                long records = bucket.files().stream().mapToLong(entry -> entry.file().rowCount()).sum();
+                sequences.add(new PaimonInsertTableHandle.BucketSequence(bucket.partition().serialize(), bucket.bucket(), maximum, records));
             }
         }
         Optional<DynamicBuckets> dynamicBuckets = Optional.empty();

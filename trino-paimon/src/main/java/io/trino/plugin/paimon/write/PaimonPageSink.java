@@ -65,6 +65,7 @@ public final class PaimonPageSink
     private final List<DataType> bucketKeyTypes;
     private final int totalBuckets;
     private final Map<ByteBuffer, Long> baseSequenceNumbers;
+    private final Map<ByteBuffer, Long> deleteSequenceRanges;
     private final JsonCodec<WriteFragment> codec;
     private final WriteOptions writeOptions;
     private final long bufferLimit;
@@ -85,6 +86,10 @@ public final class PaimonPageSink
     /**
      * @param baseSequenceNumbers the largest sequence number of each bucket in the snapshot the statement read, keyed by
      * {@link #bucketKey}
+     * @param deleteSequenceRanges for a statement that deletes rows, the sequence numbers each bucket reserves for its
+     * deletes, keyed by {@link #bucketKey}: as many as the bucket's live records, which bound the keys it can delete.
+     * The deletes are numbered from the bucket's first sequence number and the added rows after the reserved range,
+     * so that a MERGE that deletes a key and inserts it again keeps the new row whatever order its rows arrive in
      * @param bufferLimit the most memory the buffers of all buckets may hold before the largest is flushed
      */
     public PaimonPageSink(
@@ -95,6 +100,7 @@ public final class PaimonPageSink
             List<Type> columnTypes,
             DataFiles files,
             Map<ByteBuffer, Long> baseSequenceNumbers,
+            Map<ByteBuffer, Long> deleteSequenceRanges,
             JsonCodec<WriteFragment> codec,
             WriteOptions writeOptions,
             long bufferLimit,
@@ -107,6 +113,7 @@ public final class PaimonPageSink
         this.columnTypes = ImmutableList.copyOf(columnTypes);
         this.files = requireNonNull(files, "files is null");
         this.baseSequenceNumbers = Map.copyOf(baseSequenceNumbers);
+        this.deleteSequenceRanges = Map.copyOf(deleteSequenceRanges);
         this.codec = requireNonNull(codec, "codec is null");
         this.writeOptions = requireNonNull(writeOptions, "writeOptions is null");
         this.bufferLimit = bufferLimit;
@@ -234,12 +241,14 @@ public final class PaimonPageSink
     {
         String partitionPath = PartitionPath.partitionPath(partitionFields, partition, options.partitionLegacyName(), options.partitionDefaultName());
         Location directory = tableLocation.appendPath(partitionPath + "bucket-" + bucket);
-        Long baseMaximum = baseSequenceNumbers.get(bucketKey(partition.serialize(), bucket));
+        ByteBuffer key = bucketKey(partition.serialize(), bucket);
+        Long baseMaximum = baseSequenceNumbers.get(key);
         long firstSequenceNumber = baseMaximum == null ? 0 : baseMaximum + 1;
+        long deleteRange = deleteSequenceRanges.getOrDefault(key, 0L);
         if (keyValueLayout == null) {
             return new AppendBucketWriter(partition, bucket, directory, files, writeOptions.targetFileSize(), firstSequenceNumber);
         }
-        SortBuffer buffer = new SortBuffer(keyValueLayout, columnTypes, keyValueChannels, comparator, mergeFunctions, firstSequenceNumber);
+        SortBuffer buffer = new SortBuffer(keyValueLayout, columnTypes, keyValueChannels, comparator, mergeFunctions, firstSequenceNumber, deleteRange);
         return new MergeTreeBucketWriter(partition, bucket, directory, files, buffer);
     }
 

@@ -61,13 +61,13 @@ public class PaimonPageSinkProvider
     public ConnectorPageSink createPageSink(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorOutputTableHandle outputTableHandle, ConnectorPageSinkId pageSinkId)
     {
         // CREATE TABLE AS writes its new table as an INSERT into it
-        return createPageSink((PaimonInsertTableHandle) outputTableHandle, session);
+        return createPageSink((PaimonInsertTableHandle) outputTableHandle, session, false);
     }
 
     @Override
     public ConnectorPageSink createPageSink(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorInsertTableHandle insertTableHandle, ConnectorPageSinkId pageSinkId)
     {
-        return createPageSink((PaimonInsertTableHandle) insertTableHandle, session);
+        return createPageSink((PaimonInsertTableHandle) insertTableHandle, session, false);
     }
 
     /** UPDATE, DELETE and MERGE write their changes through the page sink of an INSERT. */
@@ -80,13 +80,14 @@ public class PaimonPageSinkProvider
         List<String> rowIdFields = MergeRowId.fields(schema, insertHandle.table().options()).stream().map(DataField::name).toList();
         return new PaimonMergeSink(
                 insertHandle.schemaTableName().toString(),
-                createPageSink(insertHandle, session),
+                createPageSink(insertHandle, session, true),
                 insertHandle.columns().stream().map(PaimonColumnHandle::type).toList(),
                 PaimonMergeSink.rowIdColumns(schema.fieldNames(), rowIdFields),
                 handle.getRules());
     }
 
-    private PaimonPageSink createPageSink(PaimonInsertTableHandle handle, ConnectorSession session)
+    // deletes: a statement that deletes rows numbers its deletes below the rows it adds (see PaimonPageSink)
+    private PaimonPageSink createPageSink(PaimonInsertTableHandle handle, ConnectorSession session, boolean deletes)
     {
         TrinoFileSystem fileSystem = fileSystemFactory.create(session);
         Location location = handle.table().location();
@@ -96,8 +97,12 @@ public class PaimonPageSinkProvider
         WriteOptions writeOptions = WriteOptions.of(tableName, schema.options(), !schema.primaryKeys().isEmpty());
         DataFileLayout layout = DataFileLayout.of(tableName, schema, typeMapping);
         Map<ByteBuffer, Long> baseSequenceNumbers = new HashMap<>();
+        Map<ByteBuffer, Long> deleteSequenceRanges = new HashMap<>();
         for (BucketSequence bucket : handle.bucketSequences()) {
             baseSequenceNumbers.put(PaimonPageSink.bucketKey(bucket.partition(), bucket.bucket()), bucket.maxSequenceNumber());
+            if (deletes) {
+                deleteSequenceRanges.put(PaimonPageSink.bucketKey(bucket.partition(), bucket.bucket()), bucket.recordCount());
+            }
         }
         return new PaimonPageSink(
                 tableName,
@@ -107,6 +112,7 @@ public class PaimonPageSinkProvider
                 handle.columns().stream().map(PaimonColumnHandle::type).toList(),
                 new DataFiles(fileSystem, layout, schema.id(), writeOptions.compression(), writeOptions.targetFileSize(), inputChangelog(schema, options, handle)),
                 baseSequenceNumbers,
+                deleteSequenceRanges,
                 codec,
                 writeOptions,
                 Math.min(writeOptions.writeBufferSize(), maxWriteBufferSize),

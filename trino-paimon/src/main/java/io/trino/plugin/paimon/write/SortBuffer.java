@@ -5,6 +5,7 @@ import io.trino.plugin.paimon.merge.MergeFunction;
 import io.trino.plugin.paimon.merge.OutputPageBuilder;
 import io.trino.plugin.paimon.merge.RecordComparator;
 import io.trino.spi.Page;
+import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.BlockBuilder;
 import io.trino.spi.block.LongArrayBlock;
@@ -19,13 +20,15 @@ import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
+import static io.trino.spi.StandardErrorCode.GENERIC_INTERNAL_ERROR;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.TinyintType.TINYINT;
 import static java.util.Objects.requireNonNull;
 
 /**
  * The records one bucket received since its last flush, as Paimon's write buffer holds them: each gets the next
- * sequence number of the bucket on arrival, and a flush hands them over sorted by (key, user sequence fields,
+ * sequence number of the bucket on arrival (a statement that deletes numbers its -D records in a range reserved below
+ * the records it adds), and a flush hands them over sorted by (key, user sequence fields,
  * sequence number) with the records of each key folded into one by the table's merge function, so a written file
  * holds every key once (paimon-format.md §7.1). A key with a single record is written as it came (Paimon's reducer
  * rule); a folded key takes the sequence number of its last record and the row kind +I, or, when its records fold to a
@@ -50,18 +53,26 @@ final class SortBuffer
     private long retainedBytes;
     private int recordCount;
     private long nextSequenceNumber;
+    private long nextDeleteSequenceNumber;
+    private final long deleteSequenceLimit;
+    private final boolean reservesDeletes;
 
     /**
      * @param keyValueChannels for each key channel, the index of its table column among the value channels
+     * @param deleteRange how many sequence numbers from {@code firstSequenceNumber} on are reserved for -D records;
+     * the other records are numbered after them
      */
-    SortBuffer(KeyValueLayout layout, List<Type> valueTypes, int[] keyValueChannels, RecordComparator comparator, Supplier<MergeFunction> mergeFunctions, long firstSequenceNumber)
+    SortBuffer(KeyValueLayout layout, List<Type> valueTypes, int[] keyValueChannels, RecordComparator comparator, Supplier<MergeFunction> mergeFunctions, long firstSequenceNumber, long deleteRange)
     {
         this.layout = requireNonNull(layout, "layout is null");
         this.valueTypes = List.copyOf(valueTypes);
         this.keyValueChannels = keyValueChannels.clone();
         this.comparator = requireNonNull(comparator, "comparator is null");
         this.mergeFunctions = requireNonNull(mergeFunctions, "mergeFunctions is null");
-        this.nextSequenceNumber = firstSequenceNumber;
+        this.nextDeleteSequenceNumber = firstSequenceNumber;
+        this.deleteSequenceLimit = firstSequenceNumber + deleteRange;
+        this.reservesDeletes = deleteRange > 0;
+        this.nextSequenceNumber = firstSequenceNumber + deleteRange;
     }
 
     /** Adds the rows at the positions of a page of table columns, as records of one row kind (+I, +U or -D). */
@@ -75,8 +86,18 @@ final class SortBuffer
         };
         Page values = rows.copyPositions(positions, 0, length);
         long[] sequence = new long[length];
-        for (int i = 0; i < length; i++) {
-            sequence[i] = nextSequenceNumber++;
+        if (kind == KeyValueLayout.DELETE && reservesDeletes) {
+            if (deleteSequenceLimit - nextDeleteSequenceNumber < length) {
+                throw new TrinoException(GENERIC_INTERNAL_ERROR, "More rows deleted in a bucket than its files hold: %s reserved sequence numbers left for %s deletes".formatted(deleteSequenceLimit - nextDeleteSequenceNumber, length));
+            }
+            for (int i = 0; i < length; i++) {
+                sequence[i] = nextDeleteSequenceNumber++;
+            }
+        }
+        else {
+            for (int i = 0; i < length; i++) {
+                sequence[i] = nextSequenceNumber++;
+            }
         }
         Page page = keyValuePage(values, new LongArrayBlock(length, Optional.empty(), sequence), RunLengthEncodedBlock.create(kindBlock, length));
         pages.add(page);

@@ -9,6 +9,7 @@ import io.trino.plugin.paimon.PaimonConfig;
 import io.trino.plugin.paimon.PaimonInsertTableHandle;
 import io.trino.plugin.paimon.format.schema.SchemaFiles;
 import io.trino.plugin.paimon.format.schema.TableSchema;
+import io.trino.plugin.paimon.merge.KeyValueLayout;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import io.trino.spi.Page;
@@ -131,6 +132,26 @@ final class TestPaimonPageSink
             assertThat(file.totalBuckets()).isEqualTo(1);
             assertThat(file.deleteRowCount()).isZero();
         });
+    }
+
+    /**
+     * A key whose records in one statement fold to a removal (+I then -D under deduplicate) is still written, as its
+     * -D: dropping it would let the key's row in older files be read again.
+     */
+    @Test
+    void recordsFoldingToARemovalAreWrittenAsTheDelete()
+    {
+        Table table = createTable("folded");
+        PaimonJavaCatalog.write(table, List.of(GenericRow.of(1, BinaryString.fromString("old")), GenericRow.of(2, BinaryString.fromString("old"))));
+        PaimonPageSink sink = (PaimonPageSink) createSink("folded");
+        sink.appendRows(rows(1, 1), KeyValueLayout.INSERT);
+        sink.appendRows(rows(1, 2), KeyValueLayout.DELETE);
+        sink.appendRows(rows(3, 1), KeyValueLayout.UPDATE_AFTER);
+        List<WrittenFile> files = sink.finish().join().stream().map(fragment -> CODEC.fromJson(fragment.getBytes()).dataFile().orElseThrow()).toList();
+        assertThat(files).hasSize(1);
+        // keys 1 and 2 as -D, key 3 as +U
+        assertThat(files.getFirst().rowCount()).isEqualTo(3);
+        assertThat(files.getFirst().deleteRowCount()).isEqualTo(2);
     }
 
     private Table createTable(String name)

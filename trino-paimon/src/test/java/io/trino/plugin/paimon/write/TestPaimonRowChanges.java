@@ -219,10 +219,16 @@ final class TestPaimonRowChanges
                 WHEN MATCHED THEN UPDATE SET v = s.v
                 WHEN NOT MATCHED THEN INSERT VALUES (s.id, s.v)""", 3);
         assertRows("dedup_dynamic", "+I(1, up1)", "+I(3, up3)", "+I(4, m4)", "+I(5, up5)", "+I(7, up7)", "+I(8, m8)", "+I(9, m9)");
+        // one MERGE deletes key 1 and inserts it again from another source row: the new row is kept
+        assertUpdate("""
+                MERGE INTO dedup_dynamic t USING (VALUES (1, 'gone', 'delete'), (1, 'new1', 'insert')) s(id, v, op) ON t.id = s.id AND s.op = 'delete'
+                WHEN MATCHED THEN DELETE
+                WHEN NOT MATCHED THEN INSERT VALUES (s.id, s.v)""", 2);
+        assertRows("dedup_dynamic", "+I(1, new1)", "+I(3, up3)", "+I(4, m4)", "+I(5, up5)", "+I(7, up7)", "+I(8, m8)", "+I(9, m9)");
 
         // Paimon Java's assigner continues from the index: a deleted key and an updated key are written again
         PaimonJavaCatalog.writeDynamicBuckets(table, List.of(GenericRow.of(2, s("again")), GenericRow.of(3, s("p3b"))));
-        assertRows("dedup_dynamic", "+I(1, up1)", "+I(2, again)", "+I(3, p3b)", "+I(4, m4)", "+I(5, up5)", "+I(7, up7)", "+I(8, m8)", "+I(9, m9)");
+        assertRows("dedup_dynamic", "+I(1, new1)", "+I(2, again)", "+I(3, p3b)", "+I(4, m4)", "+I(5, up5)", "+I(7, up7)", "+I(8, m8)", "+I(9, m9)");
     }
 
     @Test
