@@ -82,7 +82,7 @@ final class SortBuffer
             case KeyValueLayout.INSERT -> INSERT_KIND;
             case KeyValueLayout.UPDATE_AFTER -> UPDATE_AFTER_KIND;
             case KeyValueLayout.DELETE -> DELETE_KIND;
-            default -> throw new IllegalArgumentException("row kind %s is not written".formatted(kind));
+            default -> throw new TrinoException(GENERIC_INTERNAL_ERROR, "Row kind %s is not written by a statement".formatted(kind));
         };
         Page values = rows.copyPositions(positions, 0, length);
         long[] sequence = new long[length];
