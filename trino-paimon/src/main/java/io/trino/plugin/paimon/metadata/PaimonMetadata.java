@@ -606,16 +606,23 @@ public class PaimonMetadata
     @Override
     public RowChangeParadigm getRowChangeParadigm(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
+        checkRowsModifiable(((PaimonTableHandle) tableHandle).table());
         return RowChangeParadigm.DELETE_ROW_AND_INSERT_ROW;
+    }
+
+    // rows of an append table have no key to address them by; Trino's own wording, which its conformance suite expects
+    private static void checkRowsModifiable(PaimonTable table)
+    {
+        if (!table.hasPrimaryKey()) {
+            throw new TrinoException(NOT_SUPPORTED, "This connector does not support modifying table rows");
+        }
     }
 
     @Override
     public ColumnHandle getMergeRowIdColumnHandle(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
         PaimonTable table = ((PaimonTableHandle) tableHandle).table();
-        if (!table.hasPrimaryKey()) {
-            throw RowChangeRules.refuse(table.name().toString(), "UPDATE, DELETE and MERGE need a primary key; the table has none");
-        }
+        checkRowsModifiable(table);
         List<RowType.Field> fields = MergeRowId.fields(table.schema(), table.options()).stream()
                 .map(field -> RowType.field(field.name(), columnMetadata(table, field).getType()))
                 .toList();
