@@ -606,7 +606,6 @@ public class PaimonMetadata
     @Override
     public RowChangeParadigm getRowChangeParadigm(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
-        checkRowsModifiable(((PaimonTableHandle) tableHandle).table());
         return RowChangeParadigm.DELETE_ROW_AND_INSERT_ROW;
     }
 
@@ -622,7 +621,11 @@ public class PaimonMetadata
     public ColumnHandle getMergeRowIdColumnHandle(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
         PaimonTable table = ((PaimonTableHandle) tableHandle).table();
-        checkRowsModifiable(table);
+        if (!table.hasPrimaryKey()) {
+            // Trino plans every DELETE as a merge before applyDelete may take a whole-partition DELETE over, so an
+            // append table answers with a row id too; beginMerge refuses what applyDelete did not take
+            return new PaimonColumnHandle(MergeRowId.FIELD_ID, MergeRowId.COLUMN_NAME, BIGINT, false);
+        }
         List<RowType.Field> fields = MergeRowId.fields(table.schema(), table.options()).stream()
                 .map(field -> RowType.field(field.name(), columnMetadata(table, field).getType()))
                 .toList();
@@ -634,6 +637,10 @@ public class PaimonMetadata
     public Optional<ConnectorPartitioningHandle> getUpdateLayout(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
         PaimonTable table = ((PaimonTableHandle) tableHandle).table();
+        if (!table.hasPrimaryKey()) {
+            // no rows of an append table are changed (beginMerge refuses); its row id is a placeholder
+            return Optional.empty();
+        }
         List<String> rowIdNames = MergeRowId.fields(table.schema(), table.options()).stream().map(DataField::name).toList();
         return writeLayout(table).map(layout -> {
             PaimonPartitioningHandle insertPartitioning = (PaimonPartitioningHandle) layout.getPartitioning().orElseThrow();
@@ -667,6 +674,7 @@ public class PaimonMetadata
             throw new TrinoException(NOT_SUPPORTED, "This connector does not support query retries");
         }
         PaimonTable table = handle.table();
+        checkRowsModifiable(table);
         String tableName = table.name().toString();
         Map<Integer, Set<String>> updatedColumns = new HashMap<>();
         updateCaseColumns.forEach((caseNumber, columns) -> updatedColumns.put(caseNumber, columns.stream()
