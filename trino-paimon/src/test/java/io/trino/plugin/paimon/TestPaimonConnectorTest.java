@@ -1,5 +1,7 @@
 package io.trino.plugin.paimon;
 
+import com.google.common.collect.ImmutableMap;
+import com.google.common.collect.ImmutableSet;
 import io.trino.plugin.paimon.testing.PaimonQueryRunner;
 import io.trino.testing.BaseConnectorTest;
 import io.trino.testing.QueryRunner;
@@ -9,11 +11,15 @@ import org.intellij.lang.annotations.Language;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 
+import static io.trino.spi.connector.ConnectorMetadata.MODIFYING_ROWS_MESSAGE;
 import static io.trino.testing.TestingNames.randomNameSuffix;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.abort;
 
 /**
@@ -28,6 +34,32 @@ public class TestPaimonConnectorTest
 {
     private static final String SCHEMA = "tpch";
 
+    // Trino's SET DATA TYPE setups that are not widenings, by hand from the rule at filterSetColumnTypesDataProvider
+    private static final Set<String> REFUSED_COLUMN_TYPE_CHANGES = ImmutableSet.of(
+            "bigint -> integer",
+            "bigint -> smallint",
+            "bigint -> tinyint",
+            "decimal(5,3) -> decimal(5,2)",
+            "time(3) -> time(6)",
+            "time(6) -> time(3)",
+            "timestamp(3) -> timestamp(6)",
+            "timestamp(6) -> timestamp(3)",
+            "timestamp(3) with time zone -> timestamp(6) with time zone",
+            "varchar(100) -> varchar(50)",
+            "char(25) -> char(20)",
+            "char(20) -> varchar",
+            "varchar -> char(20)",
+            "array(integer) -> array(bigint)",
+            "row(x integer) -> row(x bigint)",
+            "row(x integer) -> row(y integer)",
+            "row(x integer, y integer) -> row(x integer, z integer)",
+            "row(x integer) -> row(x integer, y integer)",
+            "row(x integer, y integer) -> row(x integer)",
+            "row(x integer, y integer) -> row(y integer, x integer)",
+            "row(x integer, y integer) -> row(z integer, y integer, x integer)",
+            "row(x row(nested integer)) -> row(x row(nested bigint))",
+            "row(x row(a integer, b integer)) -> row(x row(b integer, a integer))");
+
     @Override
     protected QueryRunner createQueryRunner()
             throws Exception
@@ -39,10 +71,12 @@ public class TestPaimonConnectorTest
     protected boolean hasBehavior(TestingConnectorBehavior connectorBehavior)
     {
         return switch (connectorBehavior) {
-            // row-level writes are not there yet (SUPPORTS_TRUNCATE and SUPPORTS_ROW_LEVEL_* follow these)
+            // row-level writes are not there yet: DELETE drops whole partitions (or, without WHERE, empties the table)
+            // and nothing else, which is what TRUNCATE needs; see verifySupportsDeleteDeclaration below
             case SUPPORTS_DELETE,
                     SUPPORTS_UPDATE,
                     SUPPORTS_MERGE -> false;
+            case SUPPORTS_TRUNCATE -> true;
             // no applyLimit, applyTopN, applyAggregation or applyProjection
             case SUPPORTS_LIMIT_PUSHDOWN,
                     SUPPORTS_TOPN_PUSHDOWN,
@@ -50,13 +84,19 @@ public class TestPaimonConnectorTest
                     SUPPORTS_DEREFERENCE_PUSHDOWN -> false;
             case SUPPORTS_RENAME_SCHEMA,
                     SUPPORTS_DROP_SCHEMA_CASCADE -> false;
-            case SUPPORTS_RENAME_TABLE -> false;
-            // ADD COLUMN appends a nullable top-level column; nothing else alters columns yet
+            // the filesystem catalog moves the table's folder, also into another schema's folder
+            case SUPPORTS_RENAME_TABLE,
+                    SUPPORTS_RENAME_TABLE_ACROSS_SCHEMAS -> true;
+            // top-level columns are dropped, renamed and widened; ADD COLUMN appends a nullable top-level column;
+            // fields inside ROW columns are not changed
+            case SUPPORTS_DROP_COLUMN,
+                    SUPPORTS_RENAME_COLUMN,
+                    SUPPORTS_SET_COLUMN_TYPE -> true;
             case SUPPORTS_ADD_COLUMN_WITH_POSITION,
                     SUPPORTS_ADD_FIELD,
-                    SUPPORTS_DROP_COLUMN,
-                    SUPPORTS_RENAME_COLUMN,
-                    SUPPORTS_SET_COLUMN_TYPE,
+                    SUPPORTS_DROP_FIELD,
+                    SUPPORTS_RENAME_FIELD,
+                    SUPPORTS_SET_FIELD_TYPE,
                     SUPPORTS_DROP_NOT_NULL_CONSTRAINT -> false;
             // a Paimon filesystem catalog holds tables only
             case SUPPORTS_CREATE_VIEW,
@@ -113,6 +153,86 @@ public class TestPaimonConnectorTest
                         "Table tpch\\.nation: FOR TIMESTAMP AS OF takes a timestamp, not a .*");
     }
 
+    // SET DATA TYPE changes a column only to a type that holds every value of the old one (a larger integer type,
+    // REAL to DOUBLE, a longer VARCHAR or VARBINARY, a DECIMAL of higher precision and the same scale), since files
+    // written before are read as the new type; Paimon's narrowing and string conversions are refused. Trino's
+    // testSetColumnTypes stops at the first setup marked unsupported, which would leave the widenings after it
+    // untested: the refused setups are left out here and asserted, each one, in testSetColumnTypeRefused below.
+    @Override
+    protected Optional<SetColumnTypeSetup> filterSetColumnTypesDataProvider(SetColumnTypeSetup setup)
+    {
+        if (REFUSED_COLUMN_TYPE_CHANGES.contains(setup.sourceColumnType() + " -> " + setup.newColumnType())) {
+            return Optional.empty();
+        }
+        return Optional.of(setup);
+    }
+
+    @Override
+    protected void verifySetColumnTypeFailurePermissible(Throwable e)
+    {
+        // the widening rule for primitive columns; ARRAY, MAP and ROW columns keep their types
+        assertThat(e).hasMessageMatching("Table tpch\\.test_\\w+: cannot change column 'col' from .+ to .+; " +
+                "the Paimon connector changes a column only to a type that holds every value of the old one: .*|" +
+                "Table tpch\\.test_\\w+: cannot change column 'col' to .+; the Paimon connector changes only the types of columns of a primitive type");
+    }
+
+    @Test
+    public void testSetColumnTypeRefused()
+    {
+        // a value of the old type for each refused change, and the column type Trino reports for it
+        Map<String, String> values = ImmutableMap.<String, String>builder()
+                .put("bigint", "BIGINT '-128'")
+                .put("decimal(5,3)", "12.345")
+                .put("time(3)", "TIME '15:03:00.123'")
+                .put("time(6)", "TIME '15:03:00.123'")
+                .put("timestamp(3)", "TIMESTAMP '2020-02-12 15:03:00.123'")
+                .put("timestamp(6)", "TIMESTAMP '2020-02-12 15:03:00.123456'")
+                .put("timestamp(3) with time zone", "TIMESTAMP '2020-02-12 15:03:00.123 +01:00'")
+                .put("varchar(100)", "'shorten-varchar'")
+                .put("char(25)", "'shorten-char'")
+                .put("char(20)", "'char-to-varchar'")
+                .put("varchar", "'varchar-to-char'")
+                .put("array(integer)", "array[1]")
+                .put("row(x integer)", "row(1)")
+                .put("row(x integer, y integer)", "row(1, 2)")
+                .put("row(x row(nested integer))", "row(row(1))")
+                .put("row(x row(a integer, b integer))", "row(row(1, 2))")
+                .buildOrThrow();
+        for (String change : REFUSED_COLUMN_TYPE_CHANGES) {
+            String[] types = change.split(" -> ");
+            String sourceType = types[0];
+            String newType = types[1];
+            try (TestTable table = newTrinoTable("test_set_column_type_refused_", "AS SELECT CAST(" + values.get(sourceType) + " AS " + sourceType + ") AS col")) {
+                assertThatThrownBy(() -> assertUpdate("ALTER TABLE " + table.getName() + " ALTER COLUMN col SET DATA TYPE " + newType))
+                        .satisfies(this::verifySetColumnTypeFailurePermissible);
+                // nothing changed: the column keeps its type and its value
+                assertThat(getColumnType(table.getName(), "col")).isEqualTo(sourceType);
+                assertThat(query("SELECT col = CAST(" + values.get(sourceType) + " AS " + sourceType + ") FROM " + table.getName()))
+                        .matches("VALUES true");
+            }
+        }
+    }
+
+    // SUPPORTS_DELETE is false because row-level DELETE is not there yet (Trino's DELETE tests delete rows by any
+    // predicate). A DELETE without WHERE is not row-level, though: it drops every file of the table in one OVERWRITE
+    // snapshot, as TRUNCATE does, instead of failing as Trino's check expects. A DELETE whose WHERE names partition
+    // columns only drops those partitions; any other DELETE is row-level and refused with Trino's message.
+    @Test
+    @Override
+    public void verifySupportsDeleteDeclaration()
+    {
+        try (TestTable table = newTrinoTable("test_supports_delete", "AS SELECT * FROM region")) {
+            assertUpdate("DELETE FROM " + table.getName(), 5);
+            assertQuery("SELECT count(*) FROM " + table.getName(), "VALUES 0");
+        }
+        try (TestTable table = newTrinoTable("test_supports_delete", "WITH (partitioned_by = ARRAY['regionkey']) AS SELECT nationkey, name, regionkey FROM nation")) {
+            assertQueryFails("DELETE FROM " + table.getName() + " WHERE nationkey = 2", MODIFYING_ROWS_MESSAGE);
+            assertQueryFails("DELETE FROM " + table.getName() + " WHERE regionkey = 2 AND nationkey = 2", MODIFYING_ROWS_MESSAGE);
+            assertUpdate("DELETE FROM " + table.getName() + " WHERE regionkey = 2", 5);
+            assertQuery("SELECT nationkey, name, regionkey FROM " + table.getName(), "SELECT nationkey, name, regionkey FROM nation WHERE regionkey <> 2");
+        }
+    }
+
     // A table is a folder named after it, and a schema a folder named <schema>.db: the warehouse's file system
     // limits their names, 255 bytes on a local disk (the suite's warehouse)
     @Override
@@ -124,7 +244,10 @@ public class TestPaimonConnectorTest
     @Override
     protected void verifyTableNameLengthFailurePermissible(Throwable e)
     {
-        assertThat(e).hasMessageMatching("Failed to write local:///warehouse/tpch\\.db/test_create_\\w+/schema/\\.schema-0\\.[-0-9a-f]+\\.tmp");
+        // CREATE TABLE fails writing the first schema file, RENAME TO moving the folder
+        assertThat(e).hasMessageMatching("Failed to write local:///warehouse/tpch\\.db/test_create_\\w+/schema/\\.schema-0\\.[-0-9a-f]+\\.tmp|" +
+                "Failed to rename table tpch\\.(test_rename_source_\\w+) to table tpch\\.(test_rename_target_\\w+): " +
+                "cannot move folder local:///warehouse/tpch\\.db/\\1 to local:///warehouse/tpch\\.db/\\2");
     }
 
     @Override
