@@ -71,8 +71,9 @@ public class TestPaimonConnectorTest
     protected boolean hasBehavior(TestingConnectorBehavior connectorBehavior)
     {
         return switch (connectorBehavior) {
-            // row-level writes are not there yet: DELETE drops whole partitions (or, without WHERE, empties the table)
-            // and nothing else, which is what TRUNCATE needs; see verifySupportsDeleteDeclaration below
+            // UPDATE, MERGE and row-level DELETE change primary-key tables only; the suite's tables are append tables,
+            // where DELETE drops whole partitions (or, without WHERE, empties the table) and nothing else, which is
+            // what TRUNCATE needs; see verifySupportsDeleteDeclaration below
             case SUPPORTS_DELETE,
                     SUPPORTS_UPDATE,
                     SUPPORTS_MERGE -> false;
@@ -213,8 +214,8 @@ public class TestPaimonConnectorTest
         }
     }
 
-    // SUPPORTS_DELETE is false because row-level DELETE is not there yet (Trino's DELETE tests delete rows by any
-    // predicate). A DELETE without WHERE is not row-level, though: it drops every file of the table in one OVERWRITE
+    // SUPPORTS_DELETE is false because the suite's append tables have no row-level DELETE (Trino's DELETE tests
+    // delete rows by any predicate; append tables will not get it). A DELETE without WHERE is not row-level, though: it drops every file of the table in one OVERWRITE
     // snapshot, as TRUNCATE does, instead of failing as Trino's check expects. A DELETE whose WHERE names partition
     // columns only drops those partitions; any other DELETE is row-level and refused with Trino's message.
     @Test
