@@ -692,7 +692,7 @@ public class PaimonMetadata
         commit(session, ((PaimonMergeTableHandle) mergeTableHandle).getInsertHandle(), fragments);
     }
 
-    /** {@code "<table>$snapshots"} and {@code "<table>$files"}. */
+    /** The {@code "<table>$<name>"} tables: snapshots, files, options, tags, partitions, schemas, manifests and buckets. */
     @Override
     public Optional<SystemTable> getSystemTable(ConnectorSession session, SchemaTableName tableName)
     {
@@ -712,6 +712,9 @@ public class PaimonMetadata
             case "options" -> Optional.of(new OptionsTable(catalog, table.get(), tableName));
             case "tags" -> Optional.of(new TagsTable(catalog, table.get(), tableName));
             case "partitions" -> Optional.of(new PartitionsTable(catalog, table.get(), tableName));
+            case "schemas" -> Optional.of(new SchemasTable(catalog, table.get(), tableName));
+            case "manifests" -> Optional.of(new ManifestsTable(catalog, table.get(), tableName));
+            case "buckets" -> Optional.of(new BucketsTable(catalog, table.get(), tableName));
             default -> Optional.empty();
         };
     }

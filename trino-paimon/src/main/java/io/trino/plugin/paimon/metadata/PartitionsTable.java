@@ -3,7 +3,6 @@ package io.trino.plugin.paimon.metadata;
 import com.google.common.collect.ImmutableList;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
-import io.trino.plugin.paimon.format.manifest.DataFileMeta;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ScanFilter;
 import io.trino.plugin.paimon.format.manifest.SnapshotScan;
@@ -30,10 +29,8 @@ import java.util.Optional;
 
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.BooleanType.BOOLEAN;
-import static io.trino.spi.type.DateTimeEncoding.packDateTimeWithZone;
 import static io.trino.spi.type.DateType.DATE;
 import static io.trino.spi.type.IntegerType.INTEGER;
-import static io.trino.spi.type.TimeZoneKey.UTC_KEY;
 import static io.trino.spi.type.TimestampWithTimeZoneType.TIMESTAMP_TZ_MILLIS;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 
@@ -77,21 +74,21 @@ public final class PartitionsTable
         if (snapshot.isEmpty()) {
             return rows.build().cursor();
         }
-        Map<BinaryRow, Totals> partitions = new LinkedHashMap<>();
+        Map<BinaryRow, FileTotals> partitions = new LinkedHashMap<>();
         for (ManifestEntry entry : new SnapshotScan(fileSystem, table.location()).liveFiles(snapshot.get(), ScanFilter.ALL)) {
-            partitions.computeIfAbsent(entry.partition(), _ -> new Totals()).add(entry.file());
+            partitions.computeIfAbsent(entry.partition(), _ -> new FileTotals()).add(entry.file());
         }
         List<DataField> keys = table.partitionFields();
-        for (Map.Entry<BinaryRow, Totals> partition : partitions.entrySet()) {
+        for (Map.Entry<BinaryRow, FileTotals> partition : partitions.entrySet()) {
             List<Object> row = new ArrayList<>();
             for (int i = 0; i < keys.size(); i++) {
                 row.add(keyValue(keys.get(i).type(), partition.getKey().get(i, keys.get(i).type())));
             }
-            Totals totals = partition.getValue();
-            row.add(totals.records);
-            row.add(totals.bytes);
-            row.add(totals.files);
-            row.add(totals.lastUpdateMillis == Long.MIN_VALUE ? null : packDateTimeWithZone(totals.lastUpdateMillis, UTC_KEY));
+            FileTotals totals = partition.getValue();
+            row.add(totals.records());
+            row.add(totals.bytes());
+            row.add(totals.files());
+            row.add(totals.lastUpdateTime());
             rows.addRow(row.toArray());
         }
         return rows.build().cursor();
@@ -118,23 +115,5 @@ public final class PartitionsTable
             case DataType.IntType _, DataType.BigIntType _, DataType.DateType _, DataType.BooleanType _, DataType.CharType _, DataType.VarCharType _ -> value;
             default -> String.valueOf(value);
         };
-    }
-
-    private static final class Totals
-    {
-        private long records;
-        private long bytes;
-        private long files;
-        private long lastUpdateMillis = Long.MIN_VALUE;
-
-        void add(DataFileMeta file)
-        {
-            records += file.rowCount();
-            bytes += file.fileSize();
-            files++;
-            if (file.creationTimeMillis().isPresent()) {
-                lastUpdateMillis = Math.max(lastUpdateMillis, file.creationTimeMillis().getAsLong());
-            }
-        }
     }
 }

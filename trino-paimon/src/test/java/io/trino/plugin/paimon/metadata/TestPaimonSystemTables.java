@@ -6,6 +6,7 @@ import io.trino.plugin.paimon.testing.PaimonTestTables;
 import io.trino.plugin.paimon.testing.RowText;
 import io.trino.testing.MaterializedRow;
 import org.apache.paimon.Snapshot;
+import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.manifest.ManifestEntry;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.Table;
@@ -16,6 +17,7 @@ import java.util.Iterator;
 import java.util.List;
 
 import static io.trino.plugin.paimon.testing.PaimonTestTables.DATABASE;
+import static java.util.stream.Collectors.joining;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -79,6 +81,51 @@ final class TestPaimonSystemTables
                     .toList();
             assertThat(actual).as(tableName).isNotEmpty().isEqualTo(expected);
         }
+    }
+
+    @Test
+    void schemasEqualPaimonsSchemas()
+    {
+        for (String tableName : PaimonTestTables.ALL) {
+            List<String> expected = paimonColumns(tableName + "$schemas", 6);
+            List<String> actual = RowText.paimonText(computeActual("SELECT schema_id, fields, partition_keys, primary_keys, options, comment FROM \"%s$schemas\"".formatted(tableName)));
+            assertThat(actual).as(tableName).isNotEmpty().isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void manifestsEqualPaimonsManifests()
+    {
+        for (String tableName : PaimonTestTables.ALL) {
+            List<String> expected = paimonColumns(tableName + "$manifests", 9);
+            List<String> actual = RowText.paimonText(computeActual("SELECT * FROM \"%s$manifests\"".formatted(tableName)));
+            assertThat(actual).as(tableName).isNotEmpty().isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void bucketsEqualPaimonsBuckets()
+    {
+        for (String tableName : PaimonTestTables.ALL) {
+            // the last column, the newest file's creation time, Paimon shows in the JVM's zone
+            List<String> expected = paimonColumns(tableName + "$buckets", 5);
+            List<String> actual = RowText.paimonText(computeActual("SELECT partition, bucket, record_count, file_size_in_bytes, file_count FROM \"%s$buckets\"".formatted(tableName)));
+            assertThat(actual).as(tableName).isNotEmpty().isEqualTo(expected);
+        }
+    }
+
+    /** The first columns of each row of a Paimon Java system table, as {@code (v1, v2, …)}, sorted. */
+    private List<String> paimonColumns(String systemTableName, int columns)
+    {
+        Table table = paimon().getTable(DATABASE, systemTableName);
+        List<InternalRow.FieldGetter> getters = new ArrayList<>();
+        for (int i = 0; i < columns; i++) {
+            getters.add(InternalRow.createFieldGetter(table.rowType().getTypeAt(i), i));
+        }
+        return PaimonJavaCatalog.readInternalRows(table).stream()
+                .map(row -> getters.stream().map(getter -> String.valueOf(getter.getFieldOrNull(row))).collect(joining(", ", "(", ")")))
+                .sorted()
+                .toList();
     }
 
     private long snapshotRecordCount(long snapshotId)

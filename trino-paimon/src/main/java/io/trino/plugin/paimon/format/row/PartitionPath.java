@@ -9,6 +9,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.StringJoiner;
 
 import static com.google.common.base.Preconditions.checkArgument;
 import static java.nio.charset.StandardCharsets.UTF_8;
@@ -46,6 +47,19 @@ public final class PartitionPath
             path.append(escape(field.name())).append('=').append(escape(text)).append('/');
         }
         return path.toString();
+    }
+
+    /** The partition as Paimon's system tables show one: {@code {v1, v2}}, each value cast to a string, NULL as {@code null}. */
+    public static String rowText(List<DataField> partitionFields, BinaryRow partition)
+    {
+        checkArgument(partitionFields.size() == partition.arity(), "partition has %s fields, %s partition keys", partition.arity(), partitionFields.size());
+        StringJoiner text = new StringJoiner(", ", "{", "}");
+        for (int i = 0; i < partitionFields.size(); i++) {
+            DataType type = partitionFields.get(i).type();
+            Object value = partition.get(i, type);
+            text.add(value == null ? "null" : valueText(type, value, false));
+        }
+        return text.toString();
     }
 
     static String valueText(DataType type, Object value, boolean legacyName)

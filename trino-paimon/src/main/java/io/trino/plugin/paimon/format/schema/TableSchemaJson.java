@@ -41,6 +41,8 @@ public final class TableSchemaJson
             .enable(SerializationFeature.INDENT_OUTPUT)
             .build();
 
+    private static final ObjectMapper FLAT_MAPPER = JsonMapper.builder().build();
+
     private TableSchemaJson() {}
 
     /**
@@ -108,6 +110,39 @@ public final class TableSchemaJson
         }
         catch (JsonProcessingException e) {
             throw new TrinoException(PAIMON_INVALID_METADATA, "Cannot encode schema %s as JSON".formatted(schema.id()), e);
+        }
+    }
+
+    /**
+     * The schema's columns, keys and options each as one line of JSON, the members as in the schema file: how
+     * Paimon's {@code $schemas} table shows them.
+     */
+    public static FlatSchema toFlatJson(TableSchema schema)
+    {
+        ArrayNode fields = FLAT_MAPPER.createArrayNode();
+        schema.fields().forEach(field -> fields.add(fieldJson(field)));
+        ObjectNode options = FLAT_MAPPER.createObjectNode();
+        schema.options().forEach(options::put);
+        try {
+            return new FlatSchema(
+                    FLAT_MAPPER.writeValueAsString(fields),
+                    FLAT_MAPPER.writeValueAsString(schema.partitionKeys()),
+                    FLAT_MAPPER.writeValueAsString(schema.primaryKeys()),
+                    FLAT_MAPPER.writeValueAsString(options));
+        }
+        catch (JsonProcessingException e) {
+            throw new TrinoException(PAIMON_INVALID_METADATA, "Cannot encode schema %s as JSON".formatted(schema.id()), e);
+        }
+    }
+
+    public record FlatSchema(String fields, String partitionKeys, String primaryKeys, String options)
+    {
+        public FlatSchema
+        {
+            requireNonNull(fields, "fields is null");
+            requireNonNull(partitionKeys, "partitionKeys is null");
+            requireNonNull(primaryKeys, "primaryKeys is null");
+            requireNonNull(options, "options is null");
         }
     }
 

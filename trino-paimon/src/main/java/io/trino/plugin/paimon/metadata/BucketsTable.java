@@ -1,0 +1,83 @@
+package io.trino.plugin.paimon.metadata;
+
+import com.google.common.collect.ImmutableList;
+import io.trino.filesystem.TrinoFileSystem;
+import io.trino.plugin.paimon.catalog.FileSystemCatalog;
+import io.trino.plugin.paimon.format.manifest.ManifestEntry;
+import io.trino.plugin.paimon.format.manifest.ScanFilter;
+import io.trino.plugin.paimon.format.manifest.SnapshotScan;
+import io.trino.plugin.paimon.format.row.PartitionPath;
+import io.trino.plugin.paimon.format.snapshot.Snapshot;
+import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
+import io.trino.plugin.paimon.table.PaimonTable;
+import io.trino.spi.connector.ColumnMetadata;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.connector.InMemoryRecordSet;
+import io.trino.spi.connector.RecordCursor;
+import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.predicate.TupleDomain;
+
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static io.trino.spi.type.BigintType.BIGINT;
+import static io.trino.spi.type.IntegerType.INTEGER;
+import static io.trino.spi.type.TimestampWithTimeZoneType.TIMESTAMP_TZ_MILLIS;
+import static io.trino.spi.type.VarcharType.VARCHAR;
+
+/**
+ * {@code "<table>$buckets"}: one row per bucket of the current snapshot with its file count, size and physical
+ * record count, ordered by partition and bucket as Paimon's own {@code $buckets}. Record counts are of records in
+ * files: a primary-key bucket's rows are fewer once merged. The partition is shown as {@code {v1, v2}}.
+ */
+public final class BucketsTable
+        extends PaimonSystemTable
+{
+    private static final List<ColumnMetadata> COLUMNS = ImmutableList.of(
+            new ColumnMetadata("partition", VARCHAR),
+            new ColumnMetadata("bucket", INTEGER),
+            new ColumnMetadata("record_count", BIGINT),
+            new ColumnMetadata("file_size_in_bytes", BIGINT),
+            new ColumnMetadata("file_count", BIGINT),
+            new ColumnMetadata("last_update_time", TIMESTAMP_TZ_MILLIS));
+
+    public BucketsTable(FileSystemCatalog catalog, PaimonTable table, SchemaTableName systemTableName)
+    {
+        super(catalog, table, systemTableName, COLUMNS);
+    }
+
+    @Override
+    public RecordCursor cursor(ConnectorTransactionHandle transactionHandle, ConnectorSession session, TupleDomain<Integer> constraint)
+    {
+        InMemoryRecordSet.Builder rows = rows();
+        TrinoFileSystem fileSystem = catalog.fileSystem(session);
+        Optional<Snapshot> snapshot = new SnapshotFiles(fileSystem, table.location()).latestSnapshot();
+        if (snapshot.isEmpty()) {
+            return rows.build().cursor();
+        }
+        Map<BucketKey, FileTotals> buckets = new HashMap<>();
+        for (ManifestEntry entry : new SnapshotScan(fileSystem, table.location()).liveFiles(snapshot.get(), ScanFilter.ALL)) {
+            BucketKey key = new BucketKey(PartitionPath.rowText(table.partitionFields(), entry.partition()), entry.bucket());
+            buckets.computeIfAbsent(key, _ -> new FileTotals()).add(entry.file());
+        }
+        buckets.entrySet().stream()
+                .sorted(Map.Entry.comparingByKey(Comparator.comparing(BucketKey::partition).thenComparingInt(BucketKey::bucket)))
+                .forEach(bucket -> {
+                    FileTotals totals = bucket.getValue();
+                    rows.addRow(
+                            bucket.getKey().partition(),
+                            bucket.getKey().bucket(),
+                            totals.records(),
+                            totals.bytes(),
+                            totals.files(),
+                            totals.lastUpdateTime());
+                });
+        return rows.build().cursor();
+    }
+
+    private record BucketKey(String partition, int bucket) {}
+}
