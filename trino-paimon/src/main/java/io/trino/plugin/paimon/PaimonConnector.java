@@ -9,6 +9,7 @@ import io.trino.plugin.base.classloader.ClassLoaderSafeConnectorSplitManager;
 import io.trino.plugin.base.classloader.ClassLoaderSafeNodePartitioningProvider;
 import io.trino.plugin.paimon.metadata.PaimonSessionProperties;
 import io.trino.plugin.paimon.metadata.PaimonTableProperties;
+import io.trino.plugin.paimon.metadata.TableAnalyze;
 import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
 import io.trino.plugin.paimon.read.PaimonSplitManager;
 import io.trino.plugin.paimon.write.PaimonNodePartitioningProvider;
@@ -122,6 +123,12 @@ public class PaimonConnector
     public List<PropertyMetadata<?>> getSessionProperties()
     {
         return sessionProperties.getSessionProperties();
+    }
+
+    @Override
+    public List<PropertyMetadata<?>> getAnalyzeProperties()
+    {
+        return TableAnalyze.analyzeProperties();
     }
 
     @Override

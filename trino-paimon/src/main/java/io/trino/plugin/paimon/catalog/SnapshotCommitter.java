@@ -19,6 +19,7 @@ import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.Snapshot.CommitKind;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
+import io.trino.plugin.paimon.format.stats.StatisticsFiles;
 import io.trino.spi.TrinoException;
 
 import java.util.ArrayList;
@@ -56,6 +57,7 @@ public final class SnapshotCommitter
     private final SnapshotScan scan;
     private final ManifestWriter manifestWriter;
     private final SchemaFiles schemaFiles;
+    private final StatisticsFiles statisticsFiles;
     private final boolean writeOnly;
 
     public SnapshotCommitter(TrinoFileSystem fileSystem, Location tableLocation, TableSchema schema, String commitUser, int maxRetries)
@@ -70,6 +72,7 @@ public final class SnapshotCommitter
         this.scan = new SnapshotScan(fileSystem, tableLocation);
         this.manifestWriter = new ManifestWriter(fileSystem, tableLocation, new MetadataFileNames());
         this.schemaFiles = new SchemaFiles(fileSystem, tableLocation);
+        this.statisticsFiles = new StatisticsFiles(fileSystem, tableLocation);
         this.writeOnly = schema.options().getOrDefault("write-only", "false").trim().equalsIgnoreCase("true");
     }
 
@@ -109,6 +112,20 @@ public final class SnapshotCommitter
      * snapshot's changelog manifest list, with their row count as its changelog record count (none: no list)
      */
     public Snapshot commit(CommitKind kind, List<ManifestEntry> changes, List<ManifestEntry> changelog, IndexManifestUpdate indexUpdate, boolean compactManifests, Map<String, String> properties, Consumer<Optional<Snapshot>> check)
+    {
+        return commit(kind, changes, changelog, indexUpdate, compactManifests, properties, check, Optional.empty());
+    }
+
+    /**
+     * Commits an {@code ANALYZE} snapshot: the latest snapshot's files unchanged, naming a statistics file that was
+     * written before. Later commits carry the file forward while the table's schema stays the one it was computed on.
+     */
+    public Snapshot commitStatistics(String statisticsFile)
+    {
+        return commit(CommitKind.ANALYZE, List.of(), List.of(), IndexManifestUpdate.NONE, false, Map.of(), _ -> {}, Optional.of(statisticsFile));
+    }
+
+    private Snapshot commit(CommitKind kind, List<ManifestEntry> changes, List<ManifestEntry> changelog, IndexManifestUpdate indexUpdate, boolean compactManifests, Map<String, String> properties, Consumer<Optional<Snapshot>> check, Optional<String> newStatistics)
     {
         requireNonNull(kind, "kind is null");
         requireNonNull(changelog, "changelog is null");
@@ -188,7 +205,7 @@ public final class SnapshotCommitter
                     OptionalLong.of(deltaRecords),
                     changelog.isEmpty() ? OptionalLong.empty() : OptionalLong.of(changelog.stream().mapToLong(entry -> entry.file().rowCount()).sum()),
                     latest.map(Snapshot::watermark).orElse(OptionalLong.empty()),
-                    latest.filter(previous -> previous.schemaId() == schemaId).flatMap(Snapshot::statistics),
+                    newStatistics.or(() -> inheritedStatistics(latest, schemaId)),
                     properties.isEmpty() ? Optional.empty() : Optional.of(properties),
                     OptionalLong.of(latest.map(previous -> previous.nextRowId().orElse(0)).orElse(0L)));
 
@@ -208,6 +225,16 @@ public final class SnapshotCommitter
             log.debug("Snapshot %s of %s was committed by another writer, retrying", snapshot.id(), tableLocation);
             sleepBeforeRetry(attempt);
         }
+    }
+
+    // as Paimon's commit: the previous snapshot's statistics carry forward while they describe the latest schema
+    private Optional<String> inheritedStatistics(Optional<Snapshot> latest, long schemaId)
+    {
+        Optional<String> previous = latest.flatMap(Snapshot::statistics);
+        if (previous.isEmpty() || statisticsFiles.read(previous.get()).schemaId() != schemaId) {
+            return Optional.empty();
+        }
+        return previous;
     }
 
     private void checkDeletedFilesAreLive(Optional<Snapshot> latest, List<ManifestEntry> changes)

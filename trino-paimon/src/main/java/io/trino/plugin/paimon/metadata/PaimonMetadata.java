@@ -2,6 +2,7 @@ package io.trino.plugin.paimon.metadata;
 
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
+import com.google.common.collect.Maps;
 import io.airlift.json.JsonCodec;
 import io.airlift.log.Logger;
 import io.airlift.slice.Slice;
@@ -42,6 +43,7 @@ import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ColumnPosition;
+import io.trino.spi.connector.ConnectorAnalyzeMetadata;
 import io.trino.spi.connector.ConnectorInsertTableHandle;
 import io.trino.spi.connector.ConnectorMergeTableHandle;
 import io.trino.spi.connector.ConnectorMetadata;
@@ -745,6 +747,29 @@ public class PaimonMetadata
                 .map(PaimonColumnHandle.class::cast)
                 .toList();
         return TableStatisticsEstimate.estimate(catalog.fileSystem(session), handle, columns);
+    }
+
+    @Override
+    public ConnectorAnalyzeMetadata getStatisticsCollectionMetadata(ConnectorSession session, ConnectorTableHandle tableHandle, Map<String, Object> analyzeProperties)
+    {
+        return TableAnalyze.analyzeMetadata((PaimonTableHandle) tableHandle, dataColumns(session, tableHandle), analyzeProperties);
+    }
+
+    @Override
+    public ConnectorTableHandle beginStatisticsCollection(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        return tableHandle;
+    }
+
+    @Override
+    public void finishStatisticsCollection(ConnectorSession session, ConnectorTableHandle tableHandle, Collection<ComputedStatistics> computedStatistics)
+    {
+        TableAnalyze.finish(catalog.fileSystem(session), (PaimonTableHandle) tableHandle, dataColumns(session, tableHandle), computedStatistics);
+    }
+
+    private Map<String, PaimonColumnHandle> dataColumns(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        return Maps.transformValues(getColumnHandles(session, tableHandle), PaimonColumnHandle.class::cast);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.trino.plugin.paimon.read;
 
+import io.airlift.log.Logger;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.PaimonColumnHandle;
 import io.trino.plugin.paimon.PaimonTableHandle;
@@ -10,8 +11,14 @@ import io.trino.plugin.paimon.format.row.BinaryRow;
 import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.format.schema.DataType;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
+import io.trino.plugin.paimon.format.snapshot.Snapshot.CommitKind;
+import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
+import io.trino.plugin.paimon.format.stats.AnalyzedStatistics;
+import io.trino.plugin.paimon.format.stats.AnalyzedStatistics.ColumnStats;
+import io.trino.plugin.paimon.format.stats.StatisticsFiles;
 import io.trino.plugin.paimon.merge.MergeEngine;
 import io.trino.plugin.paimon.table.PaimonTable;
+import io.trino.spi.TrinoException;
 import io.trino.spi.statistics.ColumnStatistics;
 import io.trino.spi.statistics.DoubleRange;
 import io.trino.spi.statistics.Estimate;
@@ -43,6 +50,9 @@ import java.util.Set;
  */
 public final class TableStatisticsEstimate
 {
+    private static final Logger log = Logger.get(TableStatisticsEstimate.class);
+    private static final int FRESHNESS_HORIZON = 100;
+
     private TableStatisticsEstimate() {}
 
     public static TableStatistics estimate(TrinoFileSystem fileSystem, PaimonTableHandle handle, List<PaimonColumnHandle> columns)
@@ -66,8 +76,21 @@ public final class TableStatisticsEstimate
             records += file.rowCount();
             rows += table.hasPrimaryKey() ? file.rowCount() - file.deleteRowCount().orElse(0) : file.rowCount();
         }
-        TableStatistics.Builder statistics = TableStatistics.builder().setRowCount(Estimate.of(Math.max(rows, 0)));
-        if (files.isEmpty() || files.stream().anyMatch(file -> file.schemaId() != table.schema().id())) {
+        Optional<AnalyzedStatistics> analyzed = analyzedStatistics(fileSystem, table, snapshot);
+        long selectedRecords = records;
+        Optional<Fresh> fresh = analyzed.flatMap(value -> fresh(fileSystem, table, snapshot, value, selectedRecords));
+        long rowCount = Math.max(fresh.map(Fresh::rows).orElse(rows), 0);
+        TableStatistics.Builder statistics = TableStatistics.builder().setRowCount(Estimate.of(rowCount));
+        if (files.isEmpty()) {
+            return statistics.build();
+        }
+        if (files.stream().anyMatch(file -> file.schemaId() != table.schema().id())) {
+            // the files' value statistics name older columns; an ANALYZE still knows distinct counts by field id
+            for (PaimonColumnHandle column : columns) {
+                ColumnStatistics.Builder columnStatistics = ColumnStatistics.builder();
+                analyzed.ifPresent(value -> addAnalyzed(columnStatistics, value, column.fieldId(), Optional.empty(), rowCount));
+                statistics.setColumnStatistics(column, columnStatistics.build());
+            }
             return statistics.build();
         }
 
@@ -81,6 +104,9 @@ public final class TableStatisticsEstimate
             DataField field = fields.get(index);
             boolean bounded = !aggregated || table.schema().primaryKeys().contains(field.name()) || table.schema().partitionKeys().contains(field.name());
             ColumnStatistics.Builder columnStatistics = columnStatistics(files, field, index, records, bounded);
+            if (analyzed.isPresent()) {
+                addAnalyzed(columnStatistics, analyzed.get(), field.id(), fresh, rowCount);
+            }
             int partitionIndex = table.schema().partitionKeys().indexOf(field.name());
             if (partitionIndex >= 0) {
                 columnStatistics.setDistinctValuesCount(Estimate.of(distinctValues(entries, partitionIndex, field.type())));
@@ -89,6 +115,71 @@ public final class TableStatisticsEstimate
         }
         return statistics.build();
     }
+
+    /**
+     * What an {@code ANALYZE} recorded for the column: its distinct count (capped at the rows estimated), and, while
+     * no data changed since, its nulls fraction and data size over the merged rows.
+     */
+    private static void addAnalyzed(ColumnStatistics.Builder statistics, AnalyzedStatistics analyzed, int fieldId, Optional<Fresh> fresh, long rows)
+    {
+        Optional<ColumnStats> column = analyzed.columns().values().stream()
+                .filter(value -> value.fieldId() == fieldId)
+                .findFirst();
+        if (column.isEmpty()) {
+            return;
+        }
+        if (column.get().distinctCount().isPresent()) {
+            statistics.setDistinctValuesCount(Estimate.of(Math.min(column.get().distinctCount().getAsLong(), Math.max(rows, 0))));
+        }
+        if (fresh.isEmpty() || fresh.get().analyzedRows() == 0 || column.get().nullCount().isEmpty()) {
+            return;
+        }
+        double nullsFraction = Math.min(1.0, (double) column.get().nullCount().getAsLong() / fresh.get().analyzedRows());
+        statistics.setNullsFraction(Estimate.of(nullsFraction));
+        if (column.get().averageLength().isPresent()) {
+            statistics.setDataSize(Estimate.of(column.get().averageLength().getAsLong() * rows * (1 - nullsFraction)));
+        }
+    }
+
+    private static Optional<AnalyzedStatistics> analyzedStatistics(TrinoFileSystem fileSystem, PaimonTable table, Snapshot snapshot)
+    {
+        if (snapshot.statistics().isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new StatisticsFiles(fileSystem, table.location()).read(snapshot.statistics().get()));
+        }
+        catch (TrinoException e) {
+            // statistics only guide the optimizer: a damaged file must not fail the query
+            log.warn(e, "Ignoring the statistics of snapshot %s of %s", snapshot.id(), table.name());
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * The merged row count an {@code ANALYZE} measured, when no snapshot since the one it analyzed added or removed
+     * data (compactions and other {@code ANALYZE}s change no rows), scaled to the share of the table's records the
+     * query's partitions, buckets and keys leave. Past {@value #FRESHNESS_HORIZON} snapshots it counts as stale.
+     */
+    private static Optional<Fresh> fresh(TrinoFileSystem fileSystem, PaimonTable table, Snapshot snapshot, AnalyzedStatistics analyzed, long selectedRecords)
+    {
+        if (analyzed.mergedRecordCount().isEmpty() || analyzed.snapshotId() > snapshot.id() || snapshot.id() - analyzed.snapshotId() > FRESHNESS_HORIZON) {
+            return Optional.empty();
+        }
+        SnapshotFiles snapshots = new SnapshotFiles(fileSystem, table.location());
+        for (long id = analyzed.snapshotId() + 1; id <= snapshot.id(); id++) {
+            Snapshot later = id == snapshot.id() ? snapshot : snapshots.readSnapshot(id);
+            if (later.commitKind() == CommitKind.APPEND || later.commitKind() == CommitKind.OVERWRITE) {
+                return Optional.empty();
+            }
+        }
+        long analyzedRows = analyzed.mergedRecordCount().getAsLong();
+        long totalRecords = snapshot.totalRecordCount().orElse(selectedRecords);
+        double share = totalRecords == 0 ? 1.0 : Math.min(1.0, (double) selectedRecords / totalRecords);
+        return Optional.of(new Fresh(analyzedRows, Math.round(analyzedRows * share)));
+    }
+
+    private record Fresh(long analyzedRows, long rows) {}
 
     // a partition column has exactly as many distinct values as the partitions read hold (null counts as none)
     private static long distinctValues(List<ManifestEntry> entries, int partitionIndex, DataType type)

@@ -4,10 +4,19 @@ import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import io.trino.testing.MaterializedResult;
 import io.trino.testing.MaterializedRow;
+import org.apache.paimon.Snapshot;
+import org.apache.paimon.data.Decimal;
+import org.apache.paimon.stats.ColStats;
+import org.apache.paimon.stats.Statistics;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.sink.BatchTableCommit;
 import org.junit.jupiter.api.Test;
 
+import java.math.BigDecimal;
+import java.time.LocalDate;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -87,6 +96,97 @@ final class TestTableStatistics
         assertThat(statisticsRow("daily", "dt").getField(2)).isEqualTo(2.0);
         // the partition pruned away is not counted, and the one read holds one value of dt: 2 rows, not 3 / 2
         assertThat(rowCount("daily WHERE dt = 'a'")).isEqualTo(2.0);
+    }
+
+    @Test
+    void analyzeWritesStatisticsPaimonReads()
+    {
+        assertUpdate("CREATE TABLE analyzed (id bigint, score integer, price decimal(10, 2), day date, name varchar) " +
+                "WITH (primary_key = ARRAY['id'], bucket = 2)");
+        assertUpdate("INSERT INTO analyzed VALUES (1, 5, 1.50, DATE '2024-01-01', 'ab'), (2, 7, 2.25, DATE '2024-01-05', NULL), (3, 5, NULL, DATE '2024-01-02', 'abcd')", 3);
+        // key 2 updated, key 4 added: 4 merged rows of 5 records
+        assertUpdate("INSERT INTO analyzed VALUES (2, 9, 3.00, DATE '2024-01-03', 'xyz'), (4, NULL, 0.75, DATE '2024-01-04', 'a')", 2);
+        assertThat(rowCount("analyzed")).isEqualTo(5.0);
+        assertUpdate("ANALYZE analyzed", 4);
+
+        // Paimon Java finds the statistics in its latest snapshot and reads them back, values typed by the schema
+        FileStoreTable table = (FileStoreTable) paimon().getTable(DATABASE, "analyzed");
+        assertThat(table.snapshotManager().latestSnapshot().commitKind()).isEqualTo(Snapshot.CommitKind.ANALYZE);
+        Statistics statistics = table.statistics().orElseThrow();
+        assertThat(statistics.snapshotId()).isEqualTo(2);
+        assertThat(statistics.mergedRecordCount()).hasValue(4);
+        // the merged rows: scores 5, 9, 5, NULL; prices 1.50, 3.00, NULL, 0.75; days 01-01, 01-03, 01-02, 01-04; names ab, xyz, abcd, a
+        assertColumn(statistics.colStats().get("score"), 2, 5, 9, 1);
+        assertColumn(statistics.colStats().get("price"), 3, Decimal.fromBigDecimal(new BigDecimal("0.75"), 10, 2), Decimal.fromBigDecimal(new BigDecimal("3.00"), 10, 2), 1);
+        assertColumn(statistics.colStats().get("day"), 4, (int) LocalDate.parse("2024-01-01").toEpochDay(), (int) LocalDate.parse("2024-01-04").toEpochDay(), 0);
+        ColStats<?> name = statistics.colStats().get("name");
+        assertThat(name.distinctCount()).hasValue(4);
+        assertThat(name.nullCount()).hasValue(0);
+        assertThat(name.maxLen()).hasValue(4);
+        // 10 bytes over 4 values
+        assertThat(name.avgLen()).hasValue(2);
+        assertThat(name.min()).isEmpty();
+
+        // SHOW STATS takes the merged row count and distinct counts from the analysis
+        assertThat(rowCount("analyzed")).isEqualTo(4.0);
+        assertThat(statisticsRow("analyzed", "score").getField(2)).isEqualTo(2.0);
+        assertThat(statisticsRow("analyzed", "score").getField(3)).isEqualTo(0.25);
+        assertThat(statisticsRow("analyzed", "name").getField(2)).isEqualTo(4.0);
+
+        // new data makes the row count stale: back to the records; distinct counts still guide, and are carried forward
+        assertUpdate("INSERT INTO analyzed VALUES (5, 1, 1.00, DATE '2024-01-06', 'q')", 1);
+        assertThat(rowCount("analyzed")).isEqualTo(6.0);
+        assertThat(statisticsRow("analyzed", "score").getField(2)).isEqualTo(2.0);
+        table = (FileStoreTable) paimon().getTable(DATABASE, "analyzed");
+        assertThat(table.snapshotManager().latestSnapshot().commitKind()).isEqualTo(Snapshot.CommitKind.APPEND);
+        assertThat(table.statistics()).isPresent();
+
+        // as in Paimon, a schema change ends the inheritance
+        assertUpdate("ALTER TABLE analyzed ADD COLUMN extra integer");
+        assertUpdate("INSERT INTO analyzed VALUES (6, 1, 1.00, DATE '2024-01-07', 'r', 1)", 1);
+        assertThat(((FileStoreTable) paimon().getTable(DATABASE, "analyzed")).statistics()).isEmpty();
+        assertThat(statisticsRow("analyzed", "score").getField(2)).isNull();
+    }
+
+    @Test
+    void showStatsReadsStatisticsPaimonWrote()
+            throws Exception
+    {
+        assertUpdate("CREATE TABLE spark_analyzed (id bigint, kind varchar) WITH (primary_key = ARRAY['id'], bucket = 1)");
+        assertUpdate("INSERT INTO spark_analyzed VALUES (1, 'a'), (2, 'b'), (3, 'a')", 3);
+        assertUpdate("INSERT INTO spark_analyzed VALUES (3, 'b')", 1);
+        FileStoreTable table = (FileStoreTable) paimon().getTable(DATABASE, "spark_analyzed");
+        long analyzedSnapshot = table.snapshotManager().latestSnapshotId();
+        long schemaId = table.schema().id();
+        // what Spark's ANALYZE would record: 3 merged rows, kind with 2 distinct values
+        ColStats<?> kind = ColStats.newColStats(1, 2L, null, null, 0L, 1L, 1L);
+        try (BatchTableCommit commit = table.newBatchWriteBuilder().newCommit()) {
+            commit.updateStatistics(new Statistics(analyzedSnapshot, schemaId, 3L, 100L, Map.of("kind", kind)));
+        }
+        assertThat(rowCount("spark_analyzed")).isEqualTo(3.0);
+        assertThat(statisticsRow("spark_analyzed", "kind").getField(2)).isEqualTo(2.0);
+        // a filter on the key keeps the analyzed count in the share of records it leaves (all of them here)
+        assertThat(rowCount("spark_analyzed WHERE id > 0")).isEqualTo(3.0);
+    }
+
+    @Test
+    void analyzeOfChosenColumns()
+    {
+        assertUpdate("CREATE TABLE some_columns (id bigint, a integer, b integer)");
+        assertUpdate("INSERT INTO some_columns VALUES (1, 1, 1), (2, 1, 2)", 2);
+        assertUpdate("ANALYZE some_columns WITH (columns = ARRAY['b'])", 2);
+        Statistics statistics = ((FileStoreTable) paimon().getTable(DATABASE, "some_columns")).statistics().orElseThrow();
+        assertThat(statistics.colStats().keySet()).containsExactly("b");
+        assertThat(statistics.colStats().get("b").distinctCount()).hasValue(2);
+        assertQueryFails("ANALYZE some_columns WITH (columns = ARRAY['nope'])", ".*Invalid columns specified for analysis of Paimon table stats.some_columns: nope");
+    }
+
+    private static void assertColumn(ColStats<?> column, long distinct, Object min, Object max, long nulls)
+    {
+        assertThat(column.distinctCount()).hasValue(distinct);
+        assertThat(column.min().map(Object.class::cast)).contains(min);
+        assertThat(column.max().map(Object.class::cast)).contains(max);
+        assertThat(column.nullCount()).hasValue(nulls);
     }
 
     private double rowCount(String from)
