@@ -86,7 +86,7 @@ public final class FilesTable
             rows.addRow(
                     partition.isEmpty() ? null : partition.substring(0, partition.length() - 1),
                     entry.bucket(),
-                    file.externalPath().orElseGet(() -> table.bucketLocation(partition, entry.bucket()).appendPath(file.fileName()).toString()),
+                    table.dataFileLocation(partition, entry.bucket(), file).toString(),
                     file.fileName().substring(file.fileName().lastIndexOf('.') + 1),
                     file.schemaId(),
                     file.level(),

@@ -564,7 +564,7 @@ public class PaimonMetadata
             Snapshot snapshot = new SnapshotFiles(fileSystem, table.location()).readSnapshot(snapshotId.getAsLong());
             for (IndexManifestEntry index : new SnapshotScan(fileSystem, table.location()).indexFiles(snapshot, ScanFilter.ALL)) {
                 if (index.indexType().equals(IndexManifestEntry.HASH_INDEX)) {
-                    String location = index.externalPath().orElseGet(() -> HashIndexFile.location(table.location(), index.fileName()).toString());
+                    String location = index.externalPath().map(path -> table.externalFile(path, "index file")).orElseGet(() -> HashIndexFile.location(table.location(), index.fileName())).toString();
                     indexFiles.add(new HashIndex(index.partition().serialize(), index.bucket(), index.fileName(), location));
                 }
             }

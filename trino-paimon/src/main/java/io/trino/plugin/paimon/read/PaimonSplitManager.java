@@ -72,7 +72,7 @@ public class PaimonSplitManager
             if (!index.indexType().equals(IndexManifestEntry.DELETION_VECTORS_INDEX)) {
                 continue;
             }
-            String indexPath = index.externalPath().orElseGet(() -> scan.indexLocation(index.fileName()).toString());
+            String indexPath = index.externalPath().map(path -> table.externalFile(path, "deletion vector file")).orElseGet(() -> scan.indexLocation(index.fileName())).toString();
             for (IndexManifestEntry.DeletionVectorRange range : index.deletionVectorRanges().orElse(List.of())) {
                 deletionVectors.put(deletionVectorKey(index.partition().bytes(), index.bucket(), range.dataFileName()),
                         new PaimonDataFile.DeletionVectorReference(indexPath, range.offset(), range.length()));
@@ -83,13 +83,12 @@ public class PaimonSplitManager
         ImmutableList.Builder<ConnectorSplit> splits = ImmutableList.builder();
         for (BucketFiles bucket : scan.liveFilesByBucket(snapshot, filter)) {
             String partitionPath = table.partitionPath(bucket.partition());
-            Location bucketLocation = table.bucketLocation(partitionPath, bucket.bucket());
             List<PaimonDataFile> files = bucket.files().stream()
                     .filter(entry -> !(primaryKeyTable && options.batchScanSkipsLevelZero() && entry.file().level() == 0))
                     // a key's records all lie in files whose key range holds it, so the merge stays exact for every key the predicate admits
                     .filter(entry -> !primaryKeyTable || filter.mayContainKeys(entry.file()))
                     .map(ManifestEntry::file)
-                    .map(file -> dataFile(file, bucketLocation, Optional.ofNullable(deletionVectors.get(deletionVectorKey(bucket.partition().bytes(), bucket.bucket(), file.fileName())))))
+                    .map(file -> dataFile(file, table.dataFileLocation(partitionPath, bucket.bucket(), file), Optional.ofNullable(deletionVectors.get(deletionVectorKey(bucket.partition().bytes(), bucket.bucket(), file.fileName())))))
                     .toList();
             if (files.isEmpty()) {
                 continue;
@@ -111,10 +110,10 @@ public class PaimonSplitManager
         return new PaimonSplit(partitionPath, bucket, files, weight);
     }
 
-    private static PaimonDataFile dataFile(DataFileMeta file, Location bucketLocation, Optional<PaimonDataFile.DeletionVectorReference> deletionVector)
+    private static PaimonDataFile dataFile(DataFileMeta file, Location location, Optional<PaimonDataFile.DeletionVectorReference> deletionVector)
     {
         return new PaimonDataFile(
-                file.externalPath().orElseGet(() -> bucketLocation.appendPath(file.fileName()).toString()),
+                location.toString(),
                 file.fileSize(),
                 file.rowCount(),
                 file.level(),

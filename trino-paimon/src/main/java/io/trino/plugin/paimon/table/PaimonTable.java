@@ -4,6 +4,8 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.trino.filesystem.Location;
 import io.trino.plugin.paimon.format.InvalidMetadataException;
+import io.trino.plugin.paimon.format.MetadataPaths;
+import io.trino.plugin.paimon.format.manifest.DataFileMeta;
 import io.trino.plugin.paimon.format.row.BinaryRow;
 import io.trino.plugin.paimon.format.row.PartitionPath;
 import io.trino.plugin.paimon.format.schema.DataField;
@@ -12,6 +14,7 @@ import io.trino.plugin.paimon.format.schema.TableSchemaJson;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.SchemaTableName;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -124,6 +127,27 @@ public final class PaimonTable
     public Location bucketLocation(String partitionPath, int bucket)
     {
         return location.appendPath(partitionPath + "bucket-" + bucket);
+    }
+
+    /**
+     * Where a data file a manifest names lies: under its external path when it has one, else in its bucket folder.
+     * Either way it must stay inside the table's location or an external root of its options.
+     */
+    public Location dataFileLocation(String partitionPath, int bucket, DataFileMeta file)
+    {
+        if (file.externalPath().isPresent()) {
+            return externalFile(file.externalPath().get(), "data file");
+        }
+        return MetadataPaths.child(bucketLocation(partitionPath, bucket), file.fileName(), "data file");
+    }
+
+    /** A file a manifest names by absolute path, checked to lie inside the table or an external root of its options. */
+    public Location externalFile(String path, String kind)
+    {
+        List<Location> roots = new ArrayList<>();
+        roots.add(location);
+        options.dataFileExternalPaths().forEach(root -> roots.add(Location.of(root)));
+        return MetadataPaths.absolute(path, roots, kind);
     }
 
     public Location bucketLocation(BinaryRow partition, int bucket)

@@ -108,6 +108,15 @@ public record TableOptions(
                 options);
     }
 
+    /** The roots {@code data-file.external-paths} names, where Paimon may have written data files outside the table. */
+    public List<String> dataFileExternalPaths()
+    {
+        return Optional.ofNullable(options.get("data-file.external-paths")).map(TableOptions::splitUntrimmed).orElse(ImmutableList.of()).stream()
+                .map(String::trim)
+                .filter(path -> !path.isEmpty())
+                .toList();
+    }
+
     /**
      * Whether reads use Paimon's lookup merge (only the shallowest non-zero level of a key joins its level-0
      * records): lookup changelog producer, deletion vectors, force-lookup, or first-row (merge-semantics §2.7).

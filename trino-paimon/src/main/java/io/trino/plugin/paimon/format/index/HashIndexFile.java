@@ -4,6 +4,7 @@ import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.filesystem.TrinoInputFile;
 import io.trino.filesystem.TrinoInputStream;
+import io.trino.plugin.paimon.format.MetadataPaths;
 import io.trino.spi.TrinoException;
 
 import java.io.IOException;
@@ -24,7 +25,7 @@ public final class HashIndexFile
 
     public static Location location(Location tableLocation, String fileName)
     {
-        return requireNonNull(tableLocation, "tableLocation is null").appendPath(INDEX_DIRECTORY).appendPath(fileName);
+        return MetadataPaths.child(requireNonNull(tableLocation, "tableLocation is null").appendPath(INDEX_DIRECTORY), fileName, "index file");
     }
 
     public static int[] read(TrinoFileSystem fileSystem, Location location)

@@ -3,6 +3,7 @@ package io.trino.plugin.paimon.format.manifest;
 import com.google.common.collect.ImmutableList;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
+import io.trino.plugin.paimon.format.MetadataPaths;
 import io.trino.plugin.paimon.format.avro.AvroFiles;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry.FileKind;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry.Identifier;
@@ -44,12 +45,12 @@ public final class SnapshotScan
 
     public Location manifestLocation(String fileName)
     {
-        return tableLocation.appendPath(MANIFEST_DIRECTORY).appendPath(fileName);
+        return MetadataPaths.child(tableLocation.appendPath(MANIFEST_DIRECTORY), fileName, "manifest");
     }
 
     public Location indexLocation(String fileName)
     {
-        return tableLocation.appendPath(INDEX_DIRECTORY).appendPath(fileName);
+        return MetadataPaths.child(tableLocation.appendPath(INDEX_DIRECTORY), fileName, "index file");
     }
 
     public List<ManifestFileMeta> readManifestList(String fileName, OptionalLong fileSize)

@@ -11,6 +11,7 @@ import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.format.InvalidMetadataException;
 import io.trino.plugin.paimon.format.MetadataFiles;
+import io.trino.plugin.paimon.format.MetadataPaths;
 import io.trino.plugin.paimon.format.stats.AnalyzedStatistics.ColumnStats;
 import io.trino.spi.TrinoException;
 
@@ -53,7 +54,7 @@ public final class StatisticsFiles
 
     public Location location(String fileName)
     {
-        return tableLocation.appendPath(STATISTICS_DIRECTORY).appendPath(fileName);
+        return MetadataPaths.child(tableLocation.appendPath(STATISTICS_DIRECTORY), fileName, "statistics file");
     }
 
     public AnalyzedStatistics read(String fileName)
