@@ -50,6 +50,7 @@ public final class NewTableSchema
         List<String> primaryKeys = keys(tableName, PaimonTableProperties.primaryKeys(metadata.getProperties()), options, PRIMARY_KEY_OPTION, "primary key");
         List<String> partitionKeys = keys(tableName, PaimonTableProperties.partitionKeys(metadata.getProperties()), options, PARTITION_OPTION, "partition");
         boolean primaryKeyNullable = "true".equalsIgnoreCase(options.getOrDefault("primary-key.nullable", "false").trim());
+        validated(() -> SchemaValidation.checkLocationOptions(tableName.toString(), options.keySet()));
 
         List<String> columnNames = metadata.getColumns().stream()
                 .filter(column -> !column.isHidden())

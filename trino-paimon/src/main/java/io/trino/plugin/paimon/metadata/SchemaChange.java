@@ -5,6 +5,7 @@ import com.google.common.collect.ImmutableMap;
 import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.format.schema.DataType;
 import io.trino.plugin.paimon.format.schema.TableSchema;
+import io.trino.plugin.paimon.table.SchemaValidation;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.plugin.paimon.table.TypeMapping;
 import io.trino.spi.TrinoException;
@@ -24,6 +25,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static com.google.common.collect.ImmutableList.toImmutableList;
+import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_PROPERTY;
 import static io.trino.spi.StandardErrorCode.COLUMN_ALREADY_EXISTS;
 import static io.trino.spi.StandardErrorCode.COLUMN_NOT_FOUND;
@@ -312,6 +314,8 @@ public sealed interface SchemaChange
         public TableSchema apply(SchemaTableName tableName, TableSchema schema, boolean hasSnapshots)
         {
             Map<String, String> options = new LinkedHashMap<>(schema.options());
+            Set<String> set = changes.entrySet().stream().filter(change -> change.getValue().isPresent()).map(Map.Entry::getKey).collect(toImmutableSet());
+            NewTableSchema.validated(() -> SchemaValidation.checkLocationOptions(tableName.toString(), set));
             for (Map.Entry<String, Optional<String>> change : changes.entrySet()) {
                 String key = change.getKey();
                 Optional<String> value = change.getValue();

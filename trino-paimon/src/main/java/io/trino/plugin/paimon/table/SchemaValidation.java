@@ -120,6 +120,22 @@ public final class SchemaValidation
      * and the primary key not made of partition columns only. They come first, and a {@link TableSchema} can only be
      * built once they pass.
      */
+    /**
+     * Options that put a table's files somewhere other than its folder: a table this connector creates or alters
+     * keeps every file it has inside its location, so no path from its metadata can point elsewhere (reads of
+     * tables Paimon wrote with them check each path against the roots they name).
+     *
+     * @throws TrinoException {@code PAIMON_INVALID_TABLE_OPTION} naming the option
+     */
+    public static void checkLocationOptions(String tableName, Set<String> optionsSet)
+    {
+        for (String option : List.of("path", "data-file.external-paths", "data-file.path-directory")) {
+            if (optionsSet.contains(option)) {
+                throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "Table %s: option '%s' would place files outside the table's location; the connector keeps every file of the tables it creates inside it".formatted(tableName, option));
+            }
+        }
+    }
+
     public static void checkKeys(String tableName, List<String> fieldNames, List<String> partitionKeys, List<String> primaryKeys)
     {
         check(tableName, duplicates(fieldNames).isEmpty(), "Table column %s must not contain duplicate fields. Found: %s", fieldNames, duplicates(fieldNames));

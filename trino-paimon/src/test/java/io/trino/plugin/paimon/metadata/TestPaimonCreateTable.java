@@ -293,6 +293,13 @@ final class TestPaimonCreateTable
                 "Table created.partial_update_no_group: Must use sequence group for aggregation functions but not found for field v.");
         assertRefused("partial_update_conflict", "(k integer, v bigint) WITH (primary_key = ARRAY['k'], merge_engine = 'partial-update', options = ARRAY['ignore-delete=true', 'partial-update.remove-record-on-delete=true'])",
                 "Table created.partial_update_conflict: ignore-delete and partial-update.remove-record-on-delete have conflicting behavior so should not be enabled at the same time.");
+        // T18: no table this connector creates keeps files outside its folder
+        assertRefused("outside_path", "(k integer) WITH (options = ARRAY['path=file:///tmp/elsewhere'])",
+                "Table created.outside_path: option 'path' would place files outside the table's location; the connector keeps every file of the tables it creates inside it");
+        assertRefused("external_paths", "(k integer) WITH (options = ARRAY['data-file.external-paths=file:///tmp/x'])",
+                "Table created.external_paths: option 'data-file.external-paths' would place files outside the table's location; the connector keeps every file of the tables it creates inside it");
+        assertRefused("path_directory", "(k integer) WITH (options = ARRAY['data-file.path-directory=../..'])",
+                "Table created.path_directory: option 'data-file.path-directory' would place files outside the table's location; the connector keeps every file of the tables it creates inside it");
         assertRefused("changelog_append", "(k integer, v varchar) WITH (changelog_producer = 'input')",
                 "Table created.changelog_append: Can not set changelog-producer on table without primary keys, please define primary keys.");
         assertRefused("first_row_changelog", "(k integer, v varchar) WITH (primary_key = ARRAY['k'], merge_engine = 'first-row', changelog_producer = 'input')",
