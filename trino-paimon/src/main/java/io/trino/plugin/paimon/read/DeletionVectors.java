@@ -1,6 +1,5 @@
 package io.trino.plugin.paimon.read;
 
-import io.airlift.slice.Slice;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.filesystem.TrinoInput;
@@ -11,15 +10,20 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_BAD_DATA;
+import static java.nio.ByteOrder.LITTLE_ENDIAN;
 
 /**
  * Reads a data file's deletion vector from its index file (paimon-format.md §12): at the recorded offset, a
- * big-endian length, the magic number of the 32-bit flavour and a RoaringBitmap in its portable serialization.
- * Bit i set means row i of the data file is deleted.
+ * big-endian length, then a magic number that tells the flavour. The 32-bit flavour (big-endian magic) holds one
+ * RoaringBitmap in its portable serialization; the 64-bit flavour ({@code deletion-vectors.bitmap64}, little-endian
+ * magic) holds a little-endian count of bitmaps, then each bitmap's key (the high 32 bits of its positions) and the
+ * bitmap. Bit i set means row i of the data file is deleted. No data file has 2^31 rows, so every position lies in
+ * the bitmap of key 0.
  */
 final class DeletionVectors
 {
     private static final int BITMAP32_MAGIC = 1581511376;
+    private static final int BITMAP64_MAGIC = 1681511377;
 
     private DeletionVectors() {}
 
@@ -27,19 +31,50 @@ final class DeletionVectors
     {
         Location location = Location.of(reference.indexFilePath());
         try (TrinoInput input = fileSystem.newInputFile(location).newInput()) {
-            Slice blob = input.readFully(reference.offset(), reference.length() + 4);
-            ByteBuffer buffer = blob.toByteBuffer();
-            int length = buffer.getInt();
-            int magic = buffer.getInt();
-            if (magic != BITMAP32_MAGIC || length != reference.length()) {
-                throw new TrinoException(PAIMON_BAD_DATA, "Invalid deletion vector at offset %s of %s (length %s, magic %s): 64-bit deletion vectors are not supported yet".formatted(reference.offset(), location, length, magic));
+            ByteBuffer header = input.readFully(reference.offset(), 8).toByteBuffer();
+            int length = header.getInt();
+            int magic = header.getInt();
+            // the manifest records the 32-bit flavour's length as its bitmap data, the 64-bit one's with the length
+            // field and the checksum around it
+            boolean bitmap32 = magic == BITMAP32_MAGIC && length == reference.length();
+            boolean bitmap64 = magic == Integer.reverseBytes(BITMAP64_MAGIC) && length + 8L == reference.length();
+            if (!bitmap32 && !bitmap64) {
+                throw new TrinoException(PAIMON_BAD_DATA, "Invalid deletion vector at offset %s of %s: length %s (manifest: %s), magic %s".formatted(reference.offset(), location, length, reference.length(), magic));
             }
-            RoaringBitmap bitmap = new RoaringBitmap();
-            bitmap.deserialize(buffer);
-            return bitmap;
+            ByteBuffer data = input.readFully(reference.offset() + 8, length - 4).toByteBuffer();
+            if (bitmap32) {
+                RoaringBitmap bitmap = new RoaringBitmap();
+                bitmap.deserialize(data);
+                return bitmap;
+            }
+            return read64(data.order(LITTLE_ENDIAN), location, reference.offset());
         }
         catch (IOException e) {
             throw new TrinoException(PAIMON_BAD_DATA, "Failed to read the deletion vector at offset %s of %s".formatted(reference.offset(), location), e);
         }
+    }
+
+    private static RoaringBitmap read64(ByteBuffer buffer, Location location, long offset)
+            throws IOException
+    {
+        long count = buffer.getLong();
+        if (count < 0 || count > Integer.MAX_VALUE) {
+            throw new TrinoException(PAIMON_BAD_DATA, "Invalid 64-bit deletion vector at offset %s of %s: %s bitmaps".formatted(offset, location, count));
+        }
+        RoaringBitmap positions = new RoaringBitmap();
+        for (long i = 0; i < count; i++) {
+            int key = buffer.getInt();
+            RoaringBitmap bitmap = new RoaringBitmap();
+            // a slice, so where the bitmap ends is taken from its size whatever the library does with the position
+            bitmap.deserialize(buffer.slice().order(LITTLE_ENDIAN));
+            buffer.position(buffer.position() + bitmap.serializedSizeInBytes());
+            if (key == 0) {
+                positions = bitmap;
+            }
+            else if (!bitmap.isEmpty()) {
+                throw new TrinoException(PAIMON_BAD_DATA, "Invalid 64-bit deletion vector at offset %s of %s: it deletes rows past 2^32 (key %s)".formatted(offset, location, key));
+            }
+        }
+        return positions;
     }
 }
