@@ -3,17 +3,20 @@ package io.trino.plugin.paimon;
 import io.airlift.configuration.Config;
 import io.airlift.configuration.ConfigDescription;
 import io.airlift.units.DataSize;
+import io.airlift.units.Duration;
 import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.NotNull;
 
 import java.net.URI;
 
 import static io.airlift.units.DataSize.Unit.MEGABYTE;
+import static java.util.concurrent.TimeUnit.SECONDS;
 
 public class PaimonConfig
 {
     private String warehouse;
     private DataSize maxWriteBufferSize = DataSize.of(256, MEGABYTE);
+    private Duration dynamicFilteringWaitTimeout = new Duration(1, SECONDS);
 
     @NotNull
     public String getWarehouse()
@@ -59,6 +62,20 @@ public class PaimonConfig
     public PaimonConfig setMaxWriteBufferSize(DataSize maxWriteBufferSize)
     {
         this.maxWriteBufferSize = maxWriteBufferSize;
+        return this;
+    }
+
+    @NotNull
+    public Duration getDynamicFilteringWaitTimeout()
+    {
+        return dynamicFilteringWaitTimeout;
+    }
+
+    @Config("paimon.dynamic-filtering.wait-timeout")
+    @ConfigDescription("Longest time split planning waits for a join's dynamic filters before it plans without them")
+    public PaimonConfig setDynamicFilteringWaitTimeout(Duration dynamicFilteringWaitTimeout)
+    {
+        this.dynamicFilteringWaitTimeout = dynamicFilteringWaitTimeout;
         return this;
     }
 }

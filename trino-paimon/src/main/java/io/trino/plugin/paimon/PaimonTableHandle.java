@@ -17,9 +17,10 @@ import static java.util.Objects.requireNonNull;
  * bucket-key and primary-key columns; it only prunes partitions, buckets and files, and Trino still applies it to
  * the rows read. A read of an older version ({@code FOR VERSION AS OF}, {@code FOR TIMESTAMP AS OF}) pins that
  * snapshot and the schema it was written with; a read of a tag also names the tag, whose file holds the snapshot
- * after the snapshot file itself has expired.
+ * after the snapshot file itself has expired. A limit, pushed down when a LIMIT reads the table directly, caps the
+ * rows each split returns and the splits planned where row counts are known before reading.
  */
-public record PaimonTableHandle(PaimonTable table, OptionalLong snapshotId, Optional<String> tag, TupleDomain<PaimonColumnHandle> constraint)
+public record PaimonTableHandle(PaimonTable table, OptionalLong snapshotId, Optional<String> tag, TupleDomain<PaimonColumnHandle> constraint, OptionalLong limit)
         implements ConnectorTableHandle
 {
     public PaimonTableHandle
@@ -28,6 +29,12 @@ public record PaimonTableHandle(PaimonTable table, OptionalLong snapshotId, Opti
         requireNonNull(snapshotId, "snapshotId is null");
         requireNonNull(tag, "tag is null");
         requireNonNull(constraint, "constraint is null");
+        requireNonNull(limit, "limit is null");
+    }
+
+    public PaimonTableHandle(PaimonTable table, OptionalLong snapshotId, Optional<String> tag, TupleDomain<PaimonColumnHandle> constraint)
+    {
+        this(table, snapshotId, tag, constraint, OptionalLong.empty());
     }
 
     public PaimonTableHandle(PaimonTable table, OptionalLong snapshotId)
@@ -47,7 +54,12 @@ public record PaimonTableHandle(PaimonTable table, OptionalLong snapshotId, Opti
 
     public PaimonTableHandle withConstraint(TupleDomain<PaimonColumnHandle> constraint)
     {
-        return new PaimonTableHandle(table, snapshotId, tag, constraint);
+        return new PaimonTableHandle(table, snapshotId, tag, constraint, limit);
+    }
+
+    public PaimonTableHandle withLimit(long limit)
+    {
+        return new PaimonTableHandle(table, snapshotId, tag, constraint, OptionalLong.of(limit));
     }
 
     @Override
@@ -56,6 +68,6 @@ public record PaimonTableHandle(PaimonTable table, OptionalLong snapshotId, Opti
         String snapshot = snapshotId.stream().mapToObj(id -> "@snapshot-" + id).findFirst().orElse("") + tag.map(name -> "@tag-" + name).orElse("");
         String pruning = constraint.isAll() ? "" : constraint.isNone() ? " constraint=none"
                 : " constraint on " + constraint.getDomains().orElseThrow().keySet().stream().map(PaimonColumnHandle::name).sorted().toList();
-        return table + snapshot + pruning;
+        return table + snapshot + pruning + limit.stream().mapToObj(rows -> " limit=" + rows).findFirst().orElse("");
     }
 }

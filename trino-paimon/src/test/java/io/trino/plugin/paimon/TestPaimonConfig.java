@@ -2,6 +2,7 @@ package io.trino.plugin.paimon;
 
 import com.google.common.collect.ImmutableMap;
 import io.airlift.units.DataSize;
+import io.airlift.units.Duration;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
@@ -10,6 +11,7 @@ import static io.airlift.configuration.testing.ConfigAssertions.assertFullMappin
 import static io.airlift.configuration.testing.ConfigAssertions.assertRecordedDefaults;
 import static io.airlift.configuration.testing.ConfigAssertions.recordDefaults;
 import static io.airlift.units.DataSize.Unit.MEGABYTE;
+import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 final class TestPaimonConfig
@@ -19,7 +21,8 @@ final class TestPaimonConfig
     {
         assertRecordedDefaults(recordDefaults(PaimonConfig.class)
                 .setWarehouse(null)
-                .setMaxWriteBufferSize(DataSize.of(256, MEGABYTE)));
+                .setMaxWriteBufferSize(DataSize.of(256, MEGABYTE))
+                .setDynamicFilteringWaitTimeout(new Duration(1, SECONDS)));
     }
 
     @Test
@@ -27,10 +30,12 @@ final class TestPaimonConfig
     {
         Map<String, String> properties = ImmutableMap.of(
                 "paimon.warehouse", "s3://bucket/warehouse",
-                "paimon.max-write-buffer-size", "64MB");
+                "paimon.max-write-buffer-size", "64MB",
+                "paimon.dynamic-filtering.wait-timeout", "20s");
         PaimonConfig expected = new PaimonConfig()
                 .setWarehouse("s3://bucket/warehouse")
-                .setMaxWriteBufferSize(DataSize.of(64, MEGABYTE));
+                .setMaxWriteBufferSize(DataSize.of(64, MEGABYTE))
+                .setDynamicFilteringWaitTimeout(new Duration(20, SECONDS));
         assertFullMapping(properties, expected);
     }
 

@@ -57,6 +57,7 @@ import io.trino.spi.connector.ConnectorTableMetadata;
 import io.trino.spi.connector.ConnectorTableVersion;
 import io.trino.spi.connector.Constraint;
 import io.trino.spi.connector.ConstraintApplicationResult;
+import io.trino.spi.connector.LimitApplicationResult;
 import io.trino.spi.connector.RelationColumnsMetadata;
 import io.trino.spi.connector.RetryMode;
 import io.trino.spi.connector.RowChangeParadigm;
@@ -74,7 +75,6 @@ import io.trino.spi.type.TypeManager;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -276,25 +276,17 @@ public class PaimonMetadata
         return new PaimonTableHandle(versioned, OptionalLong.of(pinned.snapshot().id()), pinned.tag(), TupleDomain.all());
     }
 
-    /**
-     * Keeps the predicate's domains on partition, bucket-key and first primary-key columns in the handle, where the
-     * split manager prunes partitions, buckets and files with them. Nothing is enforced: value columns must never
-     * filter before the merge, and pruned buckets still merge other keys than the predicate's, so Trino filters the
-     * rows read with the whole predicate.
-     */
+    /** See {@link ScanPushdown}: every domain prunes, only partition domains are enforced. */
     @Override
     public Optional<ConstraintApplicationResult<ConnectorTableHandle>> applyFilter(ConnectorSession session, ConnectorTableHandle tableHandle, Constraint constraint)
     {
-        PaimonTableHandle handle = (PaimonTableHandle) tableHandle;
-        Set<Integer> pruningFields = pruningFieldIds(handle.table());
-        TupleDomain<PaimonColumnHandle> pruning = constraint.getSummary()
-                .transformKeys(PaimonColumnHandle.class::cast)
-                .filter((column, _) -> pruningFields.contains(column.fieldId()));
-        TupleDomain<PaimonColumnHandle> combined = handle.constraint().intersect(pruning);
-        if (combined.equals(handle.constraint())) {
-            return Optional.empty();
-        }
-        return Optional.of(new ConstraintApplicationResult<>(handle.withConstraint(combined), PartitionDelete.unenforced(handle.table(), constraint.getSummary()), constraint.getExpression(), false));
+        return ScanPushdown.applyFilter((PaimonTableHandle) tableHandle, constraint);
+    }
+
+    @Override
+    public Optional<LimitApplicationResult<ConnectorTableHandle>> applyLimit(ConnectorSession session, ConnectorTableHandle tableHandle, long limit)
+    {
+        return ScanPushdown.applyLimit((PaimonTableHandle) tableHandle, limit);
     }
 
     /** A DELETE whose predicate selects whole partitions drops them in metadata (see {@link PartitionDelete}). */
@@ -314,22 +306,6 @@ public class PaimonMetadata
     public void truncateTable(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
         PartitionDelete.execute(catalog.fileSystem(session), ((PaimonTableHandle) tableHandle).withConstraint(TupleDomain.all()), session.getQueryId());
-    }
-
-    private static Set<Integer> pruningFieldIds(PaimonTable table)
-    {
-        TableOptions options = table.options();
-        Set<DataField> fields = new HashSet<>(table.partitionFields());
-        if (table.hasPrimaryKey()) {
-            options.bucketKey().forEach(name -> table.schema().field(name).ifPresent(fields::add));
-            table.trimmedPrimaryKeyFields().stream().findFirst().ifPresent(fields::add);
-        }
-        else if (options.bucket() > 0) {
-            options.bucketKey().forEach(name -> table.schema().field(name).ifPresent(fields::add));
-        }
-        return fields.stream()
-                .map(DataField::id)
-                .collect(toImmutableSet());
     }
 
     /**

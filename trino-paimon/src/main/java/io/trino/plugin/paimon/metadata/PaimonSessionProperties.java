@@ -1,21 +1,28 @@
 package io.trino.plugin.paimon.metadata;
 
 import com.google.common.collect.ImmutableList;
+import com.google.inject.Inject;
+import io.trino.plugin.paimon.PaimonConfig;
+import io.trino.plugin.paimon.read.PaimonSplitManager;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.session.PropertyMetadata;
 
 import java.util.List;
 
+import static io.trino.plugin.base.session.PropertyMetadataUtil.durationProperty;
 import static io.trino.spi.session.PropertyMetadata.enumProperty;
 
 /**
  * The connector's session properties. {@code insert_existing_partitions_behavior} has the name and values Trino's
  * Hive connector gives it: {@code APPEND} adds the rows of an INSERT to the table, {@code OVERWRITE} replaces the
  * partitions the INSERT writes (the whole table when it has no partitions), as Paimon's INSERT OVERWRITE does.
+ * {@code dynamic_filtering_wait_timeout} has the name and meaning of Trino's Iceberg connector's: how long split
+ * planning waits for a join's dynamic filters (catalog default {@code paimon.dynamic-filtering.wait-timeout}).
  */
 public final class PaimonSessionProperties
 {
     public static final String INSERT_EXISTING_PARTITIONS_BEHAVIOR = "insert_existing_partitions_behavior";
+    public static final String DYNAMIC_FILTERING_WAIT_TIMEOUT = PaimonSplitManager.DYNAMIC_FILTERING_WAIT_TIMEOUT;
 
     public enum InsertExistingPartitionsBehavior
     {
@@ -23,13 +30,24 @@ public final class PaimonSessionProperties
         OVERWRITE,
     }
 
-    private final List<PropertyMetadata<?>> sessionProperties = ImmutableList.of(
-            enumProperty(
-                    INSERT_EXISTING_PARTITIONS_BEHAVIOR,
-                    "Behavior of INSERT on partitions that hold data: APPEND adds rows, OVERWRITE replaces the partitions written (the whole table when it has no partitions)",
-                    InsertExistingPartitionsBehavior.class,
-                    InsertExistingPartitionsBehavior.APPEND,
-                    false));
+    private final List<PropertyMetadata<?>> sessionProperties;
+
+    @Inject
+    public PaimonSessionProperties(PaimonConfig config)
+    {
+        sessionProperties = ImmutableList.of(
+                enumProperty(
+                        INSERT_EXISTING_PARTITIONS_BEHAVIOR,
+                        "Behavior of INSERT on partitions that hold data: APPEND adds rows, OVERWRITE replaces the partitions written (the whole table when it has no partitions)",
+                        InsertExistingPartitionsBehavior.class,
+                        InsertExistingPartitionsBehavior.APPEND,
+                        false),
+                durationProperty(
+                        DYNAMIC_FILTERING_WAIT_TIMEOUT,
+                        "Longest time split planning waits for a join's dynamic filters before it plans without them",
+                        config.getDynamicFilteringWaitTimeout(),
+                        false));
+    }
 
     public List<PropertyMetadata<?>> getSessionProperties()
     {

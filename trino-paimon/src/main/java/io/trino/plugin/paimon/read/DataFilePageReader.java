@@ -9,6 +9,7 @@ import io.trino.parquet.ParquetDataSource;
 import io.trino.parquet.ParquetReaderOptions;
 import io.trino.parquet.metadata.BlockMetadata;
 import io.trino.parquet.metadata.ParquetMetadata;
+import io.trino.parquet.predicate.TupleDomainParquetPredicate;
 import io.trino.parquet.reader.MetadataReader;
 import io.trino.parquet.reader.ParquetReader;
 import io.trino.parquet.reader.RowGroupInfo;
@@ -19,10 +20,13 @@ import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.RunLengthEncodedBlock;
 import io.trino.spi.connector.SourcePage;
+import io.trino.spi.predicate.Domain;
+import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.type.Type;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.io.ColumnIO;
 import org.apache.parquet.io.MessageColumnIO;
+import org.apache.parquet.io.PrimitiveColumnIO;
 import org.apache.parquet.schema.MessageType;
 import org.joda.time.DateTimeZone;
 import org.roaringbitmap.RoaringBitmap;
@@ -30,6 +34,7 @@ import org.roaringbitmap.RoaringBitmap;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -40,6 +45,8 @@ import static io.trino.parquet.ParquetTypeUtils.getColumnIO;
 import static io.trino.parquet.ParquetTypeUtils.getDescriptors;
 import static io.trino.parquet.ParquetTypeUtils.lookupColumnByName;
 import static io.trino.parquet.metadata.PrunedBlockMetadata.createPrunedColumnsMetadata;
+import static io.trino.parquet.predicate.PredicateUtils.buildPredicate;
+import static io.trino.parquet.predicate.PredicateUtils.getFilteredRowGroups;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_BAD_DATA;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
 import static io.trino.spi.type.BigintType.BIGINT;
@@ -51,7 +58,8 @@ import static java.util.Objects.requireNonNull;
  * columns ({@code _KEY_<k>}), {@code _SEQUENCE_NUMBER}, {@code _VALUE_KIND}, then the value columns asked for;
  * for append files only the value columns. Columns are found by field id in the schema the file was written with;
  * a column the file does not have reads as nulls. Deleted rows (the file's deletion vector) are dropped here,
- * before any merge.
+ * before any merge. Row groups and pages whose statistics (column chunk statistics, dictionaries, column index)
+ * miss the {@link RowGroupDomains} are skipped: those rows are never read.
  */
 final class DataFilePageReader
         implements Closeable
@@ -59,6 +67,8 @@ final class DataFilePageReader
     static final String KEY_PREFIX = "_KEY_";
     static final String SEQUENCE_NUMBER = "_SEQUENCE_NUMBER";
     static final String VALUE_KIND = "_VALUE_KIND";
+    // Trino's default for simplifying large IN lists before they are checked against bloom filters
+    private static final int DOMAIN_COMPACTION_THRESHOLD = 1000;
 
     private final Location location;
     private final ParquetDataSource dataSource;
@@ -68,6 +78,8 @@ final class DataFilePageReader
     private final Block[] missingColumns;
     private final int[] readerChannels;
     private final Optional<RoaringBitmap> deletedRows;
+    private final int rowGroupCount;
+    private final int rowGroupsRead;
 
     DataFilePageReader(
             TrinoFileSystem fileSystem,
@@ -77,6 +89,7 @@ final class DataFilePageReader
             List<ReadColumn> keyColumns,
             boolean keyValueFile,
             List<ReadColumn> valueColumns,
+            RowGroupDomains domains,
             ParquetReaderOptions options)
     {
         this.location = requireNonNull(location, "location is null");
@@ -91,25 +104,33 @@ final class DataFilePageReader
             // channels of the output page, in order; a column missing from the file becomes a null block
             List<String> names = new ArrayList<>();
             List<Type> types = new ArrayList<>();
+            List<Optional<Domain>> channelDomains = new ArrayList<>();
             if (keyValueFile) {
                 for (ReadColumn key : keyColumns) {
-                    names.add(KEY_PREFIX + fieldName(fileSchema, key.fieldId()).orElseThrow(() -> badData("key field %s is missing from the schema of the file".formatted(key.fieldId()))));
+                    DataField field = field(fileSchema, key.fieldId()).orElseThrow(() -> badData("key field %s is missing from the schema of the file".formatted(key.fieldId())));
+                    names.add(KEY_PREFIX + field.name());
                     types.add(key.type());
+                    channelDomains.add(domains.keyDomain(key.fieldId(), field.type()));
                 }
                 names.add(SEQUENCE_NUMBER);
                 types.add(BIGINT);
+                channelDomains.add(Optional.empty());
                 names.add(VALUE_KIND);
                 types.add(TINYINT);
+                channelDomains.add(Optional.empty());
             }
             for (ReadColumn value : valueColumns) {
-                names.add(fieldName(fileSchema, value.fieldId()).orElse(null));
+                Optional<DataField> field = field(fileSchema, value.fieldId());
+                names.add(field.map(DataField::name).orElse(null));
                 types.add(value.type());
+                channelDomains.add(field.flatMap(fileField -> domains.valueDomain(value.fieldId(), fileField.type())));
             }
 
             this.channelCount = names.size();
             this.missingColumns = new Block[channelCount];
             this.readerChannels = new int[channelCount];
             List<Column> columns = new ArrayList<>();
+            Map<ColumnDescriptor, Domain> parquetDomains = new HashMap<>();
             for (int channel = 0; channel < channelCount; channel++) {
                 String name = names.get(channel);
                 ColumnIO columnIO = name == null ? null : lookupColumnByName(messageColumnIO, name);
@@ -126,15 +147,30 @@ final class DataFilePageReader
                         .orElseThrow(() -> badData("column %s cannot be read as %s".formatted(name, type)));
                 readerChannels[channel] = columns.size();
                 columns.add(new Column(name, field));
+                if (columnIO instanceof PrimitiveColumnIO primitive && channelDomains.get(channel).isPresent() && !channelDomains.get(channel).get().isAll()) {
+                    parquetDomains.put(primitive.getColumnDescriptor(), channelDomains.get(channel).get());
+                }
             }
 
             Map<List<String>, ColumnDescriptor> descriptors = getDescriptors(fileType, fileType);
-            List<RowGroupInfo> rowGroups = new ArrayList<>();
-            long rowOffset = 0;
-            for (BlockMetadata block : metadata.getBlocks()) {
-                rowGroups.add(new RowGroupInfo(createPrunedColumnsMetadata(block, dataSource.getId(), descriptors), rowOffset, Optional.empty()));
-                rowOffset += block.rowCount();
+            List<RowGroupInfo> rowGroups;
+            Optional<TupleDomainParquetPredicate> predicate = Optional.empty();
+            if (parquetDomains.isEmpty()) {
+                rowGroups = new ArrayList<>();
+                long rowOffset = 0;
+                for (BlockMetadata block : metadata.getBlocks()) {
+                    rowGroups.add(new RowGroupInfo(createPrunedColumnsMetadata(block, dataSource.getId(), descriptors), rowOffset, Optional.empty()));
+                    rowOffset += block.rowCount();
+                }
             }
+            else {
+                // the reader also takes the predicate, to skip the pages the column indexes rule out
+                TupleDomain<ColumnDescriptor> parquetDomain = TupleDomain.withColumnDomains(parquetDomains);
+                predicate = Optional.of(buildPredicate(fileType, parquetDomain, descriptors, DateTimeZone.UTC));
+                rowGroups = getFilteredRowGroups(0, file.fileSize(), dataSource, metadata, List.of(parquetDomain), List.of(predicate.get()), descriptors, DateTimeZone.UTC, DOMAIN_COMPACTION_THRESHOLD, options);
+            }
+            this.rowGroupCount = metadata.getBlocks().size();
+            this.rowGroupsRead = rowGroups.size();
             this.reader = new ParquetReader(
                     Optional.ofNullable(metadata.getFileMetaData().getCreatedBy()),
                     columns,
@@ -145,7 +181,7 @@ final class DataFilePageReader
                     memoryContext,
                     options,
                     exception -> new TrinoException(PAIMON_BAD_DATA, "Failed to read Paimon data file %s: %s".formatted(location, exception.getMessage()), exception),
-                    Optional.empty(),
+                    predicate,
                     Optional.empty());
         }
         catch (IOException e) {
@@ -196,6 +232,17 @@ final class DataFilePageReader
         }
     }
 
+    /** Row groups of the file, and those left to read after pruning. */
+    int rowGroupCount()
+    {
+        return rowGroupCount;
+    }
+
+    int rowGroupsRead()
+    {
+        return rowGroupsRead;
+    }
+
     long memoryUsage()
     {
         return memoryContext.getBytes();
@@ -222,11 +269,10 @@ final class DataFilePageReader
         }
     }
 
-    private static Optional<String> fieldName(TableSchema schema, int fieldId)
+    private static Optional<DataField> field(TableSchema schema, int fieldId)
     {
         return schema.fields().stream()
                 .filter(field -> field.id() == fieldId)
-                .map(DataField::name)
                 .findFirst();
     }
 

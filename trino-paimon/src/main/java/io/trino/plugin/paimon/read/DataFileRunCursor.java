@@ -58,6 +58,7 @@ final class DataFileRunCursor
                 PaimonDataFile file = files.get(nextFile++);
                 reader = openFile.apply(file);
                 metrics.fileOpened();
+                metrics.rowGroups(reader.rowGroupCount(), reader.rowGroupsRead());
                 level = file.level();
             }
             Page next = reader.nextPage();

@@ -33,6 +33,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import static io.trino.spi.type.TinyintType.TINYINT;
+import static java.lang.Math.toIntExact;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -45,6 +46,8 @@ public final class PaimonPageSource
         implements ConnectorPageSource
 {
     public static final String FILES_OPENED_METRIC = "paimon.filesOpened";
+    public static final String ROW_GROUPS_READ_METRIC = "paimon.rowGroupsRead";
+    public static final String ROW_GROUPS_SKIPPED_METRIC = "paimon.rowGroupsSkipped";
 
     private static final int OUTPUT_PAGE_ROWS = 8192;
 
@@ -64,11 +67,14 @@ public final class PaimonPageSource
     private OutputPageBuilder output;
     // pages of the merge not yet returned: a batch of merged rows comes out as a page per source page
     private final Queue<Page> mergedPages = new ArrayDeque<>();
+    private final long rowLimit;
     private long completedPositions;
     private boolean finished;
 
     /**
      * @param keyTypes Paimon types of the trimmed primary key, to order files by their key ranges
+     * @param rowLimit the most rows the query needs from this split (a pushed-down LIMIT); any rows of the split
+     * will do, so reading stops there, merged or not
      */
     public PaimonPageSource(
             List<PaimonDataFile> files,
@@ -80,8 +86,10 @@ public final class PaimonPageSource
             Supplier<MergeFunction> mergeFunctions,
             boolean lookupMode,
             boolean rawConvertible,
+            long rowLimit,
             Function<PaimonDataFile, DataFilePageReader> openFile)
     {
+        this.rowLimit = rowLimit;
         this.layout = requireNonNull(layout, "layout is null");
         this.outputTypes = ImmutableList.copyOf(outputTypes);
         this.openFile = requireNonNull(openFile, "openFile is null");
@@ -119,6 +127,11 @@ public final class PaimonPageSource
             }
             Page page = passThrough != null ? nextPassThroughPage() : nextMergedPage();
             if (page != null && page.getPositionCount() > 0) {
+                if (page.getPositionCount() >= rowLimit - completedPositions) {
+                    page = page.getRegion(0, toIntExact(rowLimit - completedPositions));
+                    finished = true;
+                    closeRuns();
+                }
                 completedPositions += page.getPositionCount();
                 return SourcePage.create(page);
             }
@@ -222,11 +235,18 @@ public final class PaimonPageSource
         return OptionalLong.of(completedPositions);
     }
 
-    /** {@value #FILES_OPENED_METRIC}: data files this split opened, after the split manager's pruning. */
+    /**
+     * {@value #FILES_OPENED_METRIC}: data files this split opened, after the split manager's pruning;
+     * {@value #ROW_GROUPS_READ_METRIC} and {@value #ROW_GROUPS_SKIPPED_METRIC}: Parquet row groups of those files
+     * read, and skipped by their statistics.
+     */
     @Override
     public Metrics getMetrics()
     {
-        return new Metrics(ImmutableMap.of(FILES_OPENED_METRIC, new LongCount(metrics.filesOpened())));
+        return new Metrics(ImmutableMap.of(
+                FILES_OPENED_METRIC, new LongCount(metrics.filesOpened()),
+                ROW_GROUPS_READ_METRIC, new LongCount(metrics.rowGroupsRead()),
+                ROW_GROUPS_SKIPPED_METRIC, new LongCount(metrics.rowGroupsSkipped())));
     }
 
     @Override

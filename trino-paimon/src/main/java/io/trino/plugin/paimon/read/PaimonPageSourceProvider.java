@@ -31,6 +31,8 @@ import io.trino.spi.connector.ConnectorSplit;
 import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.DynamicFilter;
+import io.trino.spi.connector.EmptyPageSource;
+import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.type.Type;
 import io.trino.spi.type.TypeManager;
 
@@ -70,11 +72,17 @@ public class PaimonPageSourceProvider
             List<ColumnHandle> columns,
             DynamicFilter dynamicFilter)
     {
-        PaimonTable table = ((PaimonTableHandle) connectorTable).table();
+        PaimonTableHandle handle = (PaimonTableHandle) connectorTable;
+        PaimonTable table = handle.table();
         if (channelOfField(columns, MergeRowId.FIELD_ID) >= 0) {
             return withRowId(transaction, session, connectorSplit, connectorTable, columns, dynamicFilter, table);
         }
         PaimonSplit split = (PaimonSplit) connectorSplit;
+        // the join's dynamic filter as it stands now: its domains are Trino's to enforce, they only prune here
+        TupleDomain<PaimonColumnHandle> predicate = handle.constraint().intersect(dynamicFilter.getCurrentPredicate().transformKeys(PaimonColumnHandle.class::cast));
+        if (predicate.isNone()) {
+            return new EmptyPageSource();
+        }
         TrinoFileSystem fileSystem = fileSystemFactory.create(session);
         TableSchema schema = table.schema();
         TableOptions options = table.options();
@@ -94,6 +102,9 @@ public class PaimonPageSourceProvider
                 .toList();
         List<Type> outputTypes = requested.stream().map(ReadColumn::type).toList();
 
+        boolean rawConvertible = table.hasPrimaryKey() && RawConvertible.isRawConvertible(split.files(), options);
+        RowGroupDomains rowGroupDomains = RowGroupDomains.of(table, predicate, !table.hasPrimaryKey() || rawConvertible);
+        long rowLimit = handle.limit().orElse(Long.MAX_VALUE);
         FileOpener fileOpener = (file, keyColumns, keyValueFile, valueColumns) -> new DataFilePageReader(
                 fileSystem,
                 Location.of(file.path()),
@@ -102,6 +113,7 @@ public class PaimonPageSourceProvider
                 keyColumns,
                 keyValueFile,
                 valueColumns,
+                rowGroupDomains,
                 parquetOptions);
 
         if (!table.hasPrimaryKey()) {
@@ -112,7 +124,7 @@ public class PaimonPageSourceProvider
             KeyValueLayout layout = new KeyValueLayout(0, new int[0], false, outputChannels);
             return new PaimonPageSource(split.files(), false, ImmutableList.of(), layout, outputTypes, null, () -> {
                 throw new TrinoException(GENERIC_INTERNAL_ERROR, "Append files are never merged: " + table.name());
-            }, false, true, file -> fileOpener.open(file, ImmutableList.of(), false, requested));
+            }, false, true, rowLimit, file -> fileOpener.open(file, ImmutableList.of(), false, requested));
         }
 
         List<DataField> keyFields = table.trimmedPrimaryKeyFields();
@@ -154,7 +166,7 @@ public class PaimonPageSourceProvider
         MergeFunctionFactory mergeFunctions = new MergeFunctionFactory(mergeEngine, mergedValues, outputChannels);
         // first-row is not lookup-wrapped in Paimon: its levels above 0 hold each key once
         boolean lookupMode = options.needsLookup() && options.mergeEngine() != MergeEngine.FIRST_ROW;
-        return new PaimonPageSource(split.files(), true, keyTypes, layout, outputTypes, comparator, mergeFunctions::create, lookupMode, isRawConvertible(split.files(), options),
+        return new PaimonPageSource(split.files(), true, keyTypes, layout, outputTypes, comparator, mergeFunctions::create, lookupMode, rawConvertible, rowLimit,
                 file -> fileOpener.open(file, keyColumns, true, valueColumns));
     }
 
@@ -207,23 +219,6 @@ public class PaimonPageSourceProvider
     private interface FileOpener
     {
         DataFilePageReader open(PaimonDataFile file, List<ReadColumn> keyColumns, boolean keyValueFile, List<ReadColumn> valueColumns);
-    }
-
-    /**
-     * Whether a bucket's files hold every key at most once with no retractions, so they can be read without merging
-     * (merge-semantics §2.1): all above level 0 with no delete rows, and deletion vectors or first-row or a single
-     * level; or a single file without delete rows. Files that do not record their delete rows are merged.
-     */
-    private static boolean isRawConvertible(List<PaimonDataFile> files, TableOptions options)
-    {
-        boolean noDeleteRows = files.stream().allMatch(file -> file.deleteRowCount().isPresent() && file.deleteRowCount().getAsLong() == 0);
-        if (files.size() == 1) {
-            return noDeleteRows;
-        }
-        boolean allAboveLevelZero = files.stream().allMatch(file -> file.level() > 0);
-        boolean singleLevel = files.stream().mapToInt(PaimonDataFile::level).distinct().count() == 1;
-        return noDeleteRows && allAboveLevelZero
-                && (options.deletionVectorsEnabled() || options.mergeEngine() == MergeEngine.FIRST_ROW || singleLevel);
     }
 
     private static int indexOfField(List<ReadColumn> columns, int fieldId)

@@ -2,9 +2,11 @@ package io.trino.plugin.paimon.read;
 
 import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
+import io.airlift.units.Duration;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.filesystem.TrinoFileSystemFactory;
+import io.trino.plugin.paimon.PaimonColumnHandle;
 import io.trino.plugin.paimon.PaimonTableHandle;
 import io.trino.plugin.paimon.format.manifest.BucketFiles;
 import io.trino.plugin.paimon.format.manifest.DataFileMeta;
@@ -15,6 +17,7 @@ import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.spi.SplitWeight;
+import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplit;
 import io.trino.spi.connector.ConnectorSplitManager;
@@ -24,6 +27,7 @@ import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.Constraint;
 import io.trino.spi.connector.DynamicFilter;
 import io.trino.spi.connector.FixedSplitSource;
+import io.trino.spi.predicate.TupleDomain;
 
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -37,11 +41,16 @@ import static java.util.Objects.requireNonNull;
  * One split per (partition, bucket) of the pinned snapshot, carrying the bucket's files; for append tables one split
  * per file. Partitions, buckets and files whose key range the table handle's constraint excludes are left out. As in
  * Paimon's batch scan, deletion-vector and first-row tables do not read level-0 files (only compacted data is visible
- * there, merge-semantics §2.1), and postpone buckets are not read at all.
+ * there, merge-semantics §2.1), and postpone buckets are not read at all. Splits are planned when the join's dynamic
+ * filters are known or the session's {@code dynamic_filtering_wait_timeout} is over, and those filters prune as the
+ * constraint does. With a pushed-down limit, planning stops once the splits hold that many rows for sure.
  */
 public class PaimonSplitManager
         implements ConnectorSplitManager
 {
+    /** The session property (declared with the others in the metadata layer) that bounds the wait for dynamic filters. */
+    public static final String DYNAMIC_FILTERING_WAIT_TIMEOUT = "dynamic_filtering_wait_timeout";
+
     // a bucket of this many bytes weighs as much as a standard split
     private static final long STANDARD_SPLIT_BYTES = 128L * 1024 * 1024;
 
@@ -60,12 +69,22 @@ public class PaimonSplitManager
         if (handle.snapshotId().isEmpty() || handle.constraint().isNone()) {
             return new FixedSplitSource(ImmutableList.of());
         }
+        return new PaimonSplitSource(dynamicFilter, session.getProperty(DYNAMIC_FILTERING_WAIT_TIMEOUT, Duration.class), dynamicPredicate -> splits(session, handle, dynamicPredicate));
+    }
+
+    // the dynamic filter prunes as the query's own predicate does: partitions, buckets, and files by key range
+    private List<ConnectorSplit> splits(ConnectorSession session, PaimonTableHandle handle, TupleDomain<ColumnHandle> dynamicPredicate)
+    {
+        TupleDomain<PaimonColumnHandle> pruning = handle.constraint().intersect(dynamicPredicate.transformKeys(PaimonColumnHandle.class::cast));
+        if (pruning.isNone()) {
+            return ImmutableList.of();
+        }
         PaimonTable table = handle.table();
         TableOptions options = table.options();
         TrinoFileSystem fileSystem = fileSystemFactory.create(session);
         Snapshot snapshot = PinnedSnapshot.read(fileSystem, handle);
         SnapshotScan scan = new SnapshotScan(fileSystem, table.location());
-        FilePruning filter = FilePruning.create(table, handle.constraint());
+        FilePruning filter = FilePruning.create(table, pruning);
 
         Map<String, PaimonDataFile.DeletionVectorReference> deletionVectors = new HashMap<>();
         for (IndexManifestEntry index : scan.indexFiles(snapshot, filter)) {
@@ -81,7 +100,12 @@ public class PaimonSplitManager
 
         boolean primaryKeyTable = table.hasPrimaryKey();
         ImmutableList.Builder<ConnectorSplit> splits = ImmutableList.builder();
+        // rows the splits so far are known to return: with a pushed-down limit, no further split is needed past it
+        long knownRows = 0;
         for (BucketFiles bucket : scan.liveFilesByBucket(snapshot, filter)) {
+            if (handle.limit().isPresent() && knownRows >= handle.limit().getAsLong()) {
+                break;
+            }
             String partitionPath = table.partitionPath(bucket.partition());
             List<PaimonDataFile> files = bucket.files().stream()
                     .filter(entry -> !(primaryKeyTable && options.batchScanSkipsLevelZero() && entry.file().level() == 0))
@@ -95,12 +119,33 @@ public class PaimonSplitManager
             }
             if (primaryKeyTable) {
                 splits.add(split(partitionPath, bucket.bucket(), files));
+                if (RawConvertible.isRawConvertible(files, options)) {
+                    knownRows += knownRows(files);
+                }
             }
             else {
-                files.forEach(file -> splits.add(split(partitionPath, bucket.bucket(), List.of(file))));
+                for (PaimonDataFile file : files) {
+                    if (handle.limit().isPresent() && knownRows >= handle.limit().getAsLong()) {
+                        break;
+                    }
+                    splits.add(split(partitionPath, bucket.bucket(), List.of(file)));
+                    knownRows += knownRows(List.of(file));
+                }
             }
         }
-        return new FixedSplitSource(splits.build());
+        return splits.build();
+    }
+
+    // the rows of files read as they are, unless a deletion vector removes an unknown number of them
+    private static long knownRows(List<PaimonDataFile> files)
+    {
+        long rows = 0;
+        for (PaimonDataFile file : files) {
+            if (file.deletionVector().isEmpty()) {
+                rows += file.rowCount();
+            }
+        }
+        return rows;
     }
 
     private static PaimonSplit split(String partitionPath, int bucket, List<PaimonDataFile> files)

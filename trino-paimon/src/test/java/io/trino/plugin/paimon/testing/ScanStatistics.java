@@ -1,5 +1,6 @@
 package io.trino.plugin.paimon.testing;
 
+import io.trino.Session;
 import io.trino.execution.QueryStats;
 import io.trino.operator.OperatorStats;
 import io.trino.plugin.base.metrics.LongCount;
@@ -8,15 +9,17 @@ import io.trino.testing.MaterializedResult;
 import io.trino.testing.QueryRunner;
 
 import static io.trino.plugin.paimon.read.PaimonPageSource.FILES_OPENED_METRIC;
+import static io.trino.plugin.paimon.read.PaimonPageSource.ROW_GROUPS_READ_METRIC;
+import static io.trino.plugin.paimon.read.PaimonPageSource.ROW_GROUPS_SKIPPED_METRIC;
 import static java.util.Objects.requireNonNull;
 import static java.util.concurrent.TimeUnit.NANOSECONDS;
 
 /**
  * A query's result with what its table scans read: splits (one per bucket of a primary-key table; a scan with no
- * split still runs one driver), data files opened and bytes read, and its elapsed time on the coordinator, from
- * the query's final statistics.
+ * split still runs one driver), data files opened, their Parquet row groups read and skipped, bytes read, rows
+ * the scans returned, and the query's elapsed time on the coordinator, from the query's final statistics.
  */
-public record ScanStatistics(MaterializedResult result, long splits, long filesOpened, long physicalInputBytes, long elapsedNanos)
+public record ScanStatistics(MaterializedResult result, long splits, long filesOpened, long physicalInputBytes, long elapsedNanos, long rowGroupsRead, long rowGroupsSkipped, long physicalInputRows)
 {
     public ScanStatistics
     {
@@ -25,11 +28,18 @@ public record ScanStatistics(MaterializedResult result, long splits, long filesO
 
     public static ScanStatistics execute(QueryRunner queryRunner, String sql)
     {
+        return execute(queryRunner, queryRunner.getDefaultSession(), sql);
+    }
+
+    public static ScanStatistics execute(QueryRunner queryRunner, Session session, String sql)
+    {
         DistributedQueryRunner runner = (DistributedQueryRunner) queryRunner;
-        QueryRunner.MaterializedResultWithPlan result = runner.executeWithPlan(runner.getDefaultSession(), sql);
+        QueryRunner.MaterializedResultWithPlan result = runner.executeWithPlan(session, sql);
         QueryStats stats = runner.getCoordinator().getQueryManager().getFullQueryInfo(result.queryId()).getQueryStats();
         long splits = 0;
         long filesOpened = 0;
+        long rowGroupsRead = 0;
+        long rowGroupsSkipped = 0;
         for (OperatorStats operator : stats.getOperatorSummaries()) {
             // a scan runs one driver per split
             if (operator.getOperatorType().equals("TableScanOperator") || operator.getOperatorType().equals("ScanFilterAndProjectOperator")) {
@@ -38,7 +48,14 @@ public record ScanStatistics(MaterializedResult result, long splits, long filesO
             if (operator.getConnectorMetrics().getMetrics().get(FILES_OPENED_METRIC) instanceof LongCount count) {
                 filesOpened += count.getTotal();
             }
+            if (operator.getConnectorMetrics().getMetrics().get(ROW_GROUPS_READ_METRIC) instanceof LongCount count) {
+                rowGroupsRead += count.getTotal();
+            }
+            if (operator.getConnectorMetrics().getMetrics().get(ROW_GROUPS_SKIPPED_METRIC) instanceof LongCount count) {
+                rowGroupsSkipped += count.getTotal();
+            }
         }
-        return new ScanStatistics(result.result(), splits, filesOpened, stats.getPhysicalInputDataSize().toBytes(), stats.getElapsedTime().roundTo(NANOSECONDS));
+        return new ScanStatistics(result.result(), splits, filesOpened, stats.getPhysicalInputDataSize().toBytes(), stats.getElapsedTime().roundTo(NANOSECONDS),
+                rowGroupsRead, rowGroupsSkipped, stats.getPhysicalInputPositions());
     }
 }

@@ -1,0 +1,71 @@
+package io.trino.plugin.paimon.read;
+
+import com.google.common.base.Stopwatch;
+import io.airlift.units.Duration;
+import io.trino.spi.connector.ColumnHandle;
+import io.trino.spi.connector.ConnectorSplit;
+import io.trino.spi.connector.ConnectorSplitSource;
+import io.trino.spi.connector.DynamicFilter;
+import io.trino.spi.predicate.TupleDomain;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+import static java.util.Objects.requireNonNull;
+import static java.util.concurrent.CompletableFuture.completedFuture;
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
+
+/**
+ * Plans a scan's splits once the join's dynamic filters are known, or once the wait for them is over. Until then it
+ * answers with empty batches that complete when a filter arrives or the wait ends, so no thread is held; the planner
+ * then gets the dynamic filter's predicate as it stands (possibly all, or none for an empty build side).
+ */
+final class PaimonSplitSource
+        implements ConnectorSplitSource
+{
+    private static final ConnectorSplitBatch EMPTY_BATCH = new ConnectorSplitBatch(List.of(), false);
+
+    private final DynamicFilter dynamicFilter;
+    private final long waitMillis;
+    private final Stopwatch waitStopwatch = Stopwatch.createStarted();
+    private final Function<TupleDomain<ColumnHandle>, List<ConnectorSplit>> planner;
+    private Iterator<ConnectorSplit> splits;
+
+    PaimonSplitSource(DynamicFilter dynamicFilter, Duration waitTimeout, Function<TupleDomain<ColumnHandle>, List<ConnectorSplit>> planner)
+    {
+        this.dynamicFilter = requireNonNull(dynamicFilter, "dynamicFilter is null");
+        this.waitMillis = waitTimeout.toMillis();
+        this.planner = requireNonNull(planner, "planner is null");
+    }
+
+    @Override
+    public CompletableFuture<ConnectorSplitBatch> getNextBatch(int maxSize)
+    {
+        if (splits == null) {
+            long remainingMillis = waitMillis - waitStopwatch.elapsed(MILLISECONDS);
+            if (dynamicFilter.isAwaitable() && remainingMillis > 0) {
+                return dynamicFilter.isBlocked()
+                        .thenApply(_ -> EMPTY_BATCH)
+                        .completeOnTimeout(EMPTY_BATCH, remainingMillis, MILLISECONDS);
+            }
+            splits = planner.apply(dynamicFilter.getCurrentPredicate()).iterator();
+        }
+        List<ConnectorSplit> batch = new ArrayList<>(Math.min(maxSize, 1024));
+        while (batch.size() < maxSize && splits.hasNext()) {
+            batch.add(splits.next());
+        }
+        return completedFuture(new ConnectorSplitBatch(batch, !splits.hasNext()));
+    }
+
+    @Override
+    public boolean isFinished()
+    {
+        return splits != null && !splits.hasNext();
+    }
+
+    @Override
+    public void close() {}
+}
