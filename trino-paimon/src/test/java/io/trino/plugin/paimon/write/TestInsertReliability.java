@@ -6,6 +6,7 @@ import io.trino.filesystem.local.LocalFileSystem;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
+import io.trino.plugin.paimon.testing.CommitFault;
 import io.trino.plugin.paimon.testing.FaultFs;
 import io.trino.plugin.paimon.testing.FaultFs.Action;
 import io.trino.plugin.paimon.testing.FaultFs.Hang;
@@ -244,21 +245,6 @@ final class TestInsertReliability
         System.out.printf("T3 %s: %s landed, %s conflicts%n", table, latest - before, conflicts.stream().mapToInt(Integer::intValue).sum());
     }
 
-    private record Fault(String step, Rule rule, boolean succeeds, String pathInMessage) {}
-
-    private static final List<Fault> FAULTS = List.of(
-            new Fault("S0 data file create", Rule.nth(Operation.CREATE, "**/bucket-*/data-*", 1, Action.THROW_BEFORE), false, "/bucket-"),
-            new Fault("S0 data file close", Rule.nth(Operation.CREATE, "**/bucket-*/data-*", 1, Action.THROW_AFTER_WRITE), false, "/bucket-"),
-            new Fault("S1 manifest", Rule.nth(Operation.CREATE_OR_OVERWRITE, "**/manifest/manifest-[!l]*", 1, Action.THROW_BEFORE), false, "/manifest/manifest-"),
-            new Fault("S1 manifest written", Rule.nth(Operation.CREATE_OR_OVERWRITE, "**/manifest/manifest-[!l]*", 1, Action.THROW_AFTER_WRITE), false, "/manifest/manifest-"),
-            new Fault("S3 base manifest list", Rule.nth(Operation.CREATE_OR_OVERWRITE, "**/manifest/manifest-list-*", 1, Action.THROW_BEFORE), false, "/manifest/manifest-list-"),
-            new Fault("S2 delta manifest list", Rule.nth(Operation.CREATE_OR_OVERWRITE, "**/manifest/manifest-list-*", 2, Action.THROW_AFTER_WRITE), false, "/manifest/manifest-list-"),
-            new Fault("S5 snapshot temporary file", Rule.nth(Operation.CREATE_OR_OVERWRITE, "**/snapshot/.snapshot-*", 1, Action.THROW_BEFORE), false, "/snapshot/"),
-            new Fault("S5 publish", Rule.nth(Operation.RENAME, "**/snapshot/snapshot-*", 1, Action.THROW_BEFORE), false, "/snapshot/snapshot-"),
-            new Fault("S5 publish lands, reports failure", Rule.nth(Operation.RENAME, "**/snapshot/snapshot-*", 1, Action.THROW_AFTER_WRITE), true, ""),
-            new Fault("S5 publish lands, reports existing", Rule.nth(Operation.RENAME, "**/snapshot/snapshot-*", 1, Action.ALREADY_EXISTS_AFTER_WRITE), true, ""),
-            new Fault("S6 LATEST hint", Rule.nth(Operation.CREATE_OR_OVERWRITE, "**/snapshot/LATEST", 1, Action.THROW_BEFORE), true, ""));
-
     /**
      * T6 for INSERT: a failure at each commit step. Before the publish the statement fails naming the file, the
      * table is unchanged and the data files it wrote are gone; a publish that landed although the file system
@@ -268,7 +254,7 @@ final class TestInsertReliability
     void failureAtEachCommitStep()
     {
         int round = 0;
-        for (Fault fault : FAULTS) {
+        for (CommitFault fault : CommitFault.STEPS) {
             round++;
             List<String> rowsBefore = rows("faults");
             long snapshotBefore = latestSnapshotId("faults");
