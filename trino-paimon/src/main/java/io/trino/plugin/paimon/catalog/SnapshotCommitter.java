@@ -35,6 +35,7 @@ import java.util.function.Consumer;
 import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_CONFLICT;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_STATE_UNKNOWN;
 import static io.trino.plugin.paimon.format.snapshot.Snapshot.BATCH_COMMIT_IDENTIFIER;
 import static java.util.Objects.requireNonNull;
 
@@ -132,19 +133,44 @@ public final class SnapshotCommitter
         requireNonNull(indexUpdate, "indexUpdate is null");
         requireNonNull(properties, "properties is null");
         requireNonNull(check, "check is null");
+        // the manifests and lists of this commit, removed again when it fails before its snapshot may have landed
+        List<String> written = new ArrayList<>();
+        try {
+            return commitAttempts(kind, changes, changelog, indexUpdate, compactManifests, properties, check, newStatistics, written);
+        }
+        catch (RuntimeException e) {
+            if (!(e instanceof TrinoException trinoException && trinoException.getErrorCode().equals(PAIMON_COMMIT_STATE_UNKNOWN.toErrorCode()))) {
+                for (String name : written) {
+                    try {
+                        manifestWriter.delete(name);
+                    }
+                    catch (RuntimeException deleteFailure) {
+                        e.addSuppressed(deleteFailure);
+                    }
+                }
+            }
+            throw e;
+        }
+    }
+
+    private Snapshot commitAttempts(CommitKind kind, List<ManifestEntry> changes, List<ManifestEntry> changelog, IndexManifestUpdate indexUpdate, boolean compactManifests, Map<String, String> properties, Consumer<Optional<Snapshot>> check, Optional<String> newStatistics, List<String> written)
+    {
         List<DataType> partitionTypes = partitionTypes();
         Optional<ManifestFileMeta> deltaManifest = changes.isEmpty()
                 ? Optional.empty()
                 : Optional.of(manifestWriter.writeManifest(changes, partitionTypes, schema.id()));
+        deltaManifest.ifPresent(manifest -> written.add(manifest.fileName()));
         Optional<ManifestFileMeta> changelogManifest = changelog.isEmpty()
                 ? Optional.empty()
                 : Optional.of(manifestWriter.writeManifest(changelog, partitionTypes, schema.id()));
+        changelogManifest.ifPresent(manifest -> written.add(manifest.fileName()));
 
         for (int attempt = 0; ; attempt++) {
             Optional<Snapshot> latest = snapshots.latestSnapshot();
             check.accept(latest);
             checkDeletedFilesAreLive(latest, changes);
 
+            // also listed in written, as soon as each is written
             List<String> attemptFiles = new ArrayList<>();
             List<ManifestFileMeta> baseManifests = new ArrayList<>();
             long previousTotal = 0;
@@ -155,6 +181,7 @@ public final class SnapshotCommitter
                     if (!live.isEmpty()) {
                         ManifestFileMeta rewritten = manifestWriter.writeManifest(live, partitionTypes, schema.id());
                         attemptFiles.add(rewritten.fileName());
+                        written.add(rewritten.fileName());
                         baseManifests.add(rewritten);
                     }
                 }
@@ -164,19 +191,25 @@ public final class SnapshotCommitter
             }
             WrittenFile baseList = manifestWriter.writeManifestList(baseManifests);
             attemptFiles.add(baseList.name());
+            written.add(baseList.name());
             WrittenFile deltaList = manifestWriter.writeManifestList(deltaManifest.map(List::of).orElse(List.of()));
             attemptFiles.add(deltaList.name());
+            written.add(deltaList.name());
             Optional<WrittenFile> changelogList = changelogManifest.map(manifest -> manifestWriter.writeManifestList(List.of(manifest)));
-            changelogList.ifPresent(list -> attemptFiles.add(list.name()));
+            changelogList.ifPresent(list -> {
+                attemptFiles.add(list.name());
+                written.add(list.name());
+            });
             Optional<String> indexManifest = latest.flatMap(Snapshot::indexManifest);
             List<IndexManifestEntry> previousIndex = indexUpdate.readsPrevious() && indexManifest.isPresent()
                     ? scan.readIndexManifest(indexManifest.get())
                     : List.of();
             Optional<List<IndexManifestEntry>> indexFiles = indexUpdate.apply(previousIndex);
             if (indexFiles.isPresent()) {
-                WrittenFile written = manifestWriter.writeIndexManifest(indexFiles.get());
-                attemptFiles.add(written.name());
-                indexManifest = Optional.of(written.name());
+                WrittenFile indexList = manifestWriter.writeIndexManifest(indexFiles.get());
+                attemptFiles.add(indexList.name());
+                written.add(indexList.name());
+                indexManifest = Optional.of(indexList.name());
             }
 
             // as Paimon's commit: the snapshot names the table's latest schema, which may be newer than the one this
@@ -219,6 +252,7 @@ public final class SnapshotCommitter
             }
             // another writer committed this id first: drop this attempt's lists and try on top of its snapshot
             attemptFiles.forEach(manifestWriter::delete);
+            written.removeAll(attemptFiles);
             if (attempt >= maxRetries) {
                 throw new TrinoException(PAIMON_COMMIT_CONFLICT, "Commit to Paimon table %s failed: snapshot %s was taken by another writer %s times".formatted(tableLocation, snapshot.id(), attempt + 1));
             }

@@ -108,7 +108,15 @@ public final class ManifestWriter
             fileSystem.newOutputFile(location).createOrOverwrite(content);
         }
         catch (IOException e) {
-            throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to write " + location, e);
+            TrinoException failure = new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to write " + location, e);
+            // the file may exist although the write failed; nothing refers to it yet
+            try {
+                fileSystem.deleteFile(location);
+            }
+            catch (IOException | RuntimeException deleteFailure) {
+                failure.addSuppressed(deleteFailure);
+            }
+            throw failure;
         }
         return content.length;
     }
