@@ -25,6 +25,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -35,10 +36,12 @@ import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
 import static io.trino.testing.assertions.TrinoExceptionAssert.assertThatTrinoException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * Schema changes racing with INSERTs and with each other (reliability.md T24): an INSERT planned on schema k that
- * commits after schema k+1 keeps its files at schema k and reads correctly; INSERTs running beside ADD COLUMN land or
+ * commits after schema k+1 keeps its files at schema k and reads correctly by field id (after ADD COLUMN, RENAME
+ * COLUMN, DROP and re-ADD of a column; an UPDATE too); INSERTs running beside ADD COLUMN land or
  * fail with a conflict, and the table stays consistent (Fsck, Paimon Java); schema changes that race for the same
  * schema id all land, each applied again on top of the one that won.
  */
@@ -76,7 +79,7 @@ final class TestAlterTableConcurrency
                 .partitionKeys("dt")
                 .option("bucket", "1")
                 .build());
-        for (String name : List.of("held", "busy", "raced")) {
+        for (String name : List.of("held", "busy", "raced", "held_rename", "held_readd", "held_update")) {
             paimon.createTable(DATABASE, name, Schema.newBuilder()
                     .column("id", DataTypes.INT())
                     .column("v", DataTypes.STRING())
@@ -119,6 +122,105 @@ final class TestAlterTableConcurrency
         assertThat(PaimonJavaCatalog.readRows(table)).containsExactly("+I(1, first, null)", "+I(2, planned on schema 0, null)", "+I(3, after, 42)");
         assertThat(table.store().newScan().plan().files()).extracting(entry -> entry.file().schemaId()).containsOnly(0L, 1L);
         assertThat(fsck("held")).isEmpty();
+    }
+
+    /**
+     * An INSERT planned on schema 0 that commits after a RENAME COLUMN: its files keep schema 0 and field ids, so the
+     * value it wrote is read under the new name, by Trino and by Paimon Java.
+     */
+    @Test
+    void insertPlannedBeforeRenameColumnCommitsAfterIt()
+            throws Exception
+    {
+        assertUpdate("INSERT INTO held_rename VALUES (1, 'first')", 1);
+        Optional<RuntimeException> failure = runHeld("held_rename", "INSERT INTO held_rename VALUES (2, 'planned on schema 0')",
+                "ALTER TABLE held_rename RENAME COLUMN v TO label");
+        assertThat(failure).isEmpty();
+        FileStoreTable table = (FileStoreTable) oracle().getTable(DATABASE, "held_rename");
+        assertThat(table.schema().fieldNames()).containsExactly("id", "label");
+        assertThat(table.store().newScan().plan().files()).extracting(entry -> entry.file().schemaId()).containsOnly(0L);
+        assertThat(PaimonJavaCatalog.readRows(table)).containsExactly("+I(1, first)", "+I(2, planned on schema 0)");
+        assertQuery("SELECT id, label FROM held_rename", "VALUES (1, 'first'), (2, 'planned on schema 0')");
+        assertThat(fsck("held_rename")).isEmpty();
+    }
+
+    /**
+     * An INSERT planned on schema 0 that commits after its column was dropped and added again: the value it wrote
+     * belongs to the dropped field id, so the new column reads NULL for it (no value revived by name, paimon PR
+     * #8126), as if the INSERT had run before the DROP; or the INSERT fails with a conflict and is not there at all.
+     */
+    @Test
+    void insertPlannedBeforeDropAndReAddCommitsAfterIt()
+            throws Exception
+    {
+        assertUpdate("INSERT INTO held_readd VALUES (1, 'first')", 1);
+        Optional<RuntimeException> failure = runHeld("held_readd", "INSERT INTO held_readd VALUES (2, 'planned on schema 0')",
+                "ALTER TABLE held_readd DROP COLUMN v", "ALTER TABLE held_readd ADD COLUMN v varchar");
+        FileStoreTable table = (FileStoreTable) oracle().getTable(DATABASE, "held_readd");
+        assertThat(table.schema().fields()).extracting(DataField::name, DataField::id).containsExactly(tuple("id", 0), tuple("v", 2));
+        if (failure.isPresent()) {
+            assertThat(isConflict(failure.get())).as("the INSERT failed with %s", failure.get()).isTrue();
+            assertThat(PaimonJavaCatalog.readRows(table)).containsExactly("+I(1, null)");
+        }
+        else {
+            assertThat(PaimonJavaCatalog.readRows(table)).containsExactly("+I(1, null)", "+I(2, null)");
+        }
+        assertUpdate("INSERT INTO held_readd VALUES (3, 'after')", 1);
+        assertThat(fsck("held_readd")).isEmpty();
+    }
+
+    /** An UPDATE planned on schema 0 that commits after ADD COLUMN: its rows read NULL in the new column, and take values later. */
+    @Test
+    void updatePlannedBeforeAddColumnCommitsAfterIt()
+            throws Exception
+    {
+        assertUpdate("INSERT INTO held_update VALUES (1, 'a'), (2, 'b')", 2);
+        Optional<RuntimeException> failure = runHeld("held_update", "UPDATE held_update SET v = 'updated on schema 0' WHERE id = 1",
+                "ALTER TABLE held_update ADD COLUMN c bigint");
+        assertThat(failure).isEmpty();
+        FileStoreTable table = (FileStoreTable) oracle().getTable(DATABASE, "held_update");
+        assertThat(table.schema().id()).isEqualTo(1);
+        assertThat(table.store().newScan().plan().files()).extracting(entry -> entry.file().schemaId()).containsOnly(0L);
+        assertThat(PaimonJavaCatalog.readRows(table)).containsExactly("+I(2, b, null)", "+U(1, updated on schema 0, null)");
+
+        assertUpdate("UPDATE held_update SET c = 5 WHERE id = 1", 1);
+        table = (FileStoreTable) oracle().getTable(DATABASE, "held_update");
+        assertThat(PaimonJavaCatalog.readRows(table)).containsExactly("+I(2, b, null)", "+U(1, updated on schema 0, 5)");
+        assertQuery("SELECT * FROM held_update", "VALUES (1, 'updated on schema 0', 5), (2, 'b', NULL)");
+        assertThat(fsck("held_update")).isEmpty();
+    }
+
+    /**
+     * Runs the write until it writes the manifest of its files (its data files written with the schema it planned
+     * on), runs the schema changes meanwhile, then lets the write commit; returns how the write failed, if it did.
+     */
+    private Optional<RuntimeException> runHeld(String table, String write, String... schemaChanges)
+            throws Exception
+    {
+        Hang hang = faultFs.hang(Operation.CREATE_OR_OVERWRITE, "**/%s/manifest/manifest-*".formatted(table), 1);
+        ExecutorService executor = Executors.newSingleThreadExecutor();
+        try {
+            Future<?> held = executor.submit(() -> getQueryRunner().execute(write));
+            hang.awaitReached();
+            for (String schemaChange : schemaChanges) {
+                assertUpdate(schemaChange);
+            }
+            hang.release();
+            try {
+                held.get();
+                return Optional.empty();
+            }
+            catch (ExecutionException e) {
+                if (e.getCause() instanceof RuntimeException failure) {
+                    return Optional.of(failure);
+                }
+                throw e;
+            }
+        }
+        finally {
+            faultFs.clearRules();
+            executor.shutdownNow();
+        }
     }
 
     /**
