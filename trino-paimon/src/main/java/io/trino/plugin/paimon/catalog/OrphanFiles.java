@@ -28,6 +28,7 @@ import java.util.Set;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_UNSUPPORTED_CONFIGURATION;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -45,6 +46,7 @@ public final class OrphanFiles
     private static final String BRANCH_PREFIX = "branch-";
     private static final String BUCKET_PREFIX = "bucket-";
     private static final String STATISTICS_DIRECTORY = "statistics";
+    private static final String CHANGELOG_DIRECTORY = "changelog";
 
     private final TrinoFileSystem fileSystem;
     private final PaimonTable table;
@@ -67,6 +69,13 @@ public final class OrphanFiles
      */
     public Result remove(long olderThanMillis)
     {
+        boolean longLivedChangelog = listFiles(table.location().appendPath(CHANGELOG_DIRECTORY)).stream()
+                .anyMatch(file -> file.location().fileName().startsWith("changelog-"));
+        if (longLivedChangelog) {
+            // such changelog files reference data files no snapshot does; they are Paimon's to clean
+            throw new TrinoException(PAIMON_UNSUPPORTED_CONFIGURATION, "Cannot remove orphan files of Paimon table %s: it keeps long-lived changelog files in %s; remove them with Paimon".formatted(
+                    table.name(), table.location().appendPath(CHANGELOG_DIRECTORY)));
+        }
         List<Location> roots = new ArrayList<>();
         roots.add(table.location());
         roots.addAll(branchRoots());

@@ -19,7 +19,10 @@ import org.apache.paimon.schema.Schema;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.types.DataTypes;
+import org.apache.paimon.types.RowKind;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -78,14 +81,20 @@ final class TestTableMaintenance
     protected void createTables(PaimonJavaCatalog paimon)
     {
         paimon.createDatabase(COPIES);
-        for (String name : List.of("expired", "littered", "pinned")) {
-            paimon.createTable(DATABASE, name, Schema.newBuilder()
+        for (String name : List.of("expired", "expired_changelog", "expired_dv", "littered", "pinned")) {
+            Schema.Builder schema = Schema.newBuilder()
                     .column("id", DataTypes.INT())
                     .column("v", DataTypes.STRING())
                     .primaryKey("id")
                     .option("bucket", "2")
-                    .option("snapshot.num-retained.min", "2")
-                    .build());
+                    .option("snapshot.num-retained.min", "2");
+            if (name.equals("expired_changelog")) {
+                schema.option("changelog-producer", "input");
+            }
+            if (name.equals("expired_dv")) {
+                schema.option("deletion-vectors.enabled", "true");
+            }
+            paimon.createTable(DATABASE, name, schema.build());
         }
         for (String name : List.of("capped", "capped_by_paimon")) {
             paimon.createTable(DATABASE, name, Schema.newBuilder()
@@ -104,22 +113,27 @@ final class TestTableMaintenance
                 .build());
     }
 
-    @Test
-    void expireSnapshotsDeletesWhatPaimonJavaDeletes()
+    /**
+     * Data files deleted by compactions, changelog files ({@code changelog-producer = input}) and deletion-vector
+     * index files ({@code expired_dv}, written by Paimon Java alone, as Trino does not write such tables).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"expired", "expired_changelog", "expired_dv"})
+    void expireSnapshotsDeletesWhatPaimonJavaDeletes(String name)
             throws Exception
     {
-        writeHistory("expired");
-        long latest = snapshotIds("expired").last();
+        writeHistory(name);
+        long latest = snapshotIds(name).last();
         Map<Long, List<String>> before = new HashMap<>();
-        for (long id : snapshotIds("expired")) {
-            before.put(id, rows("SELECT * FROM expired FOR VERSION AS OF " + id));
+        for (long id : snapshotIds(name)) {
+            before.put(id, rows("SELECT * FROM " + name + " FOR VERSION AS OF " + id));
         }
-        List<String> taggedBefore = rows("SELECT * FROM expired FOR VERSION AS OF 'kept'");
-        Set<String> filesBefore = files("expired");
-        Path copy = copyTable("expired");
+        List<String> taggedBefore = rows("SELECT * FROM " + name + " FOR VERSION AS OF 'kept'");
+        Set<String> filesBefore = files(name);
+        Path copy = copyTable(name);
 
-        assertUpdate(lowFloors(), "ALTER TABLE expired EXECUTE expire_snapshots(retention_threshold => '0s')");
-        FileStoreTable twin = (FileStoreTable) oracle().getTable(COPIES, "expired");
+        assertUpdate(lowFloors(), "ALTER TABLE " + name + " EXECUTE expire_snapshots(retention_threshold => '0s')");
+        FileStoreTable twin = (FileStoreTable) oracle().getTable(COPIES, name);
         twin.newExpireSnapshots().config(ExpireConfig.builder()
                         .snapshotRetainMin(2)
                         .snapshotRetainMax(Integer.MAX_VALUE)
@@ -129,27 +143,33 @@ final class TestTableMaintenance
                 .expire();
 
         // snapshot.num-retained.min = 2 keeps the last two; the tag keeps the files of its snapshot
-        assertThat(snapshotIds("expired")).containsExactly(latest - 1, latest);
-        assertThat(files("expired")).isEqualTo(files(copy));
-        Set<String> deleted = difference(filesBefore, files("expired"));
+        assertThat(snapshotIds(name)).containsExactly(latest - 1, latest);
+        assertThat(files(name)).isEqualTo(files(copy));
+        Set<String> deleted = difference(filesBefore, files(name));
         assertThat(deleted).anyMatch(file -> file.startsWith("bucket-") && file.endsWith(".parquet"));
         assertThat(deleted).anyMatch(file -> file.startsWith("manifest/manifest-list-"));
+        if (name.equals("expired_changelog")) {
+            assertThat(deleted).anyMatch(file -> file.startsWith("bucket-") && file.contains("/changelog-"));
+        }
+        if (name.equals("expired_dv")) {
+            assertThat(deleted).anyMatch(file -> file.startsWith("index/index-"));
+        }
         assertThat(deleted).anyMatch(file -> file.startsWith("snapshot/snapshot-"));
-        assertThat(Files.readString(tablePath("expired").resolve("snapshot/EARLIEST"))).isEqualTo(String.valueOf(latest - 1));
+        assertThat(Files.readString(tablePath(name).resolve("snapshot/EARLIEST"))).isEqualTo(String.valueOf(latest - 1));
 
         for (long id : List.of(latest - 1, latest)) {
-            assertThat(rows("SELECT * FROM expired FOR VERSION AS OF " + id)).isEqualTo(before.get(id));
-            assertThat(RowText.paimonText(oracle().getTable(DATABASE, "expired").copy(Map.of("scan.snapshot-id", String.valueOf(id))))).isEqualTo(before.get(id));
+            assertThat(rows("SELECT * FROM " + name + " FOR VERSION AS OF " + id)).isEqualTo(before.get(id));
+            assertThat(RowText.paimonText(oracle().getTable(DATABASE, name).copy(Map.of("scan.snapshot-id", String.valueOf(id))))).isEqualTo(before.get(id));
         }
-        assertThat(rows("SELECT * FROM expired FOR VERSION AS OF 'kept'")).isEqualTo(taggedBefore);
-        assertThat(RowText.paimonText(oracle().getTable(DATABASE, "expired").copy(Map.of("scan.tag-name", "kept")))).isEqualTo(taggedBefore);
-        assertThat(fsck("expired")).isEmpty();
+        assertThat(rows("SELECT * FROM " + name + " FOR VERSION AS OF 'kept'")).isEqualTo(taggedBefore);
+        assertThat(RowText.paimonText(oracle().getTable(DATABASE, name).copy(Map.of("scan.tag-name", "kept")))).isEqualTo(taggedBefore);
+        assertThat(fsck(name)).isEmpty();
 
         // a second run finds nothing more to expire, and a threshold that keeps every snapshot changes nothing
-        Set<String> filesAfter = files("expired");
-        assertUpdate(lowFloors(), "ALTER TABLE expired EXECUTE expire_snapshots(retention_threshold => '0s')");
-        assertUpdate("ALTER TABLE expired EXECUTE expire_snapshots(retention_threshold => '7d')");
-        assertThat(files("expired")).isEqualTo(filesAfter);
+        Set<String> filesAfter = files(name);
+        assertUpdate(lowFloors(), "ALTER TABLE " + name + " EXECUTE expire_snapshots(retention_threshold => '0s')");
+        assertUpdate("ALTER TABLE " + name + " EXECUTE expire_snapshots(retention_threshold => '7d')");
+        assertThat(files(name)).isEqualTo(filesAfter);
     }
 
     @Test
@@ -300,20 +320,40 @@ final class TestTableMaintenance
         assertThat(fsck("pinned")).isEmpty();
     }
 
-    /** Paimon Java commits, a full compaction (which deletes files), Trino commits, a tag, another compaction. */
+    /**
+     * Paimon Java commits, a full compaction (which deletes files), two commits, a tag, a delete, another compaction
+     * and a last commit; the commits after the first compaction are Trino's unless the table is {@code expired_dv}.
+     */
     private void writeHistory(String name)
     {
+        boolean trinoWrites = !name.equals("expired_dv");
         Table table = oracle().getTable(DATABASE, name);
         for (int i = 0; i < 3; i++) {
             PaimonJavaCatalog.write(table, List.of(GenericRow.of(i, text("java" + i)), GenericRow.of(i + 10, text("java" + i))));
         }
         PaimonJavaCatalog.compact(oracle().getTable(DATABASE, name), root(), 2, _ -> true);
-        assertUpdate("INSERT INTO %s VALUES (1, 'trino'), (20, 'trino')".formatted(name), 2);
-        assertUpdate("UPDATE %s SET v = 'updated' WHERE id = 2".formatted(name), 1);
+        if (trinoWrites) {
+            assertUpdate("INSERT INTO %s VALUES (1, 'trino'), (20, 'trino')".formatted(name), 2);
+            assertUpdate("UPDATE %s SET v = 'updated' WHERE id = 2".formatted(name), 1);
+        }
+        else {
+            PaimonJavaCatalog.write(table, List.of(GenericRow.of(1, text("java")), GenericRow.of(20, text("java"))));
+            PaimonJavaCatalog.write(table, List.of(GenericRow.of(2, text("updated"))));
+        }
         ((FileStoreTable) oracle().getTable(DATABASE, name)).createTag("kept", snapshotIds(name).last());
-        assertUpdate("DELETE FROM %s WHERE id = 10".formatted(name), 1);
+        if (trinoWrites) {
+            assertUpdate("DELETE FROM %s WHERE id = 10".formatted(name), 1);
+        }
+        else {
+            PaimonJavaCatalog.write(table, List.of(GenericRow.ofKind(RowKind.DELETE, 10, text("java0"))));
+        }
         PaimonJavaCatalog.compact(oracle().getTable(DATABASE, name), root(), 2, _ -> true);
-        assertUpdate("INSERT INTO %s VALUES (30, 'last')".formatted(name), 1);
+        if (trinoWrites) {
+            assertUpdate("INSERT INTO %s VALUES (30, 'last')".formatted(name), 1);
+        }
+        else {
+            PaimonJavaCatalog.write(table, List.of(GenericRow.of(30, text("last"))));
+        }
     }
 
     private Session lowFloors()
