@@ -12,7 +12,6 @@ import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry.FileKind;
 import io.trino.plugin.paimon.format.manifest.ManifestFileMeta;
-import io.trino.plugin.paimon.format.manifest.ScanFilter;
 import io.trino.plugin.paimon.format.manifest.SnapshotScan;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
@@ -38,6 +37,7 @@ import java.util.Set;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_UNSUPPORTED_CONFIGURATION;
 import static io.trino.plugin.paimon.format.MetadataFiles.readIfExists;
+import static io.trino.plugin.paimon.format.manifest.ManifestEntry.POSTPONE_BUCKET;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -63,6 +63,7 @@ public final class SnapshotExpiry
     private static final String STATISTICS_DIRECTORY = "statistics";
     private static final String CONSUMER_DIRECTORY = "consumer";
     private static final String CONSUMER_PREFIX = "consumer-";
+    private static final String POSTPONE_BUCKET_DIRECTORY = "bucket-postpone";
 
     private final TrinoFileSystem fileSystem;
     private final PaimonTable table;
@@ -323,9 +324,14 @@ public final class SnapshotExpiry
 
     private Location dataFileLocation(ManifestEntry entry)
     {
-        return entry.file().externalPath()
-                .map(Location::of)
-                .orElseGet(() -> table.bucketLocation(entry.partition(), entry.bucket()).appendPath(entry.file().fileName()));
+        if (entry.file().externalPath().isPresent()) {
+            return Location.of(entry.file().externalPath().get());
+        }
+        if (entry.bucket() == POSTPONE_BUCKET) {
+            // Paimon names the folder of the postpone bucket by word (paimon-format.md §1)
+            return table.location().appendPath(table.partitionPath(entry.partition()) + POSTPONE_BUCKET_DIRECTORY).appendPath(entry.file().fileName());
+        }
+        return table.bucketLocation(entry.partition(), entry.bucket()).appendPath(entry.file().fileName());
     }
 
     private List<Snapshot> taggedSnapshots()
@@ -374,9 +380,15 @@ public final class SnapshotExpiry
             Snapshot tag = sortedTags.get(index);
             if (tag.id() != cachedTagId) {
                 try {
+                    // every file the tag's manifests add, postpone buckets too: a file deleted again before the tag
+                    // cannot be deleted by a later snapshot, so this protects exactly the tag's live files
                     Set<DataFileKey> files = new HashSet<>();
-                    for (ManifestEntry entry : scan.liveFiles(tag, ScanFilter.ALL)) {
-                        files.add(DataFileKey.of(entry));
+                    for (ManifestFileMeta manifest : scan.manifests(tag)) {
+                        for (ManifestEntry entry : scan.readManifest(manifest)) {
+                            if (entry.kind() == FileKind.ADD) {
+                                files.add(DataFileKey.of(entry));
+                            }
+                        }
                     }
                     cachedFiles = files;
                     cachedTagId = tag.id();

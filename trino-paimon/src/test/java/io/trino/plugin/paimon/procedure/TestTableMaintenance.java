@@ -81,7 +81,7 @@ final class TestTableMaintenance
     protected void createTables(PaimonJavaCatalog paimon)
     {
         paimon.createDatabase(COPIES);
-        for (String name : List.of("expired", "expired_changelog", "expired_dv", "littered", "pinned")) {
+        for (String name : List.of("expired", "expired_changelog", "expired_dv", "littered", "pinned", "faulted")) {
             Schema.Builder schema = Schema.newBuilder()
                     .column("id", DataTypes.INT())
                     .column("v", DataTypes.STRING())
@@ -246,6 +246,53 @@ final class TestTableMaintenance
         assertThat(rows("SELECT * FROM littered FOR VERSION AS OF 'kept'")).isEqualTo(taggedBefore);
         assertThat(RowText.paimonText(oracle().getTable(DATABASE, "littered").copy(Map.of("scan.tag-name", "kept")))).isEqualTo(taggedBefore);
         assertThat(fsck("littered")).isEmpty();
+    }
+
+    /**
+     * reliability.md T6 for expiry: deletions that fail (a third of them, at random) and an EARLIEST hint that cannot be
+     * written. The failed hint fails the statement after the snapshots are gone; the retained snapshots and the tag read
+     * as before throughout, a second run completes, and what the failed deletions left behind is exactly what
+     * remove_orphan_files then removes (Paimon Java finds no orphan after it).
+     */
+    @Test
+    void expiryInterruptedByFailuresLeavesTheRetainedSnapshotsWhole()
+            throws Exception
+    {
+        writeHistory("faulted");
+        long latest = snapshotIds("faulted").last();
+        List<String> latestBefore = rows("SELECT * FROM faulted");
+        List<String> previousBefore = rows("SELECT * FROM faulted FOR VERSION AS OF " + (latest - 1));
+        List<String> taggedBefore = rows("SELECT * FROM faulted FOR VERSION AS OF 'kept'");
+        try {
+            faultFs.addRule(FaultFs.Rule.random(Operation.DELETE, "**/faulted/**", 0.3, FaultFs.Action.THROW_BEFORE));
+            faultFs.addRule(FaultFs.Rule.nth(Operation.CREATE_OR_OVERWRITE, "**/faulted/snapshot/EARLIEST", 1, FaultFs.Action.THROW_BEFORE));
+            assertThatThrownBy(() -> getQueryRunner().execute(lowFloors(), "ALTER TABLE faulted EXECUTE expire_snapshots(retention_threshold => '0s')"))
+                    .hasMessageContaining("EARLIEST");
+        }
+        finally {
+            faultFs.clearRules();
+        }
+        assertThat(faultFs.injectedFaults()).isGreaterThan(1);
+        assertThat(rows("SELECT * FROM faulted")).isEqualTo(latestBefore);
+        assertThat(rows("SELECT * FROM faulted FOR VERSION AS OF " + (latest - 1))).isEqualTo(previousBefore);
+        assertThat(rows("SELECT * FROM faulted FOR VERSION AS OF 'kept'")).isEqualTo(taggedBefore);
+        assertThat(RowText.paimonText(oracle().getTable(DATABASE, "faulted").copy(Map.of("scan.tag-name", "kept")))).isEqualTo(taggedBefore);
+
+        assertUpdate(lowFloors(), "ALTER TABLE faulted EXECUTE expire_snapshots(retention_threshold => '0s')");
+        assertThat(Files.readString(tablePath("faulted").resolve("snapshot/EARLIEST"))).isEqualTo(String.valueOf(latest - 1));
+        FileStoreTable table = (FileStoreTable) oracle().getTable(DATABASE, "faulted");
+        long future = System.currentTimeMillis() + DAYS.toMillis(1);
+        List<String> orphans = new LocalOrphanFilesClean(table, future, true).clean().getDeletedFilesPath().stream()
+                .map(path -> tablePath("faulted").relativize(Path.of(path.toUri().getPath())).toString())
+                .toList();
+        assertThat(orphans).isNotEmpty();
+        Set<String> filesBefore = files("faulted");
+        assertUpdate(lowFloors(), "ALTER TABLE faulted EXECUTE remove_orphan_files(retention_threshold => '0s')");
+        assertThat(difference(filesBefore, files("faulted"))).containsExactlyInAnyOrderElementsOf(orphans);
+        assertThat(new LocalOrphanFilesClean((FileStoreTable) oracle().getTable(DATABASE, "faulted"), future, true).clean().getDeletedFilesPath()).isEmpty();
+        assertThat(rows("SELECT * FROM faulted")).isEqualTo(latestBefore);
+        assertThat(rows("SELECT * FROM faulted FOR VERSION AS OF 'kept'")).isEqualTo(taggedBefore);
+        assertThat(fsck("faulted")).isEmpty();
     }
 
     @Test
