@@ -12,6 +12,7 @@ import io.trino.plugin.paimon.format.schema.SchemaFiles;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.format.snapshot.TagFiles;
+import io.trino.plugin.paimon.format.stats.StatisticsFiles;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.spi.TrinoException;
 
@@ -45,7 +46,6 @@ public final class OrphanFiles
     private static final String BRANCH_DIRECTORY = "branch";
     private static final String BRANCH_PREFIX = "branch-";
     private static final String BUCKET_PREFIX = "bucket-";
-    private static final String STATISTICS_DIRECTORY = "statistics";
     private static final String CHANGELOG_DIRECTORY = "changelog";
 
     private final TrinoFileSystem fileSystem;
@@ -95,7 +95,7 @@ public final class OrphanFiles
         List<Location> directories = new ArrayList<>(List.of(
                 table.location().appendPath(SnapshotScan.MANIFEST_DIRECTORY),
                 table.location().appendPath(SnapshotScan.INDEX_DIRECTORY),
-                table.location().appendPath(STATISTICS_DIRECTORY)));
+                table.location().appendPath(StatisticsFiles.STATISTICS_DIRECTORY)));
         directories.addAll(bucketDirectories(table.location(), table.partitionFields().size()));
         for (Location directory : directories) {
             for (FileEntry file : listFiles(directory)) {

@@ -8,6 +8,7 @@ import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.format.InvalidMetadataException;
 import io.trino.plugin.paimon.format.JsonFields;
+import io.trino.plugin.paimon.format.MetadataPaths;
 import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry.FileKind;
@@ -16,6 +17,7 @@ import io.trino.plugin.paimon.format.manifest.SnapshotScan;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.format.snapshot.TagFiles;
+import io.trino.plugin.paimon.format.stats.StatisticsFiles;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.SnapshotRetention;
 import io.trino.spi.TrinoException;
@@ -60,7 +62,6 @@ public final class SnapshotExpiry
 {
     private static final Logger log = Logger.get(SnapshotExpiry.class);
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final String STATISTICS_DIRECTORY = "statistics";
     private static final String CONSUMER_DIRECTORY = "consumer";
     private static final String CONSUMER_PREFIX = "consumer-";
     private static final String POSTPONE_BUCKET_DIRECTORY = "bucket-postpone";
@@ -70,6 +71,7 @@ public final class SnapshotExpiry
     private final SnapshotFiles snapshots;
     private final TagFiles tags;
     private final SnapshotScan scan;
+    private final StatisticsFiles statisticsFiles;
     private int deletedFiles;
 
     public SnapshotExpiry(TrinoFileSystem fileSystem, PaimonTable table)
@@ -79,6 +81,7 @@ public final class SnapshotExpiry
         this.snapshots = new SnapshotFiles(fileSystem, table.location());
         this.tags = new TagFiles(fileSystem, table.location());
         this.scan = new SnapshotScan(fileSystem, table.location());
+        this.statisticsFiles = new StatisticsFiles(fileSystem, table.location());
     }
 
     /** What an expiry did: the snapshots it removed and the files it deleted with them. */
@@ -221,7 +224,7 @@ public final class SnapshotExpiry
             if (!protectedFiles.contains(DataFileKey.of(entry))) {
                 delete(location);
                 for (String extraFile : entry.file().extraFiles()) {
-                    delete(location.parentDirectory().appendPath(extraFile));
+                    delete(MetadataPaths.child(location.parentDirectory(), extraFile, "data file"));
                 }
             }
         });
@@ -284,7 +287,7 @@ public final class SnapshotExpiry
             if (entries != null) {
                 for (IndexManifestEntry entry : entries) {
                     if (!skip.contains(entry.fileName())) {
-                        delete(entry.externalPath().map(Location::of).orElseGet(() -> scan.indexLocation(entry.fileName())));
+                        delete(entry.externalPath().map(path -> table.externalFile(path, "index file")).orElseGet(() -> scan.indexLocation(entry.fileName())));
                     }
                 }
                 if (!skip.contains(indexManifest)) {
@@ -294,7 +297,7 @@ public final class SnapshotExpiry
         }
         snapshot.statistics()
                 .filter(statistics -> !skip.contains(statistics))
-                .ifPresent(statistics -> delete(table.location().appendPath(STATISTICS_DIRECTORY).appendPath(statistics)));
+                .ifPresent(statistics -> delete(statisticsFiles.location(statistics)));
     }
 
     private void deleteUnusedManifestList(String manifestList, OptionalLong size, Set<String> skip)
@@ -324,14 +327,12 @@ public final class SnapshotExpiry
 
     private Location dataFileLocation(ManifestEntry entry)
     {
-        if (entry.file().externalPath().isPresent()) {
-            return Location.of(entry.file().externalPath().get());
-        }
-        if (entry.bucket() == POSTPONE_BUCKET) {
+        String partitionPath = table.partitionPath(entry.partition());
+        if (entry.bucket() == POSTPONE_BUCKET && entry.file().externalPath().isEmpty()) {
             // Paimon names the folder of the postpone bucket by word (paimon-format.md §1)
-            return table.location().appendPath(table.partitionPath(entry.partition()) + POSTPONE_BUCKET_DIRECTORY).appendPath(entry.file().fileName());
+            return MetadataPaths.child(table.location().appendPath(partitionPath + POSTPONE_BUCKET_DIRECTORY), entry.file().fileName(), "data file");
         }
-        return table.bucketLocation(entry.partition(), entry.bucket()).appendPath(entry.file().fileName());
+        return table.dataFileLocation(partitionPath, entry.bucket(), entry.file());
     }
 
     private List<Snapshot> taggedSnapshots()

@@ -154,6 +154,9 @@ final class TestTableMaintenance
         if (name.equals("expired_dv")) {
             assertThat(deleted).anyMatch(file -> file.startsWith("index/index-"));
         }
+        else {
+            assertThat(deleted).anyMatch(file -> file.startsWith("statistics/"));
+        }
         assertThat(deleted).anyMatch(file -> file.startsWith("snapshot/snapshot-"));
         assertThat(Files.readString(tablePath(name).resolve("snapshot/EARLIEST"))).isEqualTo(String.valueOf(latest - 1));
 
@@ -368,8 +371,9 @@ final class TestTableMaintenance
     }
 
     /**
-     * Paimon Java commits, a full compaction (which deletes files), two commits, a tag, a delete, another compaction
-     * and a last commit; the commits after the first compaction are Trino's unless the table is {@code expired_dv}.
+     * Paimon Java commits, a full compaction (which deletes files), two commits between two ANALYZEs, a tag, a delete,
+     * another compaction and a last commit; the commits after the first compaction are Trino's (and the ANALYZEs are
+     * made) unless the table is {@code expired_dv}.
      */
     private void writeHistory(String name)
     {
@@ -380,8 +384,11 @@ final class TestTableMaintenance
         }
         PaimonJavaCatalog.compact(oracle().getTable(DATABASE, name), root(), 2, _ -> true);
         if (trinoWrites) {
+            // each ANALYZE writes a statistics file, which later snapshots carry until the next ANALYZE
+            getQueryRunner().execute("ANALYZE " + name);
             assertUpdate("INSERT INTO %s VALUES (1, 'trino'), (20, 'trino')".formatted(name), 2);
             assertUpdate("UPDATE %s SET v = 'updated' WHERE id = 2".formatted(name), 1);
+            getQueryRunner().execute("ANALYZE " + name);
         }
         else {
             PaimonJavaCatalog.write(table, List.of(GenericRow.of(1, text("java")), GenericRow.of(20, text("java"))));
