@@ -10,6 +10,7 @@ import jakarta.validation.constraints.NotNull;
 import java.net.URI;
 
 import static io.airlift.units.DataSize.Unit.MEGABYTE;
+import static java.util.concurrent.TimeUnit.DAYS;
 import static java.util.concurrent.TimeUnit.SECONDS;
 
 public class PaimonConfig
@@ -17,6 +18,8 @@ public class PaimonConfig
     private String warehouse;
     private DataSize maxWriteBufferSize = DataSize.of(256, MEGABYTE);
     private Duration dynamicFilteringWaitTimeout = new Duration(1, SECONDS);
+    private Duration expireSnapshotsMinRetention = new Duration(7, DAYS);
+    private Duration removeOrphanFilesMinRetention = new Duration(7, DAYS);
 
     @NotNull
     public String getWarehouse()
@@ -76,6 +79,34 @@ public class PaimonConfig
     public PaimonConfig setDynamicFilteringWaitTimeout(Duration dynamicFilteringWaitTimeout)
     {
         this.dynamicFilteringWaitTimeout = dynamicFilteringWaitTimeout;
+        return this;
+    }
+
+    @NotNull
+    public Duration getExpireSnapshotsMinRetention()
+    {
+        return expireSnapshotsMinRetention;
+    }
+
+    @Config("paimon.expire-snapshots.min-retention")
+    @ConfigDescription("Smallest retention_threshold that expire_snapshots accepts")
+    public PaimonConfig setExpireSnapshotsMinRetention(Duration expireSnapshotsMinRetention)
+    {
+        this.expireSnapshotsMinRetention = expireSnapshotsMinRetention;
+        return this;
+    }
+
+    @NotNull
+    public Duration getRemoveOrphanFilesMinRetention()
+    {
+        return removeOrphanFilesMinRetention;
+    }
+
+    @Config("paimon.remove-orphan-files.min-retention")
+    @ConfigDescription("Smallest retention_threshold that remove_orphan_files accepts")
+    public PaimonConfig setRemoveOrphanFilesMinRetention(Duration removeOrphanFilesMinRetention)
+    {
+        this.removeOrphanFilesMinRetention = removeOrphanFilesMinRetention;
         return this;
     }
 }

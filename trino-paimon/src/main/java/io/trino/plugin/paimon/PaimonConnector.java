@@ -23,6 +23,7 @@ import io.trino.spi.connector.ConnectorPageSourceProvider;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplitManager;
 import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.connector.TableProcedureMetadata;
 import io.trino.spi.session.PropertyMetadata;
 import io.trino.spi.transaction.IsolationLevel;
 
@@ -45,6 +46,7 @@ public class PaimonConnector
     private final ConnectorPageSourceProvider pageSourceProvider;
     private final ConnectorPageSinkProvider pageSinkProvider;
     private final ConnectorNodePartitioningProvider nodePartitioningProvider;
+    private final Set<TableProcedureMetadata> tableProcedures;
 
     @Inject
     public PaimonConnector(
@@ -55,7 +57,8 @@ public class PaimonConnector
             PaimonSplitManager splitManager,
             PaimonPageSourceProvider pageSourceProvider,
             PaimonPageSinkProvider pageSinkProvider,
-            PaimonNodePartitioningProvider nodePartitioningProvider)
+            PaimonNodePartitioningProvider nodePartitioningProvider,
+            Set<TableProcedureMetadata> tableProcedures)
     {
         this.lifeCycleManager = requireNonNull(lifeCycleManager, "lifeCycleManager is null");
         this.transactionManager = requireNonNull(transactionManager, "transactionManager is null");
@@ -66,6 +69,7 @@ public class PaimonConnector
         this.pageSourceProvider = new ClassLoaderSafeConnectorPageSourceProvider(requireNonNull(pageSourceProvider, "pageSourceProvider is null"), classLoader);
         this.pageSinkProvider = new ClassLoaderSafeConnectorPageSinkProvider(requireNonNull(pageSinkProvider, "pageSinkProvider is null"), classLoader);
         this.nodePartitioningProvider = new ClassLoaderSafeNodePartitioningProvider(requireNonNull(nodePartitioningProvider, "nodePartitioningProvider is null"), classLoader);
+        this.tableProcedures = ImmutableSet.copyOf(requireNonNull(tableProcedures, "tableProcedures is null"));
     }
 
     @Override
@@ -135,6 +139,12 @@ public class PaimonConnector
     public List<PropertyMetadata<?>> getTableProperties()
     {
         return tableProperties.getTableProperties();
+    }
+
+    @Override
+    public Set<TableProcedureMetadata> getTableProcedures()
+    {
+        return tableProcedures;
     }
 
     @Override

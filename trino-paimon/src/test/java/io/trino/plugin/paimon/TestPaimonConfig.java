@@ -11,6 +11,8 @@ import static io.airlift.configuration.testing.ConfigAssertions.assertFullMappin
 import static io.airlift.configuration.testing.ConfigAssertions.assertRecordedDefaults;
 import static io.airlift.configuration.testing.ConfigAssertions.recordDefaults;
 import static io.airlift.units.DataSize.Unit.MEGABYTE;
+import static java.util.concurrent.TimeUnit.DAYS;
+import static java.util.concurrent.TimeUnit.HOURS;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,7 +24,9 @@ final class TestPaimonConfig
         assertRecordedDefaults(recordDefaults(PaimonConfig.class)
                 .setWarehouse(null)
                 .setMaxWriteBufferSize(DataSize.of(256, MEGABYTE))
-                .setDynamicFilteringWaitTimeout(new Duration(1, SECONDS)));
+                .setDynamicFilteringWaitTimeout(new Duration(1, SECONDS))
+                .setExpireSnapshotsMinRetention(new Duration(7, DAYS))
+                .setRemoveOrphanFilesMinRetention(new Duration(7, DAYS)));
     }
 
     @Test
@@ -31,11 +35,15 @@ final class TestPaimonConfig
         Map<String, String> properties = ImmutableMap.of(
                 "paimon.warehouse", "s3://bucket/warehouse",
                 "paimon.max-write-buffer-size", "64MB",
-                "paimon.dynamic-filtering.wait-timeout", "20s");
+                "paimon.dynamic-filtering.wait-timeout", "20s",
+                "paimon.expire-snapshots.min-retention", "3d",
+                "paimon.remove-orphan-files.min-retention", "12h");
         PaimonConfig expected = new PaimonConfig()
                 .setWarehouse("s3://bucket/warehouse")
                 .setMaxWriteBufferSize(DataSize.of(64, MEGABYTE))
-                .setDynamicFilteringWaitTimeout(new Duration(20, SECONDS));
+                .setDynamicFilteringWaitTimeout(new Duration(20, SECONDS))
+                .setExpireSnapshotsMinRetention(new Duration(3, DAYS))
+                .setRemoveOrphanFilesMinRetention(new Duration(12, HOURS));
         assertFullMapping(properties, expected);
     }
 

@@ -5,6 +5,7 @@ import io.trino.filesystem.local.LocalFileSystem;
 import io.trino.jdbc.TrinoStatement;
 import io.trino.plugin.paimon.testing.Fsck;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
+import org.apache.paimon.operation.LocalOrphanFilesClean;
 import org.apache.paimon.table.FileStoreTable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -228,8 +229,8 @@ final class TrinoServerIT
      * T7 of reliability.md: the whole cluster killed with SIGKILL while an INSERT ... SELECT of two million rows runs.
      * After a restart the table holds what it held before or all of the statement's rows, never a part; Paimon Java
      * reads it as Trino does, {@code Fsck} finds its snapshots, manifests and live files intact (files the killed
-     * statement wrote may be left as orphans, which no snapshot refers to), and the next INSERT lands. The moment of
-     * the kill is random, its seed printed.
+     * statement wrote may be left as orphans, which no snapshot refers to, and {@code remove_orphan_files} removes all
+     * of them), and the next INSERT lands. The moment of the kill is random, its seed printed.
      */
     @Test
     void killedInsertIsAllOrNothing()
@@ -275,6 +276,18 @@ final class TrinoServerIT
             FileStoreTable table = (FileStoreTable) paimon.getTable("crash", "killed");
             assertThat(PaimonJavaCatalog.readRows(table)).hasSize((int) count);
             assertThat(Fsck.check(new LocalFileSystem(localRoot), Location.of("local:///warehouse/crash.db/killed"), table)).isEmpty();
+        }
+        // the files the killed statement left are orphans: remove_orphan_files (its floor lowered) removes every one
+        try (Connection connection = server.connect();
+                Statement statement = connection.createStatement()) {
+            statement.execute("SET SESSION paimon.remove_orphan_files_min_retention = '0s'");
+            statement.execute("ALTER TABLE paimon.crash.killed EXECUTE remove_orphan_files(retention_threshold => '0s')");
+        }
+        try (PaimonJavaCatalog paimon = new PaimonJavaCatalog(localRoot.resolve("warehouse"))) {
+            FileStoreTable table = (FileStoreTable) paimon.getTable("crash", "killed");
+            long future = System.currentTimeMillis() + 86_400_000L;
+            assertThat(new LocalOrphanFilesClean(table, future, true).clean().getDeletedFilesPath()).isEmpty();
+            assertThat(PaimonJavaCatalog.readRows(table)).hasSize((int) count);
         }
         executeUpdate("INSERT INTO paimon.crash.killed VALUES (1, 'next')", 1);
         assertThat(column("SELECT v FROM paimon.crash.killed WHERE id = 1")).containsExactly("next");

@@ -20,7 +20,10 @@ import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.Snapshot.CommitKind;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.format.stats.StatisticsFiles;
+import io.trino.plugin.paimon.table.PaimonTable;
+import io.trino.plugin.paimon.table.SnapshotRetention;
 import io.trino.spi.TrinoException;
+import io.trino.spi.connector.SchemaTableName;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -50,6 +53,7 @@ public final class SnapshotCommitter
 {
     private static final Logger log = Logger.get(SnapshotCommitter.class);
 
+    private final TrinoFileSystem fileSystem;
     private final Location tableLocation;
     private final TableSchema schema;
     private final String commitUser;
@@ -63,7 +67,7 @@ public final class SnapshotCommitter
 
     public SnapshotCommitter(TrinoFileSystem fileSystem, Location tableLocation, TableSchema schema, String commitUser, int maxRetries)
     {
-        requireNonNull(fileSystem, "fileSystem is null");
+        this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
         this.tableLocation = requireNonNull(tableLocation, "tableLocation is null");
         this.schema = requireNonNull(schema, "schema is null");
         this.commitUser = requireNonNull(commitUser, "commitUser is null");
@@ -243,10 +247,9 @@ public final class SnapshotCommitter
                     OptionalLong.of(latest.map(previous -> previous.nextRowId().orElse(0)).orElse(0L)));
 
             if (snapshots.commit(snapshot)) {
-                // Paimon expires snapshots after each commit unless the table is write-only; that step leaves an
-                // EARLIEST hint behind, so a table written here has the hints one written by Paimon has
+                // Paimon expires snapshots after each commit unless the table is write-only
                 if (!writeOnly) {
-                    snapshots.writeEarliestHintIfMissing();
+                    expireAfterCommit();
                 }
                 return snapshot;
             }
@@ -269,6 +272,37 @@ public final class SnapshotCommitter
             return Optional.empty();
         }
         return previous;
+    }
+
+    /**
+     * Expires snapshots as the table's options say, as Paimon's writers do after each commit. The commit has landed:
+     * a failure here is logged and leaves at most files for the next expiry or orphan removal.
+     */
+    private void expireAfterCommit()
+    {
+        try {
+            PaimonTable table = new PaimonTable(tableName(tableLocation), tableLocation, schema);
+            SnapshotRetention retention = SnapshotRetention.fromOptions(table.name().toString(), schema.options());
+            if (retention.changelogDecoupled()) {
+                // Paimon keeps such a changelog in files of its own; without them, keep every snapshot
+                snapshots.writeEarliestHintIfMissing();
+                return;
+            }
+            new SnapshotExpiry(fileSystem, table).expire(retention);
+        }
+        catch (RuntimeException e) {
+            log.warn(e, "Expiring snapshots of %s after a commit failed; the commit stands", tableLocation);
+        }
+    }
+
+    // the catalog places a table at <warehouse>/<database>.db/<table>
+    private static SchemaTableName tableName(Location tableLocation)
+    {
+        String database = tableLocation.parentDirectory().fileName();
+        if (database.endsWith(FileSystemCatalog.DATABASE_SUFFIX)) {
+            database = database.substring(0, database.length() - FileSystemCatalog.DATABASE_SUFFIX.length());
+        }
+        return new SchemaTableName(database, tableLocation.fileName());
     }
 
     private void checkDeletedFilesAreLive(Optional<Snapshot> latest, List<ManifestEntry> changes)

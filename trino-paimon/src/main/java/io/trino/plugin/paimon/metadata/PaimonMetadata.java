@@ -14,6 +14,7 @@ import io.trino.plugin.paimon.PaimonInsertTableHandle.DynamicBuckets;
 import io.trino.plugin.paimon.PaimonInsertTableHandle.HashIndex;
 import io.trino.plugin.paimon.PaimonMergeTableHandle;
 import io.trino.plugin.paimon.PaimonPartitioningHandle;
+import io.trino.plugin.paimon.PaimonTableExecuteHandle;
 import io.trino.plugin.paimon.PaimonTableHandle;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
 import io.trino.plugin.paimon.format.index.HashIndexFile;
@@ -43,6 +44,7 @@ import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ColumnPosition;
+import io.trino.spi.connector.ConnectorAccessControl;
 import io.trino.spi.connector.ConnectorAnalyzeMetadata;
 import io.trino.spi.connector.ConnectorInsertTableHandle;
 import io.trino.spi.connector.ConnectorMergeTableHandle;
@@ -51,6 +53,7 @@ import io.trino.spi.connector.ConnectorOutputMetadata;
 import io.trino.spi.connector.ConnectorOutputTableHandle;
 import io.trino.spi.connector.ConnectorPartitioningHandle;
 import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorTableExecuteHandle;
 import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.ConnectorTableLayout;
 import io.trino.spi.connector.ConnectorTableMetadata;
@@ -108,6 +111,7 @@ public class PaimonMetadata
     private final TypeMapping typeMapping;
     private final JsonCodec<WriteFragment> fragmentCodec;
     private final SchemaEvolution schemaEvolution;
+    private final TableMaintenance maintenance;
     private final Map<SchemaTableName, Optional<PaimonTable>> loadedTables = new HashMap<>();
     // by commit identifier: removes the table of a CREATE TABLE AS that has not published its data yet
     private final Map<String, Runnable> uncommittedTables = new LinkedHashMap<>();
@@ -118,6 +122,19 @@ public class PaimonMetadata
         this.typeMapping = new TypeMapping(typeManager.getTypeOperators());
         this.fragmentCodec = requireNonNull(fragmentCodec, "fragmentCodec is null");
         this.schemaEvolution = new SchemaEvolution(catalog, typeMapping);
+        this.maintenance = new TableMaintenance(catalog);
+    }
+
+    @Override
+    public Optional<ConnectorTableExecuteHandle> getTableHandleForExecute(ConnectorSession session, ConnectorAccessControl accessControl, ConnectorTableHandle tableHandle, String procedureName, Map<String, Object> executeProperties, RetryMode retryMode)
+    {
+        return TableMaintenance.tableHandleForExecute((PaimonTableHandle) tableHandle, procedureName, executeProperties);
+    }
+
+    @Override
+    public void executeTableExecute(ConnectorSession session, ConnectorTableExecuteHandle tableExecuteHandle)
+    {
+        maintenance.execute(session, (PaimonTableExecuteHandle) tableExecuteHandle);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.trino.plugin.paimon.metadata;
 
 import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
+import io.airlift.units.Duration;
 import io.trino.plugin.paimon.PaimonConfig;
 import io.trino.plugin.paimon.read.PaimonSplitManager;
 import io.trino.spi.connector.ConnectorSession;
@@ -18,11 +19,15 @@ import static io.trino.spi.session.PropertyMetadata.enumProperty;
  * partitions the INSERT writes (the whole table when it has no partitions), as Paimon's INSERT OVERWRITE does.
  * {@code dynamic_filtering_wait_timeout} has the name and meaning of Trino's Iceberg connector's: how long split
  * planning waits for a join's dynamic filters (catalog default {@code paimon.dynamic-filtering.wait-timeout}).
+ * The retention floors of {@code expire_snapshots} and {@code remove_orphan_files} have the names Trino's Iceberg
+ * connector gives them and default to the catalog's {@code paimon.*.min-retention}.
  */
 public final class PaimonSessionProperties
 {
     public static final String INSERT_EXISTING_PARTITIONS_BEHAVIOR = "insert_existing_partitions_behavior";
     public static final String DYNAMIC_FILTERING_WAIT_TIMEOUT = PaimonSplitManager.DYNAMIC_FILTERING_WAIT_TIMEOUT;
+    public static final String EXPIRE_SNAPSHOTS_MIN_RETENTION = "expire_snapshots_min_retention";
+    public static final String REMOVE_ORPHAN_FILES_MIN_RETENTION = "remove_orphan_files_min_retention";
 
     public enum InsertExistingPartitionsBehavior
     {
@@ -46,6 +51,16 @@ public final class PaimonSessionProperties
                         DYNAMIC_FILTERING_WAIT_TIMEOUT,
                         "Longest time split planning waits for a join's dynamic filters before it plans without them",
                         config.getDynamicFilteringWaitTimeout(),
+                        false),
+                durationProperty(
+                        EXPIRE_SNAPSHOTS_MIN_RETENTION,
+                        "Smallest retention_threshold that expire_snapshots accepts",
+                        config.getExpireSnapshotsMinRetention(),
+                        false),
+                durationProperty(
+                        REMOVE_ORPHAN_FILES_MIN_RETENTION,
+                        "Smallest retention_threshold that remove_orphan_files accepts",
+                        config.getRemoveOrphanFilesMinRetention(),
                         false));
     }
 
@@ -57,5 +72,15 @@ public final class PaimonSessionProperties
     public static InsertExistingPartitionsBehavior insertExistingPartitionsBehavior(ConnectorSession session)
     {
         return session.getProperty(INSERT_EXISTING_PARTITIONS_BEHAVIOR, InsertExistingPartitionsBehavior.class);
+    }
+
+    public static Duration expireSnapshotsMinRetention(ConnectorSession session)
+    {
+        return session.getProperty(EXPIRE_SNAPSHOTS_MIN_RETENTION, Duration.class);
+    }
+
+    public static Duration removeOrphanFilesMinRetention(ConnectorSession session)
+    {
+        return session.getProperty(REMOVE_ORPHAN_FILES_MIN_RETENTION, Duration.class);
     }
 }

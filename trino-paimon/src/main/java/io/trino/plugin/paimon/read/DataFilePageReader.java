@@ -32,7 +32,9 @@ import org.joda.time.DateTimeZone;
 import org.roaringbitmap.RoaringBitmap;
 
 import java.io.Closeable;
+import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -183,6 +185,10 @@ final class DataFilePageReader
                     exception -> new TrinoException(PAIMON_BAD_DATA, "Failed to read Paimon data file %s: %s".formatted(location, exception.getMessage()), exception),
                     predicate,
                     Optional.empty());
+        }
+        catch (FileNotFoundException | NoSuchFileException e) {
+            // the file was there when the query planned: its snapshot expired, or the file was removed, meanwhile
+            throw new TrinoException(PAIMON_BAD_DATA, "Paimon data file is missing: %s (its snapshot may have expired while the query ran)".formatted(location), e);
         }
         catch (IOException e) {
             throw new TrinoException(PAIMON_BAD_DATA, "Failed to open Paimon data file %s: %s".formatted(location, e.getMessage()), e);

@@ -1,0 +1,294 @@
+package io.trino.plugin.paimon.catalog;
+
+import io.airlift.log.Logger;
+import io.trino.filesystem.FileEntry;
+import io.trino.filesystem.FileIterator;
+import io.trino.filesystem.Location;
+import io.trino.filesystem.TrinoFileSystem;
+import io.trino.plugin.paimon.format.manifest.ManifestEntry;
+import io.trino.plugin.paimon.format.manifest.ManifestFileMeta;
+import io.trino.plugin.paimon.format.manifest.SnapshotScan;
+import io.trino.plugin.paimon.format.schema.SchemaFiles;
+import io.trino.plugin.paimon.format.snapshot.Snapshot;
+import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
+import io.trino.plugin.paimon.format.snapshot.TagFiles;
+import io.trino.plugin.paimon.format.stats.StatisticsFiles;
+import io.trino.plugin.paimon.table.PaimonTable;
+import io.trino.spi.TrinoException;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_UNSUPPORTED_CONFIGURATION;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Removes the files of a table that nothing references, as Paimon's {@code LocalOrphanFilesClean} does: files
+ * modified before a time in {@code manifest/}, {@code index/}, {@code statistics/} and the bucket folders whose
+ * names no snapshot, tag or branch of the table refers to (directly, or through its manifest lists, manifests and
+ * index manifest, DELETE entries included), and stray files in the {@code snapshot/} folders (left-over temporary
+ * files of interrupted commits) other than the snapshots and their hints. Schema files, tags, snapshots and hints are
+ * never touched, nor any folder. When a snapshot, tag or manifest that exists cannot be read, nothing is deleted.
+ */
+public final class OrphanFiles
+{
+    private static final Logger log = Logger.get(OrphanFiles.class);
+    private static final String BRANCH_DIRECTORY = "branch";
+    private static final String BRANCH_PREFIX = "branch-";
+    private static final String BUCKET_PREFIX = "bucket-";
+    private static final String CHANGELOG_DIRECTORY = "changelog";
+
+    private final TrinoFileSystem fileSystem;
+    private final PaimonTable table;
+    private final SnapshotScan scan;
+
+    public OrphanFiles(TrinoFileSystem fileSystem, PaimonTable table)
+    {
+        this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
+        this.table = requireNonNull(table, "table is null");
+        this.scan = new SnapshotScan(fileSystem, table.location());
+    }
+
+    /** What a removal did: the files it deleted and their bytes. */
+    public record Result(List<Location> deletedFiles, long deletedBytes) {}
+
+    /**
+     * @param olderThanMillis files modified at or after this time are kept, whatever they are
+     * @throws TrinoException {@code PAIMON_INVALID_METADATA} naming the branch or file when the table's metadata
+     * cannot be read in full, in which case nothing was deleted
+     */
+    public Result remove(long olderThanMillis)
+    {
+        boolean longLivedChangelog = listFiles(table.location().appendPath(CHANGELOG_DIRECTORY)).stream()
+                .anyMatch(file -> file.location().fileName().startsWith("changelog-"));
+        if (longLivedChangelog) {
+            // such changelog files reference data files no snapshot does; they are Paimon's to clean
+            throw new TrinoException(PAIMON_UNSUPPORTED_CONFIGURATION, "Cannot remove orphan files of Paimon table %s: it keeps long-lived changelog files in %s; remove them with Paimon".formatted(
+                    table.name(), table.location().appendPath(CHANGELOG_DIRECTORY)));
+        }
+        List<Location> roots = new ArrayList<>();
+        roots.add(table.location());
+        roots.addAll(branchRoots());
+
+        List<FileEntry> deletable = new ArrayList<>();
+        for (Location root : roots) {
+            for (FileEntry file : listFiles(root.appendPath(SnapshotFiles.SNAPSHOT_DIRECTORY))) {
+                String name = file.location().fileName();
+                boolean snapshotFile = name.startsWith("snapshot-") || name.equals(SnapshotFiles.LATEST_HINT) || name.equals(SnapshotFiles.EARLIEST_HINT);
+                if (!snapshotFile && file.lastModified().toEpochMilli() < olderThanMillis) {
+                    deletable.add(file);
+                }
+            }
+        }
+
+        Map<String, FileEntry> candidates = new HashMap<>();
+        List<Location> directories = new ArrayList<>(List.of(
+                table.location().appendPath(SnapshotScan.MANIFEST_DIRECTORY),
+                table.location().appendPath(SnapshotScan.INDEX_DIRECTORY),
+                table.location().appendPath(StatisticsFiles.STATISTICS_DIRECTORY)));
+        directories.addAll(bucketDirectories(table.location(), table.partitionFields().size()));
+        for (Location directory : directories) {
+            for (FileEntry file : listFiles(directory)) {
+                if (file.lastModified().toEpochMilli() < olderThanMillis) {
+                    candidates.put(file.location().fileName(), file);
+                }
+            }
+        }
+        if (!candidates.isEmpty()) {
+            Set<String> used = new HashSet<>();
+            for (Location root : roots) {
+                for (Snapshot snapshot : snapshotsAndTags(root)) {
+                    addUsedFiles(snapshot, candidates.keySet(), used);
+                }
+            }
+            candidates.keySet().removeAll(used);
+            deletable.addAll(candidates.values());
+        }
+
+        List<Location> deleted = new ArrayList<>();
+        long bytes = 0;
+        for (FileEntry file : deletable) {
+            try {
+                fileSystem.deleteFile(file.location());
+                deleted.add(file.location());
+                bytes += file.length();
+            }
+            catch (IOException e) {
+                log.warn(e, "Could not delete orphan file %s of %s", file.location(), table.name());
+            }
+        }
+        log.info("Removed %s orphan files (%s bytes) of %s", deleted.size(), bytes, table.name());
+        return new Result(deleted, bytes);
+    }
+
+    /** {@code branch/branch-<name>}: each has snapshots and tags of its own over the table's data files. */
+    private List<Location> branchRoots()
+    {
+        Location directory = table.location().appendPath(BRANCH_DIRECTORY);
+        List<Location> branches = new ArrayList<>();
+        for (Location branch : listDirectories(directory)) {
+            if (!branch.fileName().startsWith(BRANCH_PREFIX)) {
+                continue;
+            }
+            if (new SchemaFiles(fileSystem, branch).listSchemaIds().isEmpty()) {
+                // a branch without a schema is broken or half created: what it references cannot be known
+                throw new TrinoException(PAIMON_INVALID_METADATA, "Orphan files of Paimon table %s were not removed: branch %s has no schema; check it by hand".formatted(table.name(), branch));
+            }
+            branches.add(branch);
+        }
+        return branches;
+    }
+
+    private List<Snapshot> snapshotsAndTags(Location root)
+    {
+        List<Snapshot> found = new ArrayList<>();
+        SnapshotFiles snapshots = new SnapshotFiles(fileSystem, root);
+        for (long id : snapshots.listSnapshotIds()) {
+            try {
+                found.add(snapshots.readSnapshot(id));
+            }
+            catch (TrinoException e) {
+                // expired meanwhile; anything else that cannot be read stops the removal
+                if (snapshots.snapshotExists(id)) {
+                    throw e;
+                }
+            }
+        }
+        TagFiles tags = new TagFiles(fileSystem, root);
+        for (String tag : tags.listTags()) {
+            tags.readTag(tag).ifPresent(found::add);
+        }
+        return found;
+    }
+
+    private void addUsedFiles(Snapshot snapshot, Set<String> candidates, Set<String> used)
+    {
+        List<ManifestFileMeta> manifests = new ArrayList<>();
+        used.add(snapshot.baseManifestList());
+        manifests.addAll(readIfPresent(snapshot.baseManifestList(), snapshot.baseManifestListSize()));
+        used.add(snapshot.deltaManifestList());
+        manifests.addAll(readIfPresent(snapshot.deltaManifestList(), snapshot.deltaManifestListSize()));
+        if (snapshot.changelogManifestList().isPresent()) {
+            used.add(snapshot.changelogManifestList().get());
+            manifests.addAll(readIfPresent(snapshot.changelogManifestList().get(), snapshot.changelogManifestListSize()));
+        }
+        for (ManifestFileMeta manifest : manifests) {
+            used.add(manifest.fileName());
+            for (ManifestEntry entry : readManifestIfPresent(manifest)) {
+                if (candidates.contains(entry.file().fileName())) {
+                    used.add(entry.file().fileName());
+                }
+                for (String extraFile : entry.file().extraFiles()) {
+                    if (candidates.contains(extraFile)) {
+                        used.add(extraFile);
+                    }
+                }
+            }
+        }
+        snapshot.indexManifest().ifPresent(indexManifest -> {
+            used.add(indexManifest);
+            if (exists(scan.manifestLocation(indexManifest))) {
+                scan.readIndexManifest(indexManifest).forEach(entry -> used.add(entry.fileName()));
+            }
+        });
+        snapshot.statistics().ifPresent(used::add);
+    }
+
+    // a metadata file of a snapshot that expired while this runs is gone; one that exists must be read
+    private List<ManifestFileMeta> readIfPresent(String manifestList, OptionalLong size)
+    {
+        return exists(scan.manifestLocation(manifestList)) ? scan.readManifestList(manifestList, size) : List.of();
+    }
+
+    private List<ManifestEntry> readManifestIfPresent(ManifestFileMeta manifest)
+    {
+        return exists(scan.manifestLocation(manifest.fileName())) ? scan.readManifest(manifest) : List.of();
+    }
+
+    /** The bucket folders under the partition folders ({@code key=value}) of each level. */
+    private List<Location> bucketDirectories(Location directory, int partitionLevels)
+    {
+        List<Location> buckets = new ArrayList<>();
+        for (Location child : listDirectories(directory)) {
+            String name = child.fileName();
+            if (partitionLevels == 0 && name.startsWith(BUCKET_PREFIX)) {
+                buckets.add(child);
+            }
+            else if (partitionLevels > 0 && name.contains("=")) {
+                buckets.addAll(bucketDirectories(child, partitionLevels - 1));
+            }
+        }
+        return buckets;
+    }
+
+    /** The files directly in a folder; none when it does not exist. */
+    private List<FileEntry> listFiles(Location directory)
+    {
+        List<FileEntry> files = new ArrayList<>();
+        try {
+            FileIterator iterator = fileSystem.listFiles(directory);
+            while (iterator.hasNext()) {
+                FileEntry file = iterator.next();
+                // only the folder's own files: the listing is recursive
+                if (sameFolder(file.location(), directory)) {
+                    files.add(file);
+                }
+            }
+        }
+        catch (FileNotFoundException | NoSuchFileException e) {
+            return List.of();
+        }
+        catch (IOException e) {
+            throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to list %s of table %s".formatted(directory, table.name()), e);
+        }
+        return files;
+    }
+
+    // listings may spell a folder with or without its trailing slash
+    private static boolean sameFolder(Location file, Location directory)
+    {
+        String parent = file.parentDirectory().toString();
+        String folder = directory.toString();
+        return stripSlash(parent).equals(stripSlash(folder));
+    }
+
+    private static String stripSlash(String path)
+    {
+        return path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+    }
+
+    private List<Location> listDirectories(Location directory)
+    {
+        try {
+            return List.copyOf(fileSystem.listDirectories(directory)).stream()
+                    .map(location -> Location.of(stripSlash(location.toString())))
+                    .toList();
+        }
+        catch (FileNotFoundException | NoSuchFileException e) {
+            return List.of();
+        }
+        catch (IOException e) {
+            throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to list %s of table %s".formatted(directory, table.name()), e);
+        }
+    }
+
+    private boolean exists(Location location)
+    {
+        try {
+            return fileSystem.newInputFile(location).exists();
+        }
+        catch (IOException e) {
+            throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to check %s of table %s".formatted(location, table.name()), e);
+        }
+    }
+}

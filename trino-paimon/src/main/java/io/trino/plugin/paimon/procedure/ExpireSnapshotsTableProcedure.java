@@ -1,0 +1,34 @@
+package io.trino.plugin.paimon.procedure;
+
+import com.google.common.collect.ImmutableList;
+import com.google.inject.Provider;
+import io.airlift.units.Duration;
+import io.trino.spi.connector.TableProcedureMetadata;
+
+import static io.trino.plugin.base.session.PropertyMetadataUtil.durationProperty;
+import static io.trino.plugin.paimon.PaimonTableProcedureId.EXPIRE_SNAPSHOTS;
+import static io.trino.spi.connector.TableProcedureExecutionMode.coordinatorOnly;
+
+/**
+ * {@code ALTER TABLE t EXECUTE expire_snapshots(retention_threshold => '7d')}: removes the snapshots older than the
+ * threshold, within the table's {@code snapshot.num-retained.min/max} and {@code snapshot.expire.limit}, with the
+ * files only they reference.
+ */
+public class ExpireSnapshotsTableProcedure
+        implements Provider<TableProcedureMetadata>
+{
+    public static final String RETENTION_THRESHOLD = "retention_threshold";
+
+    @Override
+    public TableProcedureMetadata get()
+    {
+        return new TableProcedureMetadata(
+                EXPIRE_SNAPSHOTS.name(),
+                coordinatorOnly(),
+                ImmutableList.of(durationProperty(
+                        RETENTION_THRESHOLD,
+                        "Only snapshots older than the threshold are removed",
+                        Duration.valueOf("7d"),
+                        false)));
+    }
+}

@@ -1,0 +1,108 @@
+package io.trino.plugin.paimon.table;
+
+import com.google.common.collect.ImmutableMap;
+import io.trino.spi.TrinoException;
+
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION;
+import static io.trino.plugin.paimon.table.TableOptions.parseInteger;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * How many and which snapshots a table keeps, from its options with Paimon's defaults: {@code snapshot.num-retained.min}
+ * (10) and {@code .max} (unbounded), {@code snapshot.time-retained} (1 h), {@code snapshot.expire.limit} (50 snapshots
+ * per expiry). The {@code changelog.*} retention options default to the snapshot ones; when any of them keeps more, the
+ * changelog outlives its snapshots (Paimon's "decoupled" changelog, kept in {@code changelog/}).
+ */
+public record SnapshotRetention(int retainMin, int retainMax, Duration timeRetained, int expireLimit, boolean changelogDecoupled)
+{
+    private static final Map<String, ChronoUnit> UNITS = units();
+
+    public SnapshotRetention
+    {
+        requireNonNull(timeRetained, "timeRetained is null");
+    }
+
+    /**
+     * @throws TrinoException {@code PAIMON_INVALID_TABLE_OPTION} naming the table and option for a value Paimon rejects
+     */
+    public static SnapshotRetention fromOptions(String tableName, Map<String, String> options)
+    {
+        int retainMin = integer(tableName, options, "snapshot.num-retained.min").orElse(10);
+        int retainMax = integer(tableName, options, "snapshot.num-retained.max").orElse(Integer.MAX_VALUE);
+        Duration timeRetained = duration(tableName, options, "snapshot.time-retained").orElse(Duration.ofHours(1));
+        int expireLimit = integer(tableName, options, "snapshot.expire.limit").orElse(50);
+        if (retainMin < 1) {
+            throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "Table %s: option 'snapshot.num-retained.min' is %s, it must be at least 1".formatted(tableName, retainMin));
+        }
+        if (retainMax < retainMin) {
+            throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "Table %s: option 'snapshot.num-retained.max' (%s) must not be less than 'snapshot.num-retained.min' (%s)".formatted(tableName, retainMax, retainMin));
+        }
+        if (expireLimit < 1) {
+            throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "Table %s: option 'snapshot.expire.limit' is %s, it must be at least 1".formatted(tableName, expireLimit));
+        }
+        boolean decoupled = integer(tableName, options, "changelog.num-retained.max").orElse(retainMax) > retainMax
+                || integer(tableName, options, "changelog.num-retained.min").orElse(retainMin) > retainMin
+                || duration(tableName, options, "changelog.time-retained").orElse(timeRetained).compareTo(timeRetained) > 0;
+        return new SnapshotRetention(retainMin, retainMax, timeRetained, expireLimit, decoupled);
+    }
+
+    public SnapshotRetention withTimeRetained(Duration timeRetained)
+    {
+        return new SnapshotRetention(retainMin, retainMax, timeRetained, expireLimit, changelogDecoupled);
+    }
+
+    private static Optional<Integer> integer(String tableName, Map<String, String> options, String option)
+    {
+        return Optional.ofNullable(options.get(option)).map(value -> parseInteger(tableName, option, value));
+    }
+
+    private static Optional<Duration> duration(String tableName, Map<String, String> options, String option)
+    {
+        return Optional.ofNullable(options.get(option)).map(value -> parseDuration(tableName, option, value));
+    }
+
+    /**
+     * A duration as Paimon writes them: digits then an optional unit ({@code d}, {@code h}, {@code min}/{@code m},
+     * {@code s}, {@code ms}, ... and their long names), milliseconds when there is none.
+     */
+    public static Duration parseDuration(String tableName, String option, String value)
+    {
+        String trimmed = value.trim();
+        int digits = 0;
+        while (digits < trimmed.length() && trimmed.charAt(digits) >= '0' && trimmed.charAt(digits) <= '9') {
+            digits++;
+        }
+        String unitLabel = trimmed.substring(digits).trim().toLowerCase(Locale.ENGLISH);
+        ChronoUnit unit = unitLabel.isEmpty() ? ChronoUnit.MILLIS : UNITS.get(unitLabel);
+        if (digits == 0 || digits > 18 || unit == null) {
+            throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "Table %s: option '%s' has value '%s', expected a duration such as '1 h', '30 min' or '7 d'".formatted(tableName, option, value));
+        }
+        return Duration.of(Long.parseLong(trimmed.substring(0, digits)), unit);
+    }
+
+    private static Map<String, ChronoUnit> units()
+    {
+        ImmutableMap.Builder<String, ChronoUnit> units = ImmutableMap.builder();
+        addUnit(units, ChronoUnit.DAYS, "d", "day", "days");
+        addUnit(units, ChronoUnit.HOURS, "h", "hour", "hours");
+        addUnit(units, ChronoUnit.MINUTES, "min", "m", "minute", "minutes");
+        addUnit(units, ChronoUnit.SECONDS, "s", "sec", "secs", "second", "seconds");
+        addUnit(units, ChronoUnit.MILLIS, "ms", "milli", "millis", "millisecond", "milliseconds");
+        addUnit(units, ChronoUnit.MICROS, "µs", "micro", "micros", "microsecond", "microseconds");
+        addUnit(units, ChronoUnit.NANOS, "ns", "nano", "nanos", "nanosecond", "nanoseconds");
+        return units.buildOrThrow();
+    }
+
+    private static void addUnit(ImmutableMap.Builder<String, ChronoUnit> units, ChronoUnit unit, String... labels)
+    {
+        for (String label : labels) {
+            units.put(label, unit);
+        }
+    }
+}

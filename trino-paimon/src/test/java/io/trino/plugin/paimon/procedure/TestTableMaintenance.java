@@ -1,0 +1,502 @@
+package io.trino.plugin.paimon.procedure;
+
+import io.trino.Session;
+import io.trino.filesystem.Location;
+import io.trino.filesystem.TrinoFileSystemFactory;
+import io.trino.filesystem.local.LocalFileSystem;
+import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
+import io.trino.plugin.paimon.testing.FaultFs;
+import io.trino.plugin.paimon.testing.FaultFs.Hang;
+import io.trino.plugin.paimon.testing.FaultFs.Operation;
+import io.trino.plugin.paimon.testing.Fsck;
+import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
+import io.trino.plugin.paimon.testing.RowText;
+import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.operation.LocalOrphanFilesClean;
+import org.apache.paimon.options.ExpireConfig;
+import org.apache.paimon.schema.Schema;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.Table;
+import org.apache.paimon.types.DataTypes;
+import org.apache.paimon.types.RowKind;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static com.google.common.collect.Sets.difference;
+import static io.trino.plugin.paimon.testing.PaimonQueryRunner.CATALOG;
+import static java.util.concurrent.TimeUnit.DAYS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * {@code expire_snapshots}, {@code remove_orphan_files} and the expiry after each commit, with Paimon Java 1.4.2 as the
+ * oracle: the same procedure run by Paimon Java on a copy of the table leaves the same files; the retained snapshots
+ * and tags read the same rows before and after, in Trino and in Paimon Java; the retention floors refuse short
+ * thresholds; a reader pinned to a snapshot while it is expired gets its rows or a clear error (reliability.md T12).
+ */
+final class TestTableMaintenance
+        extends AbstractPaimonJavaQueryTest
+{
+    private static final String DATABASE = "maintained";
+    private static final String COPIES = "maintained_copies";
+
+    private FaultFs faultFs;
+
+    TestTableMaintenance()
+    {
+        super(DATABASE);
+    }
+
+    @Override
+    protected Optional<TrinoFileSystemFactory> fileSystemFactory(Path root)
+    {
+        faultFs = FaultFs.local(root, 1);
+        return Optional.of(faultFs);
+    }
+
+    @Override
+    protected void createTables(PaimonJavaCatalog paimon)
+    {
+        paimon.createDatabase(COPIES);
+        for (String name : List.of("expired", "expired_changelog", "expired_dv", "littered", "pinned", "faulted")) {
+            Schema.Builder schema = Schema.newBuilder()
+                    .column("id", DataTypes.INT())
+                    .column("v", DataTypes.STRING())
+                    .primaryKey("id")
+                    .option("bucket", "2")
+                    .option("snapshot.num-retained.min", "2");
+            if (name.equals("expired_changelog")) {
+                schema.option("changelog-producer", "input");
+            }
+            if (name.equals("expired_dv")) {
+                schema.option("deletion-vectors.enabled", "true");
+            }
+            paimon.createTable(DATABASE, name, schema.build());
+        }
+        for (String name : List.of("capped", "capped_by_paimon")) {
+            paimon.createTable(DATABASE, name, Schema.newBuilder()
+                    .column("id", DataTypes.INT())
+                    .column("v", DataTypes.STRING())
+                    .primaryKey("id")
+                    .option("bucket", "2")
+                    .option("snapshot.num-retained.min", "1")
+                    .option("snapshot.num-retained.max", "3")
+                    .build());
+        }
+        paimon.createTable(DATABASE, "floored", Schema.newBuilder()
+                .column("id", DataTypes.INT())
+                .primaryKey("id")
+                .option("bucket", "1")
+                .build());
+    }
+
+    /**
+     * Data files deleted by compactions, changelog files ({@code changelog-producer = input}) and deletion-vector
+     * index files ({@code expired_dv}, written by Paimon Java alone, as Trino does not write such tables).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"expired", "expired_changelog", "expired_dv"})
+    void expireSnapshotsDeletesWhatPaimonJavaDeletes(String name)
+            throws Exception
+    {
+        writeHistory(name);
+        long latest = snapshotIds(name).last();
+        Map<Long, List<String>> before = new HashMap<>();
+        for (long id : snapshotIds(name)) {
+            before.put(id, rows("SELECT * FROM " + name + " FOR VERSION AS OF " + id));
+        }
+        List<String> taggedBefore = rows("SELECT * FROM " + name + " FOR VERSION AS OF 'kept'");
+        Set<String> filesBefore = files(name);
+        Path copy = copyTable(name);
+
+        assertUpdate(lowFloors(), "ALTER TABLE " + name + " EXECUTE expire_snapshots(retention_threshold => '0s')");
+        FileStoreTable twin = (FileStoreTable) oracle().getTable(COPIES, name);
+        twin.newExpireSnapshots().config(ExpireConfig.builder()
+                        .snapshotRetainMin(2)
+                        .snapshotRetainMax(Integer.MAX_VALUE)
+                        .snapshotTimeRetain(Duration.ZERO)
+                        .snapshotMaxDeletes(50)
+                        .build())
+                .expire();
+
+        // snapshot.num-retained.min = 2 keeps the last two; the tag keeps the files of its snapshot
+        assertThat(snapshotIds(name)).containsExactly(latest - 1, latest);
+        assertThat(files(name)).isEqualTo(files(copy));
+        Set<String> deleted = difference(filesBefore, files(name));
+        assertThat(deleted).anyMatch(file -> file.startsWith("bucket-") && file.endsWith(".parquet"));
+        assertThat(deleted).anyMatch(file -> file.startsWith("manifest/manifest-list-"));
+        if (name.equals("expired_changelog")) {
+            assertThat(deleted).anyMatch(file -> file.startsWith("bucket-") && file.contains("/changelog-"));
+        }
+        if (name.equals("expired_dv")) {
+            assertThat(deleted).anyMatch(file -> file.startsWith("index/index-"));
+        }
+        else {
+            assertThat(deleted).anyMatch(file -> file.startsWith("statistics/"));
+        }
+        assertThat(deleted).anyMatch(file -> file.startsWith("snapshot/snapshot-"));
+        assertThat(Files.readString(tablePath(name).resolve("snapshot/EARLIEST"))).isEqualTo(String.valueOf(latest - 1));
+
+        for (long id : List.of(latest - 1, latest)) {
+            assertThat(rows("SELECT * FROM " + name + " FOR VERSION AS OF " + id)).isEqualTo(before.get(id));
+            assertThat(RowText.paimonText(oracle().getTable(DATABASE, name).copy(Map.of("scan.snapshot-id", String.valueOf(id))))).isEqualTo(before.get(id));
+        }
+        assertThat(rows("SELECT * FROM " + name + " FOR VERSION AS OF 'kept'")).isEqualTo(taggedBefore);
+        assertThat(RowText.paimonText(oracle().getTable(DATABASE, name).copy(Map.of("scan.tag-name", "kept")))).isEqualTo(taggedBefore);
+        assertThat(fsck(name)).isEmpty();
+
+        // a second run finds nothing more to expire, and a threshold that keeps every snapshot changes nothing
+        Set<String> filesAfter = files(name);
+        assertUpdate(lowFloors(), "ALTER TABLE " + name + " EXECUTE expire_snapshots(retention_threshold => '0s')");
+        assertUpdate("ALTER TABLE " + name + " EXECUTE expire_snapshots(retention_threshold => '7d')");
+        assertThat(files(name)).isEqualTo(filesAfter);
+    }
+
+    @Test
+    void commitsExpireSnapshotsAsPaimonWritersDo()
+            throws Exception
+    {
+        Table byPaimon = oracle().getTable(DATABASE, "capped_by_paimon");
+        for (int i = 1; i <= 5; i++) {
+            assertUpdate("INSERT INTO capped VALUES (%s, 'v%s')".formatted(i, i), 1);
+            PaimonJavaCatalog.write(byPaimon, List.of(GenericRow.of(i, text("v" + i))));
+        }
+        // snapshot.num-retained.max = 3: each commit expires what is more than 3 behind, as Paimon's writer does
+        assertThat(snapshotIds("capped")).containsExactly(3L, 4L, 5L);
+        assertThat(snapshotIds("capped")).isEqualTo(snapshotIds("capped_by_paimon"));
+        assertThat(Files.readString(tablePath("capped").resolve("snapshot/EARLIEST"))).isEqualTo("3");
+        assertThat(RowText.paimonText(oracle().getTable(DATABASE, "capped")))
+                .containsExactly("(1, v1)", "(2, v2)", "(3, v3)", "(4, v4)", "(5, v5)");
+        // nothing that only the expired snapshots used is left behind: Paimon Java finds no orphan in either table
+        for (String table : List.of("capped", "capped_by_paimon")) {
+            FileStoreTable paimonTable = (FileStoreTable) oracle().getTable(DATABASE, table);
+            long future = System.currentTimeMillis() + DAYS.toMillis(1);
+            assertThat(new LocalOrphanFilesClean(paimonTable, future, true).clean().getDeletedFilesPath()).as(table).isEmpty();
+        }
+        assertThat(fsck("capped")).isEmpty();
+    }
+
+    @Test
+    void removeOrphanFilesDeletesWhatPaimonJavaDeletes()
+            throws Exception
+    {
+        writeHistory("littered");
+        // the tag keeps files that no snapshot left after this expiry references
+        assertUpdate(lowFloors(), "ALTER TABLE littered EXECUTE expire_snapshots(retention_threshold => '0s')");
+        List<String> rowsBefore = rows("SELECT * FROM littered");
+        List<String> taggedBefore = rows("SELECT * FROM littered FOR VERSION AS OF 'kept'");
+
+        Path table = tablePath("littered");
+        FileTime old = FileTime.fromMillis(System.currentTimeMillis() - DAYS.toMillis(2));
+        try (Stream<Path> paths = Files.walk(table)) {
+            for (Path path : paths.filter(Files::isRegularFile).toList()) {
+                Files.setLastModifiedTime(path, old);
+            }
+        }
+        List<String> oldOrphans = List.of(
+                "bucket-0/data-00000000-0000-0000-0000-000000000000-0.parquet",
+                "bucket-1/data-00000000-0000-0000-0000-000000000001-0.parquet",
+                "manifest/manifest-00000000-0000-0000-0000-000000000000-0",
+                "manifest/manifest-list-00000000-0000-0000-0000-000000000000-0",
+                "index/index-00000000-0000-0000-0000-000000000000-0",
+                "statistics/stat-00000000-0000-0000-0000-000000000000-0",
+                "snapshot/.snapshot-99.00000000-0000-0000-0000-000000000000.tmp");
+        List<String> youngOrphans = List.of(
+                "bucket-0/data-11111111-1111-1111-1111-111111111111-0.parquet",
+                "manifest/manifest-11111111-1111-1111-1111-111111111111-0");
+        for (String orphan : oldOrphans) {
+            Path path = table.resolve(orphan);
+            Files.createDirectories(path.getParent());
+            Files.writeString(path, "left over");
+            Files.setLastModifiedTime(path, old);
+        }
+        for (String orphan : youngOrphans) {
+            Files.writeString(table.resolve(orphan), "being written");
+        }
+        Set<String> filesBefore = files("littered");
+        Path copy = copyTable("littered");
+
+        assertUpdate(lowFloors(), "ALTER TABLE littered EXECUTE remove_orphan_files(retention_threshold => '1d')");
+        FileStoreTable twin = (FileStoreTable) oracle().getTable(COPIES, "littered");
+        new LocalOrphanFilesClean(twin, System.currentTimeMillis() - DAYS.toMillis(1), false).clean();
+
+        assertThat(difference(filesBefore, files("littered"))).containsExactlyInAnyOrderElementsOf(oldOrphans);
+        assertThat(files("littered")).isEqualTo(files(copy));
+        assertThat(rows("SELECT * FROM littered")).isEqualTo(rowsBefore);
+        assertThat(rows("SELECT * FROM littered FOR VERSION AS OF 'kept'")).isEqualTo(taggedBefore);
+        assertThat(RowText.paimonText(oracle().getTable(DATABASE, "littered").copy(Map.of("scan.tag-name", "kept")))).isEqualTo(taggedBefore);
+        assertThat(fsck("littered")).isEmpty();
+    }
+
+    /**
+     * reliability.md T6 for expiry: deletions that fail (a third of them, at random) and an EARLIEST hint that cannot be
+     * written. The failed hint fails the statement after the snapshots are gone; the retained snapshots and the tag read
+     * as before throughout, a second run completes, and what the failed deletions left behind is exactly what
+     * remove_orphan_files then removes (Paimon Java finds no orphan after it).
+     */
+    @Test
+    void expiryInterruptedByFailuresLeavesTheRetainedSnapshotsWhole()
+            throws Exception
+    {
+        writeHistory("faulted");
+        long latest = snapshotIds("faulted").last();
+        List<String> latestBefore = rows("SELECT * FROM faulted");
+        List<String> previousBefore = rows("SELECT * FROM faulted FOR VERSION AS OF " + (latest - 1));
+        List<String> taggedBefore = rows("SELECT * FROM faulted FOR VERSION AS OF 'kept'");
+        try {
+            faultFs.addRule(FaultFs.Rule.random(Operation.DELETE, "**/faulted/**", 0.3, FaultFs.Action.THROW_BEFORE));
+            faultFs.addRule(FaultFs.Rule.nth(Operation.CREATE_OR_OVERWRITE, "**/faulted/snapshot/EARLIEST", 1, FaultFs.Action.THROW_BEFORE));
+            assertThatThrownBy(() -> getQueryRunner().execute(lowFloors(), "ALTER TABLE faulted EXECUTE expire_snapshots(retention_threshold => '0s')"))
+                    .hasMessageContaining("EARLIEST");
+        }
+        finally {
+            faultFs.clearRules();
+        }
+        assertThat(faultFs.injectedFaults()).isGreaterThan(1);
+        assertThat(rows("SELECT * FROM faulted")).isEqualTo(latestBefore);
+        assertThat(rows("SELECT * FROM faulted FOR VERSION AS OF " + (latest - 1))).isEqualTo(previousBefore);
+        assertThat(rows("SELECT * FROM faulted FOR VERSION AS OF 'kept'")).isEqualTo(taggedBefore);
+        assertThat(RowText.paimonText(oracle().getTable(DATABASE, "faulted").copy(Map.of("scan.tag-name", "kept")))).isEqualTo(taggedBefore);
+
+        assertUpdate(lowFloors(), "ALTER TABLE faulted EXECUTE expire_snapshots(retention_threshold => '0s')");
+        assertThat(Files.readString(tablePath("faulted").resolve("snapshot/EARLIEST"))).isEqualTo(String.valueOf(latest - 1));
+        FileStoreTable table = (FileStoreTable) oracle().getTable(DATABASE, "faulted");
+        long future = System.currentTimeMillis() + DAYS.toMillis(1);
+        List<String> orphans = new LocalOrphanFilesClean(table, future, true).clean().getDeletedFilesPath().stream()
+                .map(path -> tablePath("faulted").relativize(Path.of(path.toUri().getPath())).toString())
+                .toList();
+        assertThat(orphans).isNotEmpty();
+        Set<String> filesBefore = files("faulted");
+        assertUpdate(lowFloors(), "ALTER TABLE faulted EXECUTE remove_orphan_files(retention_threshold => '0s')");
+        assertThat(difference(filesBefore, files("faulted"))).containsExactlyInAnyOrderElementsOf(orphans);
+        assertThat(new LocalOrphanFilesClean((FileStoreTable) oracle().getTable(DATABASE, "faulted"), future, true).clean().getDeletedFilesPath()).isEmpty();
+        assertThat(rows("SELECT * FROM faulted")).isEqualTo(latestBefore);
+        assertThat(rows("SELECT * FROM faulted FOR VERSION AS OF 'kept'")).isEqualTo(taggedBefore);
+        assertThat(fsck("faulted")).isEmpty();
+    }
+
+    @Test
+    void retentionBelowTheFloorIsRefused()
+    {
+        assertUpdate("INSERT INTO floored VALUES 1", 1);
+        Set<String> files = files("floored");
+        assertQueryFails("ALTER TABLE floored EXECUTE expire_snapshots(retention_threshold => '1d')",
+                "\\QRetention specified (1.00d) is shorter than the minimum retention configured in the system (7.00d). " +
+                        "Minimum retention can be changed with paimon.expire-snapshots.min-retention configuration property or paimon.expire_snapshots_min_retention session property");
+        assertQueryFails("ALTER TABLE floored EXECUTE remove_orphan_files(retention_threshold => '6h')",
+                "\\QRetention specified (6.00h) is shorter than the minimum retention configured in the system (7.00d). " +
+                        "Minimum retention can be changed with paimon.remove-orphan-files.min-retention configuration property or paimon.remove_orphan_files_min_retention session property");
+        assertThat(files("floored")).isEqualTo(files);
+    }
+
+    /**
+     * reliability.md T12: a query reading an old snapshot is held on a data file while the snapshot is expired and the
+     * orphans removed. With the default floors both procedures refuse and the query returns its rows; with the floors
+     * lowered it returns its rows or fails naming what is gone, never other rows.
+     */
+    @Test
+    void readerPinnedToAnExpiringSnapshot()
+            throws Exception
+    {
+        for (int i = 0; i < 20; i++) {
+            assertUpdate("INSERT INTO pinned VALUES (%s, 'a%s'), (%s, 'b%s')".formatted(i, i, i + 100, i), 2);
+        }
+        PaimonJavaCatalog.compact(oracle().getTable(DATABASE, "pinned"), root(), 2, _ -> true);
+        // after these, an expiry keeping two snapshots processes the compaction, which deleted the pinned snapshot's files
+        assertUpdate("INSERT INTO pinned VALUES (1000, 'after')", 1);
+        assertUpdate("INSERT INTO pinned VALUES (1001, 'after')", 1);
+        long pinned = 5;
+        List<String> expected = RowText.paimonText(oracle().getTable(DATABASE, "pinned").copy(Map.of("scan.snapshot-id", String.valueOf(pinned))));
+        assertThat(expected).hasSize(10);
+
+        for (boolean lowered : List.of(false, true)) {
+            Session session = lowered ? lowFloors() : getSession();
+            Hang hang = faultFs.hang(Operation.OPEN, "**/pinned/bucket-*/data-*", 2);
+            ExecutorService executor = Executors.newSingleThreadExecutor();
+            try {
+                Future<List<String>> query = executor.submit(() -> rows("SELECT * FROM pinned FOR VERSION AS OF " + pinned));
+                assertThat(hang.awaitReached(60, TimeUnit.SECONDS)).isTrue();
+                if (lowered) {
+                    getQueryRunner().execute(session, "ALTER TABLE pinned EXECUTE expire_snapshots(retention_threshold => '0s')");
+                    getQueryRunner().execute(session, "ALTER TABLE pinned EXECUTE remove_orphan_files(retention_threshold => '0s')");
+                }
+                else {
+                    assertThatThrownBy(() -> getQueryRunner().execute(session, "ALTER TABLE pinned EXECUTE expire_snapshots(retention_threshold => '0s')"))
+                            .hasMessageContaining("is shorter than the minimum retention configured in the system (7.00d)");
+                    assertThatThrownBy(() -> getQueryRunner().execute(session, "ALTER TABLE pinned EXECUTE remove_orphan_files(retention_threshold => '0s')"))
+                            .hasMessageContaining("is shorter than the minimum retention configured in the system (7.00d)");
+                }
+                hang.release();
+                try {
+                    assertThat(query.get()).isEqualTo(expected);
+                }
+                catch (ExecutionException e) {
+                    assertThat(lowered).as("the default floors protect the reader").isTrue();
+                    assertThat(e.getCause()).hasMessageMatching("(?s).*(Paimon data file is missing|Paimon metadata file is missing).*");
+                }
+            }
+            finally {
+                faultFs.clearRules();
+                executor.shutdownNow();
+            }
+        }
+        // the snapshot is gone now: reading it again fails with a clear error, and the table itself is whole
+        assertThat(snapshotIds("pinned")).doesNotContain(pinned);
+        assertThatThrownBy(() -> computeActual("SELECT * FROM pinned FOR VERSION AS OF " + pinned))
+                .hasMessageMatching("(?s).*(missing|does not exist|expired).*");
+        assertThat(fsck("pinned")).isEmpty();
+    }
+
+    /**
+     * Paimon Java commits, a full compaction (which deletes files), two commits between two ANALYZEs, a tag, a delete,
+     * another compaction and a last commit; the commits after the first compaction are Trino's (and the ANALYZEs are
+     * made) unless the table is {@code expired_dv}.
+     */
+    private void writeHistory(String name)
+    {
+        boolean trinoWrites = !name.equals("expired_dv");
+        Table table = oracle().getTable(DATABASE, name);
+        for (int i = 0; i < 3; i++) {
+            PaimonJavaCatalog.write(table, List.of(GenericRow.of(i, text("java" + i)), GenericRow.of(i + 10, text("java" + i))));
+        }
+        PaimonJavaCatalog.compact(oracle().getTable(DATABASE, name), root(), 2, _ -> true);
+        if (trinoWrites) {
+            // each ANALYZE writes a statistics file, which later snapshots carry until the next ANALYZE
+            getQueryRunner().execute("ANALYZE " + name);
+            assertUpdate("INSERT INTO %s VALUES (1, 'trino'), (20, 'trino')".formatted(name), 2);
+            assertUpdate("UPDATE %s SET v = 'updated' WHERE id = 2".formatted(name), 1);
+            getQueryRunner().execute("ANALYZE " + name);
+        }
+        else {
+            PaimonJavaCatalog.write(table, List.of(GenericRow.of(1, text("java")), GenericRow.of(20, text("java"))));
+            PaimonJavaCatalog.write(table, List.of(GenericRow.of(2, text("updated"))));
+        }
+        ((FileStoreTable) oracle().getTable(DATABASE, name)).createTag("kept", snapshotIds(name).last());
+        if (trinoWrites) {
+            assertUpdate("DELETE FROM %s WHERE id = 10".formatted(name), 1);
+        }
+        else {
+            PaimonJavaCatalog.write(table, List.of(GenericRow.ofKind(RowKind.DELETE, 10, text("java0"))));
+        }
+        PaimonJavaCatalog.compact(oracle().getTable(DATABASE, name), root(), 2, _ -> true);
+        if (trinoWrites) {
+            assertUpdate("INSERT INTO %s VALUES (30, 'last')".formatted(name), 1);
+        }
+        else {
+            PaimonJavaCatalog.write(table, List.of(GenericRow.of(30, text("last"))));
+        }
+    }
+
+    private Session lowFloors()
+    {
+        return Session.builder(getSession())
+                .setCatalogSessionProperty(CATALOG, "expire_snapshots_min_retention", "0s")
+                .setCatalogSessionProperty(CATALOG, "remove_orphan_files_min_retention", "0s")
+                .build();
+    }
+
+    private List<String> rows(String query)
+    {
+        return RowText.paimonText(computeActual(query));
+    }
+
+    private PaimonJavaCatalog oracle()
+    {
+        return PaimonJavaCatalog.uncached(paimon().warehouse());
+    }
+
+    private Path tablePath(String table)
+    {
+        return paimon().warehouse().resolve(DATABASE + ".db").resolve(table);
+    }
+
+    private TreeSet<Long> snapshotIds(String table)
+    {
+        TreeSet<Long> ids = new TreeSet<>();
+        try (Stream<Path> files = Files.list(tablePath(table).resolve("snapshot"))) {
+            files.map(path -> path.getFileName().toString())
+                    .filter(name -> name.matches("snapshot-\\d+"))
+                    .forEach(name -> ids.add(Long.parseLong(name.substring("snapshot-".length()))));
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return ids;
+    }
+
+    private Set<String> files(String table)
+    {
+        return files(tablePath(table));
+    }
+
+    /** The files under a table folder, by path relative to it. */
+    private static Set<String> files(Path table)
+    {
+        try (Stream<Path> paths = Files.walk(table)) {
+            return paths.filter(Files::isRegularFile)
+                    .map(path -> table.relativize(path).toString())
+                    .collect(TreeSet::new, TreeSet::add, TreeSet::addAll);
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A copy of the table, with the files' times, in the copies database under the same name. */
+    private Path copyTable(String table)
+            throws IOException
+    {
+        Path source = tablePath(table);
+        Path target = paimon().warehouse().resolve(COPIES + ".db").resolve(table);
+        List<Path> paths;
+        try (Stream<Path> walk = Files.walk(source)) {
+            paths = new ArrayList<>(walk.toList());
+        }
+        for (Path path : paths) {
+            Path copied = target.resolve(source.relativize(path).toString());
+            if (Files.isDirectory(path)) {
+                Files.createDirectories(copied);
+            }
+            else {
+                Files.copy(path, copied, StandardCopyOption.COPY_ATTRIBUTES);
+            }
+        }
+        return target;
+    }
+
+    private List<String> fsck(String table)
+    {
+        Table paimonTable = oracle().getTable(DATABASE, table);
+        List<String> violations = new ArrayList<>(Fsck.check(new LocalFileSystem(root()), Location.of("local:///warehouse/%s.db/%s".formatted(DATABASE, table)), paimonTable));
+        violations.addAll(Fsck.paimonJavaDifferences(getQueryRunner(), table, paimonTable));
+        return violations;
+    }
+
+    private static BinaryString text(String value)
+    {
+        return BinaryString.fromString(value);
+    }
+}

@@ -1,0 +1,61 @@
+package io.trino.plugin.paimon.table;
+
+import org.apache.paimon.CoreOptions;
+import org.apache.paimon.options.Options;
+import org.apache.paimon.utils.TimeUtils;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION;
+import static io.trino.testing.assertions.TrinoExceptionAssert.assertTrinoExceptionThrownBy;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The retention options are read as Paimon Java 1.4.2 reads them: its defaults, its duration syntax, its decoupled
+ * changelog rule.
+ */
+final class TestSnapshotRetention
+{
+    @Test
+    void defaultsAreTheOnesOfPaimon()
+    {
+        CoreOptions paimon = new CoreOptions(new Options());
+        SnapshotRetention retention = SnapshotRetention.fromOptions("db.t", Map.of());
+        assertThat(retention.retainMin()).isEqualTo(paimon.snapshotNumRetainMin());
+        assertThat(retention.retainMax()).isEqualTo(paimon.snapshotNumRetainMax());
+        assertThat(retention.timeRetained()).isEqualTo(paimon.snapshotTimeRetain());
+        assertThat(retention.expireLimit()).isEqualTo(paimon.snapshotExpireLimit());
+        assertThat(retention.changelogDecoupled()).isFalse();
+    }
+
+    @Test
+    void durationsParseAsPaimonParsesThem()
+    {
+        for (String text : List.of("1 h", "1h", "30 min", "30m", "2 d", "7days", "90s", "15 seconds", "250", "250 ms", "3 hours", "1 minute")) {
+            assertThat(SnapshotRetention.parseDuration("db.t", "snapshot.time-retained", text)).as(text).isEqualTo(TimeUtils.parseDuration(text));
+        }
+        assertTrinoExceptionThrownBy(() -> SnapshotRetention.parseDuration("db.t", "snapshot.time-retained", "1 fortnight"))
+                .hasErrorCode(PAIMON_INVALID_TABLE_OPTION)
+                .hasMessageContaining("option 'snapshot.time-retained' has value '1 fortnight'");
+    }
+
+    @Test
+    void changelogKeptLongerThanSnapshotsIsDecoupled()
+    {
+        assertThat(SnapshotRetention.fromOptions("db.t", Map.of("changelog.num-retained.max", "20", "snapshot.num-retained.max", "10")).changelogDecoupled()).isTrue();
+        assertThat(SnapshotRetention.fromOptions("db.t", Map.of("changelog.time-retained", "2 h")).changelogDecoupled()).isTrue();
+        assertThat(SnapshotRetention.fromOptions("db.t", Map.of("changelog.time-retained", "1 h", "changelog.num-retained.min", "10")).changelogDecoupled()).isFalse();
+    }
+
+    @Test
+    void retentionPaimonRejectsIsRefused()
+    {
+        assertTrinoExceptionThrownBy(() -> SnapshotRetention.fromOptions("db.t", Map.of("snapshot.num-retained.min", "5", "snapshot.num-retained.max", "3")))
+                .hasErrorCode(PAIMON_INVALID_TABLE_OPTION)
+                .hasMessageContaining("Table db.t: option 'snapshot.num-retained.max' (3) must not be less than 'snapshot.num-retained.min' (5)");
+        assertTrinoExceptionThrownBy(() -> SnapshotRetention.fromOptions("db.t", Map.of("snapshot.num-retained.min", "0")))
+                .hasErrorCode(PAIMON_INVALID_TABLE_OPTION);
+    }
+}
