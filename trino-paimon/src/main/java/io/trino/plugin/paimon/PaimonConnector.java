@@ -10,8 +10,8 @@ import io.trino.plugin.base.classloader.ClassLoaderSafeNodePartitioningProvider;
 import io.trino.plugin.paimon.metadata.PaimonSessionProperties;
 import io.trino.plugin.paimon.metadata.PaimonTableProperties;
 import io.trino.plugin.paimon.metadata.TableAnalyze;
-import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
-import io.trino.plugin.paimon.read.PaimonSplitManager;
+import io.trino.plugin.paimon.procedure.TableExecutePageSourceProvider;
+import io.trino.plugin.paimon.procedure.TableExecuteSplitManager;
 import io.trino.plugin.paimon.write.PaimonNodePartitioningProvider;
 import io.trino.plugin.paimon.write.PaimonPageSinkProvider;
 import io.trino.spi.connector.Connector;
@@ -23,6 +23,7 @@ import io.trino.spi.connector.ConnectorPageSourceProvider;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplitManager;
 import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.connector.TableProcedureMetadata;
 import io.trino.spi.session.PropertyMetadata;
 import io.trino.spi.transaction.IsolationLevel;
 
@@ -45,6 +46,7 @@ public class PaimonConnector
     private final ConnectorPageSourceProvider pageSourceProvider;
     private final ConnectorPageSinkProvider pageSinkProvider;
     private final ConnectorNodePartitioningProvider nodePartitioningProvider;
+    private final Set<TableProcedureMetadata> tableProcedures;
 
     @Inject
     public PaimonConnector(
@@ -52,11 +54,13 @@ public class PaimonConnector
             PaimonTransactionManager transactionManager,
             PaimonTableProperties tableProperties,
             PaimonSessionProperties sessionProperties,
-            PaimonSplitManager splitManager,
-            PaimonPageSourceProvider pageSourceProvider,
+            TableExecuteSplitManager splitManager,
+            TableExecutePageSourceProvider pageSourceProvider,
             PaimonPageSinkProvider pageSinkProvider,
-            PaimonNodePartitioningProvider nodePartitioningProvider)
+            PaimonNodePartitioningProvider nodePartitioningProvider,
+            Set<TableProcedureMetadata> tableProcedures)
     {
+        this.tableProcedures = ImmutableSet.copyOf(requireNonNull(tableProcedures, "tableProcedures is null"));
         this.lifeCycleManager = requireNonNull(lifeCycleManager, "lifeCycleManager is null");
         this.transactionManager = requireNonNull(transactionManager, "transactionManager is null");
         this.tableProperties = requireNonNull(tableProperties, "tableProperties is null");
@@ -135,6 +139,12 @@ public class PaimonConnector
     public List<PropertyMetadata<?>> getTableProperties()
     {
         return tableProperties.getTableProperties();
+    }
+
+    @Override
+    public Set<TableProcedureMetadata> getTableProcedures()
+    {
+        return tableProcedures;
     }
 
     @Override

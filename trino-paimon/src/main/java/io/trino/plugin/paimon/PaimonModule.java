@@ -3,15 +3,24 @@ package io.trino.plugin.paimon;
 import com.google.inject.Binder;
 import com.google.inject.Module;
 import com.google.inject.Scopes;
+import com.google.inject.multibindings.Multibinder;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
+import io.trino.plugin.paimon.metadata.Compactions;
 import io.trino.plugin.paimon.metadata.PaimonSessionProperties;
 import io.trino.plugin.paimon.metadata.PaimonTableProperties;
+import io.trino.plugin.paimon.procedure.BucketCompactor;
+import io.trino.plugin.paimon.procedure.CompactionFragment;
+import io.trino.plugin.paimon.procedure.OptimizeTableProcedure;
+import io.trino.plugin.paimon.procedure.TableExecutePageSourceProvider;
+import io.trino.plugin.paimon.procedure.TableExecuteSplitManager;
 import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
 import io.trino.plugin.paimon.read.PaimonSplitManager;
 import io.trino.plugin.paimon.write.PaimonNodePartitioningProvider;
 import io.trino.plugin.paimon.write.PaimonPageSinkProvider;
 import io.trino.plugin.paimon.write.WriteFragment;
+import io.trino.spi.connector.TableProcedureMetadata;
 
+import static com.google.inject.multibindings.Multibinder.newSetBinder;
 import static io.airlift.configuration.ConfigBinder.configBinder;
 import static io.airlift.json.JsonCodecBinder.jsonCodecBinder;
 
@@ -32,5 +41,12 @@ public class PaimonModule
         binder.bind(PaimonPageSinkProvider.class).in(Scopes.SINGLETON);
         binder.bind(PaimonNodePartitioningProvider.class).in(Scopes.SINGLETON);
         jsonCodecBinder(binder).bindJsonCodec(WriteFragment.class);
+        binder.bind(TableExecuteSplitManager.class).in(Scopes.SINGLETON);
+        binder.bind(TableExecutePageSourceProvider.class).in(Scopes.SINGLETON);
+        binder.bind(BucketCompactor.class).in(Scopes.SINGLETON);
+        binder.bind(Compactions.class).in(Scopes.SINGLETON);
+        jsonCodecBinder(binder).bindJsonCodec(CompactionFragment.class);
+        Multibinder<TableProcedureMetadata> tableProcedures = newSetBinder(binder, TableProcedureMetadata.class);
+        tableProcedures.addBinding().toProvider(OptimizeTableProcedure.class).in(Scopes.SINGLETON);
     }
 }

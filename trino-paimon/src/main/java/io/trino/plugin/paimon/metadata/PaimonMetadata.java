@@ -14,7 +14,9 @@ import io.trino.plugin.paimon.PaimonInsertTableHandle.DynamicBuckets;
 import io.trino.plugin.paimon.PaimonInsertTableHandle.HashIndex;
 import io.trino.plugin.paimon.PaimonMergeTableHandle;
 import io.trino.plugin.paimon.PaimonPartitioningHandle;
+import io.trino.plugin.paimon.PaimonTableExecuteHandle;
 import io.trino.plugin.paimon.PaimonTableHandle;
+import io.trino.plugin.paimon.PaimonTableProcedureId;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
 import io.trino.plugin.paimon.format.index.HashIndexFile;
 import io.trino.plugin.paimon.format.manifest.BucketFiles;
@@ -27,6 +29,7 @@ import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.metadata.PaimonSessionProperties.InsertExistingPartitionsBehavior;
+import io.trino.plugin.paimon.procedure.Optimize;
 import io.trino.plugin.paimon.read.TableStatisticsEstimate;
 import io.trino.plugin.paimon.table.MergeRowId;
 import io.trino.plugin.paimon.table.PaimonTable;
@@ -40,9 +43,11 @@ import io.trino.plugin.paimon.write.WriteRestrictions;
 import io.trino.plugin.paimon.write.WrittenFile;
 import io.trino.plugin.paimon.write.WrittenIndexFile;
 import io.trino.spi.TrinoException;
+import io.trino.spi.connector.BeginTableExecuteResult;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ColumnPosition;
+import io.trino.spi.connector.ConnectorAccessControl;
 import io.trino.spi.connector.ConnectorAnalyzeMetadata;
 import io.trino.spi.connector.ConnectorInsertTableHandle;
 import io.trino.spi.connector.ConnectorMergeTableHandle;
@@ -51,6 +56,7 @@ import io.trino.spi.connector.ConnectorOutputMetadata;
 import io.trino.spi.connector.ConnectorOutputTableHandle;
 import io.trino.spi.connector.ConnectorPartitioningHandle;
 import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorTableExecuteHandle;
 import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.ConnectorTableLayout;
 import io.trino.spi.connector.ConnectorTableMetadata;
@@ -108,12 +114,14 @@ public class PaimonMetadata
     private final TypeMapping typeMapping;
     private final JsonCodec<WriteFragment> fragmentCodec;
     private final SchemaEvolution schemaEvolution;
+    private final Compactions compactions;
     private final Map<SchemaTableName, Optional<PaimonTable>> loadedTables = new HashMap<>();
     // by commit identifier: removes the table of a CREATE TABLE AS that has not published its data yet
     private final Map<String, Runnable> uncommittedTables = new LinkedHashMap<>();
 
-    public PaimonMetadata(FileSystemCatalog catalog, TypeManager typeManager, JsonCodec<WriteFragment> fragmentCodec)
+    public PaimonMetadata(FileSystemCatalog catalog, TypeManager typeManager, JsonCodec<WriteFragment> fragmentCodec, Compactions compactions)
     {
+        this.compactions = requireNonNull(compactions, "compactions is null");
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.typeMapping = new TypeMapping(typeManager.getTypeOperators());
         this.fragmentCodec = requireNonNull(fragmentCodec, "fragmentCodec is null");
@@ -577,7 +585,33 @@ public class PaimonMetadata
                 .flatMap(fragment -> fragment.indexFile().stream())
                 .map(WrittenIndexFile::toIndexManifestEntry)
                 .collect(toImmutableList());
-        new InsertCommit(catalog.fileSystem(session), handle).commit(files, changelogFiles, indexFiles, session.getQueryId());
+        new InsertCommit(catalog.fileSystem(session), handle).commit(files, changelogFiles, indexFiles, session.getQueryId())
+                .ifPresent(snapshot -> compactions.compactAfterWrite(session, catalog.fileSystem(session), handle, snapshot, files));
+    }
+
+    /** {@code ALTER TABLE t EXECUTE optimize}: see {@link Optimize} and {@link Compactions}. */
+    @Override
+    public Optional<ConnectorTableExecuteHandle> getTableHandleForExecute(ConnectorSession session, ConnectorAccessControl accessControl, ConnectorTableHandle tableHandle, String procedureName, Map<String, Object> executeProperties, RetryMode retryMode)
+    {
+        PaimonTable table = ((PaimonTableHandle) tableHandle).table();
+        return switch (PaimonTableProcedureId.valueOf(procedureName)) {
+            case OPTIMIZE -> Optional.of(Optimize.executeHandle(table, retryMode));
+            default -> throw new TrinoException(NOT_SUPPORTED, "Table procedure %s is not supported".formatted(procedureName));
+        };
+    }
+
+    @Override
+    public BeginTableExecuteResult<ConnectorTableExecuteHandle, ConnectorTableHandle> beginTableExecute(ConnectorSession session, ConnectorTableExecuteHandle tableExecuteHandle, ConnectorTableHandle updatedSourceTableHandle)
+    {
+        PaimonTableHandle source = (PaimonTableHandle) updatedSourceTableHandle;
+        catalog.checkCommitsAreExclusive(session, source.table());
+        return Optimize.begin((PaimonTableExecuteHandle) tableExecuteHandle, source);
+    }
+
+    @Override
+    public void finishTableExecute(ConnectorSession session, ConnectorTableExecuteHandle tableExecuteHandle, Collection<Slice> fragments, List<Object> splitSourceInfo)
+    {
+        compactions.finishOptimize(session, catalog.fileSystem(session), (PaimonTableExecuteHandle) tableExecuteHandle, splitSourceInfo);
     }
 
     /** UPDATE and DELETE reach the sinks as a delete of the old row (by its row id) and an insert of the new one. */

@@ -10,6 +10,7 @@ import io.trino.spi.session.PropertyMetadata;
 import java.util.List;
 
 import static io.trino.plugin.base.session.PropertyMetadataUtil.durationProperty;
+import static io.trino.spi.session.PropertyMetadata.booleanProperty;
 import static io.trino.spi.session.PropertyMetadata.enumProperty;
 
 /**
@@ -18,11 +19,14 @@ import static io.trino.spi.session.PropertyMetadata.enumProperty;
  * partitions the INSERT writes (the whole table when it has no partitions), as Paimon's INSERT OVERWRITE does.
  * {@code dynamic_filtering_wait_timeout} has the name and meaning of Trino's Iceberg connector's: how long split
  * planning waits for a join's dynamic filters (catalog default {@code paimon.dynamic-filtering.wait-timeout}).
+ * {@code compaction_on_write_enabled} (true) lets a statement that writes a primary-key table compact the buckets it
+ * wrote as Paimon's writers do; false leaves them as written, for this statement only.
  */
 public final class PaimonSessionProperties
 {
     public static final String INSERT_EXISTING_PARTITIONS_BEHAVIOR = "insert_existing_partitions_behavior";
     public static final String DYNAMIC_FILTERING_WAIT_TIMEOUT = PaimonSplitManager.DYNAMIC_FILTERING_WAIT_TIMEOUT;
+    public static final String COMPACTION_ON_WRITE_ENABLED = "compaction_on_write_enabled";
 
     public enum InsertExistingPartitionsBehavior
     {
@@ -46,6 +50,11 @@ public final class PaimonSessionProperties
                         DYNAMIC_FILTERING_WAIT_TIMEOUT,
                         "Longest time split planning waits for a join's dynamic filters before it plans without them",
                         config.getDynamicFilteringWaitTimeout(),
+                        false),
+                booleanProperty(
+                        COMPACTION_ON_WRITE_ENABLED,
+                        "Compact the buckets a write reaches, when their sorted runs reach the table's 'num-sorted-run.compaction-trigger', as Paimon's writers do (tables with 'write-only' = 'true' are never compacted on write)",
+                        true,
                         false));
     }
 
@@ -57,5 +66,10 @@ public final class PaimonSessionProperties
     public static InsertExistingPartitionsBehavior insertExistingPartitionsBehavior(ConnectorSession session)
     {
         return session.getProperty(INSERT_EXISTING_PARTITIONS_BEHAVIOR, InsertExistingPartitionsBehavior.class);
+    }
+
+    public static boolean isCompactionOnWriteEnabled(ConnectorSession session)
+    {
+        return session.getProperty(COMPACTION_ON_WRITE_ENABLED, Boolean.class);
     }
 }
