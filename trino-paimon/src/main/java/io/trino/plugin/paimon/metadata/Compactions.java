@@ -87,7 +87,7 @@ public final class Compactions
         PaimonTable table = handle.table();
         String tableName = table.name().toString();
         CompactionOptions options = CompactionOptions.of(tableName, table.schema().options());
-        if (!table.hasPrimaryKey() || options.writeOnly() || !isCompactionOnWriteEnabled(session) || written.isEmpty()) {
+        if (!table.hasPrimaryKey() || options.writeOnly() || !isCompactionOnWriteEnabled(session) || !Optimize.compactsWithoutChangelog(table) || written.isEmpty()) {
             return;
         }
         Set<BucketKey> buckets = written.stream()
