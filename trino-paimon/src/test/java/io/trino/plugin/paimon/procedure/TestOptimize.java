@@ -1,5 +1,6 @@
 package io.trino.plugin.paimon.procedure;
 
+import io.trino.Session;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.filesystem.local.LocalFileSystem;
@@ -65,7 +66,7 @@ final class TestOptimize
     @Override
     protected void createTables(PaimonJavaCatalog paimon)
     {
-        for (String name : List.of("dedup", "dedup_twin", "dedup_paimon_compacted", "dedup_racing")) {
+        for (String name : List.of("dedup", "dedup_twin", "dedup_paimon_compacted", "dedup_racing", "dedup_inserted")) {
             Table table = paimon.createTable(DATABASE, name, Schema.newBuilder()
                     .column("id", DataTypes.INT())
                     .column("v", DataTypes.STRING())
@@ -285,6 +286,41 @@ final class TestOptimize
         }
         assertThat(rows("dedup_racing")).isEqualTo(rowsBefore);
         assertThat(Fsck.check(new LocalFileSystem(root()), tableLocation("dedup_racing"), paimon().getTable(DATABASE, "dedup_racing"))).isEmpty();
+    }
+
+    /**
+     * An INSERT into the buckets an optimize is compacting, committed first, does not conflict with it (Paimon allows
+     * it): the compacted records keep their sequence numbers, so the inserted rows, numbered above them, still win.
+     */
+    @Test
+    void concurrentInsertCommutes()
+            throws Exception
+    {
+        Hang hang = faultFs.hang(Operation.CREATE_OR_OVERWRITE, "**/dedup_inserted/_trino-optimize-*/*", 1);
+        ExecutorService executor = Executors.newSingleThreadExecutor();
+        try {
+            Future<?> optimize = executor.submit(() -> getQueryRunner().execute("ALTER TABLE dedup_inserted EXECUTE optimize"));
+            while (!hang.awaitReached(100, TimeUnit.MILLISECONDS)) {
+                if (optimize.isDone()) {
+                    optimize.get();
+                    throw new AssertionError("the optimize finished without writing a compaction fragment");
+                }
+            }
+            Session uncompacted = Session.builder(getSession()).setCatalogSessionProperty("paimon", "compaction_on_write_enabled", "false").build();
+            getQueryRunner().execute(uncompacted, "INSERT INTO dedup_inserted VALUES (1, 'new'), (2, 'new'), (4, 'new'), (10, 'new')");
+            hang.release();
+            optimize.get();
+        }
+        finally {
+            hang.release();
+            faultFs.clearRules();
+            executor.shutdownNow();
+        }
+        assertThat(computeActual("SELECT commit_kind FROM \"dedup_inserted$snapshots\" ORDER BY snapshot_id DESC LIMIT 2").getOnlyColumn().toList()).containsExactly("COMPACT", "APPEND");
+        assertThat(computeActual("SELECT id, v FROM dedup_inserted").getMaterializedRows().stream().map(row -> row.getField(0) + "=" + row.getField(1)).sorted().toList())
+                .containsExactly("10=new", "1=new", "2=new", "3=back", "4=new", "7=v7", "8=v8", "9=v9");
+        assertThat(Fsck.paimonJavaDifferences(getQueryRunner(), "dedup_inserted", paimon().getTable(DATABASE, "dedup_inserted"))).isEmpty();
+        assertThat(Fsck.check(new LocalFileSystem(root()), tableLocation("dedup_inserted"), paimon().getTable(DATABASE, "dedup_inserted"))).isEmpty();
     }
 
     private void assertOptimizeKeepsRows(String table)
