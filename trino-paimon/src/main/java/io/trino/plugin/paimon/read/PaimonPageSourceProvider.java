@@ -226,6 +226,8 @@ public class PaimonPageSourceProvider
                         keyColumns,
                         true,
                         valueColumns,
+                        // a compaction rewrites every row
+                        RowGroupDomains.NONE,
                         parquetOptions));
     }
 
