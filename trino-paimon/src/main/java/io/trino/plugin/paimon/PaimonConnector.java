@@ -10,8 +10,8 @@ import io.trino.plugin.base.classloader.ClassLoaderSafeNodePartitioningProvider;
 import io.trino.plugin.paimon.metadata.PaimonSessionProperties;
 import io.trino.plugin.paimon.metadata.PaimonTableProperties;
 import io.trino.plugin.paimon.metadata.TableAnalyze;
-import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
-import io.trino.plugin.paimon.read.PaimonSplitManager;
+import io.trino.plugin.paimon.procedure.TableExecutePageSourceProvider;
+import io.trino.plugin.paimon.procedure.TableExecuteSplitManager;
 import io.trino.plugin.paimon.write.PaimonNodePartitioningProvider;
 import io.trino.plugin.paimon.write.PaimonPageSinkProvider;
 import io.trino.spi.connector.Connector;
@@ -54,8 +54,8 @@ public class PaimonConnector
             PaimonTransactionManager transactionManager,
             PaimonTableProperties tableProperties,
             PaimonSessionProperties sessionProperties,
-            PaimonSplitManager splitManager,
-            PaimonPageSourceProvider pageSourceProvider,
+            TableExecuteSplitManager splitManager,
+            TableExecutePageSourceProvider pageSourceProvider,
             PaimonPageSinkProvider pageSinkProvider,
             PaimonNodePartitioningProvider nodePartitioningProvider,
             Set<TableProcedureMetadata> tableProcedures)

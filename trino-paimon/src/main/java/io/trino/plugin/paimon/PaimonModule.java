@@ -5,10 +5,16 @@ import com.google.inject.Module;
 import com.google.inject.Scopes;
 import com.google.inject.multibindings.Multibinder;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
+import io.trino.plugin.paimon.metadata.Compactions;
 import io.trino.plugin.paimon.metadata.PaimonSessionProperties;
 import io.trino.plugin.paimon.metadata.PaimonTableProperties;
+import io.trino.plugin.paimon.procedure.BucketCompactor;
+import io.trino.plugin.paimon.procedure.CompactionFragment;
 import io.trino.plugin.paimon.procedure.ExpireSnapshotsTableProcedure;
+import io.trino.plugin.paimon.procedure.OptimizeTableProcedure;
 import io.trino.plugin.paimon.procedure.RemoveOrphanFilesTableProcedure;
+import io.trino.plugin.paimon.procedure.TableExecutePageSourceProvider;
+import io.trino.plugin.paimon.procedure.TableExecuteSplitManager;
 import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
 import io.trino.plugin.paimon.read.PaimonSplitManager;
 import io.trino.plugin.paimon.write.PaimonNodePartitioningProvider;
@@ -41,5 +47,11 @@ public class PaimonModule
         Multibinder<TableProcedureMetadata> tableProcedures = newSetBinder(binder, TableProcedureMetadata.class);
         tableProcedures.addBinding().toProvider(ExpireSnapshotsTableProcedure.class).in(Scopes.SINGLETON);
         tableProcedures.addBinding().toProvider(RemoveOrphanFilesTableProcedure.class).in(Scopes.SINGLETON);
+        binder.bind(TableExecuteSplitManager.class).in(Scopes.SINGLETON);
+        binder.bind(TableExecutePageSourceProvider.class).in(Scopes.SINGLETON);
+        binder.bind(BucketCompactor.class).in(Scopes.SINGLETON);
+        binder.bind(Compactions.class).in(Scopes.SINGLETON);
+        jsonCodecBinder(binder).bindJsonCodec(CompactionFragment.class);
+        tableProcedures.addBinding().toProvider(OptimizeTableProcedure.class).in(Scopes.SINGLETON);
     }
 }

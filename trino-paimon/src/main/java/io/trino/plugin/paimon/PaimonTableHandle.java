@@ -19,8 +19,10 @@ import static java.util.Objects.requireNonNull;
  * snapshot and the schema it was written with; a read of a tag also names the tag, whose file holds the snapshot
  * after the snapshot file itself has expired. A limit, pushed down when a LIMIT reads the table directly, caps the
  * rows each split returns and the splits planned where row counts are known before reading.
+ * The scan of {@code ALTER TABLE ... EXECUTE optimize} names the folder where its splits, each the compaction of a
+ * bucket, leave their results ({@code optimizeStaging}).
  */
-public record PaimonTableHandle(PaimonTable table, OptionalLong snapshotId, Optional<String> tag, TupleDomain<PaimonColumnHandle> constraint, OptionalLong limit)
+public record PaimonTableHandle(PaimonTable table, OptionalLong snapshotId, Optional<String> tag, TupleDomain<PaimonColumnHandle> constraint, OptionalLong limit, Optional<String> optimizeStaging)
         implements ConnectorTableHandle
 {
     public PaimonTableHandle
@@ -30,11 +32,12 @@ public record PaimonTableHandle(PaimonTable table, OptionalLong snapshotId, Opti
         requireNonNull(tag, "tag is null");
         requireNonNull(constraint, "constraint is null");
         requireNonNull(limit, "limit is null");
+        requireNonNull(optimizeStaging, "optimizeStaging is null");
     }
 
     public PaimonTableHandle(PaimonTable table, OptionalLong snapshotId, Optional<String> tag, TupleDomain<PaimonColumnHandle> constraint)
     {
-        this(table, snapshotId, tag, constraint, OptionalLong.empty());
+        this(table, snapshotId, tag, constraint, OptionalLong.empty(), Optional.empty());
     }
 
     public PaimonTableHandle(PaimonTable table, OptionalLong snapshotId)
@@ -54,12 +57,18 @@ public record PaimonTableHandle(PaimonTable table, OptionalLong snapshotId, Opti
 
     public PaimonTableHandle withConstraint(TupleDomain<PaimonColumnHandle> constraint)
     {
-        return new PaimonTableHandle(table, snapshotId, tag, constraint, limit);
+        return new PaimonTableHandle(table, snapshotId, tag, constraint, limit, optimizeStaging);
     }
 
     public PaimonTableHandle withLimit(long limit)
     {
-        return new PaimonTableHandle(table, snapshotId, tag, constraint, OptionalLong.of(limit));
+        return new PaimonTableHandle(table, snapshotId, tag, constraint, OptionalLong.of(limit), optimizeStaging);
+    }
+
+    /** The scan of an {@code optimize}, whose splits compact their buckets and leave the results in the staging folder. */
+    public PaimonTableHandle forOptimize(String stagingLocation)
+    {
+        return new PaimonTableHandle(table, snapshotId, tag, constraint, limit, Optional.of(stagingLocation));
     }
 
     @Override
@@ -68,6 +77,6 @@ public record PaimonTableHandle(PaimonTable table, OptionalLong snapshotId, Opti
         String snapshot = snapshotId.stream().mapToObj(id -> "@snapshot-" + id).findFirst().orElse("") + tag.map(name -> "@tag-" + name).orElse("");
         String pruning = constraint.isAll() ? "" : constraint.isNone() ? " constraint=none"
                 : " constraint on " + constraint.getDomains().orElseThrow().keySet().stream().map(PaimonColumnHandle::name).sorted().toList();
-        return table + snapshot + pruning + limit.stream().mapToObj(rows -> " limit=" + rows).findFirst().orElse("");
+        return optimizeStaging.map(_ -> "optimize ").orElse("") + table + snapshot + pruning + limit.stream().mapToObj(rows -> " limit=" + rows).findFirst().orElse("");
     }
 }

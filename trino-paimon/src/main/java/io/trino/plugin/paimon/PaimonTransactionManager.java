@@ -4,6 +4,7 @@ import com.google.inject.Inject;
 import io.airlift.json.JsonCodec;
 import io.trino.plugin.base.classloader.ClassLoaderSafeConnectorMetadata;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
+import io.trino.plugin.paimon.metadata.Compactions;
 import io.trino.plugin.paimon.metadata.PaimonMetadata;
 import io.trino.plugin.paimon.write.WriteFragment;
 import io.trino.spi.connector.ConnectorMetadata;
@@ -25,12 +26,14 @@ public class PaimonTransactionManager
     private final FileSystemCatalog catalog;
     private final TypeManager typeManager;
     private final JsonCodec<WriteFragment> fragmentCodec;
+    private final Compactions compactions;
     private final Map<ConnectorTransactionHandle, ConnectorMetadata> transactions = new ConcurrentHashMap<>();
     private final Map<ConnectorTransactionHandle, PaimonMetadata> unwrapped = new ConcurrentHashMap<>();
 
     @Inject
-    public PaimonTransactionManager(FileSystemCatalog catalog, TypeManager typeManager, JsonCodec<WriteFragment> fragmentCodec)
+    public PaimonTransactionManager(FileSystemCatalog catalog, TypeManager typeManager, JsonCodec<WriteFragment> fragmentCodec, Compactions compactions)
     {
+        this.compactions = requireNonNull(compactions, "compactions is null");
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.typeManager = requireNonNull(typeManager, "typeManager is null");
         this.fragmentCodec = requireNonNull(fragmentCodec, "fragmentCodec is null");
@@ -38,7 +41,7 @@ public class PaimonTransactionManager
 
     public void begin(ConnectorTransactionHandle transaction)
     {
-        PaimonMetadata paimonMetadata = new PaimonMetadata(catalog, typeManager, fragmentCodec);
+        PaimonMetadata paimonMetadata = new PaimonMetadata(catalog, typeManager, fragmentCodec, compactions);
         ConnectorMetadata metadata = new ClassLoaderSafeConnectorMetadata(paimonMetadata, getClass().getClassLoader());
         ConnectorMetadata previous = transactions.putIfAbsent(transaction, metadata);
         checkArgument(previous == null, "Transaction already exists: %s", transaction);

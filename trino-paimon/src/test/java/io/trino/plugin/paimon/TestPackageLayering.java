@@ -49,7 +49,7 @@ final class TestPackageLayering
             .put("catalog", ImmutableSet.of("format", "table"))
             .put("read", ImmutableSet.of("format", "table", "merge"))
             .put("write", ImmutableSet.of("format", "table", "merge"))
-            .put("metadata", ImmutableSet.of("catalog", "table", "read", "write", "format"))
+            .put("metadata", ImmutableSet.of("catalog", "table", "read", "write", "format", "procedure"))
             .put("procedure", ImmutableSet.of("catalog", "table", "read", "write", "format"))
             .buildOrThrow();
 

@@ -8,7 +8,10 @@ import io.trino.plugin.paimon.PaimonColumnHandle;
 import io.trino.plugin.paimon.PaimonTableHandle;
 import io.trino.plugin.paimon.PaimonTransactionHandle;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
+import io.trino.plugin.paimon.metadata.Compactions;
 import io.trino.plugin.paimon.metadata.PaimonMetadata;
+import io.trino.plugin.paimon.procedure.BucketCompactor;
+import io.trino.plugin.paimon.procedure.CompactionFragment;
 import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
 import io.trino.plugin.paimon.read.PaimonSplit;
 import io.trino.plugin.paimon.read.PaimonSplitManager;
@@ -47,6 +50,7 @@ final class SingleBucketReads
     private final FileSystemCatalog catalog;
     private final PaimonSplitManager splitManager;
     private final PaimonPageSourceProvider pageSourceProvider;
+    private final Compactions compactions;
     private final TypeMapping typeMapping = new TypeMapping(TESTING_TYPE_MANAGER.getTypeOperators());
 
     SingleBucketReads(Path localRoot)
@@ -55,11 +59,13 @@ final class SingleBucketReads
         this.catalog = new FileSystemCatalog(fileSystemFactory, Location.of("local:///" + WAREHOUSE_DIRECTORY));
         this.splitManager = new PaimonSplitManager(fileSystemFactory);
         this.pageSourceProvider = new PaimonPageSourceProvider(fileSystemFactory, TESTING_TYPE_MANAGER);
+        // reads only: the compactions a write would run are never reached
+        this.compactions = new Compactions(new BucketCompactor(fileSystemFactory, pageSourceProvider, TESTING_TYPE_MANAGER), jsonCodec(CompactionFragment.class));
     }
 
     Table table(String database, String name)
     {
-        PaimonMetadata metadata = new PaimonMetadata(catalog, TESTING_TYPE_MANAGER, jsonCodec(WriteFragment.class));
+        PaimonMetadata metadata = new PaimonMetadata(catalog, TESTING_TYPE_MANAGER, jsonCodec(WriteFragment.class), compactions);
         PaimonTableHandle handle = (PaimonTableHandle) metadata.getTableHandle(SESSION, new SchemaTableName(database, name), Optional.empty(), Optional.empty());
         // the handle's columns in table order
         List<PaimonColumnHandle> columns = metadata.getColumnHandles(SESSION, handle).values().stream()

@@ -7,6 +7,7 @@ import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ManifestFileMeta;
 import io.trino.plugin.paimon.format.manifest.SnapshotScan;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
+import io.trino.plugin.paimon.format.snapshot.Snapshot.CommitKind;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.spi.TrinoException;
 
@@ -23,7 +24,9 @@ import static java.util.Objects.requireNonNull;
 /**
  * Gives a commit up when another writer changed a bucket it writes since the snapshot it read (reliability.md §0.1):
  * new files in such a bucket carry sequence numbers from the same range as ours, so which record of a key wins would
- * be undefined. Snapshots are checked once each, also across retries; commits to other buckets pass.
+ * be undefined. Snapshots are checked once each, also across retries; commits to other buckets pass, and so do
+ * compactions, which keep their records' sequence numbers (a compaction that removed a file this statement replaces
+ * is caught by the committer's check that deleted files are live).
  */
 public final class BucketConflictCheck
         implements Consumer<Optional<Snapshot>>
@@ -77,6 +80,11 @@ public final class BucketConflictCheck
                 throw conflict("snapshot %s, committed since this statement read the table, is gone (expired), so what it changed cannot be checked".formatted(id));
             }
             Snapshot snapshot = snapshots.readSnapshot(id);
+            if (snapshot.commitKind() == CommitKind.COMPACT) {
+                // a compaction rewrites records with their sequence numbers: this statement's still come after them
+                checkedUpTo = id;
+                continue;
+            }
             for (ManifestFileMeta manifest : scan.readManifestList(snapshot.deltaManifestList(), snapshot.deltaManifestListSize())) {
                 for (ManifestEntry entry : scan.readManifest(manifest)) {
                     if (written.test(new Bucket(ByteBuffer.wrap(entry.partition().bytes()), entry.bucket()))) {

@@ -42,6 +42,7 @@ public final class OutputPageBuilder
     private final Page[][] pages;
     private final int[][] positions;
     private final int[] scratch;
+    private final boolean ordered;
     private Supplier<Block[]> computedColumns = () -> new Block[0];
     private int size;
     private boolean combined;
@@ -51,6 +52,21 @@ public final class OutputPageBuilder
      */
     public OutputPageBuilder(List<Type> types, int[] sourceChannels, int capacity)
     {
+        this(types, sourceChannels, capacity, false);
+    }
+
+    /**
+     * A builder whose pages keep the rows in the order they were added, as a compaction writing a sorted run needs;
+     * whole-record rows are then copied too.
+     */
+    public static OutputPageBuilder ordered(List<Type> types, int[] sourceChannels, int capacity)
+    {
+        return new OutputPageBuilder(types, sourceChannels, capacity, true);
+    }
+
+    private OutputPageBuilder(List<Type> types, int[] sourceChannels, int capacity, boolean ordered)
+    {
+        this.ordered = ordered;
         this.types = requireNonNull(types, "types is null").toArray(Type[]::new);
         this.sourceChannels = sourceChannels.clone();
         this.capacity = capacity;
@@ -95,6 +111,24 @@ public final class OutputPageBuilder
         size++;
     }
 
+    public int size()
+    {
+        return size;
+    }
+
+    /** The source page of row {@code row} when it is one whole source record, else null (its columns were combined). */
+    public Page recordPage(int row)
+    {
+        Page page = rowPages[row];
+        return page == COMBINED ? null : page;
+    }
+
+    /** The position in {@link #recordPage} of row {@code row}, when that row is one whole source record. */
+    public int recordPosition(int row)
+    {
+        return rowPositions[row];
+    }
+
     public boolean isFull()
     {
         return size >= capacity;
@@ -108,7 +142,7 @@ public final class OutputPageBuilder
     /** The collected rows as pages; the builder is empty afterwards. */
     public List<Page> build()
     {
-        List<Page> result = combined ? List.of(copyRows()) : viewsOfSourcePages();
+        List<Page> result = combined || ordered ? List.of(copyRows()) : viewsOfSourcePages();
         Arrays.fill(rowPages, 0, size, null);
         size = 0;
         combined = false;

@@ -78,6 +78,35 @@ public final class SortMergeReader
         }
     }
 
+    /**
+     * Compaction: merges keys into records to write, until the output is full or the runs are exhausted. Unlike a
+     * read, every key keeps a record with its sequence number and row kind (see {@link CompactedRecords}); a key whose
+     * records fold to nothing, or whose only record retracts, keeps its newest record (a retraction that hides the
+     * key's rows in older files) unless {@code dropRetracts}: Paimon drops them only when the output is the oldest data
+     * of the bucket (its compaction to the highest non-empty level, merge-semantics §2.9).
+     */
+    public void compactInto(CompactedRecords output, boolean dropRetracts)
+    {
+        output.setComputedColumns(mergeFunction::buildComputedColumns);
+        while (!tree.isEmpty() && !output.isFull()) {
+            collectNextKey();
+            int newest = keyRecords - 1;
+            if (keyRecords == 1) {
+                if (!dropRetracts || !KeyValueLayout.isRetract(keyKinds[0])) {
+                    output.addRecord(keyPages[0], keyPositions[0]);
+                }
+            }
+            else {
+                int rowsBefore = output.values().size();
+                mergeKey(output.values());
+                if (!output.completeMerged(rowsBefore, keyPages[newest], keyPositions[newest]) && !dropRetracts) {
+                    output.addRecord(keyPages[newest], keyPositions[newest]);
+                }
+            }
+            Arrays.fill(keyPages, 0, keyRecords, null);
+        }
+    }
+
     public long memoryUsage()
     {
         long bytes = 0;

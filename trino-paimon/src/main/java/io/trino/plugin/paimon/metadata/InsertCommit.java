@@ -74,23 +74,24 @@ final class InsertCommit
     /**
      * @param indexFiles the new key index files of a dynamic-bucket table, one per bucket whose keys changed
      */
-    void commit(List<ManifestEntry> files, List<IndexManifestEntry> indexFiles, String queryId)
+    Optional<Snapshot> commit(List<ManifestEntry> files, List<IndexManifestEntry> indexFiles, String queryId)
     {
-        commit(files, List.of(), indexFiles, queryId);
+        return commit(files, List.of(), indexFiles, queryId);
     }
 
     /**
      * @param changelogFiles the changelog files written beside the data files ({@code changelog-producer} = {@code input}),
      * recorded in the snapshot's changelog manifest list
+     * @return the snapshot committed, none when there was nothing to commit
      */
-    void commit(List<ManifestEntry> files, List<ManifestEntry> changelogFiles, List<IndexManifestEntry> indexFiles, String queryId)
+    Optional<Snapshot> commit(List<ManifestEntry> files, List<ManifestEntry> changelogFiles, List<IndexManifestEntry> indexFiles, String queryId)
     {
         Location location = handle.table().location();
         String tableName = handle.schemaTableName().toString();
         List<ManifestEntry> replaced = handle.overwrite() ? replacedFiles(files) : List.of();
         if (files.isEmpty() && replaced.isEmpty()) {
             // Paimon's batch writers skip empty commits too
-            return;
+            return Optional.empty();
         }
         Consumer<Optional<Snapshot>> check = _ -> {};
         if (handle.overwrite()) {
@@ -116,12 +117,13 @@ final class InsertCommit
         Map<String, String> properties = ImmutableMap.of(COMMIT_ID_PROPERTY, handle.commitIdentifier(), QUERY_ID_PROPERTY, queryId);
         try {
             List<ManifestEntry> changes = ImmutableList.<ManifestEntry>builder().addAll(replaced).addAll(files).build();
-            committer.commit(handle.overwrite() ? CommitKind.OVERWRITE : CommitKind.APPEND, changes, changelogFiles, IndexManifestUpdate.bucketed(indexFiles), false, properties, check);
+            return Optional.of(committer.commit(handle.overwrite() ? CommitKind.OVERWRITE : CommitKind.APPEND, changes, changelogFiles, IndexManifestUpdate.bucketed(indexFiles), false, properties, check));
         }
         catch (RuntimeException e) {
-            if (ownSnapshot(location).isPresent()) {
+            Optional<Snapshot> own = ownSnapshot(location);
+            if (own.isPresent()) {
                 log.warn(e, "Commit to %s reported a failure, but its snapshot was published", tableName);
-                return;
+                return own;
             }
             if (surelyNotPublished(e)) {
                 deleteDataFiles(location, files, e);

@@ -16,6 +16,7 @@ import io.trino.plugin.paimon.PaimonMergeTableHandle;
 import io.trino.plugin.paimon.PaimonPartitioningHandle;
 import io.trino.plugin.paimon.PaimonTableExecuteHandle;
 import io.trino.plugin.paimon.PaimonTableHandle;
+import io.trino.plugin.paimon.PaimonTableProcedureId;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
 import io.trino.plugin.paimon.format.index.HashIndexFile;
 import io.trino.plugin.paimon.format.manifest.BucketFiles;
@@ -28,6 +29,7 @@ import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.metadata.PaimonSessionProperties.InsertExistingPartitionsBehavior;
+import io.trino.plugin.paimon.procedure.Optimize;
 import io.trino.plugin.paimon.read.TableStatisticsEstimate;
 import io.trino.plugin.paimon.table.MergeRowId;
 import io.trino.plugin.paimon.table.PaimonTable;
@@ -41,6 +43,7 @@ import io.trino.plugin.paimon.write.WriteRestrictions;
 import io.trino.plugin.paimon.write.WrittenFile;
 import io.trino.plugin.paimon.write.WrittenIndexFile;
 import io.trino.spi.TrinoException;
+import io.trino.spi.connector.BeginTableExecuteResult;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ColumnPosition;
@@ -112,12 +115,14 @@ public class PaimonMetadata
     private final JsonCodec<WriteFragment> fragmentCodec;
     private final SchemaEvolution schemaEvolution;
     private final TableMaintenance maintenance;
+    private final Compactions compactions;
     private final Map<SchemaTableName, Optional<PaimonTable>> loadedTables = new HashMap<>();
     // by commit identifier: removes the table of a CREATE TABLE AS that has not published its data yet
     private final Map<String, Runnable> uncommittedTables = new LinkedHashMap<>();
 
-    public PaimonMetadata(FileSystemCatalog catalog, TypeManager typeManager, JsonCodec<WriteFragment> fragmentCodec)
+    public PaimonMetadata(FileSystemCatalog catalog, TypeManager typeManager, JsonCodec<WriteFragment> fragmentCodec, Compactions compactions)
     {
+        this.compactions = requireNonNull(compactions, "compactions is null");
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.typeMapping = new TypeMapping(typeManager.getTypeOperators());
         this.fragmentCodec = requireNonNull(fragmentCodec, "fragmentCodec is null");
@@ -125,10 +130,18 @@ public class PaimonMetadata
         this.maintenance = new TableMaintenance(catalog);
     }
 
+    /**
+     * {@code ALTER TABLE t EXECUTE optimize} runs distributed (see {@link Optimize} and {@link Compactions});
+     * {@code expire_snapshots} and {@code remove_orphan_files} on the coordinator (see {@link TableMaintenance}).
+     */
     @Override
     public Optional<ConnectorTableExecuteHandle> getTableHandleForExecute(ConnectorSession session, ConnectorAccessControl accessControl, ConnectorTableHandle tableHandle, String procedureName, Map<String, Object> executeProperties, RetryMode retryMode)
     {
-        return TableMaintenance.tableHandleForExecute((PaimonTableHandle) tableHandle, procedureName, executeProperties);
+        PaimonTableHandle handle = (PaimonTableHandle) tableHandle;
+        if (procedureName.equalsIgnoreCase(PaimonTableProcedureId.OPTIMIZE.name())) {
+            return Optional.of(Optimize.executeHandle(handle.table(), retryMode));
+        }
+        return TableMaintenance.tableHandleForExecute(handle, procedureName, executeProperties);
     }
 
     @Override
@@ -594,7 +607,22 @@ public class PaimonMetadata
                 .flatMap(fragment -> fragment.indexFile().stream())
                 .map(WrittenIndexFile::toIndexManifestEntry)
                 .collect(toImmutableList());
-        new InsertCommit(catalog.fileSystem(session), handle).commit(files, changelogFiles, indexFiles, session.getQueryId());
+        new InsertCommit(catalog.fileSystem(session), handle).commit(files, changelogFiles, indexFiles, session.getQueryId())
+                .ifPresent(snapshot -> compactions.compactAfterWrite(session, catalog.fileSystem(session), handle, snapshot, files));
+    }
+
+    @Override
+    public BeginTableExecuteResult<ConnectorTableExecuteHandle, ConnectorTableHandle> beginTableExecute(ConnectorSession session, ConnectorTableExecuteHandle tableExecuteHandle, ConnectorTableHandle updatedSourceTableHandle)
+    {
+        PaimonTableHandle source = (PaimonTableHandle) updatedSourceTableHandle;
+        catalog.checkCommitsAreExclusive(session, source.table());
+        return Optimize.begin((PaimonTableExecuteHandle) tableExecuteHandle, source);
+    }
+
+    @Override
+    public void finishTableExecute(ConnectorSession session, ConnectorTableExecuteHandle tableExecuteHandle, Collection<Slice> fragments, List<Object> splitSourceInfo)
+    {
+        compactions.finishOptimize(session, catalog.fileSystem(session), (PaimonTableExecuteHandle) tableExecuteHandle, splitSourceInfo);
     }
 
     /** UPDATE and DELETE reach the sinks as a delete of the old row (by its row id) and an insert of the new one. */

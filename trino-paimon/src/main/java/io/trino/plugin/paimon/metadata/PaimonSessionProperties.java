@@ -11,6 +11,7 @@ import io.trino.spi.session.PropertyMetadata;
 import java.util.List;
 
 import static io.trino.plugin.base.session.PropertyMetadataUtil.durationProperty;
+import static io.trino.spi.session.PropertyMetadata.booleanProperty;
 import static io.trino.spi.session.PropertyMetadata.enumProperty;
 
 /**
@@ -21,6 +22,9 @@ import static io.trino.spi.session.PropertyMetadata.enumProperty;
  * planning waits for a join's dynamic filters (catalog default {@code paimon.dynamic-filtering.wait-timeout}).
  * The retention floors of {@code expire_snapshots} and {@code remove_orphan_files} have the names Trino's Iceberg
  * connector gives them and default to the catalog's {@code paimon.*.min-retention}.
+ * <p>
+ * {@code compaction_on_write_enabled} (true) lets a statement that writes a primary-key table compact the buckets it
+ * wrote as Paimon's writers do; false leaves them as written, for this statement only.
  */
 public final class PaimonSessionProperties
 {
@@ -28,6 +32,7 @@ public final class PaimonSessionProperties
     public static final String DYNAMIC_FILTERING_WAIT_TIMEOUT = PaimonSplitManager.DYNAMIC_FILTERING_WAIT_TIMEOUT;
     public static final String EXPIRE_SNAPSHOTS_MIN_RETENTION = "expire_snapshots_min_retention";
     public static final String REMOVE_ORPHAN_FILES_MIN_RETENTION = "remove_orphan_files_min_retention";
+    public static final String COMPACTION_ON_WRITE_ENABLED = "compaction_on_write_enabled";
 
     public enum InsertExistingPartitionsBehavior
     {
@@ -61,6 +66,11 @@ public final class PaimonSessionProperties
                         REMOVE_ORPHAN_FILES_MIN_RETENTION,
                         "Smallest retention_threshold that remove_orphan_files accepts",
                         config.getRemoveOrphanFilesMinRetention(),
+                        false),
+                booleanProperty(
+                        COMPACTION_ON_WRITE_ENABLED,
+                        "Compact the buckets a write reaches, when their sorted runs reach the table's 'num-sorted-run.compaction-trigger', as Paimon's writers do (tables with 'write-only' = 'true' are never compacted on write)",
+                        true,
                         false));
     }
 
@@ -82,5 +92,10 @@ public final class PaimonSessionProperties
     public static Duration removeOrphanFilesMinRetention(ConnectorSession session)
     {
         return session.getProperty(REMOVE_ORPHAN_FILES_MIN_RETENTION, Duration.class);
+    }
+
+    public static boolean isCompactionOnWriteEnabled(ConnectorSession session)
+    {
+        return session.getProperty(COMPACTION_ON_WRITE_ENABLED, Boolean.class);
     }
 }

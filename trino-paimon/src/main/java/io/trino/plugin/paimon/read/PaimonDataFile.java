@@ -1,5 +1,8 @@
 package io.trino.plugin.paimon.read;
 
+import io.trino.filesystem.Location;
+import io.trino.plugin.paimon.format.manifest.DataFileMeta;
+
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -29,6 +32,23 @@ public record PaimonDataFile(
         requireNonNull(maxKey, "maxKey is null");
         requireNonNull(deleteRowCount, "deleteRowCount is null");
         requireNonNull(deletionVector, "deletionVector is null");
+    }
+
+    /** A file as a manifest describes it, at its location (see {@code PaimonTable.dataFileLocation}). */
+    public static PaimonDataFile of(DataFileMeta file, Location location, Optional<DeletionVectorReference> deletionVector)
+    {
+        return new PaimonDataFile(
+                location.toString(),
+                file.fileSize(),
+                file.rowCount(),
+                file.level(),
+                file.schemaId(),
+                file.minKey().serialize(),
+                file.maxKey().serialize(),
+                file.minSequenceNumber(),
+                file.maxSequenceNumber(),
+                file.deleteRowCount(),
+                deletionVector);
     }
 
     /** Where a file's deletion vector lies in an index file. */

@@ -98,23 +98,29 @@ public final class PaimonPageSource
         this.lookupMode = lookupMode;
         this.keyValueFiles = keyValueFiles;
         if (keyValueFiles && !rawConvertible) {
-            Function<PaimonDataFile, List<Object>> minKey = file -> BinaryRow.deserialize(file.minKey()).values(keyTypes);
-            Function<PaimonDataFile, List<Object>> maxKey = file -> BinaryRow.deserialize(file.maxKey()).values(keyTypes);
-            Comparator<List<Object>> keyOrder = (left, right) -> {
-                for (int i = 0; i < keyTypes.size(); i++) {
-                    int result = StatsValueComparator.compare(keyTypes.get(i), left.get(i), right.get(i));
-                    if (result != 0) {
-                        return result;
-                    }
-                }
-                return 0;
-            };
-            this.sections = IntervalPartition.partition(files, minKey, maxKey, keyOrder).iterator();
+            this.sections = sections(files, keyTypes).iterator();
         }
         else {
             // append files, and buckets whose files hold each key once (raw-convertible): every file is read as is
             this.sections = files.stream().map(file -> Section.of(SortedRun.of(file))).iterator();
         }
+    }
+
+    /** A bucket's files cut into sections of overlapping key ranges, in key order, each made of sorted runs. */
+    static List<Section<PaimonDataFile>> sections(List<PaimonDataFile> files, List<DataType> keyTypes)
+    {
+        Function<PaimonDataFile, List<Object>> minKey = file -> BinaryRow.deserialize(file.minKey()).values(keyTypes);
+        Function<PaimonDataFile, List<Object>> maxKey = file -> BinaryRow.deserialize(file.maxKey()).values(keyTypes);
+        Comparator<List<Object>> keyOrder = (left, right) -> {
+            for (int i = 0; i < keyTypes.size(); i++) {
+                int result = StatsValueComparator.compare(keyTypes.get(i), left.get(i), right.get(i));
+                if (result != 0) {
+                    return result;
+                }
+            }
+            return 0;
+        };
+        return IntervalPartition.partition(files, minKey, maxKey, keyOrder);
     }
 
     @Override

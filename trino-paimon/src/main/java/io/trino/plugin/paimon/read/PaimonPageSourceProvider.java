@@ -170,6 +170,67 @@ public class PaimonPageSourceProvider
                 file -> fileOpener.open(file, keyColumns, true, valueColumns));
     }
 
+    /**
+     * The merged records of files of one bucket of a primary-key table, for a compaction that rewrites them: every
+     * table column is read as a value column, in table order, and merged with the table's merge function as a read
+     * merges it.
+     */
+    public BucketCompactionReader createCompactionReader(ConnectorSession session, PaimonTable table, List<PaimonDataFile> files, boolean dropRetracts)
+    {
+        TrinoFileSystem fileSystem = fileSystemFactory.create(session);
+        TableSchema schema = table.schema();
+        TableOptions options = table.options();
+        List<DataField> keyFields = table.trimmedPrimaryKeyFields();
+        List<ReadColumn> keyColumns = keyFields.stream()
+                .map(field -> new ReadColumn(field.id(), typeMapping.toTrinoType(field)))
+                .toList();
+        List<ReadColumn> valueColumns = schema.fields().stream()
+                .map(field -> new ReadColumn(field.id(), typeMapping.toTrinoType(field)))
+                .toList();
+        int firstValueChannel = keyColumns.size() + 2;
+        List<ValueColumn> mergedValues = new ArrayList<>();
+        for (int i = 0; i < valueColumns.size(); i++) {
+            mergedValues.add(new ValueColumn(schema.fields().get(i).name(), valueColumns.get(i).type(), firstValueChannel + i));
+        }
+        int[] sequenceChannels = new int[options.sequenceFields().size()];
+        List<Type> sequenceTypes = new ArrayList<>();
+        for (int i = 0; i < sequenceChannels.length; i++) {
+            int index = indexOfField(valueColumns, schema.field(options.sequenceFields().get(i)).orElseThrow().id());
+            sequenceChannels[i] = firstValueChannel + index;
+            sequenceTypes.add(valueColumns.get(index).type());
+        }
+        int[] outputChannels = new int[valueColumns.size()];
+        for (int i = 0; i < outputChannels.length; i++) {
+            outputChannels[i] = firstValueChannel + i;
+        }
+        int[] keyValueColumns = keyFields.stream().mapToInt(field -> indexOfField(valueColumns, field.id())).toArray();
+        KeyValueLayout layout = new KeyValueLayout(keyColumns.size(), sequenceChannels, options.sequenceFieldDescending(), outputChannels);
+        RecordComparator comparator = new RecordComparator(layout, keyColumns.stream().map(ReadColumn::type).toList(), sequenceTypes);
+        MergeFunctionFactory mergeFunctions = new MergeFunctionFactory(MergeEngineOptions.toSpec(schema, options), mergedValues, outputChannels);
+        boolean lookupMode = options.needsLookup() && options.mergeEngine() != MergeEngine.FIRST_ROW;
+        return new BucketCompactionReader(
+                files,
+                keyFields.stream().map(DataField::type).toList(),
+                layout,
+                valueColumns.stream().map(ReadColumn::type).toList(),
+                keyValueColumns,
+                comparator,
+                mergeFunctions::create,
+                lookupMode,
+                dropRetracts,
+                file -> new DataFilePageReader(
+                        fileSystem,
+                        Location.of(file.path()),
+                        file,
+                        dataFileSchemas.schema(session.getQueryId(), fileSystem, table, file.schemaId()),
+                        keyColumns,
+                        true,
+                        valueColumns,
+                        // a compaction rewrites every row
+                        RowGroupDomains.NONE,
+                        parquetOptions));
+    }
+
     // UPDATE, DELETE and MERGE read the row id: its fields are read as columns and put together after the merge
     private ConnectorPageSource withRowId(
             ConnectorTransactionHandle transaction,

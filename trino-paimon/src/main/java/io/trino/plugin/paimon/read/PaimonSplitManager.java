@@ -3,13 +3,11 @@ package io.trino.plugin.paimon.read;
 import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
 import io.airlift.units.Duration;
-import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.plugin.paimon.PaimonColumnHandle;
 import io.trino.plugin.paimon.PaimonTableHandle;
 import io.trino.plugin.paimon.format.manifest.BucketFiles;
-import io.trino.plugin.paimon.format.manifest.DataFileMeta;
 import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.manifest.SnapshotScan;
@@ -112,7 +110,7 @@ public class PaimonSplitManager
                     // a key's records all lie in files whose key range holds it, so the merge stays exact for every key the predicate admits
                     .filter(entry -> !primaryKeyTable || filter.mayContainKeys(entry.file()))
                     .map(ManifestEntry::file)
-                    .map(file -> dataFile(file, table.dataFileLocation(partitionPath, bucket.bucket(), file), Optional.ofNullable(deletionVectors.get(deletionVectorKey(bucket.partition().bytes(), bucket.bucket(), file.fileName())))))
+                    .map(file -> PaimonDataFile.of(file, table.dataFileLocation(partitionPath, bucket.bucket(), file), Optional.ofNullable(deletionVectors.get(deletionVectorKey(bucket.partition().bytes(), bucket.bucket(), file.fileName())))))
                     .toList();
             if (files.isEmpty()) {
                 continue;
@@ -153,22 +151,6 @@ public class PaimonSplitManager
         long bytes = files.stream().mapToLong(PaimonDataFile::fileSize).sum();
         SplitWeight weight = SplitWeight.fromProportion(Math.clamp((double) bytes / STANDARD_SPLIT_BYTES, 0.01, 1.0));
         return new PaimonSplit(partitionPath, bucket, files, weight);
-    }
-
-    private static PaimonDataFile dataFile(DataFileMeta file, Location location, Optional<PaimonDataFile.DeletionVectorReference> deletionVector)
-    {
-        return new PaimonDataFile(
-                location.toString(),
-                file.fileSize(),
-                file.rowCount(),
-                file.level(),
-                file.schemaId(),
-                file.minKey().serialize(),
-                file.maxKey().serialize(),
-                file.minSequenceNumber(),
-                file.maxSequenceNumber(),
-                file.deleteRowCount(),
-                deletionVector);
     }
 
     private static String deletionVectorKey(byte[] partition, int bucket, String fileName)

@@ -1,0 +1,132 @@
+package io.trino.plugin.paimon.metadata;
+
+import com.google.common.collect.ImmutableList;
+import com.google.inject.Inject;
+import io.airlift.json.JsonCodec;
+import io.airlift.log.Logger;
+import io.trino.filesystem.Location;
+import io.trino.filesystem.TrinoFileSystem;
+import io.trino.plugin.paimon.PaimonInsertTableHandle;
+import io.trino.plugin.paimon.PaimonTableExecuteHandle;
+import io.trino.plugin.paimon.format.manifest.BucketFiles;
+import io.trino.plugin.paimon.format.manifest.DataFileMeta;
+import io.trino.plugin.paimon.format.manifest.ManifestEntry;
+import io.trino.plugin.paimon.format.manifest.ScanFilter;
+import io.trino.plugin.paimon.format.manifest.SnapshotScan;
+import io.trino.plugin.paimon.format.row.BinaryRow;
+import io.trino.plugin.paimon.format.snapshot.Snapshot;
+import io.trino.plugin.paimon.procedure.BucketCompactor;
+import io.trino.plugin.paimon.procedure.CompactionFragment;
+import io.trino.plugin.paimon.procedure.Optimize;
+import io.trino.plugin.paimon.procedure.UniversalCompaction;
+import io.trino.plugin.paimon.table.CompactionOptions;
+import io.trino.plugin.paimon.table.PaimonTable;
+import io.trino.plugin.paimon.write.WrittenFile;
+import io.trino.spi.TrinoException;
+import io.trino.spi.connector.ConnectorSession;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+import static com.google.common.collect.ImmutableSet.toImmutableSet;
+import static io.trino.plugin.paimon.metadata.PaimonSessionProperties.isCompactionOnWriteEnabled;
+import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The coordinator's side of compaction: the commit of {@code optimize}, whose buckets the workers compacted, and
+ * compaction on write, as Paimon's batch writer does it: after a statement's APPEND snapshot, each bucket it wrote
+ * whose sorted runs call for it by the universal compaction rules ({@link UniversalCompaction#pick}) is compacted,
+ * and the results are committed as a COMPACT snapshot right after, with the same commit user (Paimon's writer commits
+ * APPEND then COMPACT in one commit call, two snapshots).
+ * <p>
+ * Compaction on write runs here, on the coordinator, once the APPEND snapshot exists: only then are a bucket's runs
+ * known, including those a concurrent writer added, and a statement writes few buckets that need it, usually a few
+ * small level-0 runs at a time.
+ */
+public final class Compactions
+{
+    private static final Logger log = Logger.get(Compactions.class);
+
+    private final BucketCompactor compactor;
+    private final JsonCodec<CompactionFragment> fragmentCodec;
+
+    @Inject
+    public Compactions(BucketCompactor compactor, JsonCodec<CompactionFragment> fragmentCodec)
+    {
+        this.compactor = requireNonNull(compactor, "compactor is null");
+        this.fragmentCodec = requireNonNull(fragmentCodec, "fragmentCodec is null");
+    }
+
+    /** Commits what the workers of an {@code optimize} compacted, then removes its staging folder. */
+    void finishOptimize(ConnectorSession session, TrinoFileSystem fileSystem, PaimonTableExecuteHandle handle, List<Object> splitSourceInfo)
+    {
+        try {
+            if (handle.baseSnapshotId().isEmpty()) {
+                return;
+            }
+            List<CompactionFragment> fragments = Optimize.fragments(fileSystem, fragmentCodec, handle, splitSourceInfo);
+            new CompactionCommit(fileSystem, handle.table().orElseThrow()).commit(handle.baseSnapshotId().getAsLong(), fragments, UUID.randomUUID().toString(), session.getQueryId());
+        }
+        finally {
+            Optimize.removeStaging(fileSystem, handle);
+        }
+    }
+
+    /**
+     * Compacts the buckets a committed write reached, if their runs call for it.
+     *
+     * @param appended the statement's snapshot
+     * @param written the data files the statement added
+     */
+    void compactAfterWrite(ConnectorSession session, TrinoFileSystem fileSystem, PaimonInsertTableHandle handle, Snapshot appended, List<ManifestEntry> written)
+    {
+        PaimonTable table = handle.table();
+        String tableName = table.name().toString();
+        CompactionOptions options = CompactionOptions.of(tableName, table.schema().options());
+        if (!table.hasPrimaryKey() || options.writeOnly() || !isCompactionOnWriteEnabled(session) || !Optimize.compactsWithoutChangelog(table) || written.isEmpty()) {
+            return;
+        }
+        Set<BucketKey> buckets = written.stream()
+                .map(entry -> new BucketKey(ByteBuffer.wrap(entry.partition().bytes()), entry.bucket()))
+                .collect(toImmutableSet());
+        ImmutableList.Builder<CompactionFragment> fragments = ImmutableList.builder();
+        for (BucketFiles bucket : new SnapshotScan(fileSystem, table.location()).liveFilesByBucket(appended, ScanFilter.ALL)) {
+            if (!buckets.contains(new BucketKey(ByteBuffer.wrap(bucket.partition().bytes()), bucket.bucket()))) {
+                continue;
+            }
+            List<DataFileMeta> files = bucket.files().stream().map(ManifestEntry::file).toList();
+            int numLevels = UniversalCompaction.numLevels(options, files);
+            Optional<UniversalCompaction.Unit> unit = UniversalCompaction.pick(options, numLevels, UniversalCompaction.levelSortedRuns(files));
+            if (unit.isPresent()) {
+                fragments.add(compact(session, table, bucket.partition(), bucket.bucket(), bucket.files().getFirst().totalBuckets(), unit.get()));
+            }
+        }
+        try {
+            new CompactionCommit(fileSystem, table).commit(appended.id(), fragments.build(), handle.commitIdentifier(), session.getQueryId());
+        }
+        catch (TrinoException e) {
+            if (!e.getErrorCode().equals(TRANSACTION_CONFLICT.toErrorCode())) {
+                throw e;
+            }
+            // the statement's data is committed; another writer compacted or replaced these files first
+            log.warn(e, "Compaction after a write to %s gave way to a concurrent commit", tableName);
+        }
+    }
+
+    private CompactionFragment compact(ConnectorSession session, PaimonTable table, BinaryRow partition, int bucket, int totalBuckets, UniversalCompaction.Unit unit)
+    {
+        Location bucketDirectory = table.bucketLocation(partition, bucket);
+        List<DataFileMeta> output = compactor.compact(session, table, bucketDirectory, BucketCompactor.dataFiles(table, table.partitionPath(partition), bucket, unit.files()), unit.outputLevel(), unit.dropRetracts());
+        return new CompactionFragment(
+                partition.serialize(),
+                bucket,
+                unit.files().stream().map(DataFileMeta::fileName).toList(),
+                output.stream().map(file -> WrittenFile.of(partition, bucket, totalBuckets, file)).toList());
+    }
+
+    private record BucketKey(ByteBuffer partition, int bucket) {}
+}

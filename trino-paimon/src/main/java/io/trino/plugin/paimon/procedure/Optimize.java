@@ -1,0 +1,147 @@
+package io.trino.plugin.paimon.procedure;
+
+import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableMap;
+import io.airlift.json.JsonCodec;
+import io.trino.filesystem.FileEntry;
+import io.trino.filesystem.FileIterator;
+import io.trino.filesystem.Location;
+import io.trino.filesystem.TrinoFileSystem;
+import io.trino.filesystem.TrinoInputFile;
+import io.trino.plugin.paimon.PaimonColumnHandle;
+import io.trino.plugin.paimon.PaimonTableExecuteHandle;
+import io.trino.plugin.paimon.PaimonTableHandle;
+import io.trino.plugin.paimon.PaimonTableProcedureId;
+import io.trino.plugin.paimon.format.schema.DataField;
+import io.trino.plugin.paimon.table.PaimonTable;
+import io.trino.plugin.paimon.table.TableOptions;
+import io.trino.plugin.paimon.write.WriteRestrictions;
+import io.trino.spi.TrinoException;
+import io.trino.spi.connector.BeginTableExecuteResult;
+import io.trino.spi.connector.ConnectorTableExecuteHandle;
+import io.trino.spi.connector.ConnectorTableHandle;
+import io.trino.spi.connector.RetryMode;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+import static com.google.common.collect.ImmutableSet.toImmutableSet;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
+import static io.trino.spi.StandardErrorCode.GENERIC_INTERNAL_ERROR;
+import static io.trino.spi.StandardErrorCode.INVALID_PROCEDURE_ARGUMENT;
+import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
+
+/**
+ * The coordinator's part of {@code ALTER TABLE t EXECUTE optimize [WHERE ...]}: which tables it takes, the snapshot
+ * and staging folder of one execution, and collecting the workers' {@link CompactionFragment}s for the commit.
+ */
+public final class Optimize
+{
+    /** The folder under the table where the workers of an execution leave their fragments, removed after the commit. */
+    private static final String STAGING_PREFIX = "_trino-optimize-";
+
+    private Optimize() {}
+
+    /** Primary-key tables that this connector can write (compaction writes data files as a write does). */
+    public static PaimonTableExecuteHandle executeHandle(PaimonTable table, RetryMode retryMode)
+    {
+        String tableName = table.name().toString();
+        if (retryMode != RetryMode.NO_RETRIES) {
+            throw new TrinoException(NOT_SUPPORTED, "This connector does not support query retries");
+        }
+        if (!table.hasPrimaryKey()) {
+            throw new TrinoException(NOT_SUPPORTED, "Table %s: optimize compacts primary-key tables; this table has no primary key".formatted(tableName));
+        }
+        WriteRestrictions.checkInsertable(tableName, table.schema(), table.options());
+        if (!compactsWithoutChangelog(table)) {
+            throw new TrinoException(NOT_SUPPORTED, "Table %s: optimize of a table with 'changelog-producer' = 'full-compaction' is not supported (its full compactions must write changelog files)".formatted(tableName));
+        }
+        return new PaimonTableExecuteHandle(table.name(), PaimonTableProcedureId.OPTIMIZE, ImmutableMap.of(), Optional.of(table), java.util.OptionalLong.empty(), Optional.empty());
+    }
+
+    /**
+     * Whether a compaction may rewrite the table's files without writing changelog: not so with {@code changelog-producer}
+     * = {@code full-compaction}, whose streaming readers learn of changes only from the changelog its full compactions
+     * write.
+     */
+    public static boolean compactsWithoutChangelog(PaimonTable table)
+    {
+        return table.options().changelogProducer() != TableOptions.ChangelogProducer.FULL_COMPACTION;
+    }
+
+    /**
+     * Pins the snapshot the scan planned and names a fresh staging folder. A {@code WHERE} clause may only select
+     * partitions: a compaction rewrites whole buckets.
+     */
+    public static BeginTableExecuteResult<ConnectorTableExecuteHandle, ConnectorTableHandle> begin(PaimonTableExecuteHandle handle, PaimonTableHandle source)
+    {
+        PaimonTable table = source.table();
+        Set<String> partitionColumns = table.partitionFields().stream().map(DataField::name).collect(toImmutableSet());
+        source.constraint().getDomains().ifPresent(domains -> {
+            for (PaimonColumnHandle column : domains.keySet()) {
+                if (!partitionColumns.contains(column.name())) {
+                    throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "Table %s: the WHERE clause of optimize may only use partition columns %s, not %s".formatted(table.name(), partitionColumns, column.name()));
+                }
+            }
+        });
+        String staging = table.location().appendPath(STAGING_PREFIX + UUID.randomUUID()).toString();
+        PaimonTableExecuteHandle begun = new PaimonTableExecuteHandle(
+                handle.schemaTableName(),
+                handle.procedureId(),
+                handle.arguments(),
+                Optional.of(table),
+                source.snapshotId(),
+                Optional.of(staging));
+        return new BeginTableExecuteResult<>(begun, source.forOptimize(staging));
+    }
+
+    /** The fragments of every bucket the split source planned; fails when one is missing. */
+    public static List<CompactionFragment> fragments(TrinoFileSystem fileSystem, JsonCodec<CompactionFragment> codec, PaimonTableExecuteHandle handle, List<Object> splitSourceInfo)
+    {
+        Location staging = Location.of(handle.stagingLocation().orElseThrow());
+        Map<String, CompactionFragment> found = new HashMap<>();
+        try {
+            FileIterator files = fileSystem.listFiles(staging);
+            while (files.hasNext()) {
+                FileEntry file = files.next();
+                TrinoInputFile input = fileSystem.newInputFile(file.location());
+                try (InputStream stream = input.newStream()) {
+                    CompactionFragment fragment = codec.fromJson(stream.readAllBytes());
+                    found.put(OptimizeSplit.bucketId(fragment.partition(), fragment.bucket()), fragment);
+                }
+            }
+        }
+        catch (IOException e) {
+            throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to read the compaction fragments in " + staging, e);
+        }
+        ImmutableList.Builder<CompactionFragment> fragments = ImmutableList.builder();
+        for (String bucket : TableExecuteSplitManager.bucketIds(splitSourceInfo)) {
+            CompactionFragment fragment = found.get(bucket);
+            if (fragment == null) {
+                throw new TrinoException(GENERIC_INTERNAL_ERROR, "Table %s: the compaction of bucket %s left no result in %s".formatted(handle.schemaTableName(), bucket, staging));
+            }
+            fragments.add(fragment);
+        }
+        return fragments.build();
+    }
+
+    /** Removes the staging folder of an execution, whatever became of it. */
+    public static void removeStaging(TrinoFileSystem fileSystem, PaimonTableExecuteHandle handle)
+    {
+        if (handle.stagingLocation().isEmpty()) {
+            return;
+        }
+        try {
+            fileSystem.deleteDirectory(Location.of(handle.stagingLocation().get()));
+        }
+        catch (IOException e) {
+            throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to remove the staging folder " + handle.stagingLocation().get(), e);
+        }
+    }
+}

@@ -1,0 +1,126 @@
+package io.trino.plugin.paimon.procedure;
+
+import io.airlift.json.JsonCodec;
+import io.trino.filesystem.Location;
+import io.trino.filesystem.TrinoFileSystem;
+import io.trino.plugin.paimon.format.manifest.DataFileMeta;
+import io.trino.plugin.paimon.format.row.BinaryRow;
+import io.trino.plugin.paimon.read.PaimonDataFile;
+import io.trino.plugin.paimon.table.PaimonTable;
+import io.trino.plugin.paimon.write.WrittenFile;
+import io.trino.spi.TrinoException;
+import io.trino.spi.connector.ConnectorPageSource;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.SourcePage;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.OptionalLong;
+
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The unit of work of {@code optimize}: compacts the bucket of its split and returns no rows.
+ * <p>
+ * Why the work happens here and not in a page sink: Trino hands the page sink of a table procedure only the table's
+ * visible columns, so the rows reaching it could not carry what a compacted file must keep (each record's sequence
+ * number and row kind, and the bucket a dynamic-bucket row lives in). The page source has all of it: it merges the
+ * bucket's runs with the reader's merge core and writes the output run itself, then leaves a
+ * {@link CompactionFragment} in the execution's staging folder ({@code PaimonTableHandle.optimizeStaging}), named by the bucket, where {@code finishTableExecute}
+ * collects one per split and commits them together. The scan stays distributed, one split per bucket.
+ */
+public final class OptimizePageSource
+        implements ConnectorPageSource
+{
+    private final ConnectorSession session;
+    private final BucketCompactor compactor;
+    private final TrinoFileSystem fileSystem;
+    private final JsonCodec<CompactionFragment> codec;
+    private final PaimonTable table;
+    private final OptimizeSplit split;
+    private final Location stagingLocation;
+    private long completedBytes;
+    private long readTimeNanos;
+    private boolean finished;
+
+    public OptimizePageSource(ConnectorSession session, BucketCompactor compactor, TrinoFileSystem fileSystem, JsonCodec<CompactionFragment> codec, PaimonTable table, OptimizeSplit split, Location stagingLocation)
+    {
+        this.session = requireNonNull(session, "session is null");
+        this.compactor = requireNonNull(compactor, "compactor is null");
+        this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
+        this.codec = requireNonNull(codec, "codec is null");
+        this.table = requireNonNull(table, "table is null");
+        this.split = requireNonNull(split, "split is null");
+        this.stagingLocation = requireNonNull(stagingLocation, "stagingLocation is null");
+    }
+
+    @Override
+    public SourcePage getNextSourcePage()
+    {
+        if (finished) {
+            return null;
+        }
+        long start = System.nanoTime();
+        Location bucketDirectory = table.bucketLocation(split.partitionPath(), split.bucket());
+        List<DataFileMeta> written = compactor.compact(session, table, bucketDirectory, split.files(), split.outputLevel(), true);
+        BinaryRow partition = BinaryRow.deserialize(split.partition());
+        CompactionFragment fragment = new CompactionFragment(
+                split.partition(),
+                split.bucket(),
+                split.files().stream().map(file -> Location.of(file.path()).fileName()).toList(),
+                written.stream().map(file -> WrittenFile.of(partition, split.bucket(), split.totalBuckets(), file)).toList());
+        Location fragmentLocation = fragmentLocation(stagingLocation, split.bucketId());
+        try {
+            fileSystem.newOutputFile(fragmentLocation).createOrOverwrite(codec.toJsonBytes(fragment));
+        }
+        catch (IOException e) {
+            throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to write compaction fragment " + fragmentLocation, e);
+        }
+        completedBytes = split.files().stream().mapToLong(PaimonDataFile::fileSize).sum();
+        readTimeNanos = System.nanoTime() - start;
+        finished = true;
+        return null;
+    }
+
+    static Location fragmentLocation(Location stagingLocation, String bucketId)
+    {
+        return stagingLocation.appendPath(bucketId + ".json");
+    }
+
+    @Override
+    public long getCompletedBytes()
+    {
+        return completedBytes;
+    }
+
+    @Override
+    public OptionalLong getCompletedPositions()
+    {
+        return OptionalLong.of(0);
+    }
+
+    @Override
+    public long getReadTimeNanos()
+    {
+        return readTimeNanos;
+    }
+
+    @Override
+    public boolean isFinished()
+    {
+        return finished;
+    }
+
+    @Override
+    public long getMemoryUsage()
+    {
+        return 0;
+    }
+
+    @Override
+    public void close()
+    {
+        finished = true;
+    }
+}

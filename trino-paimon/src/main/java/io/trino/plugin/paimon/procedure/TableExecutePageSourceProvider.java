@@ -1,0 +1,62 @@
+package io.trino.plugin.paimon.procedure;
+
+import com.google.inject.Inject;
+import io.airlift.json.JsonCodec;
+import io.trino.filesystem.Location;
+import io.trino.filesystem.TrinoFileSystemFactory;
+import io.trino.plugin.paimon.PaimonTableHandle;
+import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
+import io.trino.spi.connector.ColumnHandle;
+import io.trino.spi.connector.ConnectorPageSource;
+import io.trino.spi.connector.ConnectorPageSourceProvider;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorSplit;
+import io.trino.spi.connector.ConnectorTableHandle;
+import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.connector.DynamicFilter;
+
+import java.util.List;
+
+import static java.util.Objects.requireNonNull;
+
+/** The page source of a split: a read's ({@link PaimonPageSourceProvider}), or the compaction of a bucket for {@code optimize}. */
+public class TableExecutePageSourceProvider
+        implements ConnectorPageSourceProvider
+{
+    private final PaimonPageSourceProvider reads;
+    private final BucketCompactor compactor;
+    private final TrinoFileSystemFactory fileSystemFactory;
+    private final JsonCodec<CompactionFragment> fragmentCodec;
+
+    @Inject
+    public TableExecutePageSourceProvider(PaimonPageSourceProvider reads, BucketCompactor compactor, TrinoFileSystemFactory fileSystemFactory, JsonCodec<CompactionFragment> fragmentCodec)
+    {
+        this.reads = requireNonNull(reads, "reads is null");
+        this.compactor = requireNonNull(compactor, "compactor is null");
+        this.fileSystemFactory = requireNonNull(fileSystemFactory, "fileSystemFactory is null");
+        this.fragmentCodec = requireNonNull(fragmentCodec, "fragmentCodec is null");
+    }
+
+    @Override
+    public ConnectorPageSource createPageSource(
+            ConnectorTransactionHandle transaction,
+            ConnectorSession session,
+            ConnectorSplit split,
+            ConnectorTableHandle table,
+            List<ColumnHandle> columns,
+            DynamicFilter dynamicFilter)
+    {
+        PaimonTableHandle handle = (PaimonTableHandle) table;
+        if (handle.optimizeStaging().isPresent()) {
+            return new OptimizePageSource(
+                    session,
+                    compactor,
+                    fileSystemFactory.create(session),
+                    fragmentCodec,
+                    handle.table(),
+                    (OptimizeSplit) split,
+                    Location.of(handle.optimizeStaging().get()));
+        }
+        return reads.createPageSource(transaction, session, split, table, columns, dynamicFilter);
+    }
+}

@@ -1,0 +1,103 @@
+package io.trino.plugin.paimon.procedure;
+
+import com.google.common.collect.ImmutableList;
+import com.google.inject.Inject;
+import io.trino.filesystem.TrinoFileSystem;
+import io.trino.filesystem.TrinoFileSystemFactory;
+import io.trino.plugin.paimon.PaimonTableHandle;
+import io.trino.plugin.paimon.format.manifest.BucketFiles;
+import io.trino.plugin.paimon.format.manifest.DataFileMeta;
+import io.trino.plugin.paimon.format.manifest.ManifestEntry;
+import io.trino.plugin.paimon.format.manifest.SnapshotScan;
+import io.trino.plugin.paimon.format.snapshot.Snapshot;
+import io.trino.plugin.paimon.read.FilePruning;
+import io.trino.plugin.paimon.read.PaimonSplitManager;
+import io.trino.plugin.paimon.read.PinnedSnapshot;
+import io.trino.plugin.paimon.table.CompactionOptions;
+import io.trino.plugin.paimon.table.PaimonTable;
+import io.trino.spi.SplitWeight;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorSplitManager;
+import io.trino.spi.connector.ConnectorSplitSource;
+import io.trino.spi.connector.ConnectorTableHandle;
+import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.connector.Constraint;
+import io.trino.spi.connector.DynamicFilter;
+import io.trino.spi.connector.FixedSplitSource;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The splits of a query: those of a read ({@link PaimonSplitManager}), or for {@code optimize} one split per bucket
+ * that needs a full compaction, among the partitions and buckets the {@code WHERE} clause selects. The ids of those
+ * buckets go to {@code finishTableExecute} as the split source's information, so the commit knows which fragments
+ * to expect.
+ */
+public class TableExecuteSplitManager
+        implements ConnectorSplitManager
+{
+    private static final long STANDARD_SPLIT_BYTES = 128L * 1024 * 1024;
+
+    private final PaimonSplitManager reads;
+    private final TrinoFileSystemFactory fileSystemFactory;
+
+    @Inject
+    public TableExecuteSplitManager(PaimonSplitManager reads, TrinoFileSystemFactory fileSystemFactory)
+    {
+        this.reads = requireNonNull(reads, "reads is null");
+        this.fileSystemFactory = requireNonNull(fileSystemFactory, "fileSystemFactory is null");
+    }
+
+    @Override
+    public ConnectorSplitSource getSplits(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorTableHandle tableHandle, DynamicFilter dynamicFilter, Constraint constraint)
+    {
+        PaimonTableHandle optimize = (PaimonTableHandle) tableHandle;
+        if (optimize.optimizeStaging().isEmpty()) {
+            return reads.getSplits(transaction, session, tableHandle, dynamicFilter, constraint);
+        }
+        List<OptimizeSplit> splits = optimizeSplits(session, optimize);
+        return new FixedSplitSource(splits, splits.stream().<Object>map(OptimizeSplit::bucketId).toList());
+    }
+
+    private List<OptimizeSplit> optimizeSplits(ConnectorSession session, PaimonTableHandle optimize)
+    {
+        if (optimize.snapshotId().isEmpty() || optimize.constraint().isNone()) {
+            return ImmutableList.of();
+        }
+        PaimonTable table = optimize.table();
+        CompactionOptions options = CompactionOptions.of(table.name().toString(), table.schema().options());
+        TrinoFileSystem fileSystem = fileSystemFactory.create(session);
+        Snapshot snapshot = PinnedSnapshot.read(fileSystem, optimize);
+        FilePruning filter = FilePruning.create(table, optimize.constraint());
+        List<OptimizeSplit> splits = new ArrayList<>();
+        for (BucketFiles bucket : new SnapshotScan(fileSystem, table.location()).liveFilesByBucket(snapshot, filter)) {
+            List<DataFileMeta> files = bucket.files().stream().map(ManifestEntry::file).toList();
+            int numLevels = UniversalCompaction.numLevels(options, files);
+            Optional<UniversalCompaction.Unit> unit = UniversalCompaction.pickFull(numLevels, UniversalCompaction.levelSortedRuns(files));
+            if (unit.isEmpty()) {
+                continue;
+            }
+            String partitionPath = table.partitionPath(bucket.partition());
+            long bytes = files.stream().mapToLong(DataFileMeta::fileSize).sum();
+            splits.add(new OptimizeSplit(
+                    bucket.partition().serialize(),
+                    partitionPath,
+                    bucket.bucket(),
+                    bucket.files().getFirst().totalBuckets(),
+                    BucketCompactor.dataFiles(table, partitionPath, bucket.bucket(), unit.get().files()),
+                    unit.get().outputLevel(),
+                    SplitWeight.fromProportion(Math.clamp((double) bytes / STANDARD_SPLIT_BYTES, 0.01, 1.0))));
+        }
+        return splits;
+    }
+
+    /** The buckets a split source of {@code optimize} reported, from its information. */
+    static List<String> bucketIds(List<Object> splitSourceInfo)
+    {
+        return splitSourceInfo.stream().map(String.class::cast).toList();
+    }
+}

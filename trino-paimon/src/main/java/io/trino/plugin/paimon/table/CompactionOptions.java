@@ -1,0 +1,38 @@
+package io.trino.plugin.paimon.table;
+
+import java.util.Map;
+
+import static io.trino.plugin.paimon.table.TableOptions.parseBoolean;
+import static io.trino.plugin.paimon.table.TableOptions.parseInteger;
+
+/**
+ * The options of a primary-key table that shape its compaction, with Paimon's defaults (CoreOptions):
+ * {@code num-sorted-run.compaction-trigger} (5), {@code num-levels} (the trigger + 1),
+ * {@code compaction.max-size-amplification-percent} (200), {@code compaction.size-ratio} (1) and {@code write-only}
+ * (false: writers compact as they write).
+ */
+public record CompactionOptions(int sortedRunCompactionTrigger, int numLevels, int maxSizeAmplificationPercent, int sizeRatio, boolean writeOnly)
+{
+    public static CompactionOptions of(String tableName, Map<String, String> options)
+    {
+        int trigger = integer(tableName, options, "num-sorted-run.compaction-trigger", 5);
+        return new CompactionOptions(
+                trigger,
+                integer(tableName, options, "num-levels", trigger + 1),
+                integer(tableName, options, "compaction.max-size-amplification-percent", 200),
+                integer(tableName, options, "compaction.size-ratio", 1),
+                options.containsKey("write-only") && parseBoolean(tableName, "write-only", options.get("write-only")));
+    }
+
+    /** The highest level, where a full compaction writes. */
+    public int maxLevel()
+    {
+        return numLevels - 1;
+    }
+
+    private static int integer(String tableName, Map<String, String> options, String option, int defaultValue)
+    {
+        String value = options.get(option);
+        return value == null ? defaultValue : parseInteger(tableName, option, value);
+    }
+}

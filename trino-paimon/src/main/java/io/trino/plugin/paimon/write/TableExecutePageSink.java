@@ -1,0 +1,38 @@
+package io.trino.plugin.paimon.write;
+
+import io.airlift.slice.Slice;
+import io.trino.spi.Page;
+import io.trino.spi.TrinoException;
+import io.trino.spi.connector.ConnectorPageSink;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import static io.trino.spi.StandardErrorCode.GENERIC_INTERNAL_ERROR;
+
+/**
+ * The page sink of {@code optimize}: its page sources compact their buckets themselves and return no rows (see
+ * {@code procedure.OptimizePageSource}), so it receives none and reports nothing.
+ */
+final class TableExecutePageSink
+        implements ConnectorPageSink
+{
+    @Override
+    public CompletableFuture<?> appendPage(Page page)
+    {
+        if (page.getPositionCount() > 0) {
+            throw new TrinoException(GENERIC_INTERNAL_ERROR, "optimize received %s rows; its compactions return none".formatted(page.getPositionCount()));
+        }
+        return NOT_BLOCKED;
+    }
+
+    @Override
+    public CompletableFuture<Collection<Slice>> finish()
+    {
+        return CompletableFuture.completedFuture(List.of());
+    }
+
+    @Override
+    public void abort() {}
+}

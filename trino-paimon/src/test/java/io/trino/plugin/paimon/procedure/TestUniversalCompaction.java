@@ -1,0 +1,117 @@
+package io.trino.plugin.paimon.procedure;
+
+import io.trino.plugin.paimon.format.manifest.DataFileMeta;
+import io.trino.plugin.paimon.format.manifest.SimpleStats;
+import io.trino.plugin.paimon.format.row.BinaryRow;
+import io.trino.plugin.paimon.procedure.UniversalCompaction.LevelRun;
+import io.trino.plugin.paimon.procedure.UniversalCompaction.Unit;
+import io.trino.plugin.paimon.table.CompactionOptions;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Paimon's universal compaction picks, worked out by hand from its rules (size amplification, size ratio, run count)
+ * with the default options: trigger 5, 6 levels, 200 % amplification, size ratio 1 %.
+ */
+final class TestUniversalCompaction
+{
+    private static final CompactionOptions DEFAULTS = CompactionOptions.of("t", Map.of());
+
+    @Test
+    void defaults()
+    {
+        assertThat(DEFAULTS).isEqualTo(new CompactionOptions(5, 6, 200, 1, false));
+        assertThat(CompactionOptions.of("t", Map.of("num-sorted-run.compaction-trigger", "3")).numLevels()).isEqualTo(4);
+    }
+
+    @Test
+    void runsOrderLevelZeroNewestFirstThenLevels()
+    {
+        List<DataFileMeta> files = List.of(file("a", 0, 1, 1, 10), file("b", 0, 1, 11, 20), file("c", 5, 100, 0, 0), file("d", 5, 100, 0, 0), file("e", 3, 10, 0, 0));
+        List<LevelRun> runs = UniversalCompaction.levelSortedRuns(files);
+        assertThat(runs.stream().map(run -> run.level() + ":" + run.files().stream().map(DataFileMeta::fileName).toList()).toList())
+                .containsExactly("0:[b]", "0:[a]", "3:[e]", "5:[c, d]");
+    }
+
+    @Test
+    void fewerRunsThanTheTriggerAreLeft()
+    {
+        assertThat(pick(levelZero(1, 1, 1, 1))).isEmpty();
+    }
+
+    @Test
+    void sizeAmplificationCompactsEverythingToTheHighestLevel()
+    {
+        // four runs of 1 against an oldest run of 1: 400 % > 200 %
+        Unit unit = pick(levelZero(1, 1, 1, 1, 1)).orElseThrow();
+        assertThat(unit.outputLevel()).isEqualTo(5);
+        assertThat(unit.runs()).hasSize(5);
+        assertThat(unit.dropRetracts()).isTrue();
+    }
+
+    @Test
+    void sizeRatioTakesTheSmallRunsAboveALargeOne()
+    {
+        // 1+1+1+1 = 4 against 100 at level 5: amplification 4 % is low; the four small runs pass the size ratio one by
+        // one, the large one does not, and the output goes just above it, keeping retractions (older data lies below)
+        List<LevelRun> runs = new ArrayList<>(levelZero(1, 1, 1, 1));
+        runs.add(new LevelRun(5, List.of(file("big", 5, 100, 0, 0))));
+        Unit unit = pick(runs).orElseThrow();
+        assertThat(unit.outputLevel()).isEqualTo(4);
+        assertThat(unit.runs()).hasSize(4);
+        assertThat(unit.dropRetracts()).isFalse();
+    }
+
+    @Test
+    void runCountForcesAPickWhenTheSizesDoNot()
+    {
+        // sizes grow tenfold (the oldest is 1000000), so neither amplification nor ratio picks; 6 runs > 5: the first
+        // 6 - 5 + 1 = 2 are taken; the next run is at level 0, so the pick takes runs until one above level 0, and
+        // with every run at level 0 it takes them all and writes to the highest level
+        List<LevelRun> runs = levelZero(1, 10, 100, 1000, 10000, 1000000);
+        Unit unit = pick(runs).orElseThrow();
+        assertThat(unit.outputLevel()).isEqualTo(5);
+        assertThat(unit.runs()).hasSize(6);
+    }
+
+    @Test
+    void fullCompactionSkipsABucketThatIsOneRunAtTheHighestLevel()
+    {
+        assertThat(UniversalCompaction.pickFull(6, List.of(new LevelRun(5, List.of(file("c", 5, 100, 0, 0)))))).isEmpty();
+        assertThat(UniversalCompaction.pickFull(6, List.of(new LevelRun(4, List.of(file("c", 4, 100, 0, 0)))))).isPresent();
+        Unit unit = UniversalCompaction.pickFull(6, List.of(new LevelRun(0, List.of(file("a", 0, 1, 5, 5))), new LevelRun(5, List.of(file("c", 5, 100, 0, 0))))).orElseThrow();
+        assertThat(unit.outputLevel()).isEqualTo(5);
+        assertThat(unit.files()).hasSize(2);
+        assertThat(unit.dropRetracts()).isTrue();
+    }
+
+    private static Optional<Unit> pick(List<LevelRun> runs)
+    {
+        return UniversalCompaction.pick(DEFAULTS, 6, runs);
+    }
+
+    // level-0 runs, newest first, of the given sizes
+    private static List<LevelRun> levelZero(long... sizes)
+    {
+        List<LevelRun> runs = new ArrayList<>();
+        for (int i = 0; i < sizes.length; i++) {
+            long sequence = 100 - i;
+            runs.add(new LevelRun(0, List.of(file("l0-" + i, 0, sizes[i], sequence, sequence))));
+        }
+        return runs;
+    }
+
+    private static DataFileMeta file(String name, int level, long size, long minSequence, long maxSequence)
+    {
+        return new DataFileMeta(name, size, 1, BinaryRow.EMPTY, BinaryRow.EMPTY, SimpleStats.EMPTY, SimpleStats.EMPTY, minSequence, maxSequence, 0, level,
+                List.of(), OptionalLong.of(0), OptionalLong.of(0), Optional.empty(), OptionalInt.of(0), Optional.empty(), Optional.empty(), OptionalLong.empty(), Optional.empty());
+    }
+}
