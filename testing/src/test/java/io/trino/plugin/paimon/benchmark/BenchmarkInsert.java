@@ -66,7 +66,7 @@ public final class BenchmarkInsert
                 WHERE hi * %3$d + lo < %2$d)
             """;
 
-    private static final String CHECKSUM = """
+    static final String CHECKSUM = """
             SELECT count(*), count(DISTINCT id), sum(id), sum(CAST(c_long AS decimal(38, 0))), count_if(c_double = CAST(id AS double) / 7), sum(length(c_short_text)), sum(length(c_long_text)), max(c_long_text),
                 sum(c_int), sum(c_decimal), max(c_date), count_if(c_bool)
             FROM %s
@@ -200,7 +200,7 @@ public final class BenchmarkInsert
     }
 
     /** Writes the rows in one commit; returns the nanoseconds from the first row to the end of the commit. */
-    private static long writeWithPaimonJava(PaimonJavaCatalog paimon, String tableName, int rows, Path ioDirectory, LongConsumer afterRow)
+    static long writeWithPaimonJava(PaimonJavaCatalog paimon, String tableName, int rows, Path ioDirectory, LongConsumer afterRow)
     {
         Table table = paimon.createTable(DATABASE, tableName, tableSchema(rows));
         long start = System.nanoTime();
@@ -234,7 +234,7 @@ public final class BenchmarkInsert
         return ReadAmplificationTables.schema(rows).option("write-only", "true").build();
     }
 
-    private static double median(long[] nanos)
+    static double median(long[] nanos)
     {
         long[] sorted = nanos.clone();
         Arrays.sort(sorted);

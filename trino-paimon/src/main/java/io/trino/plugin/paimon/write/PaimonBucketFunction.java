@@ -28,8 +28,10 @@ public final class PaimonBucketFunction
     private final int partitionKeyCount;
     private final int assigners;
     private final int[] rowIdFields;
-    private Block lastRowIds;
-    private Page lastRouting;
+    // Trino shares one bucket function among the drivers of a pipeline, so the routing columns taken out of the last
+    // row-id block are kept as one immutable pair, read once per call: two fields written by different threads could
+    // pair one page's row ids with another page's routing columns
+    private volatile RowIdRouting lastRowIdRouting;
 
     public PaimonBucketFunction(List<DataType> types, List<Type> trinoTypes, int bucketCount, boolean modFunction)
     {
@@ -63,18 +65,19 @@ public final class PaimonBucketFunction
     public int getBucket(Page page, int position)
     {
         if (rowIdFields.length > 0) {
-            // Trino asks row by row of one page: the field blocks of its row-id block are taken out once
+            // Trino asks row by row of one page: the field blocks of its row-id block are taken out once per page
             Block rowIds = page.getBlock(0);
-            if (rowIds != lastRowIds) {
+            RowIdRouting routing = lastRowIdRouting;
+            if (routing == null || routing.rowIds() != rowIds) {
                 List<Block> fields = RowBlock.getRowFieldsFromBlock(rowIds);
-                Block[] routing = new Block[rowIdFields.length];
-                for (int i = 0; i < routing.length; i++) {
-                    routing[i] = fields.get(rowIdFields[i]);
+                Block[] routingBlocks = new Block[rowIdFields.length];
+                for (int i = 0; i < routingBlocks.length; i++) {
+                    routingBlocks[i] = fields.get(rowIdFields[i]);
                 }
-                lastRowIds = rowIds;
-                lastRouting = new Page(rowIds.getPositionCount(), routing);
+                routing = new RowIdRouting(rowIds, new Page(rowIds.getPositionCount(), routingBlocks));
+                lastRowIdRouting = routing;
             }
-            page = lastRouting;
+            page = routing.columns();
         }
         if (assigners > 0) {
             BinaryRow partition = partitionKeyCount == 0 ? BinaryRow.EMPTY : row(page, position, 0, partitionKeyCount);
@@ -98,4 +101,6 @@ public final class PaimonBucketFunction
         }
         return BinaryRowValues.row(types.subList(from, to), trinoTypes.subList(from, to), blocks, position);
     }
+
+    private record RowIdRouting(Block rowIds, Page columns) {}
 }

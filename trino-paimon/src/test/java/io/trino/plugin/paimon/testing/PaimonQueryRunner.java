@@ -45,14 +45,21 @@ public final class PaimonQueryRunner
     public static QueryRunner create(Path localRoot, String defaultSchema)
             throws Exception
     {
-        return create(defaultSchema, new PaimonPlugin(), catalogProperties(localRoot));
+        return create(defaultSchema, new PaimonPlugin(), catalogProperties(localRoot), 0);
+    }
+
+    /** A coordinator and {@code workerCount} workers over the warehouse {@code <localRoot>/warehouse}, which must exist. */
+    public static QueryRunner create(Path localRoot, String defaultSchema, int workerCount)
+            throws Exception
+    {
+        return create(defaultSchema, new PaimonPlugin(), catalogProperties(localRoot), workerCount);
     }
 
     /** A single-node runner whose {@code paimon} catalog has the given catalog file, e.g. a warehouse on S3. */
     public static QueryRunner create(Map<String, String> catalogProperties, String defaultSchema)
             throws Exception
     {
-        return create(defaultSchema, new PaimonPlugin(), catalogProperties);
+        return create(defaultSchema, new PaimonPlugin(), catalogProperties, 0);
     }
 
     /**
@@ -70,7 +77,7 @@ public final class PaimonQueryRunner
                 return ImmutableList.of(new PaimonConnectorFactory(Optional.of(fileSystemFactory)));
             }
         };
-        return create(defaultSchema, plugin, ImmutableMap.of("paimon.warehouse", "local:///" + WAREHOUSE_DIRECTORY));
+        return create(defaultSchema, plugin, ImmutableMap.of("paimon.warehouse", "local:///" + WAREHOUSE_DIRECTORY), 0);
     }
 
     /**
@@ -106,7 +113,7 @@ public final class PaimonQueryRunner
         }
     }
 
-    private static QueryRunner create(String defaultSchema, Plugin plugin, Map<String, String> catalogProperties)
+    private static QueryRunner create(String defaultSchema, Plugin plugin, Map<String, String> catalogProperties, int workerCount)
             throws Exception
     {
         Session session = testSessionBuilder()
@@ -114,7 +121,7 @@ public final class PaimonQueryRunner
                 .setSchema(defaultSchema)
                 .build();
         QueryRunner queryRunner = DistributedQueryRunner.builder(session)
-                .setWorkerCount(0)
+                .setWorkerCount(workerCount)
                 .build();
         try {
             queryRunner.installPlugin(plugin);
