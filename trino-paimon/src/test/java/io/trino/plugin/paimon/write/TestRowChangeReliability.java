@@ -1,5 +1,6 @@
 package io.trino.plugin.paimon.write;
 
+import io.trino.Session;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.filesystem.local.LocalFileSystem;
@@ -77,6 +78,16 @@ final class TestRowChangeReliability
     TestRowChangeReliability()
     {
         super(DATABASE);
+    }
+
+    /**
+     * Every statement here runs without compaction on write: the tests count one snapshot per landed statement and
+     * inject faults at the steps of its one commit (compaction on write is tested in {@code TestCompactionOnWrite}).
+     */
+    @Override
+    protected Session getSession()
+    {
+        return Session.builder(super.getSession()).setCatalogSessionProperty("paimon", "compaction_on_write_enabled", "false").build();
     }
 
     @Override
@@ -180,14 +191,14 @@ final class TestRowChangeReliability
                     for (int transfer = 0; transfer < TRANSFERS; transfer++) {
                         if (transfer % 5 == 4) {
                             // a zero-sum pair of new accounts, one in each partition
-                            getQueryRunner().execute("INSERT INTO accounts VALUES ('p0', %1$s, %3$s), ('p1', %2$s, -%3$s)".formatted(nextAccount, nextAccount + 1, 1 + random.nextInt(1000)));
+                            getQueryRunner().execute(getSession(), "INSERT INTO accounts VALUES ('p0', %1$s, %3$s), ('p1', %2$s, -%3$s)".formatted(nextAccount, nextAccount + 1, 1 + random.nextInt(1000)));
                             nextAccount += 2;
                             continue;
                         }
                         int from = 2 * random.nextInt(ACCOUNTS / 2);
                         int to = 2 * random.nextInt(ACCOUNTS / 2) + 1;
                         long amount = 1 + random.nextInt(5_000);
-                        getQueryRunner().execute("""
+                        getQueryRunner().execute(getSession(), """
                                 MERGE INTO accounts a USING (VALUES ('p0', %s, -%3$s), ('p1', %s, %3$s)) s(dt, id, delta)
                                 ON a.dt = s.dt AND a.id = s.id
                                 WHEN MATCHED THEN UPDATE SET v = v + s.delta""".formatted(from, to, amount));
@@ -340,7 +351,7 @@ final class TestRowChangeReliability
             for (String kind : List.of("UPDATE", "DELETE", "MERGE")) {
                 round++;
                 // the rows the statement changes, written without faults
-                getQueryRunner().execute("INSERT INTO faults VALUES ('d1', %1$s, 'a%1$s'), ('d2', %1$s, 'b%1$s'), ('d2', %2$s, 'c%1$s')".formatted(round, round + 1000));
+                getQueryRunner().execute(getSession(), "INSERT INTO faults VALUES ('d1', %1$s, 'a%1$s'), ('d2', %1$s, 'b%1$s'), ('d2', %2$s, 'c%1$s')".formatted(round, round + 1000));
                 model.put(key("d1", round), "a" + round);
                 model.put(key("d2", round), "b" + round);
                 model.put(key("d2", round + 1000), "c" + round);
@@ -355,10 +366,10 @@ final class TestRowChangeReliability
                 faultFs.addRule(fault.rule());
                 try {
                     if (fault.succeeds()) {
-                        getQueryRunner().execute(statement.sql());
+                        getQueryRunner().execute(getSession(), statement.sql());
                     }
                     else {
-                        assertThatThrownBy(() -> getQueryRunner().execute(statement.sql()))
+                        assertThatThrownBy(() -> getQueryRunner().execute(getSession(), statement.sql()))
                                 .as(step)
                                 .satisfies(e -> assertThatTrinoException(e).hasErrorCode(PAIMON_FILESYSTEM_ERROR))
                                 .hasMessageContaining(fault.pathInMessage());
