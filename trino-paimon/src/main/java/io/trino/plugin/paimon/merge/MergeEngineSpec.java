@@ -52,6 +52,17 @@ public record MergeEngineSpec(
     }
 
     /**
+     * Whether a -D makes the row start afresh ({@code remove-record-on-delete}, or a sequence group that removes the
+     * row). Such merges are not associative: records merged without the older ones of their key lose the restart,
+     * since a sorted run holds one record per key, so only a compaction that takes all of a bucket's runs may merge
+     * them.
+     */
+    public boolean deleteRestartsRow()
+    {
+        return !ignoreDelete && (removeRecordOnDelete || sequenceGroups.stream().anyMatch(SequenceGroup::removesRowOnDelete));
+    }
+
+    /**
      * A partial-update sequence group (merge-semantics §5.2): its sequence fields order updates of its members.
      *
      * @param removesRowOnDelete whether a -D of this group removes the whole row

@@ -20,6 +20,7 @@ import io.trino.plugin.paimon.procedure.CompactionFragment;
 import io.trino.plugin.paimon.procedure.Optimize;
 import io.trino.plugin.paimon.procedure.UniversalCompaction;
 import io.trino.plugin.paimon.table.CompactionOptions;
+import io.trino.plugin.paimon.table.MergeEngineOptions;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.write.WrittenFile;
 import io.trino.spi.TrinoException;
@@ -46,6 +47,10 @@ import static java.util.Objects.requireNonNull;
  * Compaction on write runs here, on the coordinator, once the APPEND snapshot exists: only then are a bucket's runs
  * known, including those a concurrent writer added, and a statement writes few buckets that need it, usually a few
  * small level-0 runs at a time.
+ * <p>
+ * On tables where a -D restarts its row ({@link io.trino.plugin.paimon.merge.MergeEngineSpec#deleteRestartsRow}) a
+ * pick that leaves older runs out becomes a full compaction of the bucket: the partial merge Paimon's writer does
+ * there would bring a deleted row's older values back under a re-inserted key.
  */
 public final class Compactions
 {
@@ -90,6 +95,7 @@ public final class Compactions
         if (!table.hasPrimaryKey() || options.writeOnly() || !isCompactionOnWriteEnabled(session) || !Optimize.compactsWithoutChangelog(table) || written.isEmpty()) {
             return;
         }
+        boolean deleteRestartsRow = MergeEngineOptions.toSpec(table.schema(), table.options()).deleteRestartsRow();
         Set<BucketKey> buckets = written.stream()
                 .map(entry -> new BucketKey(ByteBuffer.wrap(entry.partition().bytes()), entry.bucket()))
                 .collect(toImmutableSet());
@@ -100,7 +106,12 @@ public final class Compactions
             }
             List<DataFileMeta> files = bucket.files().stream().map(ManifestEntry::file).toList();
             int numLevels = UniversalCompaction.numLevels(options, files);
-            Optional<UniversalCompaction.Unit> unit = UniversalCompaction.pick(options, numLevels, UniversalCompaction.levelSortedRuns(files));
+            List<UniversalCompaction.LevelRun> runs = UniversalCompaction.levelSortedRuns(files);
+            Optional<UniversalCompaction.Unit> unit = UniversalCompaction.pick(options, numLevels, runs);
+            if (deleteRestartsRow && unit.isPresent() && unit.get().runs().size() < runs.size()) {
+                // merging the newer runs alone would turn "-D then +I" into a plain +I over the older row
+                unit = UniversalCompaction.pickFull(numLevels, runs);
+            }
             if (unit.isPresent()) {
                 fragments.add(compact(session, table, bucket.partition(), bucket.bucket(), bucket.files().getFirst().totalBuckets(), unit.get()));
             }

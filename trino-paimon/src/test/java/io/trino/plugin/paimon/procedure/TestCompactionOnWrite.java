@@ -8,6 +8,8 @@ import io.trino.testing.MaterializedRow;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.types.DataTypes;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.List;
 import java.util.Map;
@@ -46,6 +48,20 @@ final class TestCompactionOnWrite
                 schema.option("write-only", "true");
             }
             paimon.createTable(DATABASE, name, schema.build());
+        }
+        for (String engine : List.of("aggregation", "partial-update")) {
+            Schema.Builder schema = Schema.newBuilder()
+                    .column("id", DataTypes.INT())
+                    .column("n", DataTypes.BIGINT())
+                    .primaryKey("id")
+                    .option("bucket", "1")
+                    .option("merge-engine", engine)
+                    .option(engine.equals("aggregation") ? "aggregation.remove-record-on-delete" : "partial-update.remove-record-on-delete", "true")
+                    .option("num-sorted-run.compaction-trigger", String.valueOf(TRIGGER));
+            if (engine.equals("aggregation")) {
+                schema.option("fields.n.aggregate-function", "sum");
+            }
+            paimon.createTable(DATABASE, engine.replace('-', '_') + "_restart", schema.build());
         }
     }
 
@@ -129,6 +145,32 @@ final class TestCompactionOnWrite
             assertThat(rows("row_changes")).isEqualTo(modelRows(model));
             assertThat(Fsck.paimonJavaDifferences(getQueryRunner(), "row_changes", paimon().getTable(DATABASE, "row_changes"))).isEmpty();
         }
+    }
+
+    /**
+     * A -D on these tables restarts the row: after DELETE and INSERT of key 1 its value is what the INSERT wrote,
+     * neither summed with (aggregation) nor filled in from (partial-update) the deleted row. The deleted row lies in
+     * the bucket's large highest-level run, which the size-ratio rule leaves out of the compaction of the small
+     * level-0 runs that hold the -D and the new row.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"aggregation_restart", "partial_update_restart"})
+    void deleteRestartsRowAcrossCompaction(String table)
+    {
+        getQueryRunner().execute("INSERT INTO %s SELECT CAST(x AS integer), 10 FROM UNNEST(sequence(1, 5000)) AS t(x)".formatted(table));
+        getQueryRunner().execute("ALTER TABLE %s EXECUTE optimize".formatted(table));
+        getQueryRunner().execute("DELETE FROM %s WHERE id = 1".formatted(table));
+        // NULL: a partial update would fill it in from the deleted row if the -D were lost
+        getQueryRunner().execute("INSERT INTO %s VALUES (1, %s)".formatted(table, table.startsWith("aggregation") ? "5" : "CAST(NULL AS bigint)"));
+        for (int id = 6001; id < 6001 + TRIGGER; id++) {
+            getQueryRunner().execute("INSERT INTO %s VALUES (%s, 1)".formatted(table, id));
+        }
+        assertThat(computeActual("SELECT DISTINCT commit_kind FROM \"%s$snapshots\" WHERE snapshot_id > 3".formatted(table)).getOnlyColumnAsSet()).contains("COMPACT");
+
+        Object expected = table.startsWith("aggregation") ? 5L : null;
+        assertThat(computeActual("SELECT n FROM %s WHERE id = 1".formatted(table)).getOnlyValue()).isEqualTo(expected);
+        assertThat(computeScalar("SELECT count(*) FROM " + table)).isEqualTo(5000L + TRIGGER);
+        assertThat(Fsck.paimonJavaDifferences(getQueryRunner(), table, paimon().getTable(DATABASE, table))).isEmpty();
     }
 
     // sorted runs per bucket: each level-0 file is one, each other non-empty level one
