@@ -20,6 +20,7 @@ import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.Snapshot.CommitKind;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.format.stats.StatisticsFiles;
+import io.trino.plugin.paimon.table.ManifestOptions;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.SnapshotRetention;
 import io.trino.spi.TrinoException;
@@ -64,6 +65,7 @@ public final class SnapshotCommitter
     private final SchemaFiles schemaFiles;
     private final StatisticsFiles statisticsFiles;
     private final boolean writeOnly;
+    private final ManifestMerge manifestMerge;
 
     public SnapshotCommitter(TrinoFileSystem fileSystem, Location tableLocation, TableSchema schema, String commitUser, int maxRetries)
     {
@@ -79,6 +81,7 @@ public final class SnapshotCommitter
         this.schemaFiles = new SchemaFiles(fileSystem, tableLocation);
         this.statisticsFiles = new StatisticsFiles(fileSystem, tableLocation);
         this.writeOnly = schema.options().getOrDefault("write-only", "false").trim().equalsIgnoreCase("true");
+        this.manifestMerge = new ManifestMerge(scan, manifestWriter, ManifestOptions.of(tableName(tableLocation).toString(), schema.options()), partitionTypes(), schema.id());
     }
 
     /**
@@ -190,7 +193,10 @@ public final class SnapshotCommitter
                     }
                 }
                 else {
-                    baseManifests.addAll(scan.manifests(latest.get()));
+                    baseManifests.addAll(manifestMerge.merge(scan.manifests(latest.get()), name -> {
+                        attemptFiles.add(name);
+                        written.add(name);
+                    }));
                 }
             }
             WrittenFile baseList = manifestWriter.writeManifestList(baseManifests);

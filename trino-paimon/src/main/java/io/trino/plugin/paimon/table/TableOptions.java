@@ -13,6 +13,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION;
@@ -49,6 +51,7 @@ public record TableOptions(
 {
     public static final int DYNAMIC_BUCKET = -1;
     public static final int POSTPONE_BUCKET = -2;
+    private static final Pattern MEMORY_SIZE = Pattern.compile("(\\d+)\\s*([a-z]*)");
 
     public TableOptions
     {
@@ -177,6 +180,31 @@ public record TableOptions(
             case "false" -> false;
             default -> throw invalid(tableName, option, value, "true or false");
         };
+    }
+
+    /** Paimon's memory size text: a number and an optional unit (b, k/kb, m/mb, g/gb, t/tb, also spelled out). */
+    public static long parseMemorySize(String tableName, String option, String value)
+    {
+        Matcher matcher = MEMORY_SIZE.matcher(value.trim().toLowerCase(Locale.ENGLISH));
+        if (matcher.matches()) {
+            long multiplier = switch (matcher.group(2)) {
+                case "", "b", "bytes" -> 1L;
+                case "k", "kb", "kibibytes" -> 1L << 10;
+                case "m", "mb", "mebibytes" -> 1L << 20;
+                case "g", "gb", "gibibytes" -> 1L << 30;
+                case "t", "tb", "tebibytes" -> 1L << 40;
+                default -> -1L;
+            };
+            if (multiplier > 0) {
+                try {
+                    return Math.multiplyExact(Long.parseLong(matcher.group(1)), multiplier);
+                }
+                catch (ArithmeticException | NumberFormatException _) {
+                    // falls through to the error
+                }
+            }
+        }
+        throw invalid(tableName, option, value, "a memory size such as '256 mb'");
     }
 
     // Paimon splits these lists on ',' without trimming

@@ -5,10 +5,8 @@ import org.apache.parquet.format.CompressionCodec;
 
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
-import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION;
+import static io.trino.plugin.paimon.table.TableOptions.parseMemorySize;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 
 /**
@@ -17,8 +15,6 @@ import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
  */
 public record WriteOptions(long writeBufferSize, long targetFileSize, CompressionCodec compression)
 {
-    private static final Pattern MEMORY_SIZE = Pattern.compile("(\\d+)\\s*([a-z]*)");
-
     public static WriteOptions of(String tableName, Map<String, String> options, boolean primaryKeyTable)
     {
         long writeBufferSize = memorySize(tableName, options, "write-buffer-size", "256 mb");
@@ -34,29 +30,8 @@ public record WriteOptions(long writeBufferSize, long targetFileSize, Compressio
         return new WriteOptions(writeBufferSize, targetFileSize, compression);
     }
 
-    // Paimon's MemorySize text: a number and an optional unit (b, k/kb, m/mb, g/gb, t/tb, also spelled out)
-    static long memorySize(String tableName, Map<String, String> options, String option, String defaultValue)
+    private static long memorySize(String tableName, Map<String, String> options, String option, String defaultValue)
     {
-        String value = options.getOrDefault(option, defaultValue);
-        Matcher matcher = MEMORY_SIZE.matcher(value.trim().toLowerCase(Locale.ENGLISH));
-        if (matcher.matches()) {
-            long multiplier = switch (matcher.group(2)) {
-                case "", "b", "bytes" -> 1L;
-                case "k", "kb", "kibibytes" -> 1L << 10;
-                case "m", "mb", "mebibytes" -> 1L << 20;
-                case "g", "gb", "gibibytes" -> 1L << 30;
-                case "t", "tb", "tebibytes" -> 1L << 40;
-                default -> -1L;
-            };
-            if (multiplier > 0) {
-                try {
-                    return Math.multiplyExact(Long.parseLong(matcher.group(1)), multiplier);
-                }
-                catch (ArithmeticException | NumberFormatException _) {
-                    // falls through to the error
-                }
-            }
-        }
-        throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "Table %s: option '%s' has value '%s', expected a memory size such as '256 mb'".formatted(tableName, option, value));
+        return parseMemorySize(tableName, option, options.getOrDefault(option, defaultValue));
     }
 }
