@@ -67,7 +67,9 @@ public final class BenchmarkRowChanges
                 CAST(CAST(id %% 1000 AS decimal(18, 2)) AS decimal(18, 2)) AS c_decimal,
                 DATE '2000-01-01' AS c_date,
                 true AS c_bool
-            FROM unnest(sequence(%2$d, %3$d)) t(id)
+            -- Trino's sequence() stops at 10,000 entries: two of them crossed give up to a million ids
+            FROM (SELECT %2$d + high * 1000 + low AS id FROM unnest(sequence(0, 999)) a(high) CROSS JOIN unnest(sequence(0, 999)) b(low))
+            WHERE id <= %3$d
             """;
 
     private static final String MERGE = """
