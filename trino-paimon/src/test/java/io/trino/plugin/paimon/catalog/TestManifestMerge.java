@@ -1,5 +1,6 @@
 package io.trino.plugin.paimon.catalog;
 
+import io.trino.Session;
 import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
 import io.trino.plugin.paimon.testing.Fsck;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
@@ -24,6 +25,7 @@ final class TestManifestMerge
         extends AbstractPaimonJavaQueryTest
 {
     private static final String DATABASE = "manifest_merge";
+    private static final int DEFAULT_COMMITS = 40;
 
     TestManifestMerge()
     {
@@ -106,15 +108,37 @@ final class TestManifestMerge
         assertThat(Fsck.paimonJavaDifferences(getQueryRunner(), "full_merge", paimon().getTable(DATABASE, "full_merge"))).isEmpty();
     }
 
-    /** With Paimon's defaults, 40 small commits leave the latest snapshot with fewer than 30 + 1 manifests. */
+    /**
+     * T11 in small: with Paimon's defaults, {@value #DEFAULT_COMMITS} single-row commits (knob
+     * {@code -Dpaimon.test.commits}) leave the latest snapshot with at most 30 manifests plus its own (without
+     * merging: one per commit), then {@code optimize} and {@code expire_snapshots} bring the table back to one file per
+     * bucket and {@code snapshot.num-retained.min} (10) snapshots, and every listed file exists.
+     */
     @Test
-    void defaultsBoundTheManifestCount()
+    void manySmallCommitsStayBounded()
     {
-        for (int statement = 1; statement <= 40; statement++) {
+        int commits = Integer.getInteger("paimon.test.commits", DEFAULT_COMMITS);
+        for (int statement = 1; statement <= commits; statement++) {
             getQueryRunner().execute("INSERT INTO defaults VALUES (%s, 'v%s')".formatted(statement % 7, statement));
         }
         assertThat((Long) computeScalar("SELECT count(*) FROM \"defaults$manifests\"")).isLessThanOrEqualTo(31);
-        assertThat(rows("defaults")).hasSize(7);
+
+        getQueryRunner().execute("ALTER TABLE defaults EXECUTE optimize");
+        Session lowFloor = Session.builder(getSession())
+                .setCatalogSessionProperty("paimon", "expire_snapshots_min_retention", "0s")
+                .build();
+        getQueryRunner().execute(lowFloor, "ALTER TABLE defaults EXECUTE expire_snapshots(retention_threshold => '0s')");
+        assertThat((Long) computeScalar("SELECT count(*) FROM \"defaults$snapshots\"")).isEqualTo(10);
+        // one file per bucket, at the highest level
+        assertThat(computeActual("SELECT count(*) = count(DISTINCT bucket), min(level) FROM \"defaults$files\"").getMaterializedRows().getFirst().getFields())
+                .containsExactly(true, 5);
+        List<String> expected = new ArrayList<>();
+        for (int id = 0; id < 7; id++) {
+            // the last statement that wrote key id
+            int last = commits - ((commits - id) % 7 + 7) % 7;
+            expected.add(id + "=v" + last);
+        }
+        assertThat(rows("defaults")).isEqualTo(expected);
         assertThat(Fsck.paimonJavaDifferences(getQueryRunner(), "defaults", paimon().getTable(DATABASE, "defaults"))).isEmpty();
     }
 
