@@ -66,6 +66,7 @@ final class DataFileRunCursor
                 if (next.getPositionCount() == 0) {
                     continue;
                 }
+                metrics.recordsRead(next.getPositionCount());
                 return next;
             }
             closeReader();

@@ -19,6 +19,7 @@ import io.trino.spi.Page;
 import io.trino.spi.block.Block;
 import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.SourcePage;
+import io.trino.spi.metrics.Metric;
 import io.trino.spi.metrics.Metrics;
 import io.trino.spi.type.Type;
 
@@ -48,6 +49,11 @@ public final class PaimonPageSource
     public static final String FILES_OPENED_METRIC = "paimon.filesOpened";
     public static final String ROW_GROUPS_READ_METRIC = "paimon.rowGroupsRead";
     public static final String ROW_GROUPS_SKIPPED_METRIC = "paimon.rowGroupsSkipped";
+    public static final String RECORDS_READ_METRIC = "paimon.recordsRead";
+    public static final String ROWS_RETURNED_METRIC = "paimon.rowsReturned";
+    public static final String SORTED_RUNS_METRIC = "paimon.sortedRuns";
+    public static final String SECTIONS_PASSED_THROUGH_METRIC = "paimon.sectionsPassedThrough";
+    public static final String SECTIONS_MERGED_METRIC = "paimon.sectionsMerged";
 
     private static final int OUTPUT_PAGE_ROWS = 8192;
 
@@ -157,6 +163,7 @@ public final class PaimonPageSource
             cursors.add(new DataFileRunCursor(run, openFile, metrics));
         }
         currentRuns = cursors;
+        metrics.section(cursors.size());
         if (cursors.size() == 1) {
             passThrough = cursors.getFirst();
         }
@@ -244,15 +251,24 @@ public final class PaimonPageSource
     /**
      * {@value #FILES_OPENED_METRIC}: data files this split opened, after the split manager's pruning;
      * {@value #ROW_GROUPS_READ_METRIC} and {@value #ROW_GROUPS_SKIPPED_METRIC}: Parquet row groups of those files
-     * read, and skipped by their statistics.
+     * read, and skipped by their statistics; {@value #RECORDS_READ_METRIC}: physical records decoded from them, and
+     * {@value #ROWS_RETURNED_METRIC}: rows this split returned after the merge; {@value #SORTED_RUNS_METRIC}: sorted
+     * runs over all sections, {@value #SECTIONS_PASSED_THROUGH_METRIC} and {@value #SECTIONS_MERGED_METRIC}: sections
+     * of one run read straight through, and of several runs merged.
      */
     @Override
     public Metrics getMetrics()
     {
-        return new Metrics(ImmutableMap.of(
-                FILES_OPENED_METRIC, new LongCount(metrics.filesOpened()),
-                ROW_GROUPS_READ_METRIC, new LongCount(metrics.rowGroupsRead()),
-                ROW_GROUPS_SKIPPED_METRIC, new LongCount(metrics.rowGroupsSkipped())));
+        return new Metrics(ImmutableMap.<String, Metric<?>>builder()
+                .put(FILES_OPENED_METRIC, new LongCount(metrics.filesOpened()))
+                .put(ROW_GROUPS_READ_METRIC, new LongCount(metrics.rowGroupsRead()))
+                .put(ROW_GROUPS_SKIPPED_METRIC, new LongCount(metrics.rowGroupsSkipped()))
+                .put(RECORDS_READ_METRIC, new LongCount(metrics.records()))
+                .put(ROWS_RETURNED_METRIC, new LongCount(completedPositions))
+                .put(SORTED_RUNS_METRIC, new LongCount(metrics.sortedRuns()))
+                .put(SECTIONS_PASSED_THROUGH_METRIC, new LongCount(metrics.sectionsPassedThrough()))
+                .put(SECTIONS_MERGED_METRIC, new LongCount(metrics.sectionsMerged()))
+                .buildOrThrow());
     }
 
     @Override

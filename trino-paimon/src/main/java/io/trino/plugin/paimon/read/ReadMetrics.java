@@ -1,14 +1,18 @@
 package io.trino.plugin.paimon.read;
 
 /**
- * Files opened, row groups read and skipped, bytes read and time spent reading the files of one split, reported to
- * Trino by the page source.
+ * Files opened, row groups read and skipped, records read, sections read straight through or merged, bytes read and
+ * time spent reading the files of one split, reported to Trino by the page source.
  */
 final class ReadMetrics
 {
     private long filesOpened;
     private long rowGroupsRead;
     private long rowGroupsSkipped;
+    private long records;
+    private long sectionsPassedThrough;
+    private long sectionsMerged;
+    private long sortedRuns;
     private long bytes;
     private long nanos;
 
@@ -21,6 +25,22 @@ final class ReadMetrics
     {
         rowGroupsRead += read;
         rowGroupsSkipped += total - read;
+    }
+
+    void recordsRead(int count)
+    {
+        records += count;
+    }
+
+    void section(int runs)
+    {
+        sortedRuns += runs;
+        if (runs == 1) {
+            sectionsPassedThrough++;
+        }
+        else {
+            sectionsMerged++;
+        }
     }
 
     void add(long bytes, long nanos)
@@ -42,6 +62,26 @@ final class ReadMetrics
     long rowGroupsSkipped()
     {
         return rowGroupsSkipped;
+    }
+
+    long records()
+    {
+        return records;
+    }
+
+    long sectionsPassedThrough()
+    {
+        return sectionsPassedThrough;
+    }
+
+    long sectionsMerged()
+    {
+        return sectionsMerged;
+    }
+
+    long sortedRuns()
+    {
+        return sortedRuns;
     }
 
     long bytes()
