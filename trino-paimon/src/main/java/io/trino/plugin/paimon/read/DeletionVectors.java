@@ -3,11 +3,13 @@ package io.trino.plugin.paimon.read;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.filesystem.TrinoInput;
+import io.trino.spi.Page;
 import io.trino.spi.TrinoException;
 import org.roaringbitmap.RoaringBitmap;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.function.IntToLongFunction;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_BAD_DATA;
 import static java.nio.ByteOrder.LITTLE_ENDIAN;
@@ -52,6 +54,26 @@ final class DeletionVectors
         catch (IOException e) {
             throw new TrinoException(PAIMON_BAD_DATA, "Failed to read the deletion vector at offset %s of %s".formatted(reference.offset(), location), e);
         }
+    }
+
+    /**
+     * The rows of a page that the deletion vector does not mark, given each row's position in its file; the page
+     * itself when none is marked, and a page of no rows when all are.
+     */
+    static Page withoutDeletedRows(Page page, RoaringBitmap deletedRows, IntToLongFunction rowNumber)
+    {
+        int positions = page.getPositionCount();
+        int[] kept = new int[positions];
+        int keptCount = 0;
+        for (int position = 0; position < positions; position++) {
+            if (!deletedRows.contains((int) rowNumber.applyAsLong(position))) {
+                kept[keptCount++] = position;
+            }
+        }
+        if (keptCount == positions) {
+            return page;
+        }
+        return page.getPositions(kept, 0, keptCount);
     }
 
     private static RoaringBitmap read64(ByteBuffer buffer, Location location, long offset)

@@ -2,7 +2,6 @@ package io.trino.plugin.paimon.read;
 
 import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
-import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.parquet.ParquetReaderOptions;
@@ -90,11 +89,6 @@ public class PaimonPageSourceProvider
         if (options.dataFileThinMode()) {
             throw new TrinoException(NOT_SUPPORTED, "Table %s: reading data files written with 'data-file.thin-mode' is not supported yet".formatted(tableName));
         }
-        for (PaimonDataFile file : split.files()) {
-            if (!file.path().endsWith(".parquet")) {
-                throw new TrinoException(NOT_SUPPORTED, "Table %s: only Parquet data files can be read yet, not %s".formatted(tableName, file.path()));
-            }
-        }
 
         List<PaimonColumnHandle> columnHandles = columns.stream().map(PaimonColumnHandle.class::cast).toList();
         List<ReadColumn> requested = columnHandles.stream()
@@ -105,9 +99,8 @@ public class PaimonPageSourceProvider
         boolean rawConvertible = table.hasPrimaryKey() && RawConvertible.isRawConvertible(split.files(), options);
         RowGroupDomains rowGroupDomains = RowGroupDomains.of(table, predicate, !table.hasPrimaryKey() || rawConvertible);
         long rowLimit = handle.limit().orElse(Long.MAX_VALUE);
-        FileOpener fileOpener = (file, keyColumns, keyValueFile, valueColumns) -> new DataFilePageReader(
+        FileOpener fileOpener = (file, keyColumns, keyValueFile, valueColumns) -> DataFilePageReader.open(
                 fileSystem,
-                Location.of(file.path()),
                 file,
                 dataFileSchemas.schema(session.getQueryId(), fileSystem, table, file.schemaId()),
                 keyColumns,
@@ -218,9 +211,8 @@ public class PaimonPageSourceProvider
                 mergeFunctions::create,
                 lookupMode,
                 dropRetracts,
-                file -> new DataFilePageReader(
+                file -> DataFilePageReader.open(
                         fileSystem,
-                        Location.of(file.path()),
                         file,
                         dataFileSchemas.schema(session.getQueryId(), fileSystem, table, file.schemaId()),
                         keyColumns,

@@ -13,11 +13,13 @@ import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.DatumReader;
 import org.apache.avro.io.DecoderFactory;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -70,6 +72,16 @@ public final class AvroFiles
             throw new TrinoException(PAIMON_INVALID_METADATA, "Invalid Paimon metadata file %s: %s".formatted(location, e.getMessage()), e);
         }
         return values;
+    }
+
+    /**
+     * A stream over the records of an Avro object container file (Paimon's Avro data files), decoded by the given
+     * reader, with every codec Paimon writes available.
+     */
+    public static <T> DataFileStream<T> openStream(InputStream input, DatumReader<T> reader)
+            throws IOException
+    {
+        return new DataFileStream<>(input, reader);
     }
 
     // header: magic "Obj\1", the metadata map, then the 16-byte sync marker that also closes every block

@@ -1,0 +1,240 @@
+package io.trino.plugin.paimon.read;
+
+import io.trino.filesystem.Location;
+import io.trino.filesystem.TrinoFileSystem;
+import io.trino.memory.context.AggregatedMemoryContext;
+import io.trino.parquet.Column;
+import io.trino.parquet.Field;
+import io.trino.parquet.ParquetDataSource;
+import io.trino.parquet.ParquetReaderOptions;
+import io.trino.parquet.metadata.BlockMetadata;
+import io.trino.parquet.metadata.ParquetMetadata;
+import io.trino.parquet.predicate.TupleDomainParquetPredicate;
+import io.trino.parquet.reader.MetadataReader;
+import io.trino.parquet.reader.ParquetReader;
+import io.trino.parquet.reader.RowGroupInfo;
+import io.trino.spi.Page;
+import io.trino.spi.TrinoException;
+import io.trino.spi.block.Block;
+import io.trino.spi.block.RunLengthEncodedBlock;
+import io.trino.spi.connector.SourcePage;
+import io.trino.spi.predicate.Domain;
+import io.trino.spi.predicate.TupleDomain;
+import io.trino.spi.type.Type;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.io.ColumnIO;
+import org.apache.parquet.io.MessageColumnIO;
+import org.apache.parquet.io.PrimitiveColumnIO;
+import org.apache.parquet.schema.MessageType;
+import org.joda.time.DateTimeZone;
+import org.roaringbitmap.RoaringBitmap;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static io.trino.memory.context.AggregatedMemoryContext.newSimpleAggregatedMemoryContext;
+import static io.trino.parquet.ParquetTypeUtils.constructField;
+import static io.trino.parquet.ParquetTypeUtils.getColumnIO;
+import static io.trino.parquet.ParquetTypeUtils.getDescriptors;
+import static io.trino.parquet.ParquetTypeUtils.lookupColumnByName;
+import static io.trino.parquet.metadata.PrunedBlockMetadata.createPrunedColumnsMetadata;
+import static io.trino.parquet.predicate.PredicateUtils.buildPredicate;
+import static io.trino.parquet.predicate.PredicateUtils.getFilteredRowGroups;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_BAD_DATA;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
+import static io.trino.spi.type.BigintType.BIGINT;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Reads one Parquet data file into pages. Columns are found by name (the name {@link DataFileChannels} took from
+ * the file's schema by field id), as Paimon's own Parquet reader finds them. Row groups and pages whose statistics
+ * (column chunk statistics, dictionaries, column index) miss the channels' domains are skipped: those rows are never
+ * read.
+ */
+final class ParquetPageReader
+        implements DataFilePageReader
+{
+    // Trino's default for simplifying large IN lists before they are checked against bloom filters
+    private static final int DOMAIN_COMPACTION_THRESHOLD = 1000;
+
+    private final Location location;
+    private final ParquetDataSource dataSource;
+    private final ParquetReader reader;
+    private final AggregatedMemoryContext memoryContext;
+    private final int channelCount;
+    private final Block[] missingColumns;
+    private final int[] readerChannels;
+    private final Optional<RoaringBitmap> deletedRows;
+    private final int rowGroupCount;
+    private final int rowGroupsRead;
+
+    ParquetPageReader(
+            TrinoFileSystem fileSystem,
+            Location location,
+            PaimonDataFile file,
+            DataFileChannels channels,
+            ParquetReaderOptions options)
+    {
+        this.location = requireNonNull(location, "location is null");
+        this.memoryContext = newSimpleAggregatedMemoryContext();
+        this.deletedRows = file.deletionVector().map(reference -> DeletionVectors.read(fileSystem, reference));
+        try {
+            this.dataSource = new ParquetFileDataSource(fileSystem.newInputFile(location, file.fileSize()), file.fileSize(), options);
+            ParquetMetadata metadata = MetadataReader.readFooter(dataSource, Optional.empty());
+            MessageType fileType = metadata.getFileMetaData().getSchema();
+            MessageColumnIO messageColumnIO = getColumnIO(fileType, fileType);
+
+            this.channelCount = channels.size();
+            this.missingColumns = new Block[channelCount];
+            this.readerChannels = new int[channelCount];
+            List<Column> columns = new ArrayList<>();
+            Map<ColumnDescriptor, Domain> parquetDomains = new HashMap<>();
+            for (int channel = 0; channel < channelCount; channel++) {
+                DataFileChannels.Channel column = channels.get(channel);
+                String name = column.fileName().orElse(null);
+                ColumnIO columnIO = name == null ? null : lookupColumnByName(messageColumnIO, name);
+                if (columnIO == null) {
+                    if (column.required()) {
+                        throw badData("column %s is missing".formatted(name));
+                    }
+                    readerChannels[channel] = -1;
+                    missingColumns[channel] = RunLengthEncodedBlock.create(column.type(), null, 1);
+                    continue;
+                }
+                Type type = column.type();
+                Field field = constructField(type, columnIO)
+                        .orElseThrow(() -> badData("column %s cannot be read as %s".formatted(name, type)));
+                readerChannels[channel] = columns.size();
+                columns.add(new Column(name, field));
+                if (columnIO instanceof PrimitiveColumnIO primitive && column.domain().isPresent() && !column.domain().get().isAll()) {
+                    parquetDomains.put(primitive.getColumnDescriptor(), column.domain().get());
+                }
+            }
+
+            Map<List<String>, ColumnDescriptor> descriptors = getDescriptors(fileType, fileType);
+            List<RowGroupInfo> rowGroups;
+            Optional<TupleDomainParquetPredicate> predicate = Optional.empty();
+            if (parquetDomains.isEmpty()) {
+                rowGroups = new ArrayList<>();
+                long rowOffset = 0;
+                for (BlockMetadata block : metadata.getBlocks()) {
+                    rowGroups.add(new RowGroupInfo(createPrunedColumnsMetadata(block, dataSource.getId(), descriptors), rowOffset, Optional.empty()));
+                    rowOffset += block.rowCount();
+                }
+            }
+            else {
+                // the reader also takes the predicate, to skip the pages the column indexes rule out
+                TupleDomain<ColumnDescriptor> parquetDomain = TupleDomain.withColumnDomains(parquetDomains);
+                predicate = Optional.of(buildPredicate(fileType, parquetDomain, descriptors, DateTimeZone.UTC));
+                rowGroups = getFilteredRowGroups(0, file.fileSize(), dataSource, metadata, List.of(parquetDomain), List.of(predicate.get()), descriptors, DateTimeZone.UTC, DOMAIN_COMPACTION_THRESHOLD, options);
+            }
+            this.rowGroupCount = metadata.getBlocks().size();
+            this.rowGroupsRead = rowGroups.size();
+            this.reader = new ParquetReader(
+                    Optional.ofNullable(metadata.getFileMetaData().getCreatedBy()),
+                    columns,
+                    deletedRows.isPresent(),
+                    rowGroups,
+                    dataSource,
+                    DateTimeZone.UTC,
+                    memoryContext,
+                    options,
+                    exception -> new TrinoException(PAIMON_BAD_DATA, "Failed to read Paimon data file %s: %s".formatted(location, exception.getMessage()), exception),
+                    predicate,
+                    Optional.empty());
+        }
+        catch (FileNotFoundException | NoSuchFileException e) {
+            // the file was there when the query planned: its snapshot expired, or the file was removed, meanwhile
+            throw new TrinoException(PAIMON_BAD_DATA, "Paimon data file is missing: %s (its snapshot may have expired while the query ran)".formatted(location), e);
+        }
+        catch (IOException e) {
+            throw new TrinoException(PAIMON_BAD_DATA, "Failed to open Paimon data file %s: %s".formatted(location, e.getMessage()), e);
+        }
+    }
+
+    @Override
+    public Page nextPage()
+    {
+        while (true) {
+            SourcePage sourcePage;
+            try {
+                sourcePage = reader.nextPage();
+            }
+            catch (IOException e) {
+                throw new TrinoException(PAIMON_BAD_DATA, "Failed to read Paimon data file %s: %s".formatted(location, e.getMessage()), e);
+            }
+            if (sourcePage == null) {
+                return null;
+            }
+            int positions = sourcePage.getPositionCount();
+            Block[] blocks = new Block[channelCount];
+            for (int channel = 0; channel < channelCount; channel++) {
+                blocks[channel] = readerChannels[channel] < 0
+                        ? RunLengthEncodedBlock.create(missingColumns[channel], positions)
+                        : sourcePage.getBlock(readerChannels[channel]);
+            }
+            Page page = new Page(positions, blocks);
+            if (deletedRows.isEmpty()) {
+                return page;
+            }
+            // the reader appended each row's position in the file
+            Block rowNumbers = sourcePage.getBlock(sourcePage.getChannelCount() - 1);
+            page = DeletionVectors.withoutDeletedRows(page, deletedRows.get(), position -> BIGINT.getLong(rowNumbers, position));
+            if (page.getPositionCount() > 0) {
+                return page;
+            }
+        }
+    }
+
+    @Override
+    public int rowGroupCount()
+    {
+        return rowGroupCount;
+    }
+
+    @Override
+    public int rowGroupsRead()
+    {
+        return rowGroupsRead;
+    }
+
+    @Override
+    public long memoryUsage()
+    {
+        return memoryContext.getBytes();
+    }
+
+    @Override
+    public long readBytes()
+    {
+        return dataSource.getReadBytes();
+    }
+
+    @Override
+    public long readTimeNanos()
+    {
+        return dataSource.getReadTimeNanos();
+    }
+
+    @Override
+    public void close()
+    {
+        try {
+            reader.close();
+        }
+        catch (IOException e) {
+            throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to close data file " + location, e);
+        }
+    }
+
+    private TrinoException badData(String message)
+    {
+        return DataFilePageReader.badData(location, message);
+    }
+}
