@@ -2,17 +2,26 @@ package io.trino.plugin.paimon.testing;
 
 import io.trino.testing.MaterializedRow;
 import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.Decimal;
 import org.apache.paimon.data.InternalArray;
 import org.apache.paimon.data.InternalMap;
 import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.data.Timestamp;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.types.ArrayType;
+import org.apache.paimon.types.CharType;
 import org.apache.paimon.types.DataType;
+import org.apache.paimon.types.DateType;
+import org.apache.paimon.types.LocalZonedTimestampType;
 import org.apache.paimon.types.MapType;
 import org.apache.paimon.types.RowType;
+import org.apache.paimon.types.TimeType;
 
+import java.time.LocalDate;
+import java.time.LocalTime;
+import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -21,7 +30,9 @@ import java.util.Map;
 
 /**
  * Rows as plain Java values both sides of a comparison agree on: Paimon Java's rows and Trino's materialized rows
- * become lists of strings, numbers, booleans, hex strings (binaries), lists (arrays and rows) and maps.
+ * become lists of strings (CHAR padded to its length), numbers (decimals as {@code BigDecimal}), booleans, hex
+ * strings (binaries), {@code LocalDate}, {@code LocalTime}, {@code LocalDateTime} (timestamps), {@code Instant}
+ * (timestamps with local time zone), lists (arrays and rows) and maps.
  */
 public final class PaimonJavaValues
 {
@@ -61,8 +72,14 @@ public final class PaimonJavaValues
     {
         return switch (value) {
             case null -> null;
+            case BinaryString string when type instanceof CharType charType -> String.format("%-" + charType.getLength() + "s", string);
             case BinaryString string -> string.toString();
             case byte[] bytes -> HexFormat.of().formatHex(bytes);
+            case Decimal decimal -> decimal.toBigDecimal();
+            case Timestamp timestamp when type instanceof LocalZonedTimestampType -> timestamp.toInstant();
+            case Timestamp timestamp -> timestamp.toLocalDateTime();
+            case Integer days when type instanceof DateType -> LocalDate.ofEpochDay(days);
+            case Integer millis when type instanceof TimeType -> LocalTime.ofNanoOfDay(millis * 1_000_000L);
             default -> nestedValue(type, value);
         };
     }
@@ -98,6 +115,7 @@ public final class PaimonJavaValues
         return switch (value) {
             case null -> null;
             case byte[] bytes -> HexFormat.of().formatHex(bytes);
+            case ZonedDateTime zoned -> zoned.toInstant();
             case MaterializedRow row -> values(row);
             case List<?> list -> list.stream().map(PaimonJavaValues::normalize).toList();
             case Map<?, ?> map -> {

@@ -1,0 +1,380 @@
+package io.trino.plugin.paimon.read;
+
+import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
+import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
+import io.trino.plugin.paimon.testing.PaimonJavaValues;
+import io.trino.plugin.paimon.testing.ScanStatistics;
+import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.Decimal;
+import org.apache.paimon.data.GenericArray;
+import org.apache.paimon.data.GenericMap;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.data.Timestamp;
+import org.apache.paimon.schema.Schema;
+import org.apache.paimon.schema.SchemaChange;
+import org.apache.paimon.table.Table;
+import org.apache.paimon.types.DataTypes;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import static com.google.common.collect.ImmutableSet.toImmutableSet;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * ORC and Avro data files as Paimon Java 1.4.2 writes them, read by Trino exactly as Paimon Java reads them: tables
+ * of each format with every common type over several sorted runs (so the merge runs), an aggregation table,
+ * {@code file.format.per.level} mixing Avro level-0 files with fully compacted Parquet files in one bucket, deletion
+ * vectors over ORC files, an ORC table whose columns were renamed and added after files were written, and each
+ * {@code file.compression} Paimon writes in each format.
+ */
+final class TestOrcAndAvroReads
+        extends AbstractPaimonJavaQueryTest
+{
+    private static final String DATABASE = "formats";
+    private static final int BUCKETS = 2;
+    private static final List<String> ORC_COMPRESSIONS = List.of("zstd", "lz4", "snappy", "zlib", "none");
+    private static final List<String> AVRO_COMPRESSIONS = List.of("zstd", "snappy", "deflate", "null");
+
+    TestOrcAndAvroReads()
+    {
+        super(DATABASE);
+    }
+
+    @Override
+    protected void createTables(PaimonJavaCatalog paimon)
+            throws Exception
+    {
+        for (String format : List.of("orc", "avro")) {
+            Table table = paimon.createTable(DATABASE, "types_" + format, typesSchema(format));
+            Random random = new Random(7);
+            for (int commit = 0; commit < 3; commit++) {
+                List<GenericRow> rows = new ArrayList<>();
+                for (int i = 0; i < 50; i++) {
+                    rows.add(typesRow(random, commit * 30 + i, format.equals("orc")));
+                }
+                PaimonJavaCatalog.write(table, rows);
+            }
+        }
+        for (String format : List.of("orc", "avro")) {
+            for (String compression : format.equals("orc") ? ORC_COMPRESSIONS : AVRO_COMPRESSIONS) {
+                Table table = paimon.createTable(DATABASE, "%s_%s".formatted(format, compression), Schema.newBuilder()
+                        .column("id", DataTypes.INT().notNull())
+                        .column("v", DataTypes.STRING())
+                        .primaryKey("id")
+                        .option("bucket", "1")
+                        .option("file.format", format)
+                        .option("file.compression", compression)
+                        .build());
+                List<GenericRow> rows = new ArrayList<>();
+                for (int i = 0; i < 100; i++) {
+                    rows.add(GenericRow.of(i, BinaryString.fromString("value " + (i % 7))));
+                }
+                PaimonJavaCatalog.write(table, rows);
+            }
+        }
+
+        // aggregation over three ORC sorted runs of overlapping keys
+        Table aggregation = paimon.createTable(DATABASE, "aggregation_orc", Schema.newBuilder()
+                .column("id", DataTypes.INT().notNull())
+                .column("total", DataTypes.BIGINT())
+                .column("highest", DataTypes.DECIMAL(12, 3))
+                .column("latest", DataTypes.STRING())
+                .primaryKey("id")
+                .option("bucket", Integer.toString(BUCKETS))
+                .option("file.format", "orc")
+                .option("write-only", "true")
+                .option("merge-engine", "aggregation")
+                .option("fields.total.aggregate-function", "sum")
+                .option("fields.highest.aggregate-function", "max")
+                .option("fields.latest.aggregate-function", "last_non_null_value")
+                .build());
+        for (int commit = 0; commit < 3; commit++) {
+            List<GenericRow> rows = new ArrayList<>();
+            for (int id = commit * 10; id < 40 + commit * 10; id++) {
+                rows.add(GenericRow.of(
+                        id,
+                        (long) id * (commit + 1),
+                        Decimal.fromBigDecimal(BigDecimal.valueOf((id * 7L + commit * 13L) % 50, 3), 12, 3),
+                        id % 3 == commit ? null : BinaryString.fromString("c" + commit)));
+            }
+            PaimonJavaCatalog.write(aggregation, rows);
+        }
+
+        // level-0 files in Avro, files at the highest level in Parquet, the rest in ORC: one bucket mixes formats
+        Table perLevel = paimon.createTable(DATABASE, "per_level", Schema.newBuilder()
+                .column("id", DataTypes.INT().notNull())
+                .column("v", DataTypes.STRING())
+                .column("amount", DataTypes.DECIMAL(20, 2))
+                .column("at", DataTypes.TIMESTAMP(6))
+                .primaryKey("id")
+                .option("bucket", "1")
+                .option("file.format", "orc")
+                .option("file.format.per.level", "0:avro,5:parquet")
+                .option("write-only", "true")
+                .build());
+        for (int commit = 0; commit < 4; commit++) {
+            if (commit == 2) {
+                PaimonJavaCatalog.compact(perLevel, root(), 1, _ -> true);
+            }
+            List<GenericRow> rows = new ArrayList<>();
+            for (int id = commit * 15; id < 30 + commit * 15; id++) {
+                rows.add(GenericRow.of(
+                        id,
+                        BinaryString.fromString("run " + commit),
+                        Decimal.fromBigDecimal(BigDecimal.valueOf(id * 1001L + commit, 2), 20, 2),
+                        Timestamp.fromEpochMillis(1_700_000_000_000L + id * 1000L, commit * 1000)));
+            }
+            PaimonJavaCatalog.write(perLevel, rows);
+        }
+
+        // lookup compaction marks the rows each commit replaces in the deeper ORC runs with deletion vectors
+        Table deletionVectors = paimon.createTable(DATABASE, "dv_orc", Schema.newBuilder()
+                .column("id", DataTypes.BIGINT().notNull())
+                .column("v", DataTypes.STRING())
+                .primaryKey("id")
+                .option("bucket", Integer.toString(BUCKETS))
+                .option("file.format", "orc")
+                .option("deletion-vectors.enabled", "true")
+                .build());
+        PaimonJavaCatalog.write(deletionVectors, valueRows(0, 200, "first"));
+        PaimonJavaCatalog.write(deletionVectors, valueRows(0, 40, "second"));
+        PaimonJavaCatalog.write(deletionVectors, valueRows(35, 45, "third"));
+
+        // files written before a column was renamed, another added and a third widened are read by field id
+        Table evolved = paimon.createTable(DATABASE, "evolved_orc", Schema.newBuilder()
+                .column("id", DataTypes.INT().notNull())
+                .column("a", DataTypes.INT())
+                .column("b", DataTypes.STRING())
+                .primaryKey("id")
+                .option("bucket", "1")
+                .option("file.format", "orc")
+                .option("write-only", "true")
+                .build());
+        PaimonJavaCatalog.write(evolved, List.of(GenericRow.of(1, 10, BinaryString.fromString("one")), GenericRow.of(2, 20, BinaryString.fromString("two")), GenericRow.of(3, 30, null)));
+        paimon.alterTable(DATABASE, "evolved_orc",
+                SchemaChange.renameColumn("b", "b_renamed"),
+                SchemaChange.addColumn("c", DataTypes.DECIMAL(9, 1)),
+                SchemaChange.updateColumnType("a", DataTypes.BIGINT()));
+        evolved = paimon.getTable(DATABASE, "evolved_orc");
+        PaimonJavaCatalog.write(evolved, List.of(GenericRow.of(2, 5_000_000_000L, BinaryString.fromString("two again"), Decimal.fromBigDecimal(new BigDecimal("2.5"), 9, 1)), GenericRow.of(4, 40L, null, null)));
+
+        // one sorted run of small stripes, to see key predicates skip them
+        Table stripes = paimon.createTable(DATABASE, "stripes_orc", Schema.newBuilder()
+                .column("id", DataTypes.BIGINT().notNull())
+                .column("v", DataTypes.STRING())
+                .primaryKey("id")
+                .option("bucket", "1")
+                .option("file.format", "orc")
+                .option("orc.stripe.size", "1024")
+                .option("orc.rows.between.memory.checks", "1000")
+                .option("write-only", "true")
+                .build());
+        PaimonJavaCatalog.write(stripes, valueRows(0, 8_000, "v"));
+    }
+
+    @Test
+    void everyTypeReadsAsPaimonJavaReadsIt()
+    {
+        for (String format : List.of("orc", "avro")) {
+            Table table = paimon().getTable(DATABASE, "types_" + format);
+            assertThat(dataFileExtensions(table)).as(format).containsOnly(format);
+            assertSameRows(table, "SELECT * FROM types_" + format, 110);
+        }
+    }
+
+    @Test
+    void everyCompressionReads()
+    {
+        List<String> scans = new ArrayList<>();
+        List<String> expected = new ArrayList<>();
+        for (String format : List.of("orc", "avro")) {
+            for (String compression : format.equals("orc") ? ORC_COMPRESSIONS : AVRO_COMPRESSIONS) {
+                String name = "%s_%s".formatted(format, compression);
+                assertThat(dataFileExtensions(paimon().getTable(DATABASE, name))).as(name).containsOnly(format);
+                scans.add("SELECT '%s', count(*), count(DISTINCT v), sum(id), min(v), max(v) FROM %s".formatted(name, name));
+                expected.add("[%s, 100, 7, 4950, value 0, value 6]".formatted(name));
+            }
+        }
+        assertThat(computeActual(String.join(" UNION ALL ", scans)).getMaterializedRows().stream().map(Object::toString).sorted().toList())
+                .isEqualTo(expected.stream().sorted().toList());
+    }
+
+    @Test
+    void aggregationMergesOrcRuns()
+    {
+        assertSameRows(paimon().getTable(DATABASE, "aggregation_orc"), "SELECT * FROM aggregation_orc", 60);
+    }
+
+    @Test
+    void oneBucketMixesTheFormatsOfItsLevels()
+    {
+        Table table = paimon().getTable(DATABASE, "per_level");
+        assertThat(dataFileExtensions(table)).contains("avro", "parquet");
+        assertSameRows(table, "SELECT * FROM per_level", 75);
+        assertThat(computeActual("SELECT v, count(*) FROM per_level GROUP BY v").getMaterializedRows().stream().map(Object::toString).sorted().toList())
+                .containsExactly("[run 0, 15]", "[run 1, 15]", "[run 2, 15]", "[run 3, 30]");
+    }
+
+    @Test
+    void deletionVectorsDropRowsOfOrcFiles()
+            throws IOException
+    {
+        Table table = paimon().getTable(DATABASE, "dv_orc");
+        Path index = tableLocation(table).resolve("index");
+        try (Stream<Path> files = Files.list(index)) {
+            assertThat(files.map(path -> path.getFileName().toString())).as("deletion vector index files").anyMatch(name -> name.startsWith("index-"));
+        }
+        assertSameRows(table, "SELECT * FROM dv_orc", 200);
+        // keys 0-34 second, 35-44 third, 45-199 first
+        assertThat(computeActual("SELECT v, count(*) FROM dv_orc GROUP BY v").getMaterializedRows().stream().map(Object::toString).sorted().toList())
+                .containsExactly("[first, 155]", "[second, 35]", "[third, 10]");
+    }
+
+    @Test
+    void renamedAddedAndWidenedColumnsReadByFieldId()
+    {
+        assertSameRows(paimon().getTable(DATABASE, "evolved_orc"), "SELECT * FROM evolved_orc", 4);
+        assertThat(computeActual("SELECT id, a, b_renamed, c FROM evolved_orc ORDER BY id").getMaterializedRows().stream().map(Object::toString).toList())
+                .containsExactly("[1, 10, one, null]", "[2, 5000000000, two again, 2.5]", "[3, 30, null, null]", "[4, 40, null, null]");
+    }
+
+    @Test
+    void keyPredicatesSkipOrcStripes()
+    {
+        ScanStatistics whole = ScanStatistics.execute(getQueryRunner(), "SELECT count(*) FROM stripes_orc");
+        ScanStatistics lookup = ScanStatistics.execute(getQueryRunner(), "SELECT id, v FROM stripes_orc WHERE id = 4242");
+        assertThat(whole.result().getOnlyValue()).isEqualTo(8_000L);
+        assertThat(lookup.result().getMaterializedRows().stream().map(Object::toString).toList()).containsExactly("[4242, v]");
+        assertThat(whole.rowGroupsRead()).isGreaterThan(3);
+        assertThat(lookup.rowGroupsRead()).isEqualTo(1);
+        assertThat(lookup.rowGroupsSkipped()).isEqualTo(whole.rowGroupsRead() - 1);
+        // the reader also skips the row groups (10,000 rows) of the stripe that miss the key
+        assertThat(lookup.physicalInputRows()).isLessThan(whole.physicalInputRows());
+        assertThat(computeActual("SELECT count(*), min(id), max(id) FROM stripes_orc WHERE id BETWEEN 4990 AND 5010").getMaterializedRows().getFirst().toString())
+                .isEqualTo("[21, 4990, 5010]");
+    }
+
+    private void assertSameRows(Table table, String query, int expectedRows)
+    {
+        List<String> expected = PaimonJavaValues.readValues(table).stream().map(Object::toString).sorted().toList();
+        assertThat(expected).as(table.name()).hasSize(expectedRows);
+        List<String> actual = computeActual(query).getMaterializedRows().stream()
+                .map(PaimonJavaValues::values)
+                .map(Object::toString)
+                .sorted()
+                .toList();
+        assertThat(actual).as(table.name()).isEqualTo(expected);
+    }
+
+    // the extensions of the data files in the table's bucket folders
+    private Set<String> dataFileExtensions(Table table)
+    {
+        try (Stream<Path> files = Files.walk(tableLocation(table))) {
+            return files.filter(path -> path.getFileName().toString().startsWith("data-"))
+                    .map(path -> path.getFileName().toString().substring(path.getFileName().toString().lastIndexOf('.') + 1))
+                    .collect(toImmutableSet());
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private Path tableLocation(Table table)
+    {
+        return root().resolve("warehouse").resolve(DATABASE + ".db").resolve(table.name());
+    }
+
+    private static List<GenericRow> valueRows(long from, long to, String value)
+    {
+        List<GenericRow> rows = new ArrayList<>();
+        for (long id = from; id < to; id++) {
+            rows.add(GenericRow.of(id, BinaryString.fromString(value)));
+        }
+        return rows;
+    }
+
+    private static Schema typesSchema(String format)
+    {
+        Schema.Builder schema = Schema.newBuilder()
+                .column("id", DataTypes.BIGINT().notNull())
+                .column("c_boolean", DataTypes.BOOLEAN())
+                .column("c_tinyint", DataTypes.TINYINT())
+                .column("c_smallint", DataTypes.SMALLINT())
+                .column("c_int", DataTypes.INT())
+                .column("c_float", DataTypes.FLOAT())
+                .column("c_double", DataTypes.DOUBLE())
+                .column("c_decimal_short", DataTypes.DECIMAL(10, 2))
+                .column("c_decimal_long", DataTypes.DECIMAL(38, 10))
+                .column("c_char", DataTypes.CHAR(5))
+                .column("c_varchar", DataTypes.VARCHAR(20))
+                .column("c_string", DataTypes.STRING())
+                .column("c_bytes", DataTypes.BYTES())
+                .column("c_date", DataTypes.DATE())
+                .column("c_time", DataTypes.TIME(3))
+                .column("c_ts3", DataTypes.TIMESTAMP(3))
+                .column("c_ts6", DataTypes.TIMESTAMP(6))
+                .column("c_ltz3", DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(3))
+                .column("c_ltz6", DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(6))
+                .column("c_array", DataTypes.ARRAY(DataTypes.INT()))
+                .column("c_map", DataTypes.MAP(DataTypes.STRING(), DataTypes.BIGINT()))
+                .column("c_row", DataTypes.ROW(DataTypes.FIELD(100, "a", DataTypes.INT()), DataTypes.FIELD(101, "b", DataTypes.STRING())));
+        if (format.equals("orc")) {
+            // Avro holds timestamps up to microseconds only
+            schema.column("c_ts9", DataTypes.TIMESTAMP(9));
+        }
+        return schema.primaryKey("id")
+                .option("bucket", Integer.toString(BUCKETS))
+                .option("file.format", format)
+                .option("write-only", "true")
+                .build();
+    }
+
+    private static GenericRow typesRow(Random random, long id, boolean withNanos)
+    {
+        long millis = Math.floorMod(random.nextLong(), 4_000_000_000_000L) - 1_000_000_000_000L;
+        List<Object> values = new ArrayList<>(List.of(
+                id,
+                random.nextBoolean(),
+                (byte) random.nextInt(),
+                (short) random.nextInt(),
+                random.nextInt(),
+                random.nextFloat(),
+                random.nextDouble(),
+                Decimal.fromBigDecimal(BigDecimal.valueOf(random.nextInt(2_000_000) - 1_000_000, 2), 10, 2),
+                Decimal.fromBigDecimal(new BigDecimal(new java.math.BigInteger(90, random).negate(), 10), 38, 10),
+                BinaryString.fromString("ab" + random.nextInt(10)),
+                BinaryString.fromString("v" + random.nextInt(1000)),
+                BinaryString.fromString("string-é-" + random.nextInt()),
+                new byte[] {(byte) random.nextInt(), 1, 2},
+                random.nextInt(40_000) - 20_000,
+                random.nextInt(86_400_000),
+                Timestamp.fromEpochMillis(millis),
+                Timestamp.fromEpochMillis(millis, random.nextInt(1000) * 1000),
+                Timestamp.fromEpochMillis(millis),
+                Timestamp.fromEpochMillis(millis, random.nextInt(1000) * 1000),
+                new GenericArray(new Object[] {random.nextInt(), null, 3}),
+                new GenericMap(Map.of(BinaryString.fromString("k" + random.nextInt(10)), random.nextLong())),
+                GenericRow.of(random.nextInt(), BinaryString.fromString("nested"))));
+        if (withNanos) {
+            values.add(Timestamp.fromEpochMillis(millis, random.nextInt(1_000_000)));
+        }
+        // every other row leaves the nullable columns null
+        if (id % 5 == 0) {
+            for (int i = 1; i < values.size(); i++) {
+                values.set(i, null);
+            }
+        }
+        return GenericRow.of(values.toArray());
+    }
+}
