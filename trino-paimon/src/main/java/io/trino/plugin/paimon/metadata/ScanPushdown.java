@@ -13,7 +13,7 @@ import java.util.Optional;
 /**
  * What a scan takes over from the query. A predicate's domains are all kept in the table handle: the split manager
  * prunes partitions, buckets and files with those on partition, bucket-key and first primary-key columns, and the
- * page source skips Parquet row groups and pages with those on primary-key columns, and on any column where rows are
+ * page source skips Parquet row groups and pages, and ORC stripes and row groups, with those on primary-key columns, and on any column where rows are
  * read without merging. Only partition domains are enforced (a partition is read whole or not at all); Trino filters
  * the rows read with the rest, because value predicates never filter before the merge and a pruned bucket still
  * merges keys other than the predicate's. A LIMIT is taken as a cap on each split's rows, never guaranteed.

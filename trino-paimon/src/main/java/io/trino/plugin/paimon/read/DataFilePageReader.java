@@ -52,7 +52,7 @@ interface DataFilePageReader
     /** The next page, or null at the end of the file; a page may have no rows. */
     Page nextPage();
 
-    /** Row groups (Parquet), stripes (ORC) or blocks (Avro) of the file, and those left to read after pruning. */
+    /** Row groups (Parquet) or stripes (ORC) of the file, and those left to read after pruning; an Avro file counts as one. */
     int rowGroupCount();
 
     int rowGroupsRead();

@@ -250,8 +250,9 @@ public final class PaimonPageSource
 
     /**
      * {@value #FILES_OPENED_METRIC}: data files this split opened, after the split manager's pruning;
-     * {@value #ROW_GROUPS_READ_METRIC} and {@value #ROW_GROUPS_SKIPPED_METRIC}: Parquet row groups of those files
-     * read, and skipped by their statistics; {@value #RECORDS_READ_METRIC}: physical records decoded from them, and
+     * {@value #ROW_GROUPS_READ_METRIC} and {@value #ROW_GROUPS_SKIPPED_METRIC}: row groups (Parquet) or stripes
+     * (ORC) of those files read, and skipped by their statistics (an Avro file counts as one);
+     * {@value #RECORDS_READ_METRIC}: physical records decoded from them, and
      * {@value #ROWS_RETURNED_METRIC}: rows this split returned after the merge; {@value #SORTED_RUNS_METRIC}: sorted
      * runs over all sections, {@value #SECTIONS_PASSED_THROUGH_METRIC} and {@value #SECTIONS_MERGED_METRIC}: sections
      * of one run read straight through, and of several runs merged.

@@ -17,8 +17,8 @@ import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The domains a split's Parquet row groups and pages are skipped by, per field id, with the type each field has in
- * the schema the query reads. Key domains apply to the {@code _KEY_} columns of key-value files: every record of a
+ * The domains a split's Parquet row groups and pages, and ORC stripes and row groups, are skipped by, per field id,
+ * with the type each field has in the schema the query reads. Key domains apply to the {@code _KEY_} columns of key-value files: every record of a
  * key outside them is outside for every sorted run, so skipping it cannot change the merged row of a key the query
  * keeps. Value domains apply to the value columns and are only given where rows are read without merging (append
  * files, and buckets whose files hold each key once): before a merge, a value predicate could skip the newest record
@@ -89,8 +89,8 @@ record RowGroupDomains(Map<Integer, Domain> keyDomains, Map<Integer, Domain> val
     }
 
     /**
-     * Types whose Parquet statistics Trino's reader compares exactly with a domain: numbers, dates, strings and
-     * booleans. Timestamps (whose unit and zone vary with the writer), CHAR (padding) and nested types are not pruned.
+     * Types whose Parquet and ORC statistics Trino's readers compare exactly with a domain: numbers, dates, strings
+     * and booleans. Timestamps (whose unit and zone vary with the writer), CHAR (padding) and nested types are not pruned.
      */
     static boolean isPrunable(DataType type)
     {
