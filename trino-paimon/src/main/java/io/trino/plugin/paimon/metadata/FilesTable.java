@@ -76,7 +76,7 @@ public final class FilesTable
             String partition = table.partitionPath(entry.partition());
             List<DataType> keyTypes = keyTypesBySchema.get(file.schemaId());
             if (keyTypes == null) {
-                TableSchema fileSchema = file.schemaId() == schema.id() ? schema : new SchemaFiles(fileSystem, table.location()).readSchema(file.schemaId());
+                TableSchema fileSchema = file.schemaId() == schema.id() ? schema : new SchemaFiles(fileSystem, table.metadataLocation()).readSchema(file.schemaId());
                 keyTypes = keyTypes(fileSchema);
                 keyTypesBySchema.put(file.schemaId(), keyTypes);
             }

@@ -70,6 +70,7 @@ import io.trino.spi.connector.RowChangeParadigm;
 import io.trino.spi.connector.SaveMode;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.SystemTable;
+import io.trino.spi.connector.TableNotFoundException;
 import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.security.TrinoPrincipal;
 import io.trino.spi.statistics.ComputedStatistics;
@@ -109,6 +110,8 @@ public class PaimonMetadata
         implements ConnectorMetadata
 {
     private static final Logger log = Logger.get(PaimonMetadata.class);
+    private static final String READ_OPTIMIZED = "ro";
+    private static final String MAIN_BRANCH = "main";
 
     private final FileSystemCatalog catalog;
     private final TypeMapping typeMapping;
@@ -137,6 +140,7 @@ public class PaimonMetadata
     @Override
     public Optional<ConnectorTableExecuteHandle> getTableHandleForExecute(ConnectorSession session, ConnectorAccessControl accessControl, ConnectorTableHandle tableHandle, String procedureName, Map<String, Object> executeProperties, RetryMode retryMode)
     {
+        writableTable(tableHandle);
         PaimonTableHandle handle = (PaimonTableHandle) tableHandle;
         if (procedureName.equalsIgnoreCase(PaimonTableProcedureId.OPTIMIZE.name())) {
             return Optional.of(Optimize.executeHandle(handle.table(), retryMode));
@@ -213,6 +217,7 @@ public class PaimonMetadata
     @Override
     public void dropTable(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
+        writableTable(tableHandle);
         SchemaTableName tableName = ((PaimonTableHandle) tableHandle).table().name();
         loadedTables.remove(tableName);
         catalog.dropTable(session, tableName);
@@ -270,6 +275,7 @@ public class PaimonMetadata
 
     private void evolveSchema(ConnectorSession session, ConnectorTableHandle tableHandle, SchemaChange change)
     {
+        writableTable(tableHandle);
         SchemaTableName tableName = ((PaimonTableHandle) tableHandle).schemaTableName();
         loadedTables.remove(tableName);
         schemaEvolution.commit(session, tableName, change);
@@ -278,32 +284,58 @@ public class PaimonMetadata
     @Override
     public void renameTable(ConnectorSession session, ConnectorTableHandle tableHandle, SchemaTableName newTableName)
     {
+        writableTable(tableHandle);
         SchemaTableName tableName = ((PaimonTableHandle) tableHandle).schemaTableName();
         loadedTables.remove(tableName);
         loadedTables.remove(newTableName);
         catalog.renameTable(session, tableName, newTableName);
     }
 
+    /**
+     * A table, a branch of it ({@code "t$branch_<name>"}), or the read-optimized view of either ({@code "t$ro"});
+     * other {@code $} names are system tables (see {@link #getSystemTable}).
+     */
     @Override
     public ConnectorTableHandle getTableHandle(ConnectorSession session, SchemaTableName tableName, Optional<ConnectorTableVersion> startVersion, Optional<ConnectorTableVersion> endVersion)
     {
+        PaimonTableName name = PaimonTableName.parse(tableName);
+        PaimonTableHandle.View view = PaimonTableHandle.View.TABLE;
+        if (name.systemTable().isPresent()) {
+            if (!name.systemTable().get().equals(READ_OPTIMIZED)) {
+                return null;
+            }
+            view = PaimonTableHandle.View.READ_OPTIMIZED;
+        }
         if (startVersion.isPresent()) {
             throw new TrinoException(NOT_SUPPORTED, "The Paimon connector does not read the changes between two versions: " + tableName);
         }
-        Optional<PaimonTable> latest = loadTable(session, tableName);
+        Optional<PaimonTable> latest = loadTable(session, name.table(), name.branch());
         if (latest.isEmpty()) {
             return null;
         }
         PaimonTable table = latest.get();
         TrinoFileSystem fileSystem = catalog.fileSystem(session);
         if (endVersion.isEmpty()) {
-            return new PaimonTableHandle(table, new SnapshotFiles(fileSystem, table.location()).latestSnapshotId());
+            return new PaimonTableHandle(table, new SnapshotFiles(fileSystem, table.metadataLocation()).latestSnapshotId()).withView(view);
         }
         // an older snapshot is read with the schema it was written with: its columns, its options
         TableVersions.PinnedVersion pinned = TableVersions.resolve(session, fileSystem, table, endVersion.get());
         long schemaId = pinned.snapshot().schemaId();
-        PaimonTable versioned = schemaId == table.schema().id() ? table : catalog.loadTable(session, tableName, schemaId);
-        return new PaimonTableHandle(versioned, OptionalLong.of(pinned.snapshot().id()), pinned.tag(), TupleDomain.all());
+        PaimonTable versioned = schemaId == table.schema().id() ? table : catalog.loadSchemaVersion(session, table, schemaId);
+        return new PaimonTableHandle(versioned, OptionalLong.of(pinned.snapshot().id()), pinned.tag(), TupleDomain.all()).withView(view);
+    }
+
+    // writes go to the main branch's table itself: a branch or the read-optimized view is read only
+    private static PaimonTableHandle writableTable(ConnectorTableHandle tableHandle)
+    {
+        PaimonTableHandle handle = (PaimonTableHandle) tableHandle;
+        if (handle.table().branch().isPresent()) {
+            throw new TrinoException(NOT_SUPPORTED, "Table %s: the Paimon connector does not write to branches (branch '%s')".formatted(handle.table().name(), handle.table().branch().get()));
+        }
+        if (handle.view() != PaimonTableHandle.View.TABLE) {
+            throw new TrinoException(NOT_SUPPORTED, "Table %s$%s is read only".formatted(handle.table().name(), READ_OPTIMIZED));
+        }
+        return handle;
     }
 
     /** See {@link ScanPushdown}: every domain prunes, only partition domains are enforced. */
@@ -323,6 +355,7 @@ public class PaimonMetadata
     @Override
     public Optional<ConnectorTableHandle> applyDelete(ConnectorSession session, ConnectorTableHandle handle)
     {
+        writableTable(handle);
         return PartitionDelete.applyDelete((PaimonTableHandle) handle).map(ConnectorTableHandle.class::cast);
     }
 
@@ -335,6 +368,7 @@ public class PaimonMetadata
     @Override
     public void truncateTable(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
+        writableTable(tableHandle);
         PartitionDelete.execute(catalog.fileSystem(session), ((PaimonTableHandle) tableHandle).withConstraint(TupleDomain.all()), session.getQueryId());
     }
 
@@ -493,6 +527,7 @@ public class PaimonMetadata
     @Override
     public ConnectorInsertTableHandle beginInsert(ConnectorSession session, ConnectorTableHandle tableHandle, List<ColumnHandle> columns, RetryMode retryMode)
     {
+        writableTable(tableHandle);
         PaimonTableHandle handle = (PaimonTableHandle) tableHandle;
         if (retryMode != RetryMode.NO_RETRIES) {
             throw new TrinoException(NOT_SUPPORTED, "This connector does not support query retries");
@@ -527,7 +562,7 @@ public class PaimonMetadata
         // each bucket's sequence numbers continue above its largest in the snapshot this statement read
         List<PaimonInsertTableHandle.BucketSequence> sequences = new ArrayList<>();
         if (handle.snapshotId().isPresent()) {
-            SnapshotFiles snapshots = new SnapshotFiles(catalog.fileSystem(session), table.location());
+            SnapshotFiles snapshots = new SnapshotFiles(catalog.fileSystem(session), table.metadataLocation());
             Snapshot snapshot = snapshots.readSnapshot(handle.snapshotId().getAsLong());
             for (BucketFiles bucket : new SnapshotScan(catalog.fileSystem(session), table.location()).liveFilesByBucket(snapshot, ScanFilter.ALL)) {
                 long maximum = bucket.files().stream().mapToLong(entry -> entry.file().maxSequenceNumber()).max().orElse(-1);
@@ -567,7 +602,7 @@ public class PaimonMetadata
         List<HashIndex> indexFiles = new ArrayList<>();
         if (snapshotId.isPresent()) {
             TrinoFileSystem fileSystem = catalog.fileSystem(session);
-            Snapshot snapshot = new SnapshotFiles(fileSystem, table.location()).readSnapshot(snapshotId.getAsLong());
+            Snapshot snapshot = new SnapshotFiles(fileSystem, table.metadataLocation()).readSnapshot(snapshotId.getAsLong());
             for (IndexManifestEntry index : new SnapshotScan(fileSystem, table.location()).indexFiles(snapshot, ScanFilter.ALL)) {
                 if (index.indexType().equals(IndexManifestEntry.HASH_INDEX)) {
                     String location = index.externalPath().map(path -> table.externalFile(path, "index file")).orElseGet(() -> HashIndexFile.location(table.location(), index.fileName())).toString();
@@ -692,6 +727,7 @@ public class PaimonMetadata
     @Override
     public ConnectorMergeTableHandle beginMerge(ConnectorSession session, ConnectorTableHandle tableHandle, Map<Integer, Collection<ColumnHandle>> updateCaseColumns, RetryMode retryMode)
     {
+        writableTable(tableHandle);
         PaimonTableHandle handle = (PaimonTableHandle) tableHandle;
         if (retryMode != RetryMode.NO_RETRIES) {
             throw new TrinoException(NOT_SUPPORTED, "This connector does not support query retries");
@@ -715,29 +751,32 @@ public class PaimonMetadata
         commit(session, ((PaimonMergeTableHandle) mergeTableHandle).getInsertHandle(), fragments);
     }
 
-    /** The {@code "<table>$<name>"} tables: snapshots, files, options, tags, partitions, schemas, manifests and buckets. */
+    /**
+     * The {@code "<table>$<name>"} tables (also of a branch, {@code "<table>$branch_<branch>$<name>"}): snapshots,
+     * files, options, tags, partitions, schemas, manifests, buckets and branches.
+     */
     @Override
     public Optional<SystemTable> getSystemTable(ConnectorSession session, SchemaTableName tableName)
     {
-        int separator = tableName.getTableName().lastIndexOf('$');
-        if (separator <= 0) {
+        PaimonTableName name = PaimonTableName.parse(tableName);
+        if (name.systemTable().isEmpty()) {
             return Optional.empty();
         }
-        SchemaTableName baseName = new SchemaTableName(tableName.getSchemaName(), tableName.getTableName().substring(0, separator));
-        String kind = tableName.getTableName().substring(separator + 1);
-        Optional<PaimonTable> table = loadTable(session, baseName);
-        if (table.isEmpty()) {
+        Optional<PaimonTable> loaded = loadTable(session, name.table(), name.branch());
+        if (loaded.isEmpty()) {
             return Optional.empty();
         }
-        return switch (kind) {
-            case "snapshots" -> Optional.of(new SnapshotsTable(catalog, table.get(), tableName));
-            case "files" -> Optional.of(new FilesTable(catalog, table.get(), tableName));
-            case "options" -> Optional.of(new OptionsTable(catalog, table.get(), tableName));
-            case "tags" -> Optional.of(new TagsTable(catalog, table.get(), tableName));
-            case "partitions" -> Optional.of(new PartitionsTable(catalog, table.get(), tableName));
-            case "schemas" -> Optional.of(new SchemasTable(catalog, table.get(), tableName));
-            case "manifests" -> Optional.of(new ManifestsTable(catalog, table.get(), tableName));
-            case "buckets" -> Optional.of(new BucketsTable(catalog, table.get(), tableName));
+        PaimonTable table = loaded.get();
+        return switch (name.systemTable().get()) {
+            case "snapshots" -> Optional.of(new SnapshotsTable(catalog, table, tableName));
+            case "files" -> Optional.of(new FilesTable(catalog, table, tableName));
+            case "options" -> Optional.of(new OptionsTable(catalog, table, tableName));
+            case "tags" -> Optional.of(new TagsTable(catalog, table, tableName));
+            case "partitions" -> Optional.of(new PartitionsTable(catalog, table, tableName));
+            case "schemas" -> Optional.of(new SchemasTable(catalog, table, tableName));
+            case "manifests" -> Optional.of(new ManifestsTable(catalog, table, tableName));
+            case "buckets" -> Optional.of(new BucketsTable(catalog, table, tableName));
+            case "branches" -> Optional.of(new BranchesTable(catalog, table, tableName));
             default -> Optional.empty();
         };
     }
@@ -779,6 +818,7 @@ public class PaimonMetadata
     @Override
     public ConnectorTableHandle beginStatisticsCollection(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
+        writableTable(tableHandle);
         return tableHandle;
     }
 
@@ -884,6 +924,23 @@ public class PaimonMetadata
         if (table == null) {
             table = catalog.loadTable(session, tableName);
             loadedTables.put(tableName, table);
+        }
+        return table;
+    }
+
+    /**
+     * The table on a branch; the branch named {@code main} is the main branch, as in Paimon.
+     *
+     * @throws TableNotFoundException naming the branch when the table exists but the branch does not
+     */
+    private Optional<PaimonTable> loadTable(ConnectorSession session, SchemaTableName tableName, Optional<String> branch)
+    {
+        if (branch.isEmpty() || branch.get().equals(MAIN_BRANCH)) {
+            return loadTable(session, tableName);
+        }
+        Optional<PaimonTable> table = catalog.loadTable(session, tableName, branch);
+        if (table.isEmpty() && loadTable(session, tableName).isPresent()) {
+            throw new TableNotFoundException(tableName, "Table %s has no branch '%s'".formatted(tableName, branch.get()));
         }
         return table;
     }

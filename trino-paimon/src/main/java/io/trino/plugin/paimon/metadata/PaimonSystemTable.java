@@ -63,7 +63,7 @@ abstract class PaimonSystemTable
     {
         InMemoryRecordSet.Builder rows = rows();
         TrinoFileSystem fileSystem = catalog.fileSystem(session);
-        Optional<Snapshot> snapshot = new SnapshotFiles(fileSystem, table.location()).latestSnapshot();
+        Optional<Snapshot> snapshot = new SnapshotFiles(fileSystem, table.metadataLocation()).latestSnapshot();
         if (snapshot.isPresent()) {
             reader.addRows(rows, fileSystem, snapshot.get());
         }
