@@ -21,7 +21,7 @@ import static java.util.Objects.requireNonNull;
  * rows each split returns and the splits planned where row counts are known before reading.
  * The scan of {@code ALTER TABLE ... EXECUTE optimize} names the folder where its splits, each the compaction of a
  * bucket, leave their results ({@code optimizeStaging}).
- * A read of {@code "<table>$ro"} reads the table's {@link View#READ_OPTIMIZED} view.
+ * A read of {@code "<table>$ro"} or {@code "<table>$audit_log"} reads another {@link View} of the table.
  */
 public record PaimonTableHandle(PaimonTable table, View view, OptionalLong snapshotId, Optional<String> tag, TupleDomain<PaimonColumnHandle> constraint, OptionalLong limit, Optional<String> optimizeStaging)
         implements ConnectorTableHandle
@@ -37,6 +37,11 @@ public record PaimonTableHandle(PaimonTable table, View view, OptionalLong snaps
          * append table every file.
          */
         READ_OPTIMIZED,
+        /**
+         * Paimon's audit log ({@code $audit_log}): a {@code rowkind} column, then the table's columns; each key of a
+         * primary-key table merged as a read merges it, but kept with its kind when its merged record retracts.
+         */
+        AUDIT_LOG,
     }
 
     public PaimonTableHandle
@@ -97,7 +102,11 @@ public record PaimonTableHandle(PaimonTable table, View view, OptionalLong snaps
         String snapshot = snapshotId.stream().mapToObj(id -> "@snapshot-" + id).findFirst().orElse("") + tag.map(name -> "@tag-" + name).orElse("");
         String pruning = constraint.isAll() ? "" : constraint.isNone() ? " constraint=none"
                 : " constraint on " + constraint.getDomains().orElseThrow().keySet().stream().map(PaimonColumnHandle::name).sorted().toList();
-        String viewText = view == View.READ_OPTIMIZED ? "$ro" : "";
+        String viewText = switch (view) {
+            case TABLE -> "";
+            case READ_OPTIMIZED -> "$ro";
+            case AUDIT_LOG -> "$audit_log";
+        };
         return optimizeStaging.map(_ -> "optimize ").orElse("") + table + viewText + snapshot + pruning + limit.stream().mapToObj(rows -> " limit=" + rows).findFirst().orElse("");
     }
 }

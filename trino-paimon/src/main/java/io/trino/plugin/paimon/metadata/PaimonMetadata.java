@@ -30,6 +30,7 @@ import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.metadata.PaimonSessionProperties.InsertExistingPartitionsBehavior;
 import io.trino.plugin.paimon.procedure.Optimize;
+import io.trino.plugin.paimon.read.AuditLogPageSource;
 import io.trino.plugin.paimon.read.TableStatisticsEstimate;
 import io.trino.plugin.paimon.table.MergeRowId;
 import io.trino.plugin.paimon.table.PaimonTable;
@@ -100,6 +101,7 @@ import static io.trino.spi.StandardErrorCode.INVALID_SCHEMA_PROPERTY;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.spi.StandardErrorCode.TABLE_ALREADY_EXISTS;
 import static io.trino.spi.type.BigintType.BIGINT;
+import static io.trino.spi.type.VarcharType.VARCHAR;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -111,6 +113,12 @@ public class PaimonMetadata
 {
     private static final Logger log = Logger.get(PaimonMetadata.class);
     private static final String READ_OPTIMIZED = "ro";
+    private static final String AUDIT_LOG = "audit_log";
+    private static final ColumnMetadata ROW_KIND_COLUMN = ColumnMetadata.builder()
+            .setName(AuditLogPageSource.ROW_KIND_COLUMN)
+            .setType(VARCHAR)
+            .setNullable(false)
+            .build();
     private static final String MAIN_BRANCH = "main";
 
     private final FileSystemCatalog catalog;
@@ -292,7 +300,8 @@ public class PaimonMetadata
     }
 
     /**
-     * A table, a branch of it ({@code "t$branch_<name>"}), or the read-optimized view of either ({@code "t$ro"});
+     * A table, a branch of it ({@code "t$branch_<name>"}), or the read-optimized view or audit log of either
+     * ({@code "t$ro"}, {@code "t$audit_log"});
      * other {@code $} names are system tables (see {@link #getSystemTable}).
      */
     @Override
@@ -301,10 +310,13 @@ public class PaimonMetadata
         PaimonTableName name = PaimonTableName.parse(tableName);
         PaimonTableHandle.View view = PaimonTableHandle.View.TABLE;
         if (name.systemTable().isPresent()) {
-            if (!name.systemTable().get().equals(READ_OPTIMIZED)) {
-                return null;
+            switch (name.systemTable().get()) {
+                case READ_OPTIMIZED -> view = PaimonTableHandle.View.READ_OPTIMIZED;
+                case AUDIT_LOG -> view = PaimonTableHandle.View.AUDIT_LOG;
+                default -> {
+                    return null;
+                }
             }
-            view = PaimonTableHandle.View.READ_OPTIMIZED;
         }
         if (startVersion.isPresent()) {
             throw new TrinoException(NOT_SUPPORTED, "The Paimon connector does not read the changes between two versions: " + tableName);
@@ -333,7 +345,8 @@ public class PaimonMetadata
             throw new TrinoException(NOT_SUPPORTED, "Table %s: the Paimon connector does not write to branches (branch '%s')".formatted(handle.table().name(), handle.table().branch().get()));
         }
         if (handle.view() != PaimonTableHandle.View.TABLE) {
-            throw new TrinoException(NOT_SUPPORTED, "Table %s$%s is read only".formatted(handle.table().name(), READ_OPTIMIZED));
+            String view = handle.view() == PaimonTableHandle.View.READ_OPTIMIZED ? READ_OPTIMIZED : AUDIT_LOG;
+            throw new TrinoException(NOT_SUPPORTED, "Table %s$%s is read only".formatted(handle.table().name(), view));
         }
         return handle;
     }
@@ -784,7 +797,16 @@ public class PaimonMetadata
     @Override
     public ConnectorTableMetadata getTableMetadata(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
-        return tableMetadata(((PaimonTableHandle) tableHandle).table());
+        PaimonTableHandle handle = (PaimonTableHandle) tableHandle;
+        ConnectorTableMetadata metadata = tableMetadata(handle.table());
+        if (handle.view() != PaimonTableHandle.View.AUDIT_LOG) {
+            return metadata;
+        }
+        return new ConnectorTableMetadata(
+                metadata.getTable(),
+                ImmutableList.<ColumnMetadata>builder().add(ROW_KIND_COLUMN).addAll(metadata.getColumns()).build(),
+                metadata.getProperties(),
+                metadata.getComment());
     }
 
     @Override
@@ -792,6 +814,9 @@ public class PaimonMetadata
     {
         PaimonTable table = ((PaimonTableHandle) tableHandle).table();
         ImmutableMap.Builder<String, ColumnHandle> columns = ImmutableMap.builder();
+        if (((PaimonTableHandle) tableHandle).view() == PaimonTableHandle.View.AUDIT_LOG) {
+            columns.put(ROW_KIND_COLUMN.getName(), new PaimonColumnHandle(AuditLogPageSource.ROW_KIND_FIELD_ID, ROW_KIND_COLUMN.getName(), VARCHAR, false));
+        }
         for (DataField field : table.schema().fields()) {
             ColumnMetadata column = columnMetadata(table, field);
             columns.put(column.getName(), new PaimonColumnHandle(field.id(), field.name(), column.getType(), column.isNullable()));
@@ -803,6 +828,10 @@ public class PaimonMetadata
     public TableStatistics getTableStatistics(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
         PaimonTableHandle handle = (PaimonTableHandle) tableHandle;
+        if (handle.view() == PaimonTableHandle.View.AUDIT_LOG) {
+            // its retractions make the table's estimates no bound for it
+            return TableStatistics.empty();
+        }
         List<PaimonColumnHandle> columns = getColumnHandles(session, handle).values().stream()
                 .map(PaimonColumnHandle.class::cast)
                 .toList();
@@ -840,6 +869,9 @@ public class PaimonMetadata
         PaimonColumnHandle column = (PaimonColumnHandle) columnHandle;
         if (column.fieldId() == MergeRowId.FIELD_ID) {
             return ColumnMetadata.builder().setName(column.name()).setType(column.type()).setHidden(true).build();
+        }
+        if (column.fieldId() == AuditLogPageSource.ROW_KIND_FIELD_ID) {
+            return ROW_KIND_COLUMN;
         }
         return table.schema().fields().stream()
                 .filter(field -> field.id() == column.fieldId())

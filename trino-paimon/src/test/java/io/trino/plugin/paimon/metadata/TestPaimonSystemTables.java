@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The system tables of tables Paimon Java wrote equal Paimon's own: snapshot list, scan plan, options, tags,
- * partitions, the read-optimized view ({@code $ro}), branches ({@code $branches}, {@code t$branch_<name>}).
+ * partitions, the read-optimized view ({@code $ro}), the audit log ({@code $audit_log}), branches ({@code $branches}, {@code t$branch_<name>}).
  */
 final class TestPaimonSystemTables
         extends AbstractPaimonJavaQueryTest
@@ -107,6 +107,26 @@ final class TestPaimonSystemTables
         assertThat(computeActual("SELECT count(*) FROM \"%s$ro\"".formatted(PaimonTestTables.MULTI_COMMIT)).getOnlyValue()).isEqualTo(0L);
         assertQueryFails("INSERT INTO \"%s$ro\" VALUES ('2024-01-01', 1, 'x', 1.0)".formatted(PaimonTestTables.COMPACTED), ".*Table tables.compacted\\$ro is read only");
         assertQueryFails("DELETE FROM \"%s$ro\"".formatted(PaimonTestTables.COMPACTED), ".*Table tables.compacted\\$ro is read only");
+    }
+
+    @Test
+    void auditLogEqualsPaimonsAuditLog()
+    {
+        for (String tableName : PaimonTestTables.ALL) {
+            assertThat(RowText.paimonText(computeActual("SELECT * FROM \"%s$audit_log\"".formatted(tableName))))
+                    .as(tableName)
+                    .isEqualTo(RowText.paimonText(paimon().getTable(DATABASE, tableName + "$audit_log")));
+        }
+        // keys whose newest record is a deletion show as -D rows; the rest are the table's rows
+        assertThat(computeActual("SELECT count(*) FROM \"%s$audit_log\" WHERE rowkind = '-D'".formatted(PaimonTestTables.MULTI_COMMIT)).getOnlyValue()).isNotEqualTo(0L);
+        assertThat(RowText.paimonText(computeActual("SELECT dt, id, name, score FROM \"%s$audit_log\" WHERE rowkind <> '-D'".formatted(PaimonTestTables.MULTI_COMMIT))))
+                .isEqualTo(RowText.paimonText(computeActual("SELECT * FROM %s".formatted(PaimonTestTables.MULTI_COMMIT))));
+        assertThat(computeActual("SELECT DISTINCT rowkind FROM \"%s$audit_log\"".formatted(PaimonTestTables.APPEND)).getOnlyValue()).isEqualTo("+I");
+        String branch = BRANCHED + "$branch_b1";
+        assertThat(RowText.paimonText(computeActual("SELECT * FROM \"%s$audit_log\"".formatted(branch))))
+                .contains("(-D, 2024-01-01, 0, gone)")
+                .isEqualTo(RowText.paimonText(paimon().getTable(DATABASE, branch + "$audit_log")));
+        assertQueryFails("DELETE FROM \"%s$audit_log\"".formatted(PaimonTestTables.MULTI_COMMIT), ".*Table tables.multi_commit\\$audit_log is read only");
     }
 
     @Test
