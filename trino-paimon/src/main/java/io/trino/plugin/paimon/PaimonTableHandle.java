@@ -21,13 +21,33 @@ import static java.util.Objects.requireNonNull;
  * rows each split returns and the splits planned where row counts are known before reading.
  * The scan of {@code ALTER TABLE ... EXECUTE optimize} names the folder where its splits, each the compaction of a
  * bucket, leave their results ({@code optimizeStaging}).
+ * A read of {@code "<table>$ro"} or {@code "<table>$audit_log"} reads another {@link View} of the table.
  */
-public record PaimonTableHandle(PaimonTable table, OptionalLong snapshotId, Optional<String> tag, TupleDomain<PaimonColumnHandle> constraint, OptionalLong limit, Optional<String> optimizeStaging)
+public record PaimonTableHandle(PaimonTable table, View view, OptionalLong snapshotId, Optional<String> tag, TupleDomain<PaimonColumnHandle> constraint, OptionalLong limit, Optional<String> optimizeStaging)
         implements ConnectorTableHandle
 {
+    /** What a scan of the table returns. */
+    public enum View
+    {
+        /** The table's rows: every level of a bucket merged. */
+        TABLE,
+        /**
+         * Paimon's read-optimized table ({@code $ro}): of a primary-key table only the files of the highest level,
+         * read without a merge (with their deletion vectors), so rows not yet compacted there are missing; of an
+         * append table every file.
+         */
+        READ_OPTIMIZED,
+        /**
+         * Paimon's audit log ({@code $audit_log}): a {@code rowkind} column, then the table's columns; each key of a
+         * primary-key table merged as a read merges it, but kept with its kind when its merged record retracts.
+         */
+        AUDIT_LOG,
+    }
+
     public PaimonTableHandle
     {
         requireNonNull(table, "table is null");
+        requireNonNull(view, "view is null");
         requireNonNull(snapshotId, "snapshotId is null");
         requireNonNull(tag, "tag is null");
         requireNonNull(constraint, "constraint is null");
@@ -37,7 +57,7 @@ public record PaimonTableHandle(PaimonTable table, OptionalLong snapshotId, Opti
 
     public PaimonTableHandle(PaimonTable table, OptionalLong snapshotId, Optional<String> tag, TupleDomain<PaimonColumnHandle> constraint)
     {
-        this(table, snapshotId, tag, constraint, OptionalLong.empty(), Optional.empty());
+        this(table, View.TABLE, snapshotId, tag, constraint, OptionalLong.empty(), Optional.empty());
     }
 
     public PaimonTableHandle(PaimonTable table, OptionalLong snapshotId)
@@ -57,18 +77,23 @@ public record PaimonTableHandle(PaimonTable table, OptionalLong snapshotId, Opti
 
     public PaimonTableHandle withConstraint(TupleDomain<PaimonColumnHandle> constraint)
     {
-        return new PaimonTableHandle(table, snapshotId, tag, constraint, limit, optimizeStaging);
+        return new PaimonTableHandle(table, view, snapshotId, tag, constraint, limit, optimizeStaging);
     }
 
     public PaimonTableHandle withLimit(long limit)
     {
-        return new PaimonTableHandle(table, snapshotId, tag, constraint, OptionalLong.of(limit), optimizeStaging);
+        return new PaimonTableHandle(table, view, snapshotId, tag, constraint, OptionalLong.of(limit), optimizeStaging);
+    }
+
+    public PaimonTableHandle withView(View view)
+    {
+        return new PaimonTableHandle(table, view, snapshotId, tag, constraint, limit, optimizeStaging);
     }
 
     /** The scan of an {@code optimize}, whose splits compact their buckets and leave the results in the staging folder. */
     public PaimonTableHandle forOptimize(String stagingLocation)
     {
-        return new PaimonTableHandle(table, snapshotId, tag, constraint, limit, Optional.of(stagingLocation));
+        return new PaimonTableHandle(table, view, snapshotId, tag, constraint, limit, Optional.of(stagingLocation));
     }
 
     @Override
@@ -77,6 +102,11 @@ public record PaimonTableHandle(PaimonTable table, OptionalLong snapshotId, Opti
         String snapshot = snapshotId.stream().mapToObj(id -> "@snapshot-" + id).findFirst().orElse("") + tag.map(name -> "@tag-" + name).orElse("");
         String pruning = constraint.isAll() ? "" : constraint.isNone() ? " constraint=none"
                 : " constraint on " + constraint.getDomains().orElseThrow().keySet().stream().map(PaimonColumnHandle::name).sorted().toList();
-        return optimizeStaging.map(_ -> "optimize ").orElse("") + table + snapshot + pruning + limit.stream().mapToObj(rows -> " limit=" + rows).findFirst().orElse("");
+        String viewText = switch (view) {
+            case TABLE -> "";
+            case READ_OPTIMIZED -> "$ro";
+            case AUDIT_LOG -> "$audit_log";
+        };
+        return optimizeStaging.map(_ -> "optimize ").orElse("") + table + viewText + snapshot + pruning + limit.stream().mapToObj(rows -> " limit=" + rows).findFirst().orElse("");
     }
 }

@@ -201,13 +201,35 @@ public class FileSystemCatalog
      */
     public Optional<PaimonTable> loadTable(ConnectorSession session, SchemaTableName tableName)
     {
+        return loadTable(session, tableName, Optional.empty());
+    }
+
+    /**
+     * The table on one of its branches (the main branch when empty) with the branch's current schema, or empty
+     * when there is no such table or branch.
+     *
+     * @throws TrinoException naming the schema file when it cannot be read
+     */
+    public Optional<PaimonTable> loadTable(ConnectorSession session, SchemaTableName tableName, Optional<String> branch)
+    {
         // a name that cannot be a table folder names no table (a system table's name goes on to the system tables)
-        if (!isValidName(tableName.getSchemaName(), DATABASE_SUFFIX.length()) || !isValidName(tableName.getTableName(), 0)) {
+        if (!isValidName(tableName.getSchemaName(), DATABASE_SUFFIX.length()) || !isValidName(tableName.getTableName(), 0)
+                || (branch.isPresent() && !isValidName(branch.get(), 0))) {
             return Optional.empty();
         }
         Location location = tableLocation(tableName);
-        Optional<TableSchema> schema = new SchemaFiles(fileSystem(session), location).latestSchema();
-        return schema.map(tableSchema -> new PaimonTable(tableName, location, tableSchema));
+        Optional<TableSchema> schema = new SchemaFiles(fileSystem(session), PaimonTable.branchLocation(location, branch)).latestSchema();
+        return schema.map(tableSchema -> new PaimonTable(tableName, location, branch, tableSchema));
+    }
+
+    /** The names of the table's branches other than the main branch, by name. */
+    public List<String> listBranches(ConnectorSession session, PaimonTable table)
+    {
+        return listDirectoryNames(fileSystem(session), table.location().appendPath(PaimonTable.BRANCH_DIRECTORY)).stream()
+                .filter(name -> name.startsWith(PaimonTable.BRANCH_FOLDER_PREFIX) && name.length() > PaimonTable.BRANCH_FOLDER_PREFIX.length())
+                .map(name -> name.substring(PaimonTable.BRANCH_FOLDER_PREFIX.length()))
+                .sorted()
+                .collect(toImmutableList());
     }
 
     /**
@@ -215,10 +237,9 @@ public class FileSystemCatalog
      *
      * @throws TrinoException {@code PAIMON_INVALID_METADATA} when that schema file is missing or invalid
      */
-    public PaimonTable loadTable(ConnectorSession session, SchemaTableName tableName, long schemaId)
+    public PaimonTable loadSchemaVersion(ConnectorSession session, PaimonTable table, long schemaId)
     {
-        Location location = tableLocation(tableName);
-        return new PaimonTable(tableName, location, new SchemaFiles(fileSystem(session), location).readSchema(schemaId));
+        return new PaimonTable(table.name(), table.location(), table.branch(), new SchemaFiles(fileSystem(session), table.metadataLocation()).readSchema(schemaId));
     }
 
     /**

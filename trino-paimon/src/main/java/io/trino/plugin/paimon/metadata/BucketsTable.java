@@ -8,7 +8,6 @@ import io.trino.plugin.paimon.format.manifest.ScanFilter;
 import io.trino.plugin.paimon.format.manifest.SnapshotScan;
 import io.trino.plugin.paimon.format.row.PartitionPath;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
-import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ConnectorSession;
@@ -22,7 +21,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.IntegerType.INTEGER;
@@ -53,14 +51,13 @@ public final class BucketsTable
     @Override
     public RecordCursor cursor(ConnectorTransactionHandle transactionHandle, ConnectorSession session, TupleDomain<Integer> constraint)
     {
-        InMemoryRecordSet.Builder rows = rows();
-        TrinoFileSystem fileSystem = catalog.fileSystem(session);
-        Optional<Snapshot> snapshot = new SnapshotFiles(fileSystem, table.location()).latestSnapshot();
-        if (snapshot.isEmpty()) {
-            return rows.build().cursor();
-        }
+        return fromCurrentSnapshot(session, this::addRows);
+    }
+
+    private void addRows(InMemoryRecordSet.Builder rows, TrinoFileSystem fileSystem, Snapshot snapshot)
+    {
         Map<BucketKey, FileTotals> buckets = new HashMap<>();
-        for (ManifestEntry entry : new SnapshotScan(fileSystem, table.location()).liveFiles(snapshot.get(), ScanFilter.ALL)) {
+        for (ManifestEntry entry : new SnapshotScan(fileSystem, table.location()).liveFiles(snapshot, ScanFilter.ALL)) {
             BucketKey key = new BucketKey(PartitionPath.rowText(table.partitionFields(), entry.partition()), entry.bucket());
             buckets.computeIfAbsent(key, _ -> new FileTotals()).add(entry.file());
         }
@@ -76,7 +73,6 @@ public final class BucketsTable
                             totals.files(),
                             totals.lastUpdateTime());
                 });
-        return rows.build().cursor();
     }
 
     private record BucketKey(String partition, int bucket) {}

@@ -13,7 +13,6 @@ import io.trino.plugin.paimon.format.schema.DataType;
 import io.trino.plugin.paimon.format.schema.SchemaFiles;
 import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
-import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ConnectorSession;
@@ -26,7 +25,6 @@ import io.trino.spi.predicate.TupleDomain;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.DateTimeEncoding.packDateTimeWithZone;
@@ -65,21 +63,20 @@ public final class FilesTable
     @Override
     public RecordCursor cursor(ConnectorTransactionHandle transactionHandle, ConnectorSession session, TupleDomain<Integer> constraint)
     {
-        InMemoryRecordSet.Builder rows = rows();
-        TrinoFileSystem fileSystem = catalog.fileSystem(session);
-        Optional<Snapshot> snapshot = new SnapshotFiles(fileSystem, table.location()).latestSnapshot();
-        if (snapshot.isEmpty()) {
-            return rows.build().cursor();
-        }
+        return fromCurrentSnapshot(session, this::addRows);
+    }
+
+    private void addRows(InMemoryRecordSet.Builder rows, TrinoFileSystem fileSystem, Snapshot snapshot)
+    {
         TableSchema schema = table.schema();
         // files written under older schemas have their own key types
         Map<Long, List<DataType>> keyTypesBySchema = new HashMap<>();
-        for (ManifestEntry entry : new SnapshotScan(fileSystem, table.location()).liveFiles(snapshot.get(), ScanFilter.ALL)) {
+        for (ManifestEntry entry : new SnapshotScan(fileSystem, table.location()).liveFiles(snapshot, ScanFilter.ALL)) {
             DataFileMeta file = entry.file();
             String partition = table.partitionPath(entry.partition());
             List<DataType> keyTypes = keyTypesBySchema.get(file.schemaId());
             if (keyTypes == null) {
-                TableSchema fileSchema = file.schemaId() == schema.id() ? schema : new SchemaFiles(fileSystem, table.location()).readSchema(file.schemaId());
+                TableSchema fileSchema = file.schemaId() == schema.id() ? schema : new SchemaFiles(fileSystem, table.metadataLocation()).readSchema(file.schemaId());
                 keyTypes = keyTypes(fileSchema);
                 keyTypesBySchema.put(file.schemaId(), keyTypes);
             }
@@ -99,7 +96,6 @@ public final class FilesTable
                     file.maxSequenceNumber(),
                     file.creationTimeMillis().isPresent() ? packDateTimeWithZone(file.creationTimeMillis().getAsLong(), UTC_KEY) : null);
         }
-        return rows.build().cursor();
     }
 
     private static List<DataType> keyTypes(TableSchema schema)

@@ -8,7 +8,6 @@ import io.trino.plugin.paimon.format.manifest.SnapshotScan;
 import io.trino.plugin.paimon.format.row.BinaryRow;
 import io.trino.plugin.paimon.format.row.PartitionPath;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
-import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ConnectorSession;
@@ -20,7 +19,6 @@ import io.trino.spi.predicate.TupleDomain;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.OptionalLong;
 
 import static io.trino.spi.type.BigintType.BIGINT;
@@ -53,16 +51,15 @@ public final class ManifestsTable
     @Override
     public RecordCursor cursor(ConnectorTransactionHandle transactionHandle, ConnectorSession session, TupleDomain<Integer> constraint)
     {
-        InMemoryRecordSet.Builder rows = rows();
-        TrinoFileSystem fileSystem = catalog.fileSystem(session);
-        Optional<Snapshot> snapshot = new SnapshotFiles(fileSystem, table.location()).latestSnapshot();
-        if (snapshot.isEmpty()) {
-            return rows.build().cursor();
-        }
+        return fromCurrentSnapshot(session, this::addRows);
+    }
+
+    private void addRows(InMemoryRecordSet.Builder rows, TrinoFileSystem fileSystem, Snapshot snapshot)
+    {
         SnapshotScan scan = new SnapshotScan(fileSystem, table.location());
-        List<ManifestFileMeta> manifests = new ArrayList<>(scan.manifests(snapshot.get()));
-        snapshot.get().changelogManifestList()
-                .ifPresent(list -> manifests.addAll(scan.readManifestList(list, snapshot.get().changelogManifestListSize())));
+        List<ManifestFileMeta> manifests = new ArrayList<>(scan.manifests(snapshot));
+        snapshot.changelogManifestList()
+                .ifPresent(list -> manifests.addAll(scan.readManifestList(list, snapshot.changelogManifestListSize())));
         for (ManifestFileMeta manifest : manifests) {
             rows.addRow(
                     manifest.fileName(),
@@ -75,7 +72,6 @@ public final class ManifestsTable
                     boxed(manifest.minRowId()),
                     boxed(manifest.maxRowId()));
         }
-        return rows.build().cursor();
     }
 
     private String partitionText(BinaryRow bound)

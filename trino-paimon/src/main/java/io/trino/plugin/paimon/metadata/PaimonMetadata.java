@@ -30,6 +30,7 @@ import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.metadata.PaimonSessionProperties.InsertExistingPartitionsBehavior;
 import io.trino.plugin.paimon.procedure.Optimize;
+import io.trino.plugin.paimon.read.AuditLogPageSource;
 import io.trino.plugin.paimon.read.TableStatisticsEstimate;
 import io.trino.plugin.paimon.table.MergeRowId;
 import io.trino.plugin.paimon.table.PaimonTable;
@@ -70,6 +71,7 @@ import io.trino.spi.connector.RowChangeParadigm;
 import io.trino.spi.connector.SaveMode;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.SystemTable;
+import io.trino.spi.connector.TableNotFoundException;
 import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.security.TrinoPrincipal;
 import io.trino.spi.statistics.ComputedStatistics;
@@ -99,6 +101,7 @@ import static io.trino.spi.StandardErrorCode.INVALID_SCHEMA_PROPERTY;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.spi.StandardErrorCode.TABLE_ALREADY_EXISTS;
 import static io.trino.spi.type.BigintType.BIGINT;
+import static io.trino.spi.type.VarcharType.VARCHAR;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -109,6 +112,14 @@ public class PaimonMetadata
         implements ConnectorMetadata
 {
     private static final Logger log = Logger.get(PaimonMetadata.class);
+    private static final String READ_OPTIMIZED = "ro";
+    private static final String AUDIT_LOG = "audit_log";
+    private static final ColumnMetadata ROW_KIND_COLUMN = ColumnMetadata.builder()
+            .setName(AuditLogPageSource.ROW_KIND_COLUMN)
+            .setType(VARCHAR)
+            .setNullable(false)
+            .build();
+    private static final String MAIN_BRANCH = "main";
 
     private final FileSystemCatalog catalog;
     private final TypeMapping typeMapping;
@@ -137,6 +148,7 @@ public class PaimonMetadata
     @Override
     public Optional<ConnectorTableExecuteHandle> getTableHandleForExecute(ConnectorSession session, ConnectorAccessControl accessControl, ConnectorTableHandle tableHandle, String procedureName, Map<String, Object> executeProperties, RetryMode retryMode)
     {
+        writableTable(tableHandle);
         PaimonTableHandle handle = (PaimonTableHandle) tableHandle;
         if (procedureName.equalsIgnoreCase(PaimonTableProcedureId.OPTIMIZE.name())) {
             return Optional.of(Optimize.executeHandle(handle.table(), retryMode));
@@ -213,6 +225,7 @@ public class PaimonMetadata
     @Override
     public void dropTable(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
+        writableTable(tableHandle);
         SchemaTableName tableName = ((PaimonTableHandle) tableHandle).table().name();
         loadedTables.remove(tableName);
         catalog.dropTable(session, tableName);
@@ -270,6 +283,7 @@ public class PaimonMetadata
 
     private void evolveSchema(ConnectorSession session, ConnectorTableHandle tableHandle, SchemaChange change)
     {
+        writableTable(tableHandle);
         SchemaTableName tableName = ((PaimonTableHandle) tableHandle).schemaTableName();
         loadedTables.remove(tableName);
         schemaEvolution.commit(session, tableName, change);
@@ -278,32 +292,63 @@ public class PaimonMetadata
     @Override
     public void renameTable(ConnectorSession session, ConnectorTableHandle tableHandle, SchemaTableName newTableName)
     {
+        writableTable(tableHandle);
         SchemaTableName tableName = ((PaimonTableHandle) tableHandle).schemaTableName();
         loadedTables.remove(tableName);
         loadedTables.remove(newTableName);
         catalog.renameTable(session, tableName, newTableName);
     }
 
+    /**
+     * A table, a branch of it ({@code "t$branch_<name>"}), or the read-optimized view or audit log of either
+     * ({@code "t$ro"}, {@code "t$audit_log"});
+     * other {@code $} names are system tables (see {@link #getSystemTable}).
+     */
     @Override
     public ConnectorTableHandle getTableHandle(ConnectorSession session, SchemaTableName tableName, Optional<ConnectorTableVersion> startVersion, Optional<ConnectorTableVersion> endVersion)
     {
+        PaimonTableName name = PaimonTableName.parse(tableName);
+        PaimonTableHandle.View view = PaimonTableHandle.View.TABLE;
+        if (name.systemTable().isPresent()) {
+            switch (name.systemTable().get()) {
+                case READ_OPTIMIZED -> view = PaimonTableHandle.View.READ_OPTIMIZED;
+                case AUDIT_LOG -> view = PaimonTableHandle.View.AUDIT_LOG;
+                default -> {
+                    return null;
+                }
+            }
+        }
         if (startVersion.isPresent()) {
             throw new TrinoException(NOT_SUPPORTED, "The Paimon connector does not read the changes between two versions: " + tableName);
         }
-        Optional<PaimonTable> latest = loadTable(session, tableName);
+        Optional<PaimonTable> latest = loadTable(session, name.table(), name.branch());
         if (latest.isEmpty()) {
             return null;
         }
         PaimonTable table = latest.get();
         TrinoFileSystem fileSystem = catalog.fileSystem(session);
         if (endVersion.isEmpty()) {
-            return new PaimonTableHandle(table, new SnapshotFiles(fileSystem, table.location()).latestSnapshotId());
+            return new PaimonTableHandle(table, new SnapshotFiles(fileSystem, table.metadataLocation()).latestSnapshotId()).withView(view);
         }
         // an older snapshot is read with the schema it was written with: its columns, its options
         TableVersions.PinnedVersion pinned = TableVersions.resolve(session, fileSystem, table, endVersion.get());
         long schemaId = pinned.snapshot().schemaId();
-        PaimonTable versioned = schemaId == table.schema().id() ? table : catalog.loadTable(session, tableName, schemaId);
-        return new PaimonTableHandle(versioned, OptionalLong.of(pinned.snapshot().id()), pinned.tag(), TupleDomain.all());
+        PaimonTable versioned = schemaId == table.schema().id() ? table : catalog.loadSchemaVersion(session, table, schemaId);
+        return new PaimonTableHandle(versioned, OptionalLong.of(pinned.snapshot().id()), pinned.tag(), TupleDomain.all()).withView(view);
+    }
+
+    // writes go to the main branch's table itself: a branch or the read-optimized view is read only
+    private static PaimonTableHandle writableTable(ConnectorTableHandle tableHandle)
+    {
+        PaimonTableHandle handle = (PaimonTableHandle) tableHandle;
+        if (handle.table().branch().isPresent()) {
+            throw new TrinoException(NOT_SUPPORTED, "Table %s: the Paimon connector does not write to branches (branch '%s')".formatted(handle.table().name(), handle.table().branch().get()));
+        }
+        if (handle.view() != PaimonTableHandle.View.TABLE) {
+            String view = handle.view() == PaimonTableHandle.View.READ_OPTIMIZED ? READ_OPTIMIZED : AUDIT_LOG;
+            throw new TrinoException(NOT_SUPPORTED, "Table %s$%s is read only".formatted(handle.table().name(), view));
+        }
+        return handle;
     }
 
     /** See {@link ScanPushdown}: every domain prunes, only partition domains are enforced. */
@@ -323,6 +368,7 @@ public class PaimonMetadata
     @Override
     public Optional<ConnectorTableHandle> applyDelete(ConnectorSession session, ConnectorTableHandle handle)
     {
+        writableTable(handle);
         return PartitionDelete.applyDelete((PaimonTableHandle) handle).map(ConnectorTableHandle.class::cast);
     }
 
@@ -335,6 +381,7 @@ public class PaimonMetadata
     @Override
     public void truncateTable(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
+        writableTable(tableHandle);
         PartitionDelete.execute(catalog.fileSystem(session), ((PaimonTableHandle) tableHandle).withConstraint(TupleDomain.all()), session.getQueryId());
     }
 
@@ -493,6 +540,7 @@ public class PaimonMetadata
     @Override
     public ConnectorInsertTableHandle beginInsert(ConnectorSession session, ConnectorTableHandle tableHandle, List<ColumnHandle> columns, RetryMode retryMode)
     {
+        writableTable(tableHandle);
         PaimonTableHandle handle = (PaimonTableHandle) tableHandle;
         if (retryMode != RetryMode.NO_RETRIES) {
             throw new TrinoException(NOT_SUPPORTED, "This connector does not support query retries");
@@ -527,7 +575,7 @@ public class PaimonMetadata
         // each bucket's sequence numbers continue above its largest in the snapshot this statement read
         List<PaimonInsertTableHandle.BucketSequence> sequences = new ArrayList<>();
         if (handle.snapshotId().isPresent()) {
-            SnapshotFiles snapshots = new SnapshotFiles(catalog.fileSystem(session), table.location());
+            SnapshotFiles snapshots = new SnapshotFiles(catalog.fileSystem(session), table.metadataLocation());
             Snapshot snapshot = snapshots.readSnapshot(handle.snapshotId().getAsLong());
             for (BucketFiles bucket : new SnapshotScan(catalog.fileSystem(session), table.location()).liveFilesByBucket(snapshot, ScanFilter.ALL)) {
                 long maximum = bucket.files().stream().mapToLong(entry -> entry.file().maxSequenceNumber()).max().orElse(-1);
@@ -567,7 +615,7 @@ public class PaimonMetadata
         List<HashIndex> indexFiles = new ArrayList<>();
         if (snapshotId.isPresent()) {
             TrinoFileSystem fileSystem = catalog.fileSystem(session);
-            Snapshot snapshot = new SnapshotFiles(fileSystem, table.location()).readSnapshot(snapshotId.getAsLong());
+            Snapshot snapshot = new SnapshotFiles(fileSystem, table.metadataLocation()).readSnapshot(snapshotId.getAsLong());
             for (IndexManifestEntry index : new SnapshotScan(fileSystem, table.location()).indexFiles(snapshot, ScanFilter.ALL)) {
                 if (index.indexType().equals(IndexManifestEntry.HASH_INDEX)) {
                     String location = index.externalPath().map(path -> table.externalFile(path, "index file")).orElseGet(() -> HashIndexFile.location(table.location(), index.fileName())).toString();
@@ -692,6 +740,7 @@ public class PaimonMetadata
     @Override
     public ConnectorMergeTableHandle beginMerge(ConnectorSession session, ConnectorTableHandle tableHandle, Map<Integer, Collection<ColumnHandle>> updateCaseColumns, RetryMode retryMode)
     {
+        writableTable(tableHandle);
         PaimonTableHandle handle = (PaimonTableHandle) tableHandle;
         if (retryMode != RetryMode.NO_RETRIES) {
             throw new TrinoException(NOT_SUPPORTED, "This connector does not support query retries");
@@ -715,29 +764,32 @@ public class PaimonMetadata
         commit(session, ((PaimonMergeTableHandle) mergeTableHandle).getInsertHandle(), fragments);
     }
 
-    /** The {@code "<table>$<name>"} tables: snapshots, files, options, tags, partitions, schemas, manifests and buckets. */
+    /**
+     * The {@code "<table>$<name>"} tables (also of a branch, {@code "<table>$branch_<branch>$<name>"}): snapshots,
+     * files, options, tags, partitions, schemas, manifests, buckets and branches.
+     */
     @Override
     public Optional<SystemTable> getSystemTable(ConnectorSession session, SchemaTableName tableName)
     {
-        int separator = tableName.getTableName().lastIndexOf('$');
-        if (separator <= 0) {
+        PaimonTableName name = PaimonTableName.parse(tableName);
+        if (name.systemTable().isEmpty()) {
             return Optional.empty();
         }
-        SchemaTableName baseName = new SchemaTableName(tableName.getSchemaName(), tableName.getTableName().substring(0, separator));
-        String kind = tableName.getTableName().substring(separator + 1);
-        Optional<PaimonTable> table = loadTable(session, baseName);
-        if (table.isEmpty()) {
+        Optional<PaimonTable> loaded = loadTable(session, name.table(), name.branch());
+        if (loaded.isEmpty()) {
             return Optional.empty();
         }
-        return switch (kind) {
-            case "snapshots" -> Optional.of(new SnapshotsTable(catalog, table.get(), tableName));
-            case "files" -> Optional.of(new FilesTable(catalog, table.get(), tableName));
-            case "options" -> Optional.of(new OptionsTable(catalog, table.get(), tableName));
-            case "tags" -> Optional.of(new TagsTable(catalog, table.get(), tableName));
-            case "partitions" -> Optional.of(new PartitionsTable(catalog, table.get(), tableName));
-            case "schemas" -> Optional.of(new SchemasTable(catalog, table.get(), tableName));
-            case "manifests" -> Optional.of(new ManifestsTable(catalog, table.get(), tableName));
-            case "buckets" -> Optional.of(new BucketsTable(catalog, table.get(), tableName));
+        PaimonTable table = loaded.get();
+        return switch (name.systemTable().get()) {
+            case "snapshots" -> Optional.of(new SnapshotsTable(catalog, table, tableName));
+            case "files" -> Optional.of(new FilesTable(catalog, table, tableName));
+            case "options" -> Optional.of(new OptionsTable(catalog, table, tableName));
+            case "tags" -> Optional.of(new TagsTable(catalog, table, tableName));
+            case "partitions" -> Optional.of(new PartitionsTable(catalog, table, tableName));
+            case "schemas" -> Optional.of(new SchemasTable(catalog, table, tableName));
+            case "manifests" -> Optional.of(new ManifestsTable(catalog, table, tableName));
+            case "buckets" -> Optional.of(new BucketsTable(catalog, table, tableName));
+            case "branches" -> Optional.of(new BranchesTable(catalog, table, tableName));
             default -> Optional.empty();
         };
     }
@@ -745,7 +797,16 @@ public class PaimonMetadata
     @Override
     public ConnectorTableMetadata getTableMetadata(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
-        return tableMetadata(((PaimonTableHandle) tableHandle).table());
+        PaimonTableHandle handle = (PaimonTableHandle) tableHandle;
+        ConnectorTableMetadata metadata = tableMetadata(handle.table());
+        if (handle.view() != PaimonTableHandle.View.AUDIT_LOG) {
+            return metadata;
+        }
+        return new ConnectorTableMetadata(
+                metadata.getTable(),
+                ImmutableList.<ColumnMetadata>builder().add(ROW_KIND_COLUMN).addAll(metadata.getColumns()).build(),
+                metadata.getProperties(),
+                metadata.getComment());
     }
 
     @Override
@@ -753,6 +814,9 @@ public class PaimonMetadata
     {
         PaimonTable table = ((PaimonTableHandle) tableHandle).table();
         ImmutableMap.Builder<String, ColumnHandle> columns = ImmutableMap.builder();
+        if (((PaimonTableHandle) tableHandle).view() == PaimonTableHandle.View.AUDIT_LOG) {
+            columns.put(ROW_KIND_COLUMN.getName(), new PaimonColumnHandle(AuditLogPageSource.ROW_KIND_FIELD_ID, ROW_KIND_COLUMN.getName(), VARCHAR, false));
+        }
         for (DataField field : table.schema().fields()) {
             ColumnMetadata column = columnMetadata(table, field);
             columns.put(column.getName(), new PaimonColumnHandle(field.id(), field.name(), column.getType(), column.isNullable()));
@@ -764,6 +828,10 @@ public class PaimonMetadata
     public TableStatistics getTableStatistics(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
         PaimonTableHandle handle = (PaimonTableHandle) tableHandle;
+        if (handle.view() == PaimonTableHandle.View.AUDIT_LOG) {
+            // its retractions make the table's estimates no bound for it
+            return TableStatistics.empty();
+        }
         List<PaimonColumnHandle> columns = getColumnHandles(session, handle).values().stream()
                 .map(PaimonColumnHandle.class::cast)
                 .toList();
@@ -779,6 +847,7 @@ public class PaimonMetadata
     @Override
     public ConnectorTableHandle beginStatisticsCollection(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
+        writableTable(tableHandle);
         return tableHandle;
     }
 
@@ -800,6 +869,9 @@ public class PaimonMetadata
         PaimonColumnHandle column = (PaimonColumnHandle) columnHandle;
         if (column.fieldId() == MergeRowId.FIELD_ID) {
             return ColumnMetadata.builder().setName(column.name()).setType(column.type()).setHidden(true).build();
+        }
+        if (column.fieldId() == AuditLogPageSource.ROW_KIND_FIELD_ID) {
+            return ROW_KIND_COLUMN;
         }
         return table.schema().fields().stream()
                 .filter(field -> field.id() == column.fieldId())
@@ -884,6 +956,23 @@ public class PaimonMetadata
         if (table == null) {
             table = catalog.loadTable(session, tableName);
             loadedTables.put(tableName, table);
+        }
+        return table;
+    }
+
+    /**
+     * The table on a branch; the branch named {@code main} is the main branch, as in Paimon.
+     *
+     * @throws TableNotFoundException naming the branch when the table exists but the branch does not
+     */
+    private Optional<PaimonTable> loadTable(ConnectorSession session, SchemaTableName tableName, Optional<String> branch)
+    {
+        if (branch.isEmpty() || branch.get().equals(MAIN_BRANCH)) {
+            return loadTable(session, tableName);
+        }
+        Optional<PaimonTable> table = catalog.loadTable(session, tableName, branch);
+        if (table.isEmpty() && loadTable(session, tableName).isPresent()) {
+            throw new TableNotFoundException(tableName, "Table %s has no branch '%s'".formatted(tableName, branch.get()));
         }
         return table;
     }

@@ -1,15 +1,21 @@
 package io.trino.plugin.paimon.metadata;
 
 import com.google.common.collect.ImmutableList;
+import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
+import io.trino.plugin.paimon.format.snapshot.Snapshot;
+import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.spi.connector.ColumnMetadata;
+import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorTableMetadata;
 import io.trino.spi.connector.InMemoryRecordSet;
+import io.trino.spi.connector.RecordCursor;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.SystemTable;
 
 import java.util.List;
+import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
 
@@ -47,5 +53,26 @@ abstract class PaimonSystemTable
     protected InMemoryRecordSet.Builder rows()
     {
         return InMemoryRecordSet.builder(columns.stream().map(ColumnMetadata::getType).toList());
+    }
+
+    /**
+     * The rows that {@code reader} finds in the table's current snapshot, read once for the whole listing so that
+     * a commit meanwhile cannot mix two versions; none while nothing was committed yet.
+     */
+    protected RecordCursor fromCurrentSnapshot(ConnectorSession session, SnapshotRows reader)
+    {
+        InMemoryRecordSet.Builder rows = rows();
+        TrinoFileSystem fileSystem = catalog.fileSystem(session);
+        Optional<Snapshot> snapshot = new SnapshotFiles(fileSystem, table.metadataLocation()).latestSnapshot();
+        if (snapshot.isPresent()) {
+            reader.addRows(rows, fileSystem, snapshot.get());
+        }
+        return rows.build().cursor();
+    }
+
+    @FunctionalInterface
+    protected interface SnapshotRows
+    {
+        void addRows(InMemoryRecordSet.Builder rows, TrinoFileSystem fileSystem, Snapshot snapshot);
     }
 }

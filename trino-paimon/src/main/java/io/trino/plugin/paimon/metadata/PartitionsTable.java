@@ -10,7 +10,6 @@ import io.trino.plugin.paimon.format.row.BinaryRow;
 import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.format.schema.DataType;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
-import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ConnectorSession;
@@ -25,7 +24,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.BooleanType.BOOLEAN;
@@ -68,14 +66,13 @@ public final class PartitionsTable
     @Override
     public RecordCursor cursor(ConnectorTransactionHandle transactionHandle, ConnectorSession session, TupleDomain<Integer> constraint)
     {
-        InMemoryRecordSet.Builder rows = rows();
-        TrinoFileSystem fileSystem = catalog.fileSystem(session);
-        Optional<Snapshot> snapshot = new SnapshotFiles(fileSystem, table.location()).latestSnapshot();
-        if (snapshot.isEmpty()) {
-            return rows.build().cursor();
-        }
+        return fromCurrentSnapshot(session, this::addRows);
+    }
+
+    private void addRows(InMemoryRecordSet.Builder rows, TrinoFileSystem fileSystem, Snapshot snapshot)
+    {
         Map<BinaryRow, FileTotals> partitions = new LinkedHashMap<>();
-        for (ManifestEntry entry : new SnapshotScan(fileSystem, table.location()).liveFiles(snapshot.get(), ScanFilter.ALL)) {
+        for (ManifestEntry entry : new SnapshotScan(fileSystem, table.location()).liveFiles(snapshot, ScanFilter.ALL)) {
             partitions.computeIfAbsent(entry.partition(), _ -> new FileTotals()).add(entry.file());
         }
         List<DataField> keys = table.partitionFields();
@@ -91,7 +88,6 @@ public final class PartitionsTable
             row.add(totals.lastUpdateTime());
             rows.addRow(row.toArray());
         }
-        return rows.build().cursor();
     }
 
     private static Type keyType(DataType type)

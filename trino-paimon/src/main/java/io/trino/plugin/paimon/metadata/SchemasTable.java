@@ -48,7 +48,7 @@ public final class SchemasTable
     public RecordCursor cursor(ConnectorTransactionHandle transactionHandle, ConnectorSession session, TupleDomain<Integer> constraint)
     {
         InMemoryRecordSet.Builder rows = rows();
-        SchemaFiles schemas = new SchemaFiles(catalog.fileSystem(session), table.location());
+        SchemaFiles schemas = new SchemaFiles(catalog.fileSystem(session), table.metadataLocation());
         for (long id : schemas.listSchemaIds()) {
             TableSchema schema = schemas.readSchema(id);
             FlatSchema json = TableSchemaJson.toFlatJson(schema);

@@ -129,7 +129,7 @@ public final class TableAnalyze
             stats.ifPresent(value -> columnStats.put(column.getValue().name(), value));
         }
 
-        Snapshot snapshot = new SnapshotFiles(fileSystem, table.location()).readSnapshot(handle.snapshotId().getAsLong());
+        Snapshot snapshot = new SnapshotFiles(fileSystem, table.metadataLocation()).readSnapshot(handle.snapshotId().getAsLong());
         AnalyzedStatistics statistics = new AnalyzedStatistics(
                 snapshot.id(),
                 snapshot.schemaId(),

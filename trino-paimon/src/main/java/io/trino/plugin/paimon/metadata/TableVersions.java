@@ -76,7 +76,7 @@ final class TableVersions
 
     private static Snapshot snapshot(TrinoFileSystem fileSystem, PaimonTable table, long id)
     {
-        SnapshotFiles snapshots = new SnapshotFiles(fileSystem, table.location());
+        SnapshotFiles snapshots = new SnapshotFiles(fileSystem, table.metadataLocation());
         if (snapshots.snapshotExists(id)) {
             return snapshots.readSnapshot(id);
         }
@@ -93,14 +93,14 @@ final class TableVersions
 
     private static PinnedVersion tag(TrinoFileSystem fileSystem, PaimonTable table, String name)
     {
-        Snapshot snapshot = new TagFiles(fileSystem, table.location()).readTag(name)
+        Snapshot snapshot = new TagFiles(fileSystem, table.metadataLocation()).readTag(name)
                 .orElseThrow(() -> new TrinoException(INVALID_ARGUMENTS, "Table %s has no tag '%s'".formatted(table.name(), name)));
         return new PinnedVersion(snapshot, Optional.of(name));
     }
 
     private static Snapshot snapshotAt(TrinoFileSystem fileSystem, PaimonTable table, long epochMillis)
     {
-        return new SnapshotFiles(fileSystem, table.location()).snapshotAtOrBefore(epochMillis)
+        return new SnapshotFiles(fileSystem, table.metadataLocation()).snapshotAtOrBefore(epochMillis)
                 .orElseThrow(() -> new TrinoException(INVALID_ARGUMENTS, "Table %s has no snapshot committed at or before %s".formatted(table.name(), Instant.ofEpochMilli(epochMillis))));
     }
 

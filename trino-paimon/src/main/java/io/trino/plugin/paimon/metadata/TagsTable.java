@@ -45,7 +45,7 @@ public final class TagsTable
     public RecordCursor cursor(ConnectorTransactionHandle transactionHandle, ConnectorSession session, TupleDomain<Integer> constraint)
     {
         InMemoryRecordSet.Builder rows = rows();
-        TagFiles tags = new TagFiles(catalog.fileSystem(session), table.location());
+        TagFiles tags = new TagFiles(catalog.fileSystem(session), table.metadataLocation());
         for (String name : tags.listTags()) {
             // a tag deleted between the listing and the read is simply not shown
             Optional<Snapshot> tagged = tags.readTag(name);

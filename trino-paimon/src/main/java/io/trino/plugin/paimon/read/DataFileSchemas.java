@@ -31,8 +31,8 @@ final class DataFileSchemas
         }
         // the loader throws only unchecked TrinoExceptions, which the map view passes on unwrapped
         return schemas.asMap().computeIfAbsent(
-                new Key(queryId, table.location().toString(), schemaId),
-                _ -> new SchemaFiles(fileSystem, table.location()).readSchema(schemaId));
+                new Key(queryId, table.metadataLocation().toString(), schemaId),
+                _ -> new SchemaFiles(fileSystem, table.metadataLocation()).readSchema(schemaId));
     }
 
     private record Key(String queryId, String tableLocation, long schemaId)

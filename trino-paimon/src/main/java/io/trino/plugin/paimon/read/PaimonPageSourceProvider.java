@@ -76,6 +76,9 @@ public class PaimonPageSourceProvider
         if (channelOfField(columns, MergeRowId.FIELD_ID) >= 0) {
             return withRowId(transaction, session, connectorSplit, connectorTable, columns, dynamicFilter, table);
         }
+        if (handle.view() == PaimonTableHandle.View.AUDIT_LOG) {
+            return auditLog(transaction, session, connectorSplit, handle, columns, dynamicFilter);
+        }
         PaimonSplit split = (PaimonSplit) connectorSplit;
         // the join's dynamic filter as it stands now: its domains are Trino's to enforce, they only prune here
         TupleDomain<PaimonColumnHandle> predicate = handle.constraint().intersect(dynamicFilter.getCurrentPredicate().transformKeys(PaimonColumnHandle.class::cast));
@@ -221,6 +224,45 @@ public class PaimonPageSourceProvider
                         // a compaction rewrites every row
                         RowGroupDomains.NONE,
                         parquetOptions));
+    }
+
+    // a primary-key bucket merged as a compaction merges it, keeping retractions; an append table's rows as they are
+    private ConnectorPageSource auditLog(
+            ConnectorTransactionHandle transaction,
+            ConnectorSession session,
+            ConnectorSplit split,
+            PaimonTableHandle handle,
+            List<ColumnHandle> columns,
+            DynamicFilter dynamicFilter)
+    {
+        PaimonTable table = handle.table();
+        int[] outputChannels = new int[columns.size()];
+        if (!table.hasPrimaryKey()) {
+            List<ColumnHandle> read = new ArrayList<>();
+            for (int i = 0; i < columns.size(); i++) {
+                boolean rowKind = ((PaimonColumnHandle) columns.get(i)).fieldId() == AuditLogPageSource.ROW_KIND_FIELD_ID;
+                outputChannels[i] = rowKind ? -1 : read.size();
+                if (!rowKind) {
+                    read.add(columns.get(i));
+                }
+            }
+            ConnectorPageSource rows = createPageSource(transaction, session, split, handle.withView(PaimonTableHandle.View.TABLE), read, dynamicFilter);
+            return AuditLogPageSource.ofInserts(rows, outputChannels);
+        }
+        // the records come in a data file's key-value layout: key channels, sequence number, row kind, every table column
+        int keyCount = table.trimmedPrimaryKeyFields().size();
+        List<DataField> fields = table.schema().fields();
+        for (int i = 0; i < columns.size(); i++) {
+            int fieldId = ((PaimonColumnHandle) columns.get(i)).fieldId();
+            outputChannels[i] = -1;
+            for (int field = 0; field < fields.size(); field++) {
+                if (fields.get(field).id() == fieldId) {
+                    outputChannels[i] = keyCount + 2 + field;
+                }
+            }
+        }
+        BucketCompactionReader reader = createCompactionReader(session, table, ((PaimonSplit) split).files(), false);
+        return AuditLogPageSource.ofMergedRecords(reader, keyCount + 1, outputChannels);
     }
 
     // UPDATE, DELETE and MERGE read the row id: its fields are read as columns and put together after the merge

@@ -12,6 +12,7 @@ import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.manifest.SnapshotScan;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
+import io.trino.plugin.paimon.table.CompactionOptions;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.spi.SplitWeight;
@@ -32,6 +33,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 import static java.util.Objects.requireNonNull;
 
@@ -97,6 +99,10 @@ public class PaimonSplitManager
         }
 
         boolean primaryKeyTable = table.hasPrimaryKey();
+        // the read-optimized view of a primary-key table reads only the highest level, whose files hold each key once
+        OptionalInt onlyLevel = primaryKeyTable && handle.view() == PaimonTableHandle.View.READ_OPTIMIZED
+                ? OptionalInt.of(CompactionOptions.of(table.name().toString(), table.schema().options()).maxLevel())
+                : OptionalInt.empty();
         ImmutableList.Builder<ConnectorSplit> splits = ImmutableList.builder();
         // rows the splits so far are known to return: with a pushed-down limit, no further split is needed past it
         long knownRows = 0;
@@ -107,6 +113,7 @@ public class PaimonSplitManager
             String partitionPath = table.partitionPath(bucket.partition());
             List<PaimonDataFile> files = bucket.files().stream()
                     .filter(entry -> !(primaryKeyTable && options.batchScanSkipsLevelZero() && entry.file().level() == 0))
+                    .filter(entry -> onlyLevel.isEmpty() || entry.file().level() == onlyLevel.getAsInt())
                     // a key's records all lie in files whose key range holds it, so the merge stays exact for every key the predicate admits
                     .filter(entry -> !primaryKeyTable || filter.mayContainKeys(entry.file()))
                     .map(ManifestEntry::file)

@@ -22,7 +22,7 @@ public final class PinnedSnapshot
     public static Snapshot read(TrinoFileSystem fileSystem, PaimonTableHandle handle)
     {
         checkArgument(handle.snapshotId().isPresent(), "table %s has no snapshot", handle.table().name());
-        Location location = handle.table().location();
+        Location location = handle.table().metadataLocation();
         if (handle.tag().isPresent()) {
             String tag = handle.tag().get();
             return new TagFiles(fileSystem, location).readTag(tag)

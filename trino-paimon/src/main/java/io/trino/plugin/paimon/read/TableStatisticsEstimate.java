@@ -166,7 +166,7 @@ public final class TableStatisticsEstimate
         if (analyzed.mergedRecordCount().isEmpty() || analyzed.snapshotId() > snapshot.id() || snapshot.id() - analyzed.snapshotId() > FRESHNESS_HORIZON) {
             return Optional.empty();
         }
-        SnapshotFiles snapshots = new SnapshotFiles(fileSystem, table.location());
+        SnapshotFiles snapshots = new SnapshotFiles(fileSystem, table.metadataLocation());
         for (long id = analyzed.snapshotId() + 1; id <= snapshot.id(); id++) {
             Snapshot later = id == snapshot.id() ? snapshot : snapshots.readSnapshot(id);
             if (later.commitKind() == CommitKind.APPEND || later.commitKind() == CommitKind.OVERWRITE) {

@@ -17,6 +17,7 @@ import io.trino.spi.connector.SchemaTableName;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
 import static java.nio.charset.StandardCharsets.UTF_8;
@@ -27,11 +28,20 @@ import static java.util.Objects.requireNonNull;
  * the schema version being read, its typed options, and the fields that partition and key its rows. It travels to
  * the workers inside the table handle as the schema's JSON and is resolved again from that, once per task, so
  * neither the split manager nor the page sources read the schema file of the version being read.
+ * <p>
+ * A table read on one of its branches keeps its snapshots, schemas and tags under its branch's folder
+ * ({@code <table>/branch/branch-<name>/}, the {@link #metadataLocation()}), while the data, manifest, index and
+ * statistics files the branch's snapshots name stay under the table's own folder, as Paimon lays branches out.
  */
 public final class PaimonTable
 {
+    public static final String BRANCH_DIRECTORY = "branch";
+    public static final String BRANCH_FOLDER_PREFIX = "branch-";
+
     private final SchemaTableName name;
     private final Location location;
+    private final Optional<String> branch;
+    private final Location metadataLocation;
     private final TableSchema schema;
     private final TableOptions options;
     private final List<DataField> partitionFields;
@@ -43,8 +53,18 @@ public final class PaimonTable
      */
     public PaimonTable(SchemaTableName name, Location location, TableSchema schema)
     {
+        this(name, location, Optional.empty(), schema);
+    }
+
+    /**
+     * @param branch the branch read, empty for the main branch
+     */
+    public PaimonTable(SchemaTableName name, Location location, Optional<String> branch, TableSchema schema)
+    {
         this.name = requireNonNull(name, "name is null");
         this.location = requireNonNull(location, "location is null");
+        this.branch = requireNonNull(branch, "branch is null");
+        this.metadataLocation = branchLocation(location, branch);
         this.schema = requireNonNull(schema, "schema is null");
         this.options = TableOptions.fromSchema(name.toString(), schema);
         this.partitionFields = schema.partitionFields();
@@ -55,6 +75,7 @@ public final class PaimonTable
     public static PaimonTable fromJson(
             @JsonProperty("name") SchemaTableName name,
             @JsonProperty("location") String location,
+            @JsonProperty("branch") Optional<String> branch,
             @JsonProperty("schema") String schemaJson)
     {
         TableSchema schema;
@@ -64,7 +85,13 @@ public final class PaimonTable
         catch (InvalidMetadataException e) {
             throw new TrinoException(PAIMON_INVALID_METADATA, "Invalid schema of table %s in its table handle: %s".formatted(name, e.getMessage()), e);
         }
-        return new PaimonTable(name, Location.of(location), schema);
+        return new PaimonTable(name, Location.of(location), branch, schema);
+    }
+
+    /** The folder of a branch's snapshots, schemas and tags; the table's own folder for the main branch. */
+    public static Location branchLocation(Location tableLocation, Optional<String> branch)
+    {
+        return branch.map(name -> tableLocation.appendPath(BRANCH_DIRECTORY + "/" + BRANCH_FOLDER_PREFIX + name)).orElse(tableLocation);
     }
 
     @JsonProperty("name")
@@ -82,6 +109,19 @@ public final class PaimonTable
     public String locationText()
     {
         return location.toString();
+    }
+
+    /** The branch read, empty for the main branch. */
+    @JsonProperty("branch")
+    public Optional<String> branch()
+    {
+        return branch;
+    }
+
+    /** Where the snapshots, schemas and tags of the branch read lie: the table's folder for the main branch. */
+    public Location metadataLocation()
+    {
+        return metadataLocation;
     }
 
     public TableSchema schema()
@@ -161,18 +201,19 @@ public final class PaimonTable
         return o instanceof PaimonTable other
                 && name.equals(other.name)
                 && location.equals(other.location)
+                && branch.equals(other.branch)
                 && schema.equals(other.schema);
     }
 
     @Override
     public int hashCode()
     {
-        return Objects.hash(name, location, schema);
+        return Objects.hash(name, location, branch, schema);
     }
 
     @Override
     public String toString()
     {
-        return name + "@schema-" + schema.id();
+        return name + branch.map(value -> "$branch_" + value).orElse("") + "@schema-" + schema.id();
     }
 }

@@ -6,27 +6,40 @@ import io.trino.plugin.paimon.testing.PaimonTestTables;
 import io.trino.plugin.paimon.testing.RowText;
 import io.trino.testing.MaterializedRow;
 import org.apache.paimon.Snapshot;
+import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.manifest.ManifestEntry;
+import org.apache.paimon.schema.Schema;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.Table;
+import org.apache.paimon.types.DataTypes;
+import org.apache.paimon.types.RowKind;
 import org.junit.jupiter.api.Test;
 
+import java.time.Instant;
+import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 
 import static io.trino.plugin.paimon.testing.PaimonTestTables.DATABASE;
 import static java.util.stream.Collectors.joining;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The system tables of tables Paimon Java wrote equal Paimon's own: snapshot list, scan plan, options, tags and
- * partitions.
+ * The system tables of tables Paimon Java wrote equal Paimon's own: snapshot list, scan plan, options, tags,
+ * partitions, the read-optimized view ({@code $ro}), the audit log ({@code $audit_log}), branches ({@code $branches}, {@code t$branch_<name>}).
  */
 final class TestPaimonSystemTables
         extends AbstractPaimonJavaQueryTest
 {
+    private static final String BRANCHED = "branched";
+
+    private Instant beforeBranches;
+    private Instant afterBranches;
+
     TestPaimonSystemTables()
     {
         super(DATABASE);
@@ -40,6 +53,144 @@ final class TestPaimonSystemTables
         Table multiCommit = paimon.getTable(DATABASE, PaimonTestTables.MULTI_COMMIT);
         multiCommit.createTag("first", 1);
         multiCommit.createTag("second", 2);
+        createBranchedTable(paimon);
+    }
+
+    // main: snapshots 1 (tagged), 2 and 4; branch b1 from the tag: its snapshot 1, then 2 and 3 written on the branch;
+    // branch "empty": the main branch's schema, no snapshot
+    private void createBranchedTable(PaimonJavaCatalog paimon)
+    {
+        Table table = paimon.createTable(DATABASE, BRANCHED, Schema.newBuilder()
+                .column("dt", DataTypes.STRING())
+                .column("id", DataTypes.BIGINT())
+                .column("name", DataTypes.STRING())
+                .partitionKeys("dt")
+                .primaryKey("dt", "id")
+                .option("bucket", "2")
+                .build());
+        PaimonJavaCatalog.write(table, rows("main-1", 0, 10));
+        table.createTag("t1", 1);
+        PaimonJavaCatalog.write(table, rows("main-2", 5, 15));
+        beforeBranches = Instant.now().minusSeconds(1);
+        table.createBranch("b1", "t1");
+        table.createBranch("empty");
+        afterBranches = Instant.now().plusSeconds(1);
+        Table branch = paimon.getTable(DATABASE, BRANCHED + "$branch_b1");
+        PaimonJavaCatalog.write(branch, rows("branch-2", 3, 8));
+        List<GenericRow> deletes = new ArrayList<>(rows("branch-3", 20, 22));
+        deletes.add(GenericRow.ofKind(RowKind.DELETE, BinaryString.fromString("2024-01-01"), 0L, BinaryString.fromString("gone")));
+        PaimonJavaCatalog.write(branch, deletes);
+        PaimonJavaCatalog.write(paimon.getTable(DATABASE, BRANCHED), rows("main-3", 30, 32));
+    }
+
+    private static List<GenericRow> rows(String name, int fromId, int toId)
+    {
+        List<GenericRow> rows = new ArrayList<>();
+        for (int id = fromId; id < toId; id++) {
+            rows.add(GenericRow.of(BinaryString.fromString(id % 2 == 0 ? "2024-01-01" : "2024-01-02"), (long) id, BinaryString.fromString(name + "-" + id)));
+        }
+        return rows;
+    }
+
+    @Test
+    void readOptimizedEqualsPaimonsReadOptimized()
+    {
+        for (String tableName : PaimonTestTables.ALL) {
+            assertThat(RowText.paimonText(computeActual("SELECT * FROM \"%s$ro\"".formatted(tableName))))
+                    .as(tableName)
+                    .isEqualTo(RowText.paimonText(paimon().getTable(DATABASE, tableName + "$ro")));
+        }
+        // the compacted table's highest level holds its rows before the last two commits; the never-compacted table has none
+        assertThat(computeActual("SELECT count(*) FROM \"%s$ro\"".formatted(PaimonTestTables.COMPACTED)).getOnlyValue()).isNotEqualTo(0L);
+        assertThat(computeActual("SELECT count(*) FROM \"%s$ro\"".formatted(PaimonTestTables.COMPACTED)).getOnlyValue())
+                .isNotEqualTo(computeActual("SELECT count(*) FROM %s".formatted(PaimonTestTables.COMPACTED)).getOnlyValue());
+        assertThat(computeActual("SELECT count(*) FROM \"%s$ro\"".formatted(PaimonTestTables.MULTI_COMMIT)).getOnlyValue()).isEqualTo(0L);
+        assertQueryFails("INSERT INTO \"%s$ro\" VALUES ('2024-01-01', 1, 'x', 1.0)".formatted(PaimonTestTables.COMPACTED), ".*Table tables.compacted\\$ro is read only");
+        assertQueryFails("DELETE FROM \"%s$ro\"".formatted(PaimonTestTables.COMPACTED), ".*Table tables.compacted\\$ro is read only");
+    }
+
+    @Test
+    void auditLogEqualsPaimonsAuditLog()
+    {
+        for (String tableName : PaimonTestTables.ALL) {
+            assertThat(RowText.paimonText(computeActual("SELECT * FROM \"%s$audit_log\"".formatted(tableName))))
+                    .as(tableName)
+                    .isEqualTo(RowText.paimonText(paimon().getTable(DATABASE, tableName + "$audit_log")));
+        }
+        // keys whose newest record is a deletion show as -D rows; the rest are the table's rows
+        assertThat(computeActual("SELECT count(*) FROM \"%s$audit_log\" WHERE rowkind = '-D'".formatted(PaimonTestTables.MULTI_COMMIT)).getOnlyValue()).isNotEqualTo(0L);
+        assertThat(RowText.paimonText(computeActual("SELECT dt, id, name, score FROM \"%s$audit_log\" WHERE rowkind <> '-D'".formatted(PaimonTestTables.MULTI_COMMIT))))
+                .isEqualTo(RowText.paimonText(computeActual("SELECT * FROM %s".formatted(PaimonTestTables.MULTI_COMMIT))));
+        assertThat(computeActual("SELECT DISTINCT rowkind FROM \"%s$audit_log\"".formatted(PaimonTestTables.APPEND)).getOnlyValue()).isEqualTo("+I");
+        String branch = BRANCHED + "$branch_b1";
+        assertThat(RowText.paimonText(computeActual("SELECT * FROM \"%s$audit_log\"".formatted(branch))))
+                .contains("(-D, 2024-01-01, 0, gone)")
+                .isEqualTo(RowText.paimonText(paimon().getTable(DATABASE, branch + "$audit_log")));
+        assertQueryFails("DELETE FROM \"%s$audit_log\"".formatted(PaimonTestTables.MULTI_COMMIT), ".*Table tables.multi_commit\\$audit_log is read only");
+    }
+
+    @Test
+    void branchReadsEqualPaimonsBranchReads()
+    {
+        String branch = BRANCHED + "$branch_b1";
+        List<String> expected = RowText.paimonText(paimon().getTable(DATABASE, branch));
+        assertThat(RowText.paimonText(computeActual("SELECT * FROM \"%s\"".formatted(branch)))).isEqualTo(expected);
+        // the branch has the tag's rows and its own, not the main branch's later ones
+        assertThat(expected).contains("(2024-01-02, 21, branch-3-21)").noneMatch(row -> row.contains("main-2") || row.contains("main-3") || row.startsWith("(2024-01-01, 0,"));
+        assertThat(RowText.paimonText(computeActual("SELECT * FROM %s".formatted(BRANCHED)))).isEqualTo(RowText.paimonText(paimon().getTable(DATABASE, BRANCHED)));
+        // the branch's snapshots, by id: each version read as Paimon reads it
+        for (long snapshotId = 1; snapshotId <= 3; snapshotId++) {
+            assertThat(RowText.paimonText(computeActual("SELECT * FROM \"%s\" FOR VERSION AS OF %s".formatted(branch, snapshotId))))
+                    .as("snapshot %s", snapshotId)
+                    .isEqualTo(RowText.paimonText(paimon().getTable(DATABASE, branch).copy(Map.of("scan.snapshot-id", String.valueOf(snapshotId)))));
+        }
+        assertThat(RowText.paimonText(computeActual("SELECT * FROM \"%s$ro\"".formatted(branch)))).isEqualTo(RowText.paimonText(paimon().getTable(DATABASE, branch + "$ro")));
+        assertThat(computeActual("SELECT count(*) FROM \"%s$branch_empty\"".formatted(BRANCHED)).getOnlyValue()).isEqualTo(0L);
+        assertThat(computeActual("SELECT count(*) FROM \"%s$branch_main\"".formatted(BRANCHED)).getOnlyValue())
+                .isEqualTo(computeActual("SELECT count(*) FROM %s".formatted(BRANCHED)).getOnlyValue());
+    }
+
+    @Test
+    void branchSystemTablesEqualPaimons()
+            throws Exception
+    {
+        String branch = BRANCHED + "$branch_b1";
+        FileStoreTable table = (FileStoreTable) paimon().getTable(DATABASE, branch);
+        List<String> expected = new ArrayList<>();
+        for (Iterator<Snapshot> snapshots = table.snapshotManager().snapshots(); snapshots.hasNext(); ) {
+            Snapshot snapshot = snapshots.next();
+            expected.add("%s %s %s".formatted(snapshot.id(), snapshot.commitKind(), snapshot.totalRecordCount()));
+        }
+        assertThat(expected).hasSize(3);
+        assertThat(computeActual("SELECT snapshot_id, commit_kind, total_record_count FROM \"%s$snapshots\" ORDER BY snapshot_id".formatted(branch))
+                .getMaterializedRows().stream()
+                .map(row -> "%s %s %s".formatted(row.getField(0), row.getField(1), row.getField(2)))
+                .toList())
+                .isEqualTo(expected);
+        assertThat(RowText.paimonText(computeActual("SELECT * FROM \"%s$manifests\"".formatted(branch)))).isEqualTo(paimonColumns(branch + "$manifests", 9));
+        assertThat(RowText.paimonText(computeActual("SELECT partition, bucket, record_count, file_size_in_bytes, file_count FROM \"%s$buckets\"".formatted(branch))))
+                .isEqualTo(paimonColumns(branch + "$buckets", 5));
+    }
+
+    @Test
+    void branchesEqualPaimonsBranches()
+    {
+        assertThat(paimonColumns(BRANCHED + "$branches", 1)).containsExactly("(b1)", "(empty)");
+        List<MaterializedRow> rows = computeActual("SELECT branch_name, create_time FROM \"%s$branches\"".formatted(BRANCHED)).getMaterializedRows();
+        assertThat(rows.stream().map(row -> "(" + row.getField(0) + ")").toList()).containsExactly("(b1)", "(empty)");
+        for (MaterializedRow row : rows) {
+            assertThat(((ZonedDateTime) row.getField(1)).toInstant()).isBetween(beforeBranches, afterBranches);
+        }
+        assertThat(computeActual("SELECT count(*) FROM \"%s$branches\"".formatted(PaimonTestTables.MULTI_COMMIT)).getOnlyValue()).isEqualTo(0L);
+    }
+
+    @Test
+    void missingBranchAndBranchWritesFailClearly()
+    {
+        assertQueryFails("SELECT * FROM \"%s$branch_nope\"".formatted(BRANCHED), ".*Table tables.branched has no branch 'nope'");
+        assertQueryFails("SELECT * FROM \"%s$branch_nope$snapshots\"".formatted(BRANCHED), ".*Table tables.branched has no branch 'nope'");
+        assertQueryFails("INSERT INTO \"%s$branch_b1\" VALUES ('2024-01-01', 1, 'x')".formatted(BRANCHED), ".*Table tables.branched: the Paimon connector does not write to branches \\(branch 'b1'\\)");
+        assertQueryFails("DELETE FROM \"%s$branch_b1\" WHERE id = 3".formatted(BRANCHED), ".*the Paimon connector does not write to branches.*");
     }
 
     @Test

@@ -1,0 +1,194 @@
+package io.trino.plugin.paimon.read;
+
+import io.airlift.slice.Slice;
+import io.trino.plugin.paimon.merge.KeyValueLayout;
+import io.trino.spi.Page;
+import io.trino.spi.block.Block;
+import io.trino.spi.block.BlockBuilder;
+import io.trino.spi.block.RunLengthEncodedBlock;
+import io.trino.spi.connector.ConnectorPageSource;
+import io.trino.spi.connector.SourcePage;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.OptionalLong;
+
+import static io.airlift.slice.Slices.utf8Slice;
+import static io.trino.spi.type.TinyintType.TINYINT;
+import static io.trino.spi.type.VarcharType.VARCHAR;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The rows of {@code "<table>$audit_log"}: the table's columns preceded by {@code rowkind}, the text of each row's
+ * kind ({@code +I}, {@code -U}, {@code +U}, {@code -D}). A primary-key bucket is merged as Paimon's audit log reads
+ * it, keeping a key whose merged record retracts as that record ({@code -D} or {@code -U}) instead of dropping it;
+ * the rows of an append table are all {@code +I}.
+ */
+public final class AuditLogPageSource
+        implements ConnectorPageSource
+{
+    public static final String ROW_KIND_COLUMN = "rowkind";
+    /** The field id of the {@code rowkind} column's handle: no table field has a negative id. */
+    public static final int ROW_KIND_FIELD_ID = -2;
+
+    private static final Slice[] KIND_TEXT = {utf8Slice("+I"), utf8Slice("-U"), utf8Slice("+U"), utf8Slice("-D")};
+
+    private final Source source;
+    private final int kindChannel;
+    private final int[] outputChannels;
+    private long completedPositions;
+    private boolean finished;
+
+    /** A source of pages: {@code nextPage} returns null once exhausted. */
+    interface Source
+            extends AutoCloseable
+    {
+        Page nextPage();
+
+        long memoryUsage();
+
+        @Override
+        void close();
+    }
+
+    /**
+     * @param kindChannel the channel of the row kind (TINYINT) in the source pages, or -1 when every row is an insert
+     * @param outputChannels for each output column, its channel in the source pages, or -1 for {@code rowkind}
+     */
+    AuditLogPageSource(Source source, int kindChannel, int[] outputChannels)
+    {
+        this.source = requireNonNull(source, "source is null");
+        this.kindChannel = kindChannel;
+        this.outputChannels = outputChannels.clone();
+    }
+
+    /** The merged records of a primary-key bucket, in a data file's key-value layout, kept retractions included. */
+    static AuditLogPageSource ofMergedRecords(BucketCompactionReader reader, int kindChannel, int[] outputChannels)
+    {
+        return new AuditLogPageSource(new Source()
+        {
+            @Override
+            public Page nextPage()
+            {
+                return reader.nextPage();
+            }
+
+            @Override
+            public long memoryUsage()
+            {
+                return reader.memoryUsage();
+            }
+
+            @Override
+            public void close()
+            {
+                reader.close();
+            }
+        }, kindChannel, outputChannels);
+    }
+
+    /** The rows of an append table's page source, each an insert. */
+    static AuditLogPageSource ofInserts(ConnectorPageSource rows, int[] outputChannels)
+    {
+        return new AuditLogPageSource(new Source()
+        {
+            @Override
+            public Page nextPage()
+            {
+                while (!rows.isFinished()) {
+                    SourcePage page = rows.getNextSourcePage();
+                    if (page != null) {
+                        return page.getPage();
+                    }
+                }
+                return null;
+            }
+
+            @Override
+            public long memoryUsage()
+            {
+                return rows.getMemoryUsage();
+            }
+
+            @Override
+            public void close()
+            {
+                try {
+                    rows.close();
+                }
+                catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+        }, -1, outputChannels);
+    }
+
+    @Override
+    public SourcePage getNextSourcePage()
+    {
+        if (finished) {
+            return null;
+        }
+        Page page = source.nextPage();
+        if (page == null) {
+            finished = true;
+            return null;
+        }
+        Block[] blocks = new Block[outputChannels.length];
+        for (int i = 0; i < outputChannels.length; i++) {
+            blocks[i] = outputChannels[i] >= 0 ? page.getBlock(outputChannels[i]) : kinds(page);
+        }
+        completedPositions += page.getPositionCount();
+        return SourcePage.create(new Page(page.getPositionCount(), blocks));
+    }
+
+    private Block kinds(Page page)
+    {
+        if (kindChannel < 0) {
+            return RunLengthEncodedBlock.create(VARCHAR, KIND_TEXT[KeyValueLayout.INSERT], page.getPositionCount());
+        }
+        Block kinds = page.getBlock(kindChannel);
+        BlockBuilder text = VARCHAR.createBlockBuilder(null, page.getPositionCount());
+        for (int position = 0; position < page.getPositionCount(); position++) {
+            VARCHAR.writeSlice(text, KIND_TEXT[TINYINT.getByte(kinds, position)]);
+        }
+        return text.build();
+    }
+
+    @Override
+    public long getCompletedBytes()
+    {
+        return 0;
+    }
+
+    @Override
+    public long getReadTimeNanos()
+    {
+        return 0;
+    }
+
+    @Override
+    public OptionalLong getCompletedPositions()
+    {
+        return OptionalLong.of(completedPositions);
+    }
+
+    @Override
+    public boolean isFinished()
+    {
+        return finished;
+    }
+
+    @Override
+    public long getMemoryUsage()
+    {
+        return source.memoryUsage();
+    }
+
+    @Override
+    public void close()
+    {
+        finished = true;
+        source.close();
+    }
+}
