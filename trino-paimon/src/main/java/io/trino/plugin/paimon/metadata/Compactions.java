@@ -49,7 +49,7 @@ import static java.util.Objects.requireNonNull;
  * known, including those a concurrent writer added, and a statement writes few buckets that need it, usually a few
  * small level-0 runs at a time.
  * <p>
- * On tables where a -D restarts its row ({@link io.trino.plugin.paimon.merge.MergeEngineSpec#deleteRestartsRow}) a
+ * On tables where a -D restarts its row ({@code MergeEngineSpec.deleteRestartsRow}) a
  * pick that leaves older runs out becomes a full compaction of the bucket: the partial merge Paimon's writer does
  * there would bring a deleted row's older values back under a re-inserted key.
  * <p>
