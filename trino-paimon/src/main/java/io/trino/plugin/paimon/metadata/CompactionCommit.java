@@ -8,6 +8,7 @@ import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.catalog.CompactionConflictCheck;
 import io.trino.plugin.paimon.catalog.IndexManifestUpdate;
 import io.trino.plugin.paimon.catalog.SnapshotCommitter;
+import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry.FileKind;
 import io.trino.plugin.paimon.format.manifest.ScanFilter;
@@ -23,24 +24,29 @@ import io.trino.spi.TrinoException;
 
 import java.io.IOException;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.function.Consumer;
 
 import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_STATE_UNKNOWN;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
 import static io.trino.spi.StandardErrorCode.GENERIC_INTERNAL_ERROR;
+import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
 import static java.util.Objects.requireNonNull;
 
 /**
  * Commits compactions of buckets as one COMPACT snapshot, as Paimon's commit of compaction results does
  * (paimon-format.md §11): a DELETE entry for every file replaced, at the level it had, and an ADD entry for every file
- * written. A commit since the compacted snapshot that removed a replaced file fails it with TRANSACTION_CONFLICT
- * ({@link CompactionConflictCheck}); new files in the same buckets do not. Nothing compacted: no snapshot. When the
- * commit surely did not land, the written files are deleted.
+ * written, and on deletion-vector tables the removal of the compacted buckets' vectors. A commit since the compacted
+ * snapshot that removed a replaced file, or changed the vectors of a compacted bucket, fails it with
+ * TRANSACTION_CONFLICT ({@link CompactionConflictCheck}); new files in the same buckets do not. Nothing compacted: no
+ * snapshot. When the commit surely did not land, the written files are deleted.
  */
 final class CompactionCommit
 {
@@ -89,12 +95,22 @@ final class CompactionCommit
         }
         List<ManifestEntry> deletes = deleted.build();
         List<ManifestEntry> adds = added.build();
-        CompactionConflictCheck check = new CompactionConflictCheck(fileSystem, location, tableName, OptionalLong.of(baseSnapshotId), deletes.stream().map(ManifestEntry::identifier).collect(toImmutableSet()));
+        Set<String> buckets = new HashSet<>();
+        for (CompactionFragment fragment : fragments) {
+            buckets.add(bucketKey(BinaryRow.deserialize(fragment.partition()).bytes(), fragment.bucket()));
+        }
+        List<IndexManifestEntry> droppedVectors = droppedDeletionVectors(base, buckets, deletes);
+        Map<String, String> baseVectors = deletionVectorFiles(Optional.of(base), buckets);
+        CompactionConflictCheck fileCheck = new CompactionConflictCheck(fileSystem, location, tableName, OptionalLong.of(baseSnapshotId), deletes.stream().map(ManifestEntry::identifier).collect(toImmutableSet()));
+        Consumer<Optional<Snapshot>> check = latest -> {
+            fileCheck.accept(latest);
+            checkDeletionVectorsUnchanged(latest, buckets, baseVectors);
+        };
         SnapshotCommitter committer = new SnapshotCommitter(fileSystem, location, table.schema(), commitIdentifier, table.options().commitMaxRetries());
         Map<String, String> properties = ImmutableMap.of(InsertCommit.COMMIT_ID_PROPERTY, commitIdentifier, InsertCommit.QUERY_ID_PROPERTY, queryId);
         try {
             List<ManifestEntry> changes = ImmutableList.<ManifestEntry>builder().addAll(deletes).addAll(adds).build();
-            return Optional.of(committer.commit(CommitKind.COMPACT, changes, List.of(), IndexManifestUpdate.NONE, false, properties, check));
+            return Optional.of(committer.commit(CommitKind.COMPACT, changes, List.of(), IndexManifestUpdate.bucketed(droppedVectors), false, properties, check));
         }
         catch (RuntimeException e) {
             if (e instanceof TrinoException trinoException && !trinoException.getErrorCode().equals(PAIMON_COMMIT_STATE_UNKNOWN.toErrorCode())) {
@@ -105,6 +121,71 @@ final class CompactionCommit
             }
             throw e;
         }
+    }
+
+    /**
+     * The deletion-vector index entries the compaction makes obsolete: the vectors of a compacted bucket belong to the
+     * files it replaced (it read them with their vectors applied), so the bucket's entry goes, as Paimon drops the
+     * vectors of the files a compaction rewrites. A vector of a file the compaction leaves in place would need a new
+     * index file; the compactions of deletion-vector tables rewrite whole buckets, so that is an internal error.
+     */
+    private List<IndexManifestEntry> droppedDeletionVectors(Snapshot base, Set<String> buckets, List<ManifestEntry> deletes)
+    {
+        Set<String> compacted = new HashSet<>();
+        for (ManifestEntry entry : deletes) {
+            compacted.add(fileKey(entry.partition().bytes(), entry.bucket(), entry.file().fileName()));
+        }
+        ImmutableList.Builder<IndexManifestEntry> dropped = ImmutableList.builder();
+        for (IndexManifestEntry index : deletionVectorEntries(Optional.of(base))) {
+            if (!buckets.contains(bucketKey(index.partition().bytes(), index.bucket()))) {
+                continue;
+            }
+            for (IndexManifestEntry.DeletionVectorRange range : index.deletionVectorRanges().orElse(List.of())) {
+                if (!compacted.contains(fileKey(index.partition().bytes(), index.bucket(), range.dataFileName()))) {
+                    throw new TrinoException(GENERIC_INTERNAL_ERROR, "Table %s: a compaction of bucket %s leaves data file %s with its deletion vector in %s in place".formatted(table.name(), index.bucket(), range.dataFileName(), index.fileName()));
+                }
+            }
+            dropped.add(new IndexManifestEntry(FileKind.DELETE, index.partition(), index.bucket(), index.indexType(), index.fileName(), index.fileSize(), index.rowCount(), index.deletionVectorRanges(), index.externalPath()));
+        }
+        return dropped.build();
+    }
+
+    /**
+     * A commit since the compacted snapshot that gave a compacted bucket other deletion vectors deleted rows the
+     * compaction copied: the compaction gives way, as Paimon's commit checks deletion-vector index conflicts.
+     */
+    private void checkDeletionVectorsUnchanged(Optional<Snapshot> latest, Set<String> buckets, Map<String, String> baseVectors)
+    {
+        if (!table.options().deletionVectorsEnabled() && baseVectors.isEmpty()) {
+            return;
+        }
+        Map<String, String> current = deletionVectorFiles(latest, buckets);
+        if (!current.equals(baseVectors)) {
+            throw new TrinoException(TRANSACTION_CONFLICT, "Compaction of Paimon table %s conflicts with a concurrent commit: the deletion vector index files of the compacted buckets changed from %s to %s; run it again".formatted(table.name(), baseVectors.values(), current.values()));
+        }
+    }
+
+    /** The deletion-vector index file of each of the given buckets that has one. */
+    private Map<String, String> deletionVectorFiles(Optional<Snapshot> snapshot, Set<String> buckets)
+    {
+        Map<String, String> files = new HashMap<>();
+        for (IndexManifestEntry index : deletionVectorEntries(snapshot)) {
+            String bucket = bucketKey(index.partition().bytes(), index.bucket());
+            if (buckets.contains(bucket)) {
+                files.put(bucket, index.fileName());
+            }
+        }
+        return files;
+    }
+
+    private List<IndexManifestEntry> deletionVectorEntries(Optional<Snapshot> snapshot)
+    {
+        if (snapshot.isEmpty()) {
+            return List.of();
+        }
+        return new SnapshotScan(fileSystem, table.location()).indexFiles(snapshot.get(), ScanFilter.ALL).stream()
+                .filter(index -> index.indexType().equals(IndexManifestEntry.DELETION_VECTORS_INDEX))
+                .toList();
     }
 
     private void deleteWritten(List<ManifestEntry> files, RuntimeException failure)
@@ -122,6 +203,11 @@ final class CompactionCommit
 
     private static String fileKey(byte[] partition, int bucket, String fileName)
     {
-        return HexFormat.of().formatHex(partition) + "/" + bucket + "/" + fileName;
+        return bucketKey(partition, bucket) + "/" + fileName;
+    }
+
+    private static String bucketKey(byte[] partition, int bucket)
+    {
+        return HexFormat.of().formatHex(partition) + "/" + bucket;
     }
 }

@@ -19,6 +19,7 @@ import io.trino.plugin.paimon.procedure.BucketCompactor;
 import io.trino.plugin.paimon.procedure.CompactionFragment;
 import io.trino.plugin.paimon.procedure.Optimize;
 import io.trino.plugin.paimon.procedure.UniversalCompaction;
+import io.trino.plugin.paimon.read.DeletionVectorIndex;
 import io.trino.plugin.paimon.table.CompactionOptions;
 import io.trino.plugin.paimon.table.MergeEngineOptions;
 import io.trino.plugin.paimon.table.PaimonTable;
@@ -48,9 +49,15 @@ import static java.util.Objects.requireNonNull;
  * known, including those a concurrent writer added, and a statement writes few buckets that need it, usually a few
  * small level-0 runs at a time.
  * <p>
- * On tables where a -D restarts its row ({@link io.trino.plugin.paimon.merge.MergeEngineSpec#deleteRestartsRow}) a
+ * On tables where a -D restarts its row ({@code MergeEngineSpec.deleteRestartsRow}) a
  * pick that leaves older runs out becomes a full compaction of the bucket: the partial merge Paimon's writer does
  * there would bring a deleted row's older values back under a re-inserted key.
+ * <p>
+ * On deletion-vector and first-row tables, whose level-0 files Paimon's batch reads skip, every bucket a write reached
+ * is compacted whole to the highest level, its files read with their deletion vectors and the bucket's vectors dropped
+ * ({@link CompactionCommit}): the written rows become visible, older rows of their keys are replaced by the merge
+ * (first-row: the older row wins), and no level-0 file is left. Paimon's writer reaches the same state with less
+ * rewriting, by moving only level 0 up and marking the rows it supersedes in deletion vectors (a lookup compaction).
  */
 public final class Compactions
 {
@@ -96,11 +103,14 @@ public final class Compactions
             return;
         }
         boolean deleteRestartsRow = MergeEngineOptions.toSpec(table.schema(), table.options()).deleteRestartsRow();
+        boolean levelZeroInvisible = table.options().batchScanSkipsLevelZero();
         Set<BucketKey> buckets = written.stream()
                 .map(entry -> new BucketKey(ByteBuffer.wrap(entry.partition().bytes()), entry.bucket()))
                 .collect(toImmutableSet());
+        SnapshotScan scan = new SnapshotScan(fileSystem, table.location());
+        DeletionVectorIndex deletionVectors = DeletionVectorIndex.of(table, scan, scan.indexFiles(appended, ScanFilter.ALL));
         ImmutableList.Builder<CompactionFragment> fragments = ImmutableList.builder();
-        for (BucketFiles bucket : new SnapshotScan(fileSystem, table.location()).liveFilesByBucket(appended, ScanFilter.ALL)) {
+        for (BucketFiles bucket : scan.liveFilesByBucket(appended, ScanFilter.ALL)) {
             if (!buckets.contains(new BucketKey(ByteBuffer.wrap(bucket.partition().bytes()), bucket.bucket()))) {
                 continue;
             }
@@ -108,12 +118,17 @@ public final class Compactions
             int numLevels = UniversalCompaction.numLevels(options, files);
             List<UniversalCompaction.LevelRun> runs = UniversalCompaction.levelSortedRuns(files);
             Optional<UniversalCompaction.Unit> unit = UniversalCompaction.pick(options, numLevels, runs);
-            if (deleteRestartsRow && unit.isPresent() && unit.get().runs().size() < runs.size()) {
+            if (levelZeroInvisible) {
+                // what is left at level 0 stays unseen by readers, and a partial merge would leave older rows of the
+                // written keys visible above it, so the bucket is merged whole
+                unit = UniversalCompaction.pickFull(numLevels, runs);
+            }
+            else if (deleteRestartsRow && unit.isPresent() && unit.get().runs().size() < runs.size()) {
                 // merging the newer runs alone would turn "-D then +I" into a plain +I over the older row
                 unit = UniversalCompaction.pickFull(numLevels, runs);
             }
             if (unit.isPresent()) {
-                fragments.add(compact(session, table, bucket.partition(), bucket.bucket(), bucket.files().getFirst().totalBuckets(), unit.get()));
+                fragments.add(compact(session, table, bucket.partition(), bucket.bucket(), bucket.files().getFirst().totalBuckets(), unit.get(), deletionVectors));
             }
         }
         try {
@@ -128,10 +143,10 @@ public final class Compactions
         }
     }
 
-    private CompactionFragment compact(ConnectorSession session, PaimonTable table, BinaryRow partition, int bucket, int totalBuckets, UniversalCompaction.Unit unit)
+    private CompactionFragment compact(ConnectorSession session, PaimonTable table, BinaryRow partition, int bucket, int totalBuckets, UniversalCompaction.Unit unit, DeletionVectorIndex deletionVectors)
     {
         Location bucketDirectory = table.bucketLocation(partition, bucket);
-        List<DataFileMeta> output = compactor.compact(session, table, bucketDirectory, BucketCompactor.dataFiles(table, table.partitionPath(partition), bucket, unit.files()), unit.outputLevel(), unit.dropRetracts());
+        List<DataFileMeta> output = compactor.compact(session, table, bucketDirectory, BucketCompactor.dataFiles(table, partition, bucket, unit.files(), deletionVectors), unit.outputLevel(), unit.dropRetracts());
         return new CompactionFragment(
                 partition.serialize(),
                 bucket,

@@ -97,6 +97,7 @@ import static com.google.common.collect.ImmutableList.toImmutableList;
 import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_UNSUPPORTED_TYPE;
 import static io.trino.plugin.paimon.metadata.PaimonSessionProperties.insertExistingPartitionsBehavior;
+import static io.trino.plugin.paimon.metadata.PaimonSessionProperties.isCompactionOnWriteEnabled;
 import static io.trino.spi.StandardErrorCode.INVALID_SCHEMA_PROPERTY;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.spi.StandardErrorCode.TABLE_ALREADY_EXISTS;
@@ -473,6 +474,7 @@ public class PaimonMetadata
         }
         PaimonTable table = newTable(tableMetadata);
         WriteRestrictions.checkInsertable(tableName.toString(), table.schema(), table.options());
+        WriteRestrictions.checkCompactedOnWrite(tableName.toString(), table.schema(), table.options(), isCompactionOnWriteEnabled(session));
         loadedTables.remove(tableName);
         if (!catalog.createTable(session, tableName, table.schema())) {
             throw new TrinoException(TABLE_ALREADY_EXISTS, "Table already exists: " + tableName);
@@ -550,6 +552,7 @@ public class PaimonMetadata
         TableSchema schema = table.schema();
         TableOptions options = table.options();
         WriteRestrictions.checkInsertable(tableName, schema, options);
+        WriteRestrictions.checkCompactedOnWrite(tableName, schema, options, isCompactionOnWriteEnabled(session));
         catalog.checkCommitsAreExclusive(session, table);
 
         // the pages carry every table column, in table order
@@ -754,6 +757,7 @@ public class PaimonMetadata
                 .collect(toImmutableSet())));
         RowChangeRules rules = RowChangeRules.forStatement(tableName, table.schema(), table.options(), updatedColumns);
         WriteRestrictions.checkInsertable(tableName, table.schema(), table.options());
+        WriteRestrictions.checkCompactedOnWrite(tableName, table.schema(), table.options(), isCompactionOnWriteEnabled(session));
         return new PaimonMergeTableHandle(handle, writeHandle(session, handle, false), rules);
     }
 

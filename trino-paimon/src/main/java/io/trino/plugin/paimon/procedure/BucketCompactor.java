@@ -4,7 +4,9 @@ import com.google.inject.Inject;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.plugin.paimon.format.manifest.DataFileMeta;
+import io.trino.plugin.paimon.format.row.BinaryRow;
 import io.trino.plugin.paimon.read.BucketCompactionReader;
+import io.trino.plugin.paimon.read.DeletionVectorIndex;
 import io.trino.plugin.paimon.read.PaimonDataFile;
 import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
 import io.trino.plugin.paimon.table.PaimonTable;
@@ -15,7 +17,6 @@ import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.type.TypeManager;
 
 import java.util.List;
-import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
 
@@ -62,11 +63,12 @@ public final class BucketCompactor
         }
     }
 
-    /** The files of a bucket as the compaction reader takes them. */
-    public static List<PaimonDataFile> dataFiles(PaimonTable table, String partitionPath, int bucket, List<DataFileMeta> files)
+    /** The files of a bucket as the compaction reader takes them, each with its deletion vector, so deleted rows stay deleted. */
+    public static List<PaimonDataFile> dataFiles(PaimonTable table, BinaryRow partition, int bucket, List<DataFileMeta> files, DeletionVectorIndex deletionVectors)
     {
+        String partitionPath = table.partitionPath(partition);
         return files.stream()
-                .map(file -> PaimonDataFile.of(file, table.dataFileLocation(partitionPath, bucket, file), Optional.empty()))
+                .map(file -> PaimonDataFile.of(file, table.dataFileLocation(partitionPath, bucket, file), deletionVectors.of(partition, bucket, file.fileName())))
                 .toList();
     }
 }

@@ -10,6 +10,7 @@ import io.trino.plugin.paimon.format.manifest.DataFileMeta;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.manifest.SnapshotScan;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
+import io.trino.plugin.paimon.read.DeletionVectorIndex;
 import io.trino.plugin.paimon.read.FilePruning;
 import io.trino.plugin.paimon.read.PaimonSplitManager;
 import io.trino.plugin.paimon.read.PinnedSnapshot;
@@ -73,8 +74,10 @@ public class TableExecuteSplitManager
         TrinoFileSystem fileSystem = fileSystemFactory.create(session);
         Snapshot snapshot = PinnedSnapshot.read(fileSystem, optimize);
         FilePruning filter = FilePruning.create(table, optimize.constraint());
+        SnapshotScan scan = new SnapshotScan(fileSystem, table.location());
+        DeletionVectorIndex deletionVectors = DeletionVectorIndex.of(table, scan, scan.indexFiles(snapshot, filter));
         List<OptimizeSplit> splits = new ArrayList<>();
-        for (BucketFiles bucket : new SnapshotScan(fileSystem, table.location()).liveFilesByBucket(snapshot, filter)) {
+        for (BucketFiles bucket : scan.liveFilesByBucket(snapshot, filter)) {
             List<DataFileMeta> files = bucket.files().stream().map(ManifestEntry::file).toList();
             int numLevels = UniversalCompaction.numLevels(options, files);
             Optional<UniversalCompaction.Unit> unit = UniversalCompaction.pickFull(numLevels, UniversalCompaction.levelSortedRuns(files));
@@ -88,7 +91,7 @@ public class TableExecuteSplitManager
                     partitionPath,
                     bucket.bucket(),
                     bucket.files().getFirst().totalBuckets(),
-                    BucketCompactor.dataFiles(table, partitionPath, bucket.bucket(), unit.get().files()),
+                    BucketCompactor.dataFiles(table, bucket.partition(), bucket.bucket(), unit.get().files(), deletionVectors),
                     unit.get().outputLevel(),
                     SplitWeight.fromProportion(Math.clamp((double) bytes / STANDARD_SPLIT_BYTES, 0.01, 1.0))));
         }

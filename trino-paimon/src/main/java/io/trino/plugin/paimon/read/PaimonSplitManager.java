@@ -8,7 +8,6 @@ import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.plugin.paimon.PaimonColumnHandle;
 import io.trino.plugin.paimon.PaimonTableHandle;
 import io.trino.plugin.paimon.format.manifest.BucketFiles;
-import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.manifest.SnapshotScan;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
@@ -28,11 +27,7 @@ import io.trino.spi.connector.DynamicFilter;
 import io.trino.spi.connector.FixedSplitSource;
 import io.trino.spi.predicate.TupleDomain;
 
-import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalInt;
 
 import static java.util.Objects.requireNonNull;
@@ -86,17 +81,7 @@ public class PaimonSplitManager
         SnapshotScan scan = new SnapshotScan(fileSystem, table.location());
         FilePruning filter = FilePruning.create(table, pruning);
 
-        Map<String, PaimonDataFile.DeletionVectorReference> deletionVectors = new HashMap<>();
-        for (IndexManifestEntry index : scan.indexFiles(snapshot, filter)) {
-            if (!index.indexType().equals(IndexManifestEntry.DELETION_VECTORS_INDEX)) {
-                continue;
-            }
-            String indexPath = index.externalPath().map(path -> table.externalFile(path, "deletion vector file")).orElseGet(() -> scan.indexLocation(index.fileName())).toString();
-            for (IndexManifestEntry.DeletionVectorRange range : index.deletionVectorRanges().orElse(List.of())) {
-                deletionVectors.put(deletionVectorKey(index.partition().bytes(), index.bucket(), range.dataFileName()),
-                        new PaimonDataFile.DeletionVectorReference(indexPath, range.offset(), range.length()));
-            }
-        }
+        DeletionVectorIndex deletionVectors = DeletionVectorIndex.of(table, scan, scan.indexFiles(snapshot, filter));
 
         boolean primaryKeyTable = table.hasPrimaryKey();
         // the read-optimized view of a primary-key table reads only the highest level, whose files hold each key once
@@ -117,7 +102,7 @@ public class PaimonSplitManager
                     // a key's records all lie in files whose key range holds it, so the merge stays exact for every key the predicate admits
                     .filter(entry -> !primaryKeyTable || filter.mayContainKeys(entry.file()))
                     .map(ManifestEntry::file)
-                    .map(file -> PaimonDataFile.of(file, table.dataFileLocation(partitionPath, bucket.bucket(), file), Optional.ofNullable(deletionVectors.get(deletionVectorKey(bucket.partition().bytes(), bucket.bucket(), file.fileName())))))
+                    .map(file -> PaimonDataFile.of(file, table.dataFileLocation(partitionPath, bucket.bucket(), file), deletionVectors.of(bucket.partition(), bucket.bucket(), file.fileName())))
                     .toList();
             if (files.isEmpty()) {
                 continue;
@@ -158,10 +143,5 @@ public class PaimonSplitManager
         long bytes = files.stream().mapToLong(PaimonDataFile::fileSize).sum();
         SplitWeight weight = SplitWeight.fromProportion(Math.clamp((double) bytes / STANDARD_SPLIT_BYTES, 0.01, 1.0));
         return new PaimonSplit(partitionPath, bucket, files, weight);
-    }
-
-    private static String deletionVectorKey(byte[] partition, int bucket, String fileName)
-    {
-        return HexFormat.of().formatHex(partition) + "/" + bucket + "/" + fileName;
     }
 }

@@ -2,20 +2,16 @@ package io.trino.plugin.paimon.write;
 
 import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.format.schema.TableSchema;
-import io.trino.plugin.paimon.merge.MergeEngine;
 import io.trino.plugin.paimon.merge.MergeFunction;
 import io.trino.plugin.paimon.merge.MergeFunctionFactory;
 import io.trino.plugin.paimon.merge.ValueColumn;
 import io.trino.plugin.paimon.table.MergeEngineOptions;
 import io.trino.plugin.paimon.table.TableOptions;
-import io.trino.spi.TrinoException;
 import io.trino.spi.type.Type;
 
 import java.util.List;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
-
-import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 
 /**
  * The merge function that folds the records of one key before they are written, the same one reads apply
@@ -30,9 +26,6 @@ final class WriteMergeFunctions
      */
     static Supplier<MergeFunction> create(String tableName, TableSchema schema, TableOptions options, List<Type> types, int firstValueChannel)
     {
-        if (options.mergeEngine() == MergeEngine.FIRST_ROW) {
-            throw new TrinoException(NOT_SUPPORTED, "Table %s: writing to a table with 'merge-engine' = 'first-row' is not supported".formatted(tableName));
-        }
         List<DataField> fields = schema.fields();
         // every column of the row is a value channel, and the merged row is the whole row
         List<ValueColumn> values = IntStream.range(0, fields.size())

@@ -2,7 +2,7 @@ package io.trino.plugin.paimon.write;
 
 import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.format.schema.TableSchema;
-import io.trino.plugin.paimon.merge.MergeEngine;
+import io.trino.plugin.paimon.table.CompactionOptions;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.plugin.paimon.table.TableOptions.ChangelogProducer;
 import io.trino.spi.TrinoException;
@@ -40,13 +40,6 @@ public final class WriteRestrictions
         }
         if (!options.fileFormat().equals("parquet")) {
             throw refuse(tableName, "option 'file.format' = '%s'; only Parquet data files can be written".formatted(options.fileFormat()));
-        }
-        // Paimon's batch reads of these tables skip level-0 files, so rows written as new level-0 files would stay invisible
-        if (options.deletionVectorsEnabled()) {
-            throw refuse(tableName, "option 'deletion-vectors.enabled' = 'true' (Paimon reads such tables without their level-0 files, which is all a write produces)");
-        }
-        if (primaryKeyTable && options.mergeEngine() == MergeEngine.FIRST_ROW) {
-            throw refuse(tableName, "option 'merge-engine' = 'first-row' (Paimon reads such tables without their level-0 files, which is all a write produces)");
         }
         if (primaryKeyTable && options.changelogProducer() == ChangelogProducer.LOOKUP) {
             throw refuse(tableName, "option 'changelog-producer' = 'lookup' (Paimon reads such tables without their level-0 files, which is all a write produces)");
@@ -94,6 +87,31 @@ public final class WriteRestrictions
             if (options.bucketFunctionType() == TableOptions.BucketFunctionType.MOD && options.bucketKey().size() != 1) {
                 throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "Table %s: 'bucket-function.type' = 'mod' needs a single bucket key column, not %s".formatted(tableName, options.bucketKey()));
             }
+        }
+    }
+
+    /**
+     * Refuses a write to a deletion-vector or first-row table that would not be compacted on write: Paimon's batch
+     * reads of those tables skip level-0 files, which is all a write produces until the compaction after it moves
+     * them up, so the rows would be committed unseen.
+     *
+     * @param compactionOnWrite whether the statement's session lets writes compact
+     */
+    public static void checkCompactedOnWrite(String tableName, TableSchema schema, TableOptions options, boolean compactionOnWrite)
+    {
+        if (schema.primaryKeys().isEmpty() || !options.batchScanSkipsLevelZero()) {
+            return;
+        }
+        String kind = options.deletionVectorsEnabled() ? "option 'deletion-vectors.enabled' = 'true'" : "option 'merge-engine' = 'first-row'";
+        String reason = "with %s Paimon reads the table without its level-0 files, which is all a write produces until the compaction after it, and ".formatted(kind);
+        if (CompactionOptions.of(tableName, schema.options()).writeOnly()) {
+            throw refuse(tableName, reason + "option 'write-only' = 'true' turns that compaction off");
+        }
+        if (!compactionOnWrite) {
+            throw refuse(tableName, reason + "session property 'compaction_on_write_enabled' = false turns that compaction off");
+        }
+        if (options.changelogProducer() == ChangelogProducer.FULL_COMPACTION) {
+            throw refuse(tableName, reason + "option 'changelog-producer' = 'full-compaction' needs changelog files this compaction does not write");
         }
     }
 

@@ -3,6 +3,7 @@ package io.trino.plugin.paimon.metadata;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.trino.Session;
 import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import org.apache.paimon.CoreOptions;
@@ -538,11 +539,13 @@ final class TestPaimonCreateTable
         assertQueryFails("CREATE TABLE ctas_postpone WITH (primary_key = ARRAY['id'], bucket = -2) AS SELECT 1 id, 'x' v",
                 ".*Cannot write to Paimon table created.ctas_postpone: the table has postpone buckets \\('bucket' = '-2'\\).*");
         assertThat(tableFolder(TRINO, "ctas_postpone")).doesNotExist();
-        assertQueryFails("CREATE TABLE ctas_first_row WITH (primary_key = ARRAY['id'], bucket = 1, options = ARRAY['merge-engine=first-row']) AS SELECT 1 id, 'x' v",
-                ".*Cannot write to Paimon table created.ctas_first_row: option 'merge-engine' = 'first-row'.*");
+        assertQueryFails("CREATE TABLE ctas_first_row WITH (primary_key = ARRAY['id'], bucket = 1, options = ARRAY['merge-engine=first-row', 'write-only=true']) AS SELECT 1 id, 'x' v",
+                ".*Cannot write to Paimon table created.ctas_first_row: with option 'merge-engine' = 'first-row' .* option 'write-only' = 'true' turns that compaction off");
         assertThat(tableFolder(TRINO, "ctas_first_row")).doesNotExist();
-        assertQueryFails("CREATE TABLE ctas_vectors WITH (primary_key = ARRAY['id'], bucket = 1, options = ARRAY['deletion-vectors.enabled=true']) AS SELECT 1 id, 'x' v",
-                ".*Cannot write to Paimon table created.ctas_vectors: option 'deletion-vectors.enabled' = 'true'.*");
+        assertQueryFails(
+                Session.builder(getSession()).setCatalogSessionProperty("paimon", "compaction_on_write_enabled", "false").build(),
+                "CREATE TABLE ctas_vectors WITH (primary_key = ARRAY['id'], bucket = 1, options = ARRAY['deletion-vectors.enabled=true']) AS SELECT 1 id, 'x' v",
+                ".*Cannot write to Paimon table created.ctas_vectors: with option 'deletion-vectors.enabled' = 'true' .* session property 'compaction_on_write_enabled' = false turns that compaction off");
         assertThat(tableFolder(TRINO, "ctas_vectors")).doesNotExist();
         // a schema Paimon refuses, with CREATE TABLE's message
         assertQueryFails("CREATE TABLE ctas_pk_missing WITH (primary_key = ARRAY['nope']) AS SELECT 1 id", ".*ctas_pk_missing.*nope.*");

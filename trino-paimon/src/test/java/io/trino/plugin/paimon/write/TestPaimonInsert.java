@@ -146,7 +146,7 @@ final class TestPaimonInsert
                 .partitionKeys("dt")
                 .build());
         paimon.createTable(DATABASE, "postpone_bucket", refused.option("bucket", "-2").build());
-        paimon.createTable(DATABASE, "deletion_vectors", refused.option("bucket", "1").option("deletion-vectors.enabled", "true").build());
+        paimon.createTable(DATABASE, "deletion_vectors", refused.option("bucket", "1").option("deletion-vectors.enabled", "true").option("write-only", "true").build());
         paimon.createTable(DATABASE, "first_row", Schema.newBuilder().column("id", DataTypes.INT()).column("v", DataTypes.STRING()).primaryKey("id")
                 .option("bucket", "1").option("merge-engine", "first-row").build());
         paimon.createTable(DATABASE, "lookup_changelog", Schema.newBuilder().column("id", DataTypes.INT()).column("v", DataTypes.STRING()).primaryKey("id")
@@ -441,8 +441,12 @@ final class TestPaimonInsert
     {
         assertQueryFails("INSERT INTO cross_partition VALUES ('a', 1, 'x')", ".*Cannot write to Paimon table inserts.cross_partition: the primary key \\[id\\] does not contain every partition key \\[dt\\] \\(cross-partition upsert\\).*");
         assertQueryFails("INSERT INTO postpone_bucket VALUES (1, 'x')", ".*Cannot write to Paimon table inserts.postpone_bucket: the table has postpone buckets \\('bucket' = '-2'\\).*");
-        assertQueryFails("INSERT INTO deletion_vectors VALUES (1, 'x')", ".*Cannot write to Paimon table inserts.deletion_vectors: option 'deletion-vectors.enabled' = 'true'.*");
-        assertQueryFails("INSERT INTO first_row VALUES (1, 'x')", ".*Cannot write to Paimon table inserts.first_row: option 'merge-engine' = 'first-row'.*");
+        // tables whose level-0 files Paimon does not read, where the compaction after the write is off
+        assertQueryFails("INSERT INTO deletion_vectors VALUES (1, 'x')", ".*Cannot write to Paimon table inserts.deletion_vectors: with option 'deletion-vectors.enabled' = 'true' .* option 'write-only' = 'true' turns that compaction off");
+        assertQueryFails(
+                io.trino.Session.builder(getSession()).setCatalogSessionProperty("paimon", "compaction_on_write_enabled", "false").build(),
+                "INSERT INTO first_row VALUES (1, 'x')",
+                ".*Cannot write to Paimon table inserts.first_row: with option 'merge-engine' = 'first-row' .* session property 'compaction_on_write_enabled' = false turns that compaction off");
         assertQueryFails("INSERT INTO lookup_changelog VALUES (1, 'x')", ".*Cannot write to Paimon table inserts.lookup_changelog: option 'changelog-producer' = 'lookup'.*");
         assertQueryFails("INSERT INTO changelog_format VALUES (1, 'x')", ".*Cannot write to Paimon table inserts.changelog_format: option 'changelog-file.format' is set.*");
         assertQueryFails("INSERT INTO orc_files VALUES (1, 'x')", ".*Cannot write to Paimon table inserts.orc_files: option 'file.format' = 'orc'.*");
