@@ -21,7 +21,9 @@ import static java.util.Objects.requireNonNull;
  * since deeper levels hold values the shallower one already includes (§2.7);</li>
  * <li>a result of a retract kind (-U, -D) is dropped.</li>
  * </ul>
- * Memory is bounded by the runs' current pages plus the pages that the records of one key refer to.
+ * Memory is bounded by the runs' current pages plus the pages that the records of one key refer to. The tree compares
+ * the runs' heads as {@link RunHeads} cached them when each run advanced, so a record's key is read once, not once per
+ * match; a key whose only record is the winner is emitted from its run without being gathered.
  */
 public final class SortMergeReader
 {
