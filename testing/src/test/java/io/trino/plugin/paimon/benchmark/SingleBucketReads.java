@@ -5,11 +5,13 @@ import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.filesystem.local.LocalFileSystemFactory;
 import io.trino.plugin.paimon.PaimonColumnHandle;
+import io.trino.plugin.paimon.PaimonConfig;
 import io.trino.plugin.paimon.PaimonTableHandle;
 import io.trino.plugin.paimon.PaimonTransactionHandle;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
 import io.trino.plugin.paimon.metadata.Compactions;
 import io.trino.plugin.paimon.metadata.PaimonMetadata;
+import io.trino.plugin.paimon.metadata.PaimonSessionProperties;
 import io.trino.plugin.paimon.procedure.BucketCompactor;
 import io.trino.plugin.paimon.procedure.CompactionFragment;
 import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
@@ -21,6 +23,7 @@ import io.trino.plugin.paimon.write.WriteFragment;
 import io.trino.spi.Page;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ConnectorPageSource;
+import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplit;
 import io.trino.spi.connector.ConnectorSplitSource;
 import io.trino.spi.connector.Constraint;
@@ -28,6 +31,7 @@ import io.trino.spi.connector.DynamicFilter;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.SourcePage;
 import io.trino.spi.type.Type;
+import io.trino.testing.TestingConnectorSession;
 
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -38,7 +42,6 @@ import java.util.function.LongConsumer;
 
 import static io.airlift.json.JsonCodec.jsonCodec;
 import static io.trino.plugin.paimon.testing.PaimonQueryRunner.WAREHOUSE_DIRECTORY;
-import static io.trino.testing.TestingConnectorSession.SESSION;
 import static io.trino.type.InternalTypeManager.TESTING_TYPE_MANAGER;
 
 /**
@@ -47,6 +50,11 @@ import static io.trino.type.InternalTypeManager.TESTING_TYPE_MANAGER;
  */
 final class SingleBucketReads
 {
+    // the split manager reads the connector's session properties (the dynamic-filter wait), so they must be declared
+    private static final ConnectorSession SESSION = TestingConnectorSession.builder()
+            .setPropertyMetadata(new PaimonSessionProperties(new PaimonConfig()).getSessionProperties())
+            .build();
+
     private final FileSystemCatalog catalog;
     private final PaimonSplitManager splitManager;
     private final PaimonPageSourceProvider pageSourceProvider;

@@ -74,6 +74,17 @@ public final class RecordComparator
         if (result != 0) {
             return result;
         }
+        result = compareUserSequence(left, leftPosition, right, rightPosition);
+        if (result != 0) {
+            return result;
+        }
+        int sequenceChannel = layout.sequenceChannel();
+        return Long.compare(BIGINT.getLong(left.getBlock(sequenceChannel), leftPosition), BIGINT.getLong(right.getBlock(sequenceChannel), rightPosition));
+    }
+
+    /** Order of two records of one key by the user sequence fields alone; 0 when the table has none. */
+    public int compareUserSequence(Page left, int leftPosition, Page right, int rightPosition)
+    {
         int[] sequenceChannels = layout.userSequenceChannels();
         for (int i = 0; i < sequenceChannels.length; i++) {
             Block leftBlock = left.getBlock(sequenceChannels[i]);
@@ -86,12 +97,11 @@ public final class RecordComparator
                 }
                 continue;
             }
-            result = sequenceComparators[i].compare(leftBlock, leftPosition, rightBlock, rightPosition);
+            int result = sequenceComparators[i].compare(leftBlock, leftPosition, rightBlock, rightPosition);
             if (result != 0) {
                 return layout.userSequenceDescending() ? -result : result;
             }
         }
-        int sequenceChannel = layout.sequenceChannel();
-        return Long.compare(BIGINT.getLong(left.getBlock(sequenceChannel), leftPosition), BIGINT.getLong(right.getBlock(sequenceChannel), rightPosition));
+        return 0;
     }
 }

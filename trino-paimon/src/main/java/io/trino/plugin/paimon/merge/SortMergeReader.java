@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.StringJoiner;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_MERGE_ERROR;
-import static io.trino.spi.type.TinyintType.TINYINT;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -22,13 +21,15 @@ import static java.util.Objects.requireNonNull;
  * since deeper levels hold values the shallower one already includes (§2.7);</li>
  * <li>a result of a retract kind (-U, -D) is dropped.</li>
  * </ul>
- * Memory is bounded by the runs' current pages plus the pages that the records of one key refer to.
+ * Memory is bounded by the runs' current pages plus the pages that the records of one key refer to. The tree compares
+ * the runs' heads as {@link RunHeads} cached them when each run advanced, so a record's key is read once, not once per
+ * match; a key whose only record is the winner is emitted from its run without being gathered.
  */
 public final class SortMergeReader
 {
     private final SortedRunCursor[] runs;
     private final RecordComparator comparator;
-    private final int kindChannel;
+    private final RunHeads heads;
     private final MergeFunction mergeFunction;
     private final boolean lookupMode;
     private final LoserTree tree;
@@ -44,14 +45,14 @@ public final class SortMergeReader
     {
         this.runs = runs.toArray(SortedRunCursor[]::new);
         this.comparator = requireNonNull(comparator, "comparator is null");
-        this.kindChannel = layout.kindChannel();
         this.mergeFunction = requireNonNull(mergeFunction, "mergeFunction is null");
         this.lookupMode = lookupMode;
+        this.heads = new RunHeads(this.runs.length, comparator, layout);
         boolean[] exhausted = new boolean[this.runs.length];
         for (int i = 0; i < this.runs.length; i++) {
-            exhausted[i] = !this.runs[i].advance();
+            exhausted[i] = !loadNext(i);
         }
-        this.tree = new LoserTree(this.runs.length, exhausted, this::compareHeads);
+        this.tree = new LoserTree(this.runs.length, exhausted, heads);
     }
 
     public boolean isFinished()
@@ -64,17 +65,21 @@ public final class SortMergeReader
     {
         output.setComputedColumns(mergeFunction::buildComputedColumns);
         while (!tree.isEmpty() && !output.isFull()) {
-            collectNextKey();
-            if (keyRecords == 1) {
-                if (!KeyValueLayout.isRetract(keyKinds[0])) {
-                    output.add(keyPages[0], keyPositions[0]);
+            int winner = tree.winner();
+            Page page = heads.page(winner);
+            int position = heads.position(winner);
+            int level = heads.level(winner);
+            byte kind = heads.kind(winner);
+            if (takeWinner()) {
+                // the key's only record: taken straight from its run, nothing gathered
+                if (!KeyValueLayout.isRetract(kind)) {
+                    output.add(page, position);
                 }
+                continue;
             }
-            else {
-                mergeKey(output);
-            }
-            // let go of pages the key referred to
-            Arrays.fill(keyPages, 0, keyRecords, null);
+            gatherKey(page, position, level, kind);
+            mergeKey(output);
+            releaseKey();
         }
     }
 
@@ -89,21 +94,25 @@ public final class SortMergeReader
     {
         output.setComputedColumns(mergeFunction::buildComputedColumns);
         while (!tree.isEmpty() && !output.isFull()) {
-            collectNextKey();
+            int winner = tree.winner();
+            Page page = heads.page(winner);
+            int position = heads.position(winner);
+            int level = heads.level(winner);
+            byte kind = heads.kind(winner);
+            if (takeWinner()) {
+                if (!dropRetracts || !KeyValueLayout.isRetract(kind)) {
+                    output.addRecord(page, position);
+                }
+                continue;
+            }
+            gatherKey(page, position, level, kind);
             int newest = keyRecords - 1;
-            if (keyRecords == 1) {
-                if (!dropRetracts || !KeyValueLayout.isRetract(keyKinds[0])) {
-                    output.addRecord(keyPages[0], keyPositions[0]);
-                }
+            int rowsBefore = output.values().size();
+            mergeKey(output.values());
+            if (!output.completeMerged(rowsBefore, keyPages[newest], keyPositions[newest]) && !dropRetracts) {
+                output.addRecord(keyPages[newest], keyPositions[newest]);
             }
-            else {
-                int rowsBefore = output.values().size();
-                mergeKey(output.values());
-                if (!output.completeMerged(rowsBefore, keyPages[newest], keyPositions[newest]) && !dropRetracts) {
-                    output.addRecord(keyPages[newest], keyPositions[newest]);
-                }
-            }
-            Arrays.fill(keyPages, 0, keyRecords, null);
+            releaseKey();
         }
     }
 
@@ -116,18 +125,48 @@ public final class SortMergeReader
         return bytes;
     }
 
-    private void collectNextKey()
+    /**
+     * Takes the winning record as the first of its key and moves its run on; true when it is the key's only record
+     * (the next winner has another key, or the runs are exhausted).
+     */
+    private boolean takeWinner()
+    {
+        int winner = tree.winner();
+        heads.rememberKey(winner);
+        tree.winnerAdvanced(!loadNext(winner));
+        return tree.isEmpty() || heads.compareKeys(tree.winner(), heads.keySlot()) != 0;
+    }
+
+    // the records of a key with several: the first one (already taken by takeWinner), then the rest from the tree
+    private void gatherKey(Page firstPage, int firstPosition, int firstLevel, byte firstKind)
     {
         keyRecords = 0;
-        int first = tree.winner();
-        Page keyPage = runs[first].page();
-        int keyPosition = runs[first].position();
+        addRecord(firstPage, firstPosition, firstLevel, firstKind);
         do {
-            SortedRunCursor run = runs[tree.winner()];
-            addRecord(run.page(), run.position(), run.level());
-            tree.winnerAdvanced(!run.advance());
+            int winner = tree.winner();
+            addRecord(heads.page(winner), heads.position(winner), heads.level(winner), heads.kind(winner));
+            tree.winnerAdvanced(!loadNext(winner));
         }
-        while (!tree.isEmpty() && comparator.compareKeys(runs[tree.winner()].page(), runs[tree.winner()].position(), keyPage, keyPosition) == 0);
+        while (!tree.isEmpty() && heads.compareKeys(tree.winner(), heads.keySlot()) == 0);
+    }
+
+    // lets go of the pages the key referred to
+    private void releaseKey()
+    {
+        Arrays.fill(keyPages, 0, keyRecords, null);
+        heads.clear(heads.keySlot());
+    }
+
+    // moves a run to its next record and reads it into the run's head slot; false when the run is exhausted
+    private boolean loadNext(int run)
+    {
+        SortedRunCursor cursor = runs[run];
+        if (!cursor.advance()) {
+            heads.clear(run);
+            return false;
+        }
+        heads.load(run, cursor.page(), cursor.position(), cursor.level());
+        return true;
     }
 
     private void mergeKey(OutputPageBuilder output)
@@ -170,7 +209,7 @@ public final class SortMergeReader
         return key.toString();
     }
 
-    private void addRecord(Page page, int position, int level)
+    private void addRecord(Page page, int position, int level, byte kind)
     {
         if (keyRecords == keyPages.length) {
             int capacity = keyRecords * 2;
@@ -182,12 +221,7 @@ public final class SortMergeReader
         keyPages[keyRecords] = page;
         keyPositions[keyRecords] = position;
         keyLevels[keyRecords] = level;
-        keyKinds[keyRecords] = (byte) TINYINT.getByte(page.getBlock(kindChannel), position);
+        keyKinds[keyRecords] = kind;
         keyRecords++;
-    }
-
-    private int compareHeads(int left, int right)
-    {
-        return comparator.compare(runs[left].page(), runs[left].position(), runs[right].page(), runs[right].position());
     }
 }
