@@ -37,7 +37,7 @@ import static org.assertj.core.api.Assertions.fail;
  */
 final class TestRunHeads
 {
-    private static final int POSITIONS = 80;
+    private static final int POSITIONS = 48;
 
     @Test
     void specialisedKeysOrderAsTheGenericComparator()
