@@ -15,6 +15,7 @@ import org.junit.jupiter.api.TestInstance;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -24,9 +25,11 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 
+import static com.google.common.collect.Iterables.getOnlyElement;
 import static com.google.common.io.MoreFiles.deleteRecursively;
 import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS;
 
 /**
@@ -337,6 +340,144 @@ final class TrinoServerIT
         catch (Exception e) {
             throw new RuntimeException(e);
         }
+    }
+
+    /**
+     * What Superset sends through the Trino SQLAlchemy dialect (trino-python-client's {@code trino/sqlalchemy/dialect.py})
+     * when it connects with {@code trino://…/paimon/demo} and a user opens a table in SQL Lab: catalogs, schemas, tables,
+     * views, columns, the table comment, the partition listing its {@code get_indexes} reads as partition keys, and the
+     * latest-partition query and preview of Superset's {@code PrestoBaseEngineSpec}.
+     */
+    @Test
+    void answersSupersetIntrospection()
+            throws Exception
+    {
+        try (Connection connection = server.connect()) {
+            connection.setSchema("demo");
+            assertThat(column(connection, "SELECT \"table_cat\" FROM \"system\".\"jdbc\".\"catalogs\"")).contains("paimon");
+            assertThat(column(connection, "SELECT \"schema_name\" FROM \"information_schema\".\"schemata\"")).contains("demo", "information_schema");
+            assertThat(column(connection, "SELECT \"table_name\" FROM \"information_schema\".\"tables\" WHERE \"table_schema\" = 'demo' AND \"table_type\" = 'BASE TABLE'"))
+                    .containsExactlyInAnyOrder("orders", "customers", "page_views", "events", "accounts");
+            assertThat(column(connection, "SELECT \"table_name\" FROM \"information_schema\".\"tables\" WHERE \"table_schema\" = 'demo' AND \"table_type\" = 'VIEW'")).isEmpty();
+            assertThat(column(connection, "SELECT \"table_name\" FROM \"information_schema\".\"tables\" WHERE \"table_schema\" = 'demo' AND \"table_name\" = 'orders'")).containsExactly("orders");
+            assertThat(rows(connection, """
+                    SELECT "column_name", "data_type", "column_default", UPPER("is_nullable") AS "is_nullable"
+                    FROM "information_schema"."columns"
+                    WHERE "table_schema" = 'demo' AND "table_name" = 'orders'
+                    ORDER BY "ordinal_position" ASC""", 4)).containsExactly(
+                    "dt varchar null NO",
+                    "order_id bigint null NO",
+                    "customer varchar null YES",
+                    "amount decimal(12,2) null YES",
+                    "status varchar null YES",
+                    "updated_at timestamp(3) null YES");
+            assertThat(column(connection, """
+                    SELECT "comment" FROM "system"."metadata"."table_comments"
+                    WHERE "catalog_name" = 'paimon' AND "schema_name" = 'demo' AND "table_name" = 'orders'"""))
+                    .containsExactly("Orders; each commit is a new sorted run, merged at read time");
+
+            // get_indexes: every column of SELECT * is taken for a partition key; an unpartitioned table must fail
+            // here (the dialect then reports no partitions) rather than offer its counts as keys
+            try (Statement statement = connection.createStatement();
+                    ResultSet result = statement.executeQuery("SELECT * FROM demo.\"orders$partitions\"")) {
+                assertThat(result.getMetaData().getColumnCount()).isEqualTo(1);
+                assertThat(result.getMetaData().getColumnName(1)).isEqualTo("dt");
+            }
+            assertThatThrownBy(() -> column(connection, "SELECT * FROM demo.\"customers$partitions\""))
+                    .hasMessageContaining("SELECT * not allowed from relation that has no columns");
+
+            // latest_partition, then the preview of the latest partition Superset builds from it
+            String latest = getOnlyElement(column(connection, "SELECT * FROM demo.\"orders$partitions\" ORDER BY dt DESC LIMIT 1"));
+            assertThat(latest).isEqualTo("2026-11-02");
+            List<String> preview = rows(connection, "SELECT dt, order_id, customer, amount, status FROM demo.orders WHERE dt = '%s' LIMIT 100".formatted(latest), 5);
+            List<String> expected = paimonJavaRows("orders").stream()
+                    .filter(row -> row.startsWith(latest + ", "))
+                    .map(row -> row.substring(0, row.lastIndexOf(", ")).replace(", ", " "))
+                    .toList();
+            assertThat(preview).hasSize(2).containsExactlyInAnyOrderElementsOf(expected);
+            assertThat(column(connection, "SELECT version()")).containsExactly("476");
+        }
+    }
+
+    /** What Metabase's Starburst (Trino) driver sends to sync a database ({@code implementation/sync.clj}). */
+    @Test
+    void answersMetabaseSync()
+            throws Exception
+    {
+        try (Connection connection = server.connect()) {
+            assertThat(column(connection, "SHOW SCHEMAS FROM \"paimon\"")).contains("demo");
+            assertThat(column(connection, "SHOW TABLES FROM \"paimon\".\"demo\"")).containsExactlyInAnyOrder("orders", "customers", "page_views", "events", "accounts");
+            assertThat(column(connection, "SHOW TABLES FROM \"demo\" LIKE 'page_views'")).containsExactly("page_views");
+            assertThat(rows(connection, "DESCRIBE \"paimon\".\"demo\".\"page_views\"", 2)).containsExactly(
+                    "page varchar",
+                    "views bigint",
+                    "last_visit timestamp(3)");
+            assertThat(column(connection, "SELECT current_timezone() as \"time-zone\"")).hasSize(1);
+        }
+    }
+
+    /** What DBeaver (and every JDBC tool) asks through {@link DatabaseMetaData} to draw its navigator. */
+    @Test
+    void answersJdbcDatabaseMetaData()
+            throws Exception
+    {
+        try (Connection connection = server.connect()) {
+            DatabaseMetaData metaData = connection.getMetaData();
+            assertThat(values(metaData.getCatalogs(), "TABLE_CAT")).contains("paimon");
+            assertThat(values(metaData.getSchemas("paimon", null), "TABLE_SCHEM")).contains("demo");
+            assertThat(values(metaData.getTables("paimon", "demo", "%", new String[] {"TABLE"}), "TABLE_NAME"))
+                    .containsExactlyInAnyOrder("orders", "customers", "page_views", "events", "accounts");
+            List<String> columns = new ArrayList<>();
+            try (ResultSet result = metaData.getColumns("paimon", "demo", "orders", "%")) {
+                while (result.next()) {
+                    columns.add("%s %s %s %s".formatted(result.getString("COLUMN_NAME"), result.getString("TYPE_NAME"), result.getString("IS_NULLABLE"), result.getString("REMARKS")));
+                }
+            }
+            assertThat(columns).containsExactly(
+                    "dt varchar NO null",
+                    "order_id bigint NO order number, unique within a day",
+                    "customer varchar YES null",
+                    "amount decimal(12,2) YES null",
+                    "status varchar YES null",
+                    "updated_at timestamp(3) YES null");
+            assertThat(values(metaData.getPrimaryKeys("paimon", "demo", "orders"), "COLUMN_NAME")).isEmpty();
+        }
+    }
+
+    private static List<String> values(ResultSet result, String column)
+            throws SQLException
+    {
+        try (result) {
+            List<String> values = new ArrayList<>();
+            while (result.next()) {
+                values.add(result.getString(column));
+            }
+            return values;
+        }
+    }
+
+    /** The query's rows, the first {@code columns} columns joined by spaces, in the order returned. */
+    private static List<String> rows(Connection connection, String sql, int columns)
+            throws SQLException
+    {
+        List<String> rows = new ArrayList<>();
+        try (Statement statement = connection.createStatement();
+                ResultSet result = statement.executeQuery(sql)) {
+            while (result.next()) {
+                List<String> values = new ArrayList<>();
+                for (int i = 1; i <= columns; i++) {
+                    values.add(String.valueOf(result.getString(i)));
+                }
+                rows.add(String.join(" ", values));
+            }
+        }
+        return rows;
+    }
+
+    private static List<String> column(Connection connection, String sql)
+            throws SQLException
+    {
+        return rows(connection, sql, 1);
     }
 
     private interface RowRenderer

@@ -34,9 +34,15 @@ import static io.trino.spi.type.VarcharType.VARCHAR;
 
 /**
  * {@code "<table>$partitions"}: one row per partition of the current snapshot, shaped as BI tools read a partition
- * listing (Superset's "latest partition" query): one column per partition key, named as the key, then the
- * partition's record count, total file size, file count and the creation time of its newest file. Counts are of
- * records in files, as Paimon's own {@code $partitions} counts them: a primary-key table's rows are fewer once merged.
+ * listing: one column per partition key, named as the key, then the partition's record count, total file size, file
+ * count and the creation time of its newest file. Counts are of records in files, as Paimon's own
+ * {@code $partitions} counts them: a primary-key table's rows are fewer once merged.
+ * <p>
+ * The count columns are hidden, so {@code SELECT *} returns the partition keys alone, as Trino's Hive connector
+ * does: Superset takes every column of {@code SELECT * FROM "t$partitions"} for a partition key (through the Trino
+ * SQLAlchemy dialect's {@code get_indexes}) and filters its table previews on each of them, so a visible
+ * {@code record_count} would break every preview (apache/superset#25307, #26449 for Iceberg's shape). Selected by
+ * name, the counts are there. For the same reason an unpartitioned table's listing has no visible column.
  * <p>
  * Keys of integer, date, boolean and string types keep a SQL type (TINYINT and SMALLINT as INTEGER); keys of other
  * types are shown as text.
@@ -56,11 +62,16 @@ public final class PartitionsTable
             columns.add(new ColumnMetadata(field.name(), keyType(field.type())));
         }
         return columns
-                .add(new ColumnMetadata("record_count", BIGINT))
-                .add(new ColumnMetadata("file_size_in_bytes", BIGINT))
-                .add(new ColumnMetadata("file_count", BIGINT))
-                .add(new ColumnMetadata("last_update_time", TIMESTAMP_TZ_MILLIS))
+                .add(hidden("record_count", BIGINT))
+                .add(hidden("file_size_in_bytes", BIGINT))
+                .add(hidden("file_count", BIGINT))
+                .add(hidden("last_update_time", TIMESTAMP_TZ_MILLIS))
                 .build();
+    }
+
+    private static ColumnMetadata hidden(String name, Type type)
+    {
+        return ColumnMetadata.builder().setName(name).setType(type).setHidden(true).build();
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import io.trino.plugin.paimon.testing.PaimonTestTables;
 import io.trino.plugin.paimon.testing.RowText;
+import io.trino.testing.MaterializedResult;
 import io.trino.testing.MaterializedRow;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.data.BinaryString;
@@ -231,6 +232,28 @@ final class TestPaimonSystemTables
                     .sorted()
                     .toList();
             assertThat(actual).as(tableName).isNotEmpty().isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void partitionsShowOnlyPartitionKeysToSelectStar()
+    {
+        // BI tools take every column of SELECT * for a partition key; the counts are there when named
+        MaterializedResult partitioned = computeActual("SELECT * FROM \"%s$partitions\" ORDER BY dt DESC LIMIT 1".formatted(PaimonTestTables.MULTI_COMMIT));
+        assertThat(partitioned.getColumnNames()).containsExactly("dt");
+        assertThat(computeActual("SELECT max(dt) FROM \"%s\"".formatted(PaimonTestTables.MULTI_COMMIT)).getOnlyValue()).isEqualTo(partitioned.getOnlyValue());
+        assertThat(computeActual("DESCRIBE \"%s$partitions\"".formatted(PaimonTestTables.MULTI_COMMIT)).getMaterializedRows())
+                .extracting(row -> row.getField(0))
+                .containsExactly("dt");
+
+        assertUpdate("CREATE TABLE unpartitioned_listing (id bigint, v varchar) WITH (primary_key = ARRAY['id'], bucket = 1)");
+        try {
+            assertUpdate("INSERT INTO unpartitioned_listing VALUES (1, 'a'), (2, 'b')", 2);
+            assertQueryFails("SELECT * FROM \"unpartitioned_listing$partitions\"", ".*SELECT \\* not allowed from relation that has no columns.*");
+            assertThat(RowText.paimonText(computeActual("SELECT record_count, file_count FROM \"unpartitioned_listing$partitions\""))).containsExactly("(2, 1)");
+        }
+        finally {
+            assertUpdate("DROP TABLE unpartitioned_listing");
         }
     }
 
