@@ -24,6 +24,7 @@ import io.trino.plugin.paimon.table.CompactionOptions;
 import io.trino.plugin.paimon.table.MergeEngineOptions;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.write.WrittenFile;
+import io.trino.spi.ErrorCodeSupplier;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ConnectorSession;
 
@@ -35,6 +36,7 @@ import java.util.UUID;
 
 import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static io.trino.plugin.paimon.metadata.PaimonSessionProperties.isCompactionOnWriteEnabled;
+import static io.trino.spi.StandardErrorCode.GENERIC_INTERNAL_ERROR;
 import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
 import static java.util.Objects.requireNonNull;
 
@@ -88,13 +90,42 @@ public final class Compactions
         }
     }
 
+    /** Removes what the workers of an {@code optimize} that never reached its commit wrote. */
+    void abandonOptimize(TrinoFileSystem fileSystem, PaimonTableExecuteHandle handle)
+    {
+        Optimize.abandon(fileSystem, fragmentCodec, handle);
+    }
+
+    /**
+     * Compaction on write, run once the statement's snapshot is published: its failure cannot undo the statement,
+     * whose rows are committed, so the statement must not fail as if they were not (a repeated statement would write
+     * them twice). Where readers see level 0 the failure is only logged, and the next write or {@code optimize}
+     * compacts. On deletion-vector and first-row tables, whose readers skip level 0, the rows stay unseen until then,
+     * so the statement fails, saying that its rows are committed and how to make them visible.
+     */
+    void compactCommittedWrite(ConnectorSession session, TrinoFileSystem fileSystem, PaimonInsertTableHandle handle, Snapshot appended, List<ManifestEntry> written)
+    {
+        try {
+            compactAfterWrite(session, fileSystem, handle, appended, written);
+        }
+        catch (RuntimeException e) {
+            String tableName = handle.table().name().toString();
+            if (handle.table().options().batchScanSkipsLevelZero()) {
+                ErrorCodeSupplier code = e instanceof TrinoException trinoException ? trinoException::getErrorCode : () -> GENERIC_INTERNAL_ERROR.toErrorCode();
+                throw new TrinoException(code, ("Table %s: the statement's rows are committed (snapshot %s), but the compaction that makes them visible failed; " +
+                        "do not repeat the statement, run ALTER TABLE %s EXECUTE optimize: %s").formatted(tableName, appended.id(), tableName, e.getMessage()), e);
+            }
+            log.warn(e, "Table %s: compaction after the write of snapshot %s failed; the statement's rows are committed, and the next write or optimize compacts", tableName, appended.id());
+        }
+    }
+
     /**
      * Compacts the buckets a committed write reached, if their runs call for it.
      *
      * @param appended the statement's snapshot
      * @param written the data files the statement added
      */
-    void compactAfterWrite(ConnectorSession session, TrinoFileSystem fileSystem, PaimonInsertTableHandle handle, Snapshot appended, List<ManifestEntry> written)
+    private void compactAfterWrite(ConnectorSession session, TrinoFileSystem fileSystem, PaimonInsertTableHandle handle, Snapshot appended, List<ManifestEntry> written)
     {
         PaimonTable table = handle.table();
         String tableName = table.name().toString();

@@ -129,8 +129,9 @@ public class PaimonMetadata
     private final TableMaintenance maintenance;
     private final Compactions compactions;
     private final Map<SchemaTableName, Optional<PaimonTable>> loadedTables = new HashMap<>();
-    // by commit identifier: removes the table of a CREATE TABLE AS that has not published its data yet
-    private final Map<String, Runnable> uncommittedTables = new LinkedHashMap<>();
+    // undoes what a statement wrote and has not published yet: by commit identifier the table of a CREATE TABLE AS,
+    // by staging folder the compacted files of an optimize
+    private final Map<String, Runnable> uncommittedWork = new LinkedHashMap<>();
 
     public PaimonMetadata(FileSystemCatalog catalog, TypeManager typeManager, JsonCodec<WriteFragment> fragmentCodec, Compactions compactions)
     {
@@ -480,7 +481,7 @@ public class PaimonMetadata
             throw new TrinoException(TABLE_ALREADY_EXISTS, "Table already exists: " + tableName);
         }
         String commitIdentifier = UUID.randomUUID().toString();
-        uncommittedTables.put(commitIdentifier, () -> dropCreatedTable(session, tableName));
+        uncommittedWork.put(commitIdentifier, () -> dropCreatedTable(session, tableName));
         Optional<DynamicBuckets> dynamicBuckets = Optional.empty();
         if (table.hasPrimaryKey() && table.options().bucket() == TableOptions.DYNAMIC_BUCKET) {
             dynamicBuckets = Optional.of(dynamicBuckets(session, table, table.schema(), OptionalLong.empty()));
@@ -496,7 +497,7 @@ public class PaimonMetadata
             commit(session, handle, fragments);
         }
         catch (RuntimeException e) {
-            Runnable cleanup = uncommittedTables.remove(handle.commitIdentifier());
+            Runnable cleanup = uncommittedWork.remove(handle.commitIdentifier());
             if (cleanup != null) {
                 try {
                     cleanup.run();
@@ -507,28 +508,34 @@ public class PaimonMetadata
             }
             throw e;
         }
-        uncommittedTables.remove(handle.commitIdentifier());
+        uncommittedWork.remove(handle.commitIdentifier());
         return Optional.empty();
     }
 
-    /** The last call of every query, successful or not: a CREATE TABLE AS that did not finish removes its table. */
+    /**
+     * The last call of every query, successful or not: a CREATE TABLE AS that did not finish removes its table, an
+     * {@code optimize} that did not reach its commit the files its workers wrote.
+     */
     @Override
     public void cleanupQuery(ConnectorSession session)
     {
         rollback();
     }
 
-    /** Removes the tables of CREATE TABLE AS statements of this transaction that did not publish their data. */
+    /**
+     * Removes what statements of this transaction wrote and did not publish: the tables of CREATE TABLE AS statements,
+     * the compacted files of {@code optimize} executions.
+     */
     public void rollback()
     {
-        List<Runnable> cleanups = ImmutableList.copyOf(uncommittedTables.values());
-        uncommittedTables.clear();
+        List<Runnable> cleanups = ImmutableList.copyOf(uncommittedWork.values());
+        uncommittedWork.clear();
         for (Runnable cleanup : cleanups) {
             try {
                 cleanup.run();
             }
             catch (RuntimeException e) {
-                log.warn(e, "Could not remove the table of a failed CREATE TABLE AS");
+                log.warn(e, "Could not remove what a failed statement wrote");
             }
         }
     }
@@ -659,7 +666,7 @@ public class PaimonMetadata
                 .map(WrittenIndexFile::toIndexManifestEntry)
                 .collect(toImmutableList());
         new InsertCommit(catalog.fileSystem(session), handle).commit(files, changelogFiles, indexFiles, session.getQueryId())
-                .ifPresent(snapshot -> compactions.compactAfterWrite(session, catalog.fileSystem(session), handle, snapshot, files));
+                .ifPresent(snapshot -> compactions.compactCommittedWrite(session, catalog.fileSystem(session), handle, snapshot, files));
     }
 
     @Override
@@ -667,12 +674,18 @@ public class PaimonMetadata
     {
         PaimonTableHandle source = (PaimonTableHandle) updatedSourceTableHandle;
         catalog.checkCommitsAreExclusive(session, source.table());
-        return Optimize.begin((PaimonTableExecuteHandle) tableExecuteHandle, source);
+        BeginTableExecuteResult<ConnectorTableExecuteHandle, ConnectorTableHandle> begun = Optimize.begin((PaimonTableExecuteHandle) tableExecuteHandle, source);
+        PaimonTableExecuteHandle execution = (PaimonTableExecuteHandle) begun.getTableExecuteHandle();
+        TrinoFileSystem fileSystem = catalog.fileSystem(session);
+        uncommittedWork.put(execution.stagingLocation().orElseThrow(), () -> compactions.abandonOptimize(fileSystem, execution));
+        return begun;
     }
 
     @Override
     public void finishTableExecute(ConnectorSession session, ConnectorTableExecuteHandle tableExecuteHandle, Collection<Slice> fragments, List<Object> splitSourceInfo)
     {
+        // from here on the commit removes what it wrote when it surely did not land, and nothing when it may have
+        ((PaimonTableExecuteHandle) tableExecuteHandle).stagingLocation().ifPresent(uncommittedWork::remove);
         compactions.finishOptimize(session, catalog.fileSystem(session), (PaimonTableExecuteHandle) tableExecuteHandle, splitSourceInfo);
     }
 

@@ -12,10 +12,12 @@ import io.trino.plugin.paimon.PaimonColumnHandle;
 import io.trino.plugin.paimon.PaimonTableExecuteHandle;
 import io.trino.plugin.paimon.PaimonTableHandle;
 import io.trino.plugin.paimon.PaimonTableProcedureId;
+import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.plugin.paimon.write.WriteRestrictions;
+import io.trino.plugin.paimon.write.WrittenFile;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.BeginTableExecuteResult;
 import io.trino.spi.connector.ConnectorTableExecuteHandle;
@@ -106,19 +108,8 @@ public final class Optimize
     {
         Location staging = Location.of(handle.stagingLocation().orElseThrow());
         Map<String, CompactionFragment> found = new HashMap<>();
-        try {
-            FileIterator files = fileSystem.listFiles(staging);
-            while (files.hasNext()) {
-                FileEntry file = files.next();
-                TrinoInputFile input = fileSystem.newInputFile(file.location());
-                try (InputStream stream = input.newStream()) {
-                    CompactionFragment fragment = codec.fromJson(stream.readAllBytes());
-                    found.put(OptimizeSplit.bucketId(fragment.partition(), fragment.bucket()), fragment);
-                }
-            }
-        }
-        catch (IOException e) {
-            throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to read the compaction fragments in " + staging, e);
+        for (CompactionFragment fragment : stagedFragments(fileSystem, codec, staging)) {
+            found.put(OptimizeSplit.bucketId(fragment.partition(), fragment.bucket()), fragment);
         }
         ImmutableList.Builder<CompactionFragment> fragments = ImmutableList.builder();
         for (String bucket : TableExecuteSplitManager.bucketIds(splitSourceInfo)) {
@@ -127,6 +118,49 @@ public final class Optimize
                 throw new TrinoException(GENERIC_INTERNAL_ERROR, "Table %s: the compaction of bucket %s left no result in %s".formatted(handle.schemaTableName(), bucket, staging));
             }
             fragments.add(fragment);
+        }
+        return fragments.build();
+    }
+
+    /**
+     * Undoes an execution that never reached its commit (a worker failed, the query was cancelled): deletes the files
+     * of the buckets whose compaction finished, as their fragments list them, then the staging folder. A bucket whose
+     * compaction failed removed its own files when its sink was aborted.
+     */
+    public static void abandon(TrinoFileSystem fileSystem, JsonCodec<CompactionFragment> codec, PaimonTableExecuteHandle handle)
+    {
+        PaimonTable table = handle.table().orElseThrow();
+        Location staging = Location.of(handle.stagingLocation().orElseThrow());
+        for (CompactionFragment fragment : stagedFragments(fileSystem, codec, staging)) {
+            for (WrittenFile written : fragment.writtenFiles()) {
+                ManifestEntry entry = written.toManifestEntry();
+                Location file = table.bucketLocation(entry.partition(), entry.bucket()).appendPath(entry.file().fileName());
+                try {
+                    fileSystem.deleteFile(file);
+                }
+                catch (IOException e) {
+                    throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to delete compacted data file " + file, e);
+                }
+            }
+        }
+        removeStaging(fileSystem, handle);
+    }
+
+    private static List<CompactionFragment> stagedFragments(TrinoFileSystem fileSystem, JsonCodec<CompactionFragment> codec, Location staging)
+    {
+        ImmutableList.Builder<CompactionFragment> fragments = ImmutableList.builder();
+        try {
+            FileIterator files = fileSystem.listFiles(staging);
+            while (files.hasNext()) {
+                FileEntry file = files.next();
+                TrinoInputFile input = fileSystem.newInputFile(file.location());
+                try (InputStream stream = input.newStream()) {
+                    fragments.add(codec.fromJson(stream.readAllBytes()));
+                }
+            }
+        }
+        catch (IOException e) {
+            throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to read the compaction fragments in " + staging, e);
         }
         return fragments.build();
     }

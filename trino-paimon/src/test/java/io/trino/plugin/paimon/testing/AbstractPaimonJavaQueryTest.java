@@ -1,12 +1,24 @@
 package io.trino.plugin.paimon.testing;
 
+import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystemFactory;
+import io.trino.filesystem.local.LocalFileSystem;
+import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.QueryRunner;
+import org.apache.paimon.table.Table;
 import org.junit.jupiter.api.AfterAll;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
 
 import static java.util.Objects.requireNonNull;
 
@@ -67,6 +79,46 @@ public abstract class AbstractPaimonJavaQueryTest
     protected PaimonJavaCatalog paimon()
     {
         return warehouse.paimon();
+    }
+
+    /** The table's rows through Trino, as Paimon Java prints rows, sorted. */
+    protected List<String> tableRows(String table)
+    {
+        return RowText.paimonText(computeActual("SELECT * FROM " + table));
+    }
+
+    /** The id of the table's newest snapshot, 0 when it has none. */
+    protected long latestSnapshotIdOf(String table)
+    {
+        return new SnapshotFiles(new LocalFileSystem(root()), tableLocation(table)).latestSnapshotId().orElse(0);
+    }
+
+    /** Every file of the table, by its path relative to the table's folder. */
+    protected Set<String> tableFiles(String table)
+    {
+        Path folder = root().resolve("warehouse/%s.db/%s".formatted(database, table));
+        try (Stream<Path> files = Files.walk(folder)) {
+            return files.filter(Files::isRegularFile)
+                    .map(file -> folder.relativize(file).toString())
+                    .collect(TreeSet::new, TreeSet::add, TreeSet::addAll);
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** What {@link Fsck} finds wrong with the table, and where Paimon Java reads other rows than Trino. */
+    protected List<String> fsckViolations(String table)
+    {
+        Table paimonTable = paimon().getTable(database, table);
+        List<String> violations = new ArrayList<>(Fsck.check(new LocalFileSystem(root()), tableLocation(table), paimonTable));
+        violations.addAll(Fsck.paimonJavaDifferences(getQueryRunner(), table, paimonTable));
+        return violations;
+    }
+
+    private Location tableLocation(String table)
+    {
+        return Location.of("local:///warehouse/%s.db/%s".formatted(database, table));
     }
 
     @AfterAll

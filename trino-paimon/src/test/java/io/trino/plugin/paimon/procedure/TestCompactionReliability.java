@@ -1,0 +1,215 @@
+package io.trino.plugin.paimon.procedure;
+
+import io.trino.Session;
+import io.trino.filesystem.TrinoFileSystemFactory;
+import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
+import io.trino.plugin.paimon.testing.CommitFault;
+import io.trino.plugin.paimon.testing.FaultFs;
+import io.trino.plugin.paimon.testing.FaultFs.Action;
+import io.trino.plugin.paimon.testing.FaultFs.Operation;
+import io.trino.plugin.paimon.testing.FaultFs.Rule;
+import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
+import io.trino.testing.DistributedQueryRunner;
+import org.apache.paimon.schema.Schema;
+import org.apache.paimon.types.DataTypes;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
+import static io.trino.testing.assertions.TrinoExceptionAssert.assertThatTrinoException;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * reliability.md T6 for compaction commits: a file system failure at each step of {@code optimize}'s commit leaves
+ * the table as it was and none of the files the compaction wrote (or, when the snapshot was published, compacts
+ * exactly once); a failure of the compaction that follows a write cannot fail a statement whose rows are committed,
+ * except where readers cannot see them until that compaction, and then the error says they are committed. Every
+ * step ends with {@code Fsck} and a comparison with Paimon Java 1.4.2.
+ */
+final class TestCompactionReliability
+        extends AbstractPaimonJavaQueryTest
+{
+    private static final String DATABASE = "compaction_faults";
+
+    private FaultFs faultFs;
+
+    TestCompactionReliability()
+    {
+        super(DATABASE);
+    }
+
+    @Override
+    protected Optional<TrinoFileSystemFactory> fileSystemFactory(Path root)
+    {
+        faultFs = FaultFs.local(root, 23);
+        return Optional.of(faultFs);
+    }
+
+    @Override
+    protected void createTables(PaimonJavaCatalog paimon)
+    {
+        paimon.createTable(DATABASE, "optimized", Schema.newBuilder()
+                .column("dt", DataTypes.STRING().notNull())
+                .column("k", DataTypes.INT().notNull())
+                .column("v", DataTypes.STRING())
+                .partitionKeys("dt")
+                .primaryKey("dt", "k")
+                .option("bucket", "2")
+                .build());
+        for (String name : List.of("summed", "summed_dv")) {
+            Schema.Builder schema = Schema.newBuilder()
+                    .column("k", DataTypes.INT().notNull())
+                    .column("n", DataTypes.BIGINT())
+                    .primaryKey("k")
+                    .option("bucket", "1")
+                    .option("merge-engine", "aggregation")
+                    .option("fields.n.aggregate-function", "sum");
+            if (name.endsWith("_dv")) {
+                schema.option("deletion-vectors.enabled", "true");
+            }
+            paimon.createTable(DATABASE, name, schema.build());
+        }
+    }
+
+    /**
+     * Each round adds a sorted run without compacting, then runs {@code optimize} with one failure: before the publish
+     * it fails naming the file and leaves the table's files as they were; a publish that landed, or a LATEST hint
+     * that failed, ends compacted with the same rows.
+     */
+    @Test
+    void optimizeFailureAtEachCommitStep()
+    {
+        Session withoutCompaction = Session.builder(getSession()).setCatalogSessionProperty("paimon", "compaction_on_write_enabled", "false").build();
+        int round = 0;
+        for (CommitFault fault : CommitFault.STEPS) {
+            round++;
+            getQueryRunner().execute(withoutCompaction, "INSERT INTO optimized VALUES ('d1', %1$s, 'a%1$s'), ('d2', %1$s, 'b%1$s'), ('d1', 1, 'latest %1$s')".formatted(round));
+            List<String> rowsBefore = tableRows("optimized");
+            long snapshotBefore = latestSnapshotIdOf("optimized");
+            Set<String> filesBefore = tableFiles("optimized");
+            long injectedBefore = faultFs.injectedFaults();
+            faultFs.addRule(fault.rule());
+            try {
+                if (fault.succeeds()) {
+                    getQueryRunner().execute("ALTER TABLE optimized EXECUTE optimize");
+                }
+                else {
+                    assertThatThrownBy(() -> getQueryRunner().execute("ALTER TABLE optimized EXECUTE optimize"))
+                            .as(fault.step())
+                            .satisfies(e -> assertThatTrinoException(e).hasErrorCode(PAIMON_FILESYSTEM_ERROR))
+                            .hasMessageContaining(fault.pathInMessage());
+                }
+            }
+            finally {
+                faultFs.clearRules();
+            }
+            assertThat(faultFs.injectedFaults() - injectedBefore).as(fault.step() + ": the fault was hit").isEqualTo(1);
+
+            assertThat(tableRows("optimized")).as(fault.step()).isEqualTo(rowsBefore);
+            if (fault.succeeds()) {
+                assertThat(latestSnapshotIdOf("optimized")).as(fault.step()).isEqualTo(snapshotBefore + 1);
+                assertThat(computeActual("SELECT DISTINCT level FROM \"optimized$files\"").getOnlyColumnAsSet()).as(fault.step()).containsExactly(5);
+            }
+            else {
+                assertThat(latestSnapshotIdOf("optimized")).as(fault.step()).isEqualTo(snapshotBefore);
+                awaitQueryCleanup();
+                assertThat(tableFiles("optimized")).as(fault.step() + ": the compacted files, manifests and lists are removed").isEqualTo(filesBefore);
+            }
+            assertThat(fsckViolations("optimized")).as(fault.step()).isEmpty();
+        }
+    }
+
+    /**
+     * The compaction after an INSERT fails at its publish: the INSERT's own snapshot stands, so the statement
+     * succeeds with its rows there once (a statement reported failed would be repeated, and a sum counted twice), and
+     * the next INSERT compacts.
+     */
+    @Test
+    void failedCompactionAfterWriteKeepsTheStatement()
+    {
+        assertThat(compactionTriggeringInsertWithFailedCompaction("summed")).isEqualTo(1);
+        // five single-row INSERTs of k = 1 with n = 1, 2, 3, 4, 5; the fifth reached the trigger of 5 runs
+        assertThat(tableRows("summed")).containsExactly("(1, 15)");
+        assertThat(computeActual("SELECT count(*) FROM \"summed$files\"").getOnlyValue()).as("the runs stay uncompacted").isEqualTo(5L);
+        assertThat(fsckViolations("summed")).isEmpty();
+
+        getQueryRunner().execute("INSERT INTO summed VALUES (1, 6)");
+        assertThat(tableRows("summed")).containsExactly("(1, 21)");
+        assertThat(computeActual("SELECT count(*) FROM \"summed$files\"").getOnlyValue()).as("the next write compacts").isEqualTo(1L);
+        assertThat(fsckViolations("summed")).isEmpty();
+    }
+
+    /**
+     * On a deletion-vector table readers skip level 0, so rows whose compaction failed are committed but unseen: the
+     * statement fails, naming the snapshot that holds them and {@code optimize}, which makes them visible.
+     */
+    @Test
+    void failedCompactionAfterWriteOnDeletionVectorTableSaysRowsAreCommitted()
+    {
+        getQueryRunner().execute("INSERT INTO summed_dv VALUES (1, 1)");
+        long committed = latestSnapshotIdOf("summed_dv") + 1;
+        faultFs.addRule(Rule.nth(Operation.RENAME, "**/summed_dv/snapshot/snapshot-*", 2, Action.THROW_BEFORE));
+        try {
+            assertThatThrownBy(() -> getQueryRunner().execute("INSERT INTO summed_dv VALUES (1, 2)"))
+                    .satisfies(e -> assertThatTrinoException(e).hasErrorCode(PAIMON_FILESYSTEM_ERROR))
+                    .hasMessageContaining("Table compaction_faults.summed_dv: the statement's rows are committed (snapshot %s)".formatted(committed))
+                    .hasMessageContaining("run ALTER TABLE compaction_faults.summed_dv EXECUTE optimize");
+        }
+        finally {
+            faultFs.clearRules();
+        }
+        assertThat(tableRows("summed_dv")).as("level 0 is not read").containsExactly("(1, 1)");
+        getQueryRunner().execute("ALTER TABLE summed_dv EXECUTE optimize");
+        assertThat(tableRows("summed_dv")).containsExactly("(1, 3)");
+        assertThat(fsckViolations("summed_dv")).isEmpty();
+    }
+
+    /**
+     * Trino rolls a failed query's transaction back after it reports the failure: waits until no task runs and no
+     * staging folder of an {@code optimize} is left (the rollback's work), at most a minute.
+     */
+    private void awaitQueryCleanup()
+    {
+        DistributedQueryRunner queryRunner = (DistributedQueryRunner) getQueryRunner();
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        while (System.nanoTime() < deadline
+                && (queryRunner.getCoordinator().getTaskManager().getAllTaskInfo().stream().anyMatch(task -> !task.taskStatus().getState().isDone())
+                || tableFiles("optimized").stream().anyMatch(file -> file.startsWith("_trino-optimize-")))) {
+            try {
+                Thread.sleep(50);
+            }
+            catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new RuntimeException(e);
+            }
+        }
+    }
+
+    /**
+     * Runs INSERTs of (1, i) until the trigger, the last with its compaction's publish failing, and returns the
+     * faults injected.
+     */
+    private long compactionTriggeringInsertWithFailedCompaction(String table)
+    {
+        for (int i = 1; i <= 4; i++) {
+            getQueryRunner().execute("INSERT INTO %s VALUES (1, %s)".formatted(table, i));
+        }
+        assertThat(computeActual("SELECT count(*) FROM \"%s$files\"".formatted(table)).getOnlyValue()).isEqualTo(4L);
+        long injectedBefore = faultFs.injectedFaults();
+        // the INSERT's own snapshot is the first rename, the compaction's the second
+        faultFs.addRule(Rule.nth(Operation.RENAME, "**/%s/snapshot/snapshot-*".formatted(table), 2, Action.THROW_BEFORE));
+        try {
+            getQueryRunner().execute("INSERT INTO %s VALUES (1, 5)".formatted(table));
+        }
+        finally {
+            faultFs.clearRules();
+        }
+        return faultFs.injectedFaults() - injectedBefore;
+    }
+}
