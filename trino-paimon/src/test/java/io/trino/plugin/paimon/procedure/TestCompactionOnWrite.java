@@ -28,6 +28,7 @@ final class TestCompactionOnWrite
 {
     private static final String DATABASE = "compaction_on_write";
     private static final int TRIGGER = 5;
+    private static final int DEFAULT_INSERTS = 200;
 
     TestCompactionOnWrite()
     {
@@ -92,6 +93,37 @@ final class TestCompactionOnWrite
             }
         }
         assertThat(computeScalar("SELECT max(level) FROM \"compacting$files\"")).isEqualTo(TRIGGER);
+    }
+
+    /**
+     * A table created through Trino with Paimon's defaults (dynamic buckets, trigger 5), written only by many small
+     * INSERTs ({@value #DEFAULT_INSERTS} by default, knob {@code -Dpaimon.test.inserts}), never has a bucket at or
+     * above the trigger after a statement, and ends with the rows a model of the statements holds, through Trino and Paimon Java.
+     */
+    @Test
+    void manyInsertsWithTheDefaultsStayWithinTheTrigger()
+    {
+        int inserts = Integer.getInteger("paimon.test.inserts", DEFAULT_INSERTS);
+        assertUpdate("CREATE TABLE defaults (id integer, v varchar) WITH (primary_key = ARRAY['id'])");
+        Map<Integer, String> model = new TreeMap<>();
+        int mostRuns = 0;
+        for (int statement = 0; statement < inserts; statement++) {
+            // five keys per statement out of 50: every key is rewritten every ten statements
+            StringBuilder values = new StringBuilder();
+            for (int id = statement * 5 % 50; id < statement * 5 % 50 + 5; id++) {
+                values.append(values.isEmpty() ? "" : ", ").append("(%s, 's%s')".formatted(id, statement));
+                model.put(id, "s" + statement);
+            }
+            getQueryRunner().execute("INSERT INTO defaults VALUES " + values);
+            for (int runs : runsPerBucket("defaults").values()) {
+                assertThat(runs).as("runs of a bucket after statement %s", statement).isLessThan(TRIGGER);
+                mostRuns = Math.max(mostRuns, runs);
+            }
+        }
+        // a statement that brings a bucket to the trigger compacts it, so a statement leaves at most one run less
+        assertThat(mostRuns).as("runs piled up to just below the trigger").isEqualTo(TRIGGER - 1);
+        assertThat(rows("defaults")).isEqualTo(modelRows(model));
+        assertThat(fsckViolations("defaults")).isEmpty();
     }
 
     @Test
