@@ -91,6 +91,12 @@ final class ReadAmplificationTables
         commit(table, List.of(), true);
     }
 
+    /** Paimon Java's full compaction of every bucket of a table, in one commit, as {@link #writeCompacted} does it. */
+    void compactFully(String table)
+    {
+        commit(paimon.getTable(DATABASE, table).copy(Map.of("write-only", "false")), List.of(), true);
+    }
+
     /** The random workload with deletion vectors: each commit is compacted, old rows are marked deleted. */
     void writeDeletionVectors(int commits)
     {
@@ -181,7 +187,7 @@ final class ReadAmplificationTables
     }
 
     // data and index files are immutable and hard-linked; metadata is copied, since hint files are rewritten
-    private void copyTable(String from, String to)
+    void copyTable(String from, String to)
     {
         Path source = tablePath(from);
         Path target = tablePath(to);
