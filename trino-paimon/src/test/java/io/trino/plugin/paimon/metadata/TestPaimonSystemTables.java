@@ -37,6 +37,8 @@ final class TestPaimonSystemTables
         extends AbstractPaimonJavaQueryTest
 {
     private static final String BRANCHED = "branched";
+    private static final String PARTIAL_UPDATE = "partial_update";
+    private static final String AGGREGATION = "aggregation";
 
     private Instant beforeBranches;
     private Instant afterBranches;
@@ -55,6 +57,56 @@ final class TestPaimonSystemTables
         multiCommit.createTag("first", 1);
         multiCommit.createTag("second", 2);
         createBranchedTable(paimon);
+        createMergingTables(paimon);
+    }
+
+    // partial-update with a sequence group and aggregation with retractions, each two commits; key 3 of each is
+    // deleted (partial-update: a -D of group g removes the row; aggregation: -D retracts its values)
+    private static void createMergingTables(PaimonJavaCatalog paimon)
+    {
+        Table partialUpdate = paimon.createTable(DATABASE, PARTIAL_UPDATE, Schema.newBuilder()
+                .column("k", DataTypes.INT().notNull())
+                .column("a", DataTypes.STRING())
+                .column("b", DataTypes.BIGINT())
+                .column("g", DataTypes.INT())
+                .column("c", DataTypes.STRING())
+                .primaryKey("k")
+                .option("bucket", "1")
+                .option("merge-engine", "partial-update")
+                .option("fields.g.sequence-group", "c")
+                .option("partial-update.remove-record-on-sequence-group", "g")
+                .build());
+        PaimonJavaCatalog.write(partialUpdate, List.of(
+                GenericRow.of(1, BinaryString.fromString("a1"), null, 1, BinaryString.fromString("c1")),
+                GenericRow.of(2, null, 20L, 5, BinaryString.fromString("c2")),
+                GenericRow.of(3, BinaryString.fromString("a3"), 30L, 1, null)));
+        PaimonJavaCatalog.write(partialUpdate, List.of(
+                GenericRow.of(1, null, 10L, 0, BinaryString.fromString("older")),
+                GenericRow.of(2, BinaryString.fromString("a2"), null, 6, BinaryString.fromString("newer")),
+                GenericRow.ofKind(RowKind.DELETE, 3, null, null, 2, null)));
+        Table aggregation = paimon.createTable(DATABASE, AGGREGATION, Schema.newBuilder()
+                .column("k", DataTypes.INT().notNull())
+                .column("total", DataTypes.BIGINT())
+                .column("most", DataTypes.INT())
+                .column("names", DataTypes.STRING())
+                .primaryKey("k")
+                .option("bucket", "1")
+                .option("merge-engine", "aggregation")
+                .option("fields.total.aggregate-function", "sum")
+                .option("fields.most.aggregate-function", "max")
+                .option("fields.names.aggregate-function", "listagg")
+                .option("fields.most.ignore-retract", "true")
+                .option("fields.names.ignore-retract", "true")
+                .build());
+        PaimonJavaCatalog.write(aggregation, List.of(
+                GenericRow.of(1, 5L, 3, BinaryString.fromString("x")),
+                GenericRow.of(2, 7L, 1, BinaryString.fromString("y")),
+                GenericRow.of(3, 1L, 1, BinaryString.fromString("z"))));
+        PaimonJavaCatalog.write(aggregation, List.of(
+                GenericRow.of(1, 10L, 2, BinaryString.fromString("xx")),
+                GenericRow.ofKind(RowKind.UPDATE_BEFORE, 2, 7L, 1, null),
+                GenericRow.ofKind(RowKind.UPDATE_AFTER, 2, 4L, 9, BinaryString.fromString("yy")),
+                GenericRow.ofKind(RowKind.DELETE, 3, 1L, 1, BinaryString.fromString("z"))));
     }
 
     // main: snapshots 1 (tagged), 2 and 4; branch b1 from the tag: its snapshot 1, then 2 and 3 written on the branch;
@@ -128,6 +180,28 @@ final class TestPaimonSystemTables
                 .contains("(-D, 2024-01-01, 0, gone)")
                 .isEqualTo(RowText.paimonText(paimon().getTable(DATABASE, branch + "$audit_log")));
         assertQueryFails("DELETE FROM \"%s$audit_log\"".formatted(PaimonTestTables.MULTI_COMMIT), ".*Table tables.multi_commit\\$audit_log is read only");
+    }
+
+    /**
+     * The audit log of tables whose engine combines records: each key merged by the engine, and a key the last commit
+     * deleted shown with the row kind Paimon 1.4.2's own {@code $audit_log} gives it.
+     */
+    @Test
+    void auditLogOfMergingEnginesEqualsPaimonsAuditLog()
+    {
+        for (String tableName : List.of(PARTIAL_UPDATE, AGGREGATION)) {
+            List<String> expected = RowText.paimonText(paimon().getTable(DATABASE, tableName + "$audit_log"));
+            assertThat(RowText.paimonText(computeActual("SELECT * FROM \"%s$audit_log\"".formatted(tableName))))
+                    .as(tableName)
+                    .hasSize(3)
+                    .isEqualTo(expected);
+            // the rows that are not retractions are the table's rows
+            assertThat(RowText.paimonText(computeActual("SELECT * FROM \"%s$audit_log\" WHERE rowkind IN ('+I', '+U')".formatted(tableName))).stream()
+                    .map(row -> "(" + row.substring(row.indexOf(", ") + 2))
+                    .toList())
+                    .as(tableName)
+                    .isEqualTo(RowText.paimonText(computeActual("SELECT * FROM " + tableName)));
+        }
     }
 
     @Test
