@@ -129,6 +129,12 @@ public record TableOptions(
         return changelogProducer == ChangelogProducer.LOOKUP || deletionVectorsEnabled || forceLookup || mergeEngine == MergeEngine.FIRST_ROW;
     }
 
+    /** Whether deletion vectors are written in the 64-bit flavour ({@code deletion-vectors.bitmap64}, paimon-format.md §12). */
+    public boolean deletionVectorsBitmap64()
+    {
+        return new Parser(tableName, options).bool("deletion-vectors.bitmap64", false);
+    }
+
     /** Batch reads of deletion-vector and first-row tables see only compacted (level > 0) files. */
     public boolean batchScanSkipsLevelZero()
     {
