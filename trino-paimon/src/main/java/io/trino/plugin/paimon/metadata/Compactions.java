@@ -59,10 +59,8 @@ import static java.util.Objects.requireNonNull;
  * On deletion-vector and first-row tables, whose level-0 files Paimon's batch reads skip, every bucket a write reached
  * gets a lookup compaction, as Paimon's writer does ({@link LookupCompactor}): its level-0 runs move up, and the rows
  * of the levels above that they supersede are marked in deletion vectors instead of rewritten (first-row: the newer
- * record is dropped), so no level-0 file is left and the higher-level files keep their names. The whole-bucket
- * compaction to the highest level, which reads the files with their vectors and drops the bucket's vectors, remains
- * for {@code optimize}, and for a bucket whose deletion vectors lie in an external path, where this connector writes
- * no index file.
+ * record is dropped), so no level-0 file is left and the higher-level files keep their names; where the lookup does
+ * not apply, the bucket is compacted whole (see there).
  */
 public final class Compactions
 {
@@ -129,7 +127,7 @@ public final class Compactions
             Optional<IndexManifestEntry> vectorIndex = vectorIndexes.stream()
                     .filter(index -> index.bucket() == bucket.bucket() && Arrays.equals(index.partition().bytes(), bucket.partition().bytes()))
                     .findFirst();
-            if (levelZeroInvisible && vectorIndex.flatMap(IndexManifestEntry::externalPath).isEmpty()) {
+            if (levelZeroInvisible) {
                 lookupCompactor.compact(session, table, options, bucket.partition(), bucket.bucket(), bucket.files().getFirst().totalBuckets(), files, deletionVectors, vectorIndex)
                         .ifPresent(fragments::add);
                 continue;
@@ -137,12 +135,7 @@ public final class Compactions
             int numLevels = UniversalCompaction.numLevels(options, files);
             List<UniversalCompaction.LevelRun> runs = UniversalCompaction.levelSortedRuns(files);
             Optional<UniversalCompaction.Unit> unit = UniversalCompaction.pick(options, numLevels, runs);
-            if (levelZeroInvisible) {
-                // (vectors in an external path) what is left at level 0 stays unseen by readers, and a partial merge
-                // would leave older rows of the written keys visible above it, so the bucket is merged whole
-                unit = UniversalCompaction.pickFull(numLevels, runs);
-            }
-            else if (deleteRestartsRow && unit.isPresent() && unit.get().runs().size() < runs.size()) {
+            if (deleteRestartsRow && unit.isPresent() && unit.get().runs().size() < runs.size()) {
                 // merging the newer runs alone would turn "-D then +I" into a plain +I over the older row
                 unit = UniversalCompaction.pickFull(numLevels, runs);
             }

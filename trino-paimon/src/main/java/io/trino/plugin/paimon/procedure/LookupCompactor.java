@@ -10,7 +10,6 @@ import io.trino.plugin.paimon.format.index.DeletionVectorIndexFile;
 import io.trino.plugin.paimon.format.manifest.DataFileMeta;
 import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
 import io.trino.plugin.paimon.format.row.BinaryRow;
-import io.trino.plugin.paimon.merge.MergeEngine;
 import io.trino.plugin.paimon.read.BucketCompactionReader;
 import io.trino.plugin.paimon.read.DeletionVectorIndex;
 import io.trino.plugin.paimon.read.DeletionVectors;
@@ -46,9 +45,16 @@ import static java.util.Objects.requireNonNull;
  * aggregation, a sequence field) and marked deleted in the file's deletion vector, which is not rewritten; under
  * deduplicate the newer record wins without it. Under first-row the row found wins: the newer record is dropped and
  * nothing is marked, so the table needs no deletion vectors. The levels above 0 thus hold each key at most once live.
+ * <p>
+ * Where the lookup does not apply the bucket is compacted whole to the highest level, its files read with their
+ * deletion vectors and its vectors dropped, as {@code optimize} does: when its deletion vectors lie in an external
+ * path (this connector writes index files only in the table's {@code index/} folder), and when the compaction would
+ * merge more than {@value #MAX_LOOKUP_RECORDS} records, whose keys the lookup holds in memory.
  */
 public final class LookupCompactor
 {
+    static final long MAX_LOOKUP_RECORDS = 250_000;
+
     private final TrinoFileSystemFactory fileSystemFactory;
     private final PaimonPageSourceProvider reader;
     private final BucketCompactor compactor;
@@ -85,6 +91,10 @@ public final class LookupCompactor
             return Optional.empty();
         }
         UniversalCompaction.Unit unit = picked.get();
+        long compactedRecords = unit.files().stream().mapToLong(DataFileMeta::rowCount).sum();
+        if (compactedRecords > MAX_LOOKUP_RECORDS || vectorIndex.flatMap(IndexManifestEntry::externalPath).isPresent()) {
+            return Optional.of(compactWhole(session, table, partition, bucket, totalBuckets, files, UniversalCompaction.numLevels(options, files), deletionVectors));
+        }
         int outputLevel = unit.outputLevel();
         // with deletion vectors a retraction is not kept at any level above 0: the row it retracts is marked deleted
         boolean dropRetracts = tableOptions.deletionVectorsEnabled() ? outputLevel > 0 : unit.dropRetracts();
@@ -98,7 +108,7 @@ public final class LookupCompactor
         Map<String, RoaringBitmap> deletedByFile = new LinkedHashMap<>();
         BucketCompactionReader records;
         UnaryOperator<Page> filter = UnaryOperator.identity();
-        if (tableOptions.mergeEngine() == MergeEngine.FIRST_ROW) {
+        if (tableOptions.lookupResolution() == TableOptions.LookupResolution.KEEP_FOUND) {
             records = reader.createCompactionReader(session, table, compactedFiles, dropRetracts);
             if (!hits.keys().isEmpty()) {
                 filter = page -> withoutKeys(page, lookup, hits.keys());
@@ -111,8 +121,7 @@ public final class LookupCompactor
                     deletedByFile.put(above.get(i).fileName(), found);
                 }
             }
-            if (tableOptions.mergeEngine() == MergeEngine.DEDUPLICATE && tableOptions.sequenceFields().isEmpty()) {
-                // the newer record replaces the older one whatever it holds
+            if (tableOptions.lookupResolution() == TableOptions.LookupResolution.REPLACE_FOUND) {
                 records = reader.createCompactionReader(session, table, compactedFiles, dropRetracts);
             }
             else {
@@ -132,6 +141,17 @@ public final class LookupCompactor
                 compacted.stream().map(DataFileMeta::fileName).toList(),
                 output.stream().map(file -> WrittenFile.of(partition, bucket, totalBuckets, file)).toList(),
                 vectors));
+    }
+
+    private CompactionFragment compactWhole(ConnectorSession session, PaimonTable table, BinaryRow partition, int bucket, int totalBuckets, List<DataFileMeta> files, int numLevels, DeletionVectorIndex deletionVectors)
+    {
+        int maxLevel = numLevels - 1;
+        List<DataFileMeta> output = compactor.compact(session, table, table.bucketLocation(partition, bucket), BucketCompactor.dataFiles(table, partition, bucket, files, deletionVectors), maxLevel, true);
+        return new CompactionFragment(
+                partition.serialize(),
+                bucket,
+                files.stream().map(DataFileMeta::fileName).toList(),
+                output.stream().map(file -> WrittenFile.of(partition, bucket, totalBuckets, file)).toList());
     }
 
     /**
