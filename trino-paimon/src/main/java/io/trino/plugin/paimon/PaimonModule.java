@@ -11,6 +11,7 @@ import io.trino.plugin.paimon.metadata.PaimonTableProperties;
 import io.trino.plugin.paimon.procedure.BucketCompactor;
 import io.trino.plugin.paimon.procedure.CompactionFragment;
 import io.trino.plugin.paimon.procedure.ExpireSnapshotsTableProcedure;
+import io.trino.plugin.paimon.procedure.LookupCompactor;
 import io.trino.plugin.paimon.procedure.OptimizeTableProcedure;
 import io.trino.plugin.paimon.procedure.RemoveOrphanFilesTableProcedure;
 import io.trino.plugin.paimon.procedure.TableExecutePageSourceProvider;
@@ -50,6 +51,7 @@ public class PaimonModule
         binder.bind(TableExecuteSplitManager.class).in(Scopes.SINGLETON);
         binder.bind(TableExecutePageSourceProvider.class).in(Scopes.SINGLETON);
         binder.bind(BucketCompactor.class).in(Scopes.SINGLETON);
+        binder.bind(LookupCompactor.class).in(Scopes.SINGLETON);
         binder.bind(Compactions.class).in(Scopes.SINGLETON);
         jsonCodecBinder(binder).bindJsonCodec(CompactionFragment.class);
         tableProcedures.addBinding().toProvider(OptimizeTableProcedure.class).in(Scopes.SINGLETON);

@@ -21,10 +21,10 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * Gives a compaction commit up when a commit since the snapshot it compacted deleted one of the files it replaces
- * (another compaction of the bucket, an overwrite, a dropped partition), as Paimon's commit checks that the files a
- * compaction deletes still exist. New files in the compacted buckets do not conflict: a compaction keeps its records'
- * sequence numbers, so records written meanwhile still win over them. Snapshots are checked once each, also across
- * retries.
+ * (another compaction of the bucket, an overwrite, a dropped partition), or one whose rows its new deletion vectors
+ * mark, as Paimon's commit checks that the files a compaction deletes still exist. New files in the compacted buckets
+ * do not conflict: a compaction keeps its records' sequence numbers, so records written meanwhile still win over them.
+ * Snapshots are checked once each, also across retries.
  */
 public final class CompactionConflictCheck
         implements Consumer<Optional<Snapshot>>
@@ -56,7 +56,7 @@ public final class CompactionConflictCheck
             for (ManifestFileMeta manifest : scan.readManifestList(snapshot.deltaManifestList(), snapshot.deltaManifestListSize())) {
                 for (ManifestEntry entry : scan.readManifest(manifest)) {
                     if (entry.kind() == FileKind.DELETE && compacted.contains(entry.identifier())) {
-                        throw conflict("snapshot %s (%s by %s) removed file %s, which this compaction replaces".formatted(id, snapshot.commitKind(), snapshot.commitUser(), entry.file().fileName()));
+                        throw conflict("snapshot %s (%s by %s) removed file %s, which this compaction replaces or marks rows of".formatted(id, snapshot.commitKind(), snapshot.commitUser(), entry.file().fileName()));
                     }
                 }
             }

@@ -8,6 +8,7 @@ import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.catalog.CompactionConflictCheck;
 import io.trino.plugin.paimon.catalog.IndexManifestUpdate;
 import io.trino.plugin.paimon.catalog.SnapshotCommitter;
+import io.trino.plugin.paimon.format.index.DeletionVectorIndexFile;
 import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry.FileKind;
@@ -18,6 +19,7 @@ import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.Snapshot.CommitKind;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.procedure.CompactionFragment;
+import io.trino.plugin.paimon.procedure.DeletionVectorFile;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.write.WrittenFile;
 import io.trino.spi.TrinoException;
@@ -33,7 +35,6 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Consumer;
 
-import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_STATE_UNKNOWN;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
 import static io.trino.spi.StandardErrorCode.GENERIC_INTERNAL_ERROR;
@@ -99,9 +100,23 @@ final class CompactionCommit
         for (CompactionFragment fragment : fragments) {
             buckets.add(bucketKey(BinaryRow.deserialize(fragment.partition()).bytes(), fragment.bucket()));
         }
-        List<IndexManifestEntry> droppedVectors = droppedDeletionVectors(base, buckets, deletes);
+        List<IndexManifestEntry> vectorChanges = deletionVectorChanges(base, fragments, deletes);
         Map<String, String> baseVectors = deletionVectorFiles(Optional.of(base), buckets);
-        CompactionConflictCheck fileCheck = new CompactionConflictCheck(fileSystem, location, tableName, OptionalLong.of(baseSnapshotId), deletes.stream().map(ManifestEntry::identifier).collect(toImmutableSet()));
+        // the files a new vector marks must still be live, or the vector would point at a file gone meanwhile and the
+        // rows it deletes would live on in the files that replaced it
+        Set<ManifestEntry.Identifier> kept = new HashSet<>();
+        deletes.forEach(entry -> kept.add(entry.identifier()));
+        for (CompactionFragment fragment : fragments) {
+            byte[] partition = BinaryRow.deserialize(fragment.partition()).bytes();
+            for (IndexManifestEntry.DeletionVectorRange range : fragment.deletionVectors().map(DeletionVectorFile::ranges).orElse(List.of())) {
+                ManifestEntry entry = live.get(fileKey(partition, fragment.bucket(), range.dataFileName()));
+                if (entry == null) {
+                    throw new TrinoException(GENERIC_INTERNAL_ERROR, "Table %s: data file %s with a deletion vector in %s is not live in snapshot %s".formatted(tableName, range.dataFileName(), fragment.deletionVectors().get().fileName(), baseSnapshotId));
+                }
+                kept.add(entry.identifier());
+            }
+        }
+        CompactionConflictCheck fileCheck = new CompactionConflictCheck(fileSystem, location, tableName, OptionalLong.of(baseSnapshotId), kept);
         Consumer<Optional<Snapshot>> check = latest -> {
             fileCheck.accept(latest);
             checkDeletionVectorsUnchanged(latest, buckets, baseVectors);
@@ -110,11 +125,12 @@ final class CompactionCommit
         Map<String, String> properties = ImmutableMap.of(InsertCommit.COMMIT_ID_PROPERTY, commitIdentifier, InsertCommit.QUERY_ID_PROPERTY, queryId);
         try {
             List<ManifestEntry> changes = ImmutableList.<ManifestEntry>builder().addAll(deletes).addAll(adds).build();
-            return Optional.of(committer.commit(CommitKind.COMPACT, changes, List.of(), IndexManifestUpdate.bucketed(droppedVectors), false, properties, check));
+            return Optional.of(committer.commit(CommitKind.COMPACT, changes, List.of(), IndexManifestUpdate.bucketed(vectorChanges), false, properties, check));
         }
         catch (RuntimeException e) {
             if (e instanceof TrinoException trinoException && !trinoException.getErrorCode().equals(PAIMON_COMMIT_STATE_UNKNOWN.toErrorCode())) {
                 deleteWritten(adds, e);
+                deleteWrittenVectors(fragments, e);
             }
             else {
                 log.warn(e, "Compaction commit to %s failed with an unknown outcome; its data files are left in place", tableName);
@@ -124,18 +140,32 @@ final class CompactionCommit
     }
 
     /**
-     * The deletion-vector index entries the compaction makes obsolete: the vectors of a compacted bucket belong to the
-     * files it replaced (it read them with their vectors applied), so the bucket's entry goes, as Paimon drops the
-     * vectors of the files a compaction rewrites. A vector of a file the compaction leaves in place would need a new
-     * index file; the compactions of deletion-vector tables rewrite whole buckets, so that is an internal error.
+     * The changes of the deletion-vector index: a bucket whose compaction brings a new index file (a lookup
+     * compaction, which marks rows of files it leaves in place) has its entry replaced by it. Otherwise the vectors
+     * of a compacted bucket belong to the files it replaced (it read them with their vectors applied), so the
+     * bucket's entry goes, as Paimon drops the vectors of the files a compaction rewrites; a vector of a file such a
+     * compaction leaves in place is an internal error.
      */
-    private List<IndexManifestEntry> droppedDeletionVectors(Snapshot base, Set<String> buckets, List<ManifestEntry> deletes)
+    private List<IndexManifestEntry> deletionVectorChanges(Snapshot base, List<CompactionFragment> fragments, List<ManifestEntry> deletes)
     {
         Set<String> compacted = new HashSet<>();
         for (ManifestEntry entry : deletes) {
             compacted.add(fileKey(entry.partition().bytes(), entry.bucket(), entry.file().fileName()));
         }
-        ImmutableList.Builder<IndexManifestEntry> dropped = ImmutableList.builder();
+        Set<String> buckets = new HashSet<>();
+        ImmutableList.Builder<IndexManifestEntry> changes = ImmutableList.builder();
+        for (CompactionFragment fragment : fragments) {
+            BinaryRow partition = BinaryRow.deserialize(fragment.partition());
+            if (fragment.deletionVectors().isPresent()) {
+                // an index file kept as it was needs no change
+                if (fragment.deletionVectors().get().written()) {
+                    changes.add(fragment.deletionVectors().get().toIndexManifestEntry(partition, fragment.bucket()));
+                }
+            }
+            else {
+                buckets.add(bucketKey(partition.bytes(), fragment.bucket()));
+            }
+        }
         for (IndexManifestEntry index : deletionVectorEntries(Optional.of(base))) {
             if (!buckets.contains(bucketKey(index.partition().bytes(), index.bucket()))) {
                 continue;
@@ -145,9 +175,9 @@ final class CompactionCommit
                     throw new TrinoException(GENERIC_INTERNAL_ERROR, "Table %s: a compaction of bucket %s leaves data file %s with its deletion vector in %s in place".formatted(table.name(), index.bucket(), range.dataFileName(), index.fileName()));
                 }
             }
-            dropped.add(new IndexManifestEntry(FileKind.DELETE, index.partition(), index.bucket(), index.indexType(), index.fileName(), index.fileSize(), index.rowCount(), index.deletionVectorRanges(), index.externalPath()));
+            changes.add(new IndexManifestEntry(FileKind.DELETE, index.partition(), index.bucket(), index.indexType(), index.fileName(), index.fileSize(), index.rowCount(), index.deletionVectorRanges(), index.externalPath()));
         }
-        return dropped.build();
+        return changes.build();
     }
 
     /**
@@ -186,6 +216,22 @@ final class CompactionCommit
         return new SnapshotScan(fileSystem, table.location()).indexFiles(snapshot.get(), ScanFilter.ALL).stream()
                 .filter(index -> index.indexType().equals(IndexManifestEntry.DELETION_VECTORS_INDEX))
                 .toList();
+    }
+
+    private void deleteWrittenVectors(List<CompactionFragment> fragments, RuntimeException failure)
+    {
+        for (CompactionFragment fragment : fragments) {
+            if (fragment.deletionVectors().isEmpty() || !fragment.deletionVectors().get().written()) {
+                continue;
+            }
+            Location file = DeletionVectorIndexFile.location(table.location(), fragment.deletionVectors().get().fileName());
+            try {
+                fileSystem.deleteFile(file);
+            }
+            catch (IOException e) {
+                failure.addSuppressed(new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to delete deletion vector index file " + file, e));
+            }
+        }
     }
 
     private void deleteWritten(List<ManifestEntry> files, RuntimeException failure)

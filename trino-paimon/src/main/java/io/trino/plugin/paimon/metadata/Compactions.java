@@ -10,6 +10,7 @@ import io.trino.plugin.paimon.PaimonInsertTableHandle;
 import io.trino.plugin.paimon.PaimonTableExecuteHandle;
 import io.trino.plugin.paimon.format.manifest.BucketFiles;
 import io.trino.plugin.paimon.format.manifest.DataFileMeta;
+import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ScanFilter;
 import io.trino.plugin.paimon.format.manifest.SnapshotScan;
@@ -17,6 +18,7 @@ import io.trino.plugin.paimon.format.row.BinaryRow;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.procedure.BucketCompactor;
 import io.trino.plugin.paimon.procedure.CompactionFragment;
+import io.trino.plugin.paimon.procedure.LookupCompactor;
 import io.trino.plugin.paimon.procedure.Optimize;
 import io.trino.plugin.paimon.procedure.UniversalCompaction;
 import io.trino.plugin.paimon.read.DeletionVectorIndex;
@@ -29,6 +31,7 @@ import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ConnectorSession;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -56,22 +59,24 @@ import static java.util.Objects.requireNonNull;
  * there would bring a deleted row's older values back under a re-inserted key.
  * <p>
  * On deletion-vector and first-row tables, whose level-0 files Paimon's batch reads skip, every bucket a write reached
- * is compacted whole to the highest level, its files read with their deletion vectors and the bucket's vectors dropped
- * ({@link CompactionCommit}): the written rows become visible, older rows of their keys are replaced by the merge
- * (first-row: the older row wins), and no level-0 file is left. Paimon's writer reaches the same state with less
- * rewriting, by moving only level 0 up and marking the rows it supersedes in deletion vectors (a lookup compaction).
+ * gets a lookup compaction, as Paimon's writer does ({@link LookupCompactor}): its level-0 runs move up, and the rows
+ * of the levels above that they supersede are marked in deletion vectors instead of rewritten (first-row: the newer
+ * record is dropped), so no level-0 file is left and the higher-level files keep their names; where the lookup does
+ * not apply, the bucket is compacted whole (see there).
  */
 public final class Compactions
 {
     private static final Logger log = Logger.get(Compactions.class);
 
     private final BucketCompactor compactor;
+    private final LookupCompactor lookupCompactor;
     private final JsonCodec<CompactionFragment> fragmentCodec;
 
     @Inject
-    public Compactions(BucketCompactor compactor, JsonCodec<CompactionFragment> fragmentCodec)
+    public Compactions(BucketCompactor compactor, LookupCompactor lookupCompactor, JsonCodec<CompactionFragment> fragmentCodec)
     {
         this.compactor = requireNonNull(compactor, "compactor is null");
+        this.lookupCompactor = requireNonNull(lookupCompactor, "lookupCompactor is null");
         this.fragmentCodec = requireNonNull(fragmentCodec, "fragmentCodec is null");
     }
 
@@ -139,22 +144,29 @@ public final class Compactions
                 .map(entry -> new BucketKey(ByteBuffer.wrap(entry.partition().bytes()), entry.bucket()))
                 .collect(toImmutableSet());
         SnapshotScan scan = new SnapshotScan(fileSystem, table.location());
-        DeletionVectorIndex deletionVectors = DeletionVectorIndex.of(table, scan, scan.indexFiles(appended, ScanFilter.ALL));
+        List<IndexManifestEntry> indexFiles = scan.indexFiles(appended, ScanFilter.ALL);
+        DeletionVectorIndex deletionVectors = DeletionVectorIndex.of(table, scan, indexFiles);
+        List<IndexManifestEntry> vectorIndexes = indexFiles.stream()
+                .filter(index -> index.indexType().equals(IndexManifestEntry.DELETION_VECTORS_INDEX))
+                .toList();
         ImmutableList.Builder<CompactionFragment> fragments = ImmutableList.builder();
         for (BucketFiles bucket : scan.liveFilesByBucket(appended, ScanFilter.ALL)) {
             if (!buckets.contains(new BucketKey(ByteBuffer.wrap(bucket.partition().bytes()), bucket.bucket()))) {
                 continue;
             }
             List<DataFileMeta> files = bucket.files().stream().map(ManifestEntry::file).toList();
+            Optional<IndexManifestEntry> vectorIndex = vectorIndexes.stream()
+                    .filter(index -> index.bucket() == bucket.bucket() && Arrays.equals(index.partition().bytes(), bucket.partition().bytes()))
+                    .findFirst();
+            if (levelZeroInvisible) {
+                lookupCompactor.compact(session, table, options, bucket.partition(), bucket.bucket(), bucket.files().getFirst().totalBuckets(), files, deletionVectors, vectorIndex)
+                        .ifPresent(fragments::add);
+                continue;
+            }
             int numLevels = UniversalCompaction.numLevels(options, files);
             List<UniversalCompaction.LevelRun> runs = UniversalCompaction.levelSortedRuns(files);
             Optional<UniversalCompaction.Unit> unit = UniversalCompaction.pick(options, numLevels, runs);
-            if (levelZeroInvisible) {
-                // what is left at level 0 stays unseen by readers, and a partial merge would leave older rows of the
-                // written keys visible above it, so the bucket is merged whole
-                unit = UniversalCompaction.pickFull(numLevels, runs);
-            }
-            else if (deleteRestartsRow && unit.isPresent() && unit.get().runs().size() < runs.size()) {
+            if (deleteRestartsRow && unit.isPresent() && unit.get().runs().size() < runs.size()) {
                 // merging the newer runs alone would turn "-D then +I" into a plain +I over the older row
                 unit = UniversalCompaction.pickFull(numLevels, runs);
             }

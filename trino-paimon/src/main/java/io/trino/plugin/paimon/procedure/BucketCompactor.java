@@ -17,6 +17,7 @@ import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.type.TypeManager;
 
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 import static java.util.Objects.requireNonNull;
 
@@ -45,10 +46,24 @@ public final class BucketCompactor
      */
     public List<DataFileMeta> compact(ConnectorSession session, PaimonTable table, Location bucketDirectory, List<PaimonDataFile> files, int outputLevel, boolean dropRetracts)
     {
+        return write(session, table, bucketDirectory, reader.createCompactionReader(session, table, files, dropRetracts), outputLevel, UnaryOperator.identity());
+    }
+
+    /**
+     * Writes merged records as files of the output level, and closes the reader.
+     *
+     * @param filter what of each page of records is written
+     * @return the files written, in key order
+     */
+    public List<DataFileMeta> write(ConnectorSession session, PaimonTable table, Location bucketDirectory, BucketCompactionReader records, int outputLevel, UnaryOperator<Page> filter)
+    {
         CompactedRunWriter writer = new CompactedRunWriter(fileSystemFactory.create(session), table, typeMapping, bucketDirectory, outputLevel);
-        try (BucketCompactionReader records = reader.createCompactionReader(session, table, files, dropRetracts)) {
+        try (records) {
             for (Page page = records.nextPage(); page != null; page = records.nextPage()) {
-                writer.write(page);
+                Page kept = filter.apply(page);
+                if (kept.getPositionCount() > 0) {
+                    writer.write(kept);
+                }
             }
             return writer.finish();
         }

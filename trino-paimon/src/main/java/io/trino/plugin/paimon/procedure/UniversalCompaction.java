@@ -112,11 +112,11 @@ public final class UniversalCompaction
                 unit = Optional.of(new Unit(maxLevel, runs, false));
             }
             else {
-                unit = pickForSizeRatio(options, maxLevel, runs, 1);
+                unit = pickForSizeRatio(options, maxLevel, runs, 1, false);
             }
         }
         if (unit.isEmpty() && runs.size() > trigger) {
-            unit = pickForSizeRatio(options, maxLevel, runs, runs.size() - trigger + 1);
+            unit = pickForSizeRatio(options, maxLevel, runs, runs.size() - trigger + 1, false);
         }
         int highest = runs.isEmpty() ? -1 : runs.getLast().level();
         return unit
@@ -124,7 +124,30 @@ public final class UniversalCompaction
                 .map(picked -> new Unit(picked.outputLevel(), picked.runs(), picked.outputLevel() != 0 && picked.outputLevel() >= highest));
     }
 
-    private static Optional<Unit> pickForSizeRatio(CompactionOptions options, int maxLevel, List<LevelRun> runs, int candidateCount)
+    /**
+     * The compaction of a writer whose readers skip level 0 (deletion-vector and first-row tables; Paimon's
+     * {@code ForceUpLevel0Compaction}): what {@link #pick} picks, else every level-0 run, with the runs after them the
+     * size ratio lets in, to the level below the first run left out, so that level 0 is left empty.
+     */
+    public static Optional<Unit> pickLevelZero(CompactionOptions options, int numLevels, List<LevelRun> runs)
+    {
+        Optional<Unit> picked = pick(options, numLevels, runs);
+        if (picked.isPresent()) {
+            return picked;
+        }
+        int levelZeroRuns = 0;
+        while (levelZeroRuns < runs.size() && runs.get(levelZeroRuns).level() == 0) {
+            levelZeroRuns++;
+        }
+        if (levelZeroRuns == 0) {
+            return Optional.empty();
+        }
+        int highest = runs.getLast().level();
+        return pickForSizeRatio(options, numLevels - 1, runs, levelZeroRuns, true)
+                .map(unit -> new Unit(unit.outputLevel(), unit.runs(), unit.outputLevel() != 0 && unit.outputLevel() >= highest));
+    }
+
+    private static Optional<Unit> pickForSizeRatio(CompactionOptions options, int maxLevel, List<LevelRun> runs, int candidateCount, boolean forcePick)
     {
         long candidateSize = 0;
         for (int i = 0; i < candidateCount; i++) {
@@ -138,7 +161,7 @@ public final class UniversalCompaction
             candidateSize += next.totalSize();
             candidateCount++;
         }
-        if (candidateCount <= 1) {
+        if (candidateCount <= 1 && !forcePick) {
             return Optional.empty();
         }
         return Optional.of(unit(runs, maxLevel, candidateCount));

@@ -22,14 +22,14 @@ import static java.nio.ByteOrder.LITTLE_ENDIAN;
  * bitmap. Bit i set means row i of the data file is deleted. No data file has 2^31 rows, so every position lies in
  * the bitmap of key 0.
  */
-final class DeletionVectors
+public final class DeletionVectors
 {
     private static final int BITMAP32_MAGIC = 1581511376;
     private static final int BITMAP64_MAGIC = 1681511377;
 
     private DeletionVectors() {}
 
-    static RoaringBitmap read(TrinoFileSystem fileSystem, PaimonDataFile.DeletionVectorReference reference)
+    public static RoaringBitmap read(TrinoFileSystem fileSystem, PaimonDataFile.DeletionVectorReference reference)
     {
         Location location = Location.of(reference.indexFilePath());
         try (TrinoInput input = fileSystem.newInputFile(location).newInput()) {

@@ -51,6 +51,12 @@ public record PaimonDataFile(
                 deletionVector);
     }
 
+    /** The same file read whole, its deletion vector not applied. */
+    public PaimonDataFile withoutDeletionVector()
+    {
+        return new PaimonDataFile(path, fileSize, rowCount, level, schemaId, minKey, maxKey, minSequenceNumber, maxSequenceNumber, deleteRowCount, Optional.empty());
+    }
+
     /** Where a file's deletion vector lies in an index file. */
     public record DeletionVectorReference(String indexFilePath, long offset, int length)
     {

@@ -34,9 +34,11 @@ import io.trino.spi.connector.EmptyPageSource;
 import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.type.Type;
 import io.trino.spi.type.TypeManager;
+import org.roaringbitmap.RoaringBitmap;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import static io.trino.spi.StandardErrorCode.GENERIC_INTERNAL_ERROR;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
@@ -173,6 +175,15 @@ public class PaimonPageSourceProvider
      */
     public BucketCompactionReader createCompactionReader(ConnectorSession session, PaimonTable table, List<PaimonDataFile> files, boolean dropRetracts)
     {
+        return createCompactionReader(session, table, files, Map.of(), dropRetracts);
+    }
+
+    /**
+     * @param selectedRows for files of which only some rows join the merge (the rows a key lookup found in the levels
+     * above a lookup compaction), their positions, by file path
+     */
+    public BucketCompactionReader createCompactionReader(ConnectorSession session, PaimonTable table, List<PaimonDataFile> files, Map<String, RoaringBitmap> selectedRows, boolean dropRetracts)
+    {
         TrinoFileSystem fileSystem = fileSystemFactory.create(session);
         TableSchema schema = table.schema();
         TableOptions options = table.options();
@@ -214,16 +225,55 @@ public class PaimonPageSourceProvider
                 mergeFunctions::create,
                 lookupMode,
                 dropRetracts,
+                file -> {
+                    RoaringBitmap selected = selectedRows.get(file.path());
+                    if (selected == null) {
+                        return DataFilePageReader.open(
+                                fileSystem,
+                                file,
+                                dataFileSchemas.schema(session.getQueryId(), fileSystem, table, file.schemaId()),
+                                keyColumns,
+                                true,
+                                valueColumns,
+                                // a compaction rewrites every row
+                                RowGroupDomains.NONE,
+                                parquetOptions);
+                    }
+                    // the selected rows are live: read the file whole, so that positions count from its first row
+                    DataFilePageReader whole = DataFilePageReader.open(
+                            fileSystem,
+                            file.withoutDeletionVector(),
+                            dataFileSchemas.schema(session.getQueryId(), fileSystem, table, file.schemaId()),
+                            keyColumns,
+                            true,
+                            valueColumns,
+                            RowGroupDomains.NONE,
+                            parquetOptions);
+                    return new SelectedRowsPageReader(whole, selected);
+                });
+    }
+
+    /** The key lookup of a lookup compaction of the table: it reads the key columns of files, nothing else. */
+    public KeyLookup createKeyLookup(ConnectorSession session, PaimonTable table)
+    {
+        TrinoFileSystem fileSystem = fileSystemFactory.create(session);
+        List<DataField> keyFields = table.trimmedPrimaryKeyFields();
+        List<ReadColumn> keyColumns = keyFields.stream()
+                .map(field -> new ReadColumn(field.id(), typeMapping.toTrinoType(field)))
+                .toList();
+        return new KeyLookup(
+                keyFields.stream().map(DataField::type).toList(),
+                keyColumns.stream().map(ReadColumn::type).toList(),
                 file -> DataFilePageReader.open(
                         fileSystem,
                         file,
                         dataFileSchemas.schema(session.getQueryId(), fileSystem, table, file.schemaId()),
                         keyColumns,
                         true,
-                        valueColumns,
-                        // a compaction rewrites every row
+                        List.of(),
                         RowGroupDomains.NONE,
-                        parquetOptions));
+                        parquetOptions),
+                fileSystem);
     }
 
     // a primary-key bucket merged as a compaction merges it, keeping retractions; an append table's rows as they are

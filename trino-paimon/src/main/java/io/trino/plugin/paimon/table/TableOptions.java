@@ -129,6 +129,33 @@ public record TableOptions(
         return changelogProducer == ChangelogProducer.LOOKUP || deletionVectorsEnabled || forceLookup || mergeEngine == MergeEngine.FIRST_ROW;
     }
 
+    /**
+     * What a lookup compaction does with the row it finds above its output for a key it compacts (merge-semantics
+     * §2.7): under first-row the row found stays and the newer record is dropped; under deduplicate without a sequence
+     * field the newer record replaces it whatever it holds; other engines merge it with the newer records.
+     */
+    public LookupResolution lookupResolution()
+    {
+        if (mergeEngine == MergeEngine.FIRST_ROW) {
+            return LookupResolution.KEEP_FOUND;
+        }
+        if (mergeEngine == MergeEngine.DEDUPLICATE && sequenceFields.isEmpty()) {
+            return LookupResolution.REPLACE_FOUND;
+        }
+        return LookupResolution.MERGE_FOUND;
+    }
+
+    public enum LookupResolution
+    {
+        KEEP_FOUND, REPLACE_FOUND, MERGE_FOUND
+    }
+
+    /** Whether deletion vectors are written in the 64-bit flavour ({@code deletion-vectors.bitmap64}, paimon-format.md §12). */
+    public boolean deletionVectorsBitmap64()
+    {
+        return new Parser(tableName, options).bool("deletion-vectors.bitmap64", false);
+    }
+
     /** Batch reads of deletion-vector and first-row tables see only compacted (level > 0) files. */
     public boolean batchScanSkipsLevelZero()
     {

@@ -93,6 +93,38 @@ final class TestUniversalCompaction
         assertThat(unit.dropRetracts()).isTrue();
     }
 
+    @Test
+    void levelZeroIsMovedUpWhenNothingElseIsPicked()
+    {
+        // one small level-0 run over a large run at level 5: no pick; level 0 goes just below level 5 and keeps its
+        // retractions, since older data lies below
+        List<LevelRun> runs = new ArrayList<>(levelZero(1));
+        runs.add(new LevelRun(5, List.of(file("big", 5, 100, 0, 0))));
+        assertThat(pick(runs)).isEmpty();
+        Unit unit = UniversalCompaction.pickLevelZero(DEFAULTS, 6, runs).orElseThrow();
+        assertThat(unit.outputLevel()).isEqualTo(4);
+        assertThat(unit.files()).extracting(DataFileMeta::fileName).containsExactly("l0-0");
+        assertThat(unit.dropRetracts()).isFalse();
+
+        // two level-0 runs of 1 and 2, then level 3 of size 3 (1 + 2 passes the size ratio against it) and level 5 of
+        // 100: the level-0 runs and level 3 go to level 4
+        runs = new ArrayList<>(levelZero(1, 2));
+        runs.add(new LevelRun(3, List.of(file("mid", 3, 3, 0, 0))));
+        runs.add(new LevelRun(5, List.of(file("big", 5, 100, 0, 0))));
+        assertThat(pick(runs)).isEmpty();
+        unit = UniversalCompaction.pickLevelZero(DEFAULTS, 6, runs).orElseThrow();
+        assertThat(unit.outputLevel()).isEqualTo(4);
+        assertThat(unit.files()).extracting(DataFileMeta::fileName).containsExactly("l0-0", "l0-1", "mid");
+
+        // level 0 alone: to the highest level, retractions dropped
+        unit = UniversalCompaction.pickLevelZero(DEFAULTS, 6, levelZero(5)).orElseThrow();
+        assertThat(unit.outputLevel()).isEqualTo(5);
+        assertThat(unit.dropRetracts()).isTrue();
+
+        // no level 0: nothing
+        assertThat(UniversalCompaction.pickLevelZero(DEFAULTS, 6, List.of(new LevelRun(5, List.of(file("big", 5, 100, 0, 0)))))).isEmpty();
+    }
+
     private static Optional<Unit> pick(List<LevelRun> runs)
     {
         return UniversalCompaction.pick(DEFAULTS, 6, runs);

@@ -1,0 +1,40 @@
+package io.trino.plugin.paimon.procedure;
+
+import com.google.common.collect.ImmutableList;
+import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
+import io.trino.plugin.paimon.format.manifest.IndexManifestEntry.DeletionVectorRange;
+import io.trino.plugin.paimon.format.manifest.ManifestEntry.FileKind;
+import io.trino.plugin.paimon.format.row.BinaryRow;
+
+import java.util.List;
+import java.util.Optional;
+
+import static io.trino.plugin.paimon.format.manifest.IndexManifestEntry.DELETION_VECTORS_INDEX;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The deletion-vector index file of a bucket (paimon-format.md §12): one written by a lookup compaction, or the one the
+ * bucket had when the compaction changed none of its vectors.
+ *
+ * @param written whether the compaction wrote the file, so that a failed commit removes it
+ */
+public record DeletionVectorFile(String fileName, long fileSize, List<DeletionVectorRange> ranges, Optional<String> externalPath, boolean written)
+{
+    public DeletionVectorFile
+    {
+        requireNonNull(fileName, "fileName is null");
+        ranges = ImmutableList.copyOf(ranges);
+        requireNonNull(externalPath, "externalPath is null");
+    }
+
+    public static DeletionVectorFile of(IndexManifestEntry entry)
+    {
+        return new DeletionVectorFile(entry.fileName(), entry.fileSize(), entry.deletionVectorRanges().orElse(List.of()), entry.externalPath(), false);
+    }
+
+    /** The index manifest entry that adds this file; its row count is the number of vectors, as Paimon records it. */
+    public IndexManifestEntry toIndexManifestEntry(BinaryRow partition, int bucket)
+    {
+        return new IndexManifestEntry(FileKind.ADD, partition, bucket, DELETION_VECTORS_INDEX, fileName, fileSize, ranges.size(), Optional.of(ranges), externalPath);
+    }
+}

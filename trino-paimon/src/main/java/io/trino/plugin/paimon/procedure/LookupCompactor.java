@@ -1,0 +1,208 @@
+package io.trino.plugin.paimon.procedure;
+
+import com.google.common.collect.ImmutableList;
+import com.google.inject.Inject;
+import io.trino.filesystem.Location;
+import io.trino.filesystem.TrinoFileSystem;
+import io.trino.filesystem.TrinoFileSystemFactory;
+import io.trino.plugin.paimon.format.MetadataFileNames;
+import io.trino.plugin.paimon.format.index.DeletionVectorIndexFile;
+import io.trino.plugin.paimon.format.manifest.DataFileMeta;
+import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
+import io.trino.plugin.paimon.format.row.BinaryRow;
+import io.trino.plugin.paimon.read.BucketCompactionReader;
+import io.trino.plugin.paimon.read.DeletionVectorIndex;
+import io.trino.plugin.paimon.read.DeletionVectors;
+import io.trino.plugin.paimon.read.KeyLookup;
+import io.trino.plugin.paimon.read.PaimonDataFile;
+import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
+import io.trino.plugin.paimon.table.CompactionOptions;
+import io.trino.plugin.paimon.table.PaimonTable;
+import io.trino.plugin.paimon.table.TableOptions;
+import io.trino.plugin.paimon.write.WrittenFile;
+import io.trino.spi.Page;
+import io.trino.spi.TrinoException;
+import io.trino.spi.connector.ConnectorSession;
+import org.roaringbitmap.RoaringBitmap;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The compaction on write of a bucket whose level-0 files batch reads skip (deletion-vector and first-row tables), as
+ * Paimon's writer does it (its {@code LookupMergeTreeCompactRewriter}): level 0 is moved up
+ * ({@link UniversalCompaction#pickLevelZero}), and each key it holds is looked up in the levels above the output
+ * ({@link KeyLookup}). A row found there is merged in where the merge engine needs its values (partial-update,
+ * aggregation, a sequence field) and marked deleted in the file's deletion vector, which is not rewritten; under
+ * deduplicate the newer record wins without it. Under first-row the row found wins: the newer record is dropped and
+ * nothing is marked, so the table needs no deletion vectors. The levels above 0 thus hold each key at most once live.
+ * <p>
+ * Where the lookup does not apply the bucket is compacted whole to the highest level, its files read with their
+ * deletion vectors and its vectors dropped, as {@code optimize} does: when its deletion vectors lie in an external
+ * path (this connector writes index files only in the table's {@code index/} folder), and when the compaction would
+ * merge more than {@value #MAX_LOOKUP_RECORDS} records, whose keys the lookup holds in memory.
+ */
+public final class LookupCompactor
+{
+    static final long MAX_LOOKUP_RECORDS = 250_000;
+
+    private final TrinoFileSystemFactory fileSystemFactory;
+    private final PaimonPageSourceProvider reader;
+    private final BucketCompactor compactor;
+
+    @Inject
+    public LookupCompactor(TrinoFileSystemFactory fileSystemFactory, PaimonPageSourceProvider reader, BucketCompactor compactor)
+    {
+        this.fileSystemFactory = requireNonNull(fileSystemFactory, "fileSystemFactory is null");
+        this.reader = requireNonNull(reader, "reader is null");
+        this.compactor = requireNonNull(compactor, "compactor is null");
+    }
+
+    /**
+     * @param files the bucket's live files
+     * @param deletionVectors the vectors of the snapshot the files are from
+     * @param vectorIndex the bucket's deletion-vector index entry in that snapshot, if any
+     * @return what was compacted, or empty when level 0 is empty
+     */
+    public Optional<CompactionFragment> compact(
+            ConnectorSession session,
+            PaimonTable table,
+            CompactionOptions options,
+            BinaryRow partition,
+            int bucket,
+            int totalBuckets,
+            List<DataFileMeta> files,
+            DeletionVectorIndex deletionVectors,
+            Optional<IndexManifestEntry> vectorIndex)
+    {
+        TableOptions tableOptions = table.options();
+        List<UniversalCompaction.LevelRun> runs = UniversalCompaction.levelSortedRuns(files);
+        Optional<UniversalCompaction.Unit> picked = UniversalCompaction.pickLevelZero(options, UniversalCompaction.numLevels(options, files), runs);
+        if (picked.isEmpty()) {
+            return Optional.empty();
+        }
+        UniversalCompaction.Unit unit = picked.get();
+        long compactedRecords = unit.files().stream().mapToLong(DataFileMeta::rowCount).sum();
+        if (compactedRecords > MAX_LOOKUP_RECORDS || vectorIndex.flatMap(IndexManifestEntry::externalPath).isPresent()) {
+            return Optional.of(compactWhole(session, table, partition, bucket, totalBuckets, files, UniversalCompaction.numLevels(options, files), deletionVectors));
+        }
+        int outputLevel = unit.outputLevel();
+        // with deletion vectors a retraction is not kept at any level above 0: the row it retracts is marked deleted
+        boolean dropRetracts = tableOptions.deletionVectorsEnabled() ? outputLevel > 0 : unit.dropRetracts();
+        List<DataFileMeta> compacted = unit.files();
+        List<DataFileMeta> above = files.stream().filter(file -> file.level() > outputLevel).toList();
+        List<PaimonDataFile> compactedFiles = BucketCompactor.dataFiles(table, partition, bucket, compacted, deletionVectors);
+        List<PaimonDataFile> aboveFiles = BucketCompactor.dataFiles(table, partition, bucket, above, deletionVectors);
+        KeyLookup lookup = reader.createKeyLookup(session, table);
+        KeyLookup.Hits hits = lookup.find(compactedFiles, aboveFiles);
+
+        Map<String, RoaringBitmap> deletedByFile = new LinkedHashMap<>();
+        BucketCompactionReader records;
+        UnaryOperator<Page> filter = UnaryOperator.identity();
+        if (tableOptions.lookupResolution() == TableOptions.LookupResolution.KEEP_FOUND) {
+            records = reader.createCompactionReader(session, table, compactedFiles, dropRetracts);
+            if (!hits.keys().isEmpty()) {
+                filter = page -> withoutKeys(page, lookup, hits.keys());
+            }
+        }
+        else {
+            for (int i = 0; i < above.size(); i++) {
+                RoaringBitmap found = hits.rows().get(aboveFiles.get(i).path());
+                if (found != null) {
+                    deletedByFile.put(above.get(i).fileName(), found);
+                }
+            }
+            if (tableOptions.lookupResolution() == TableOptions.LookupResolution.REPLACE_FOUND) {
+                records = reader.createCompactionReader(session, table, compactedFiles, dropRetracts);
+            }
+            else {
+                List<PaimonDataFile> merged = ImmutableList.<PaimonDataFile>builder()
+                        .addAll(compactedFiles)
+                        .addAll(aboveFiles.stream().filter(file -> hits.rows().containsKey(file.path())).toList())
+                        .build();
+                records = reader.createCompactionReader(session, table, merged, hits.rows(), dropRetracts);
+            }
+        }
+        Location bucketDirectory = table.bucketLocation(partition, bucket);
+        List<DataFileMeta> output = compactor.write(session, table, bucketDirectory, records, outputLevel, filter);
+        Optional<DeletionVectorFile> vectors = deletionVectors(session, table, partition, bucket, compacted, deletedByFile, deletionVectors, vectorIndex);
+        return Optional.of(new CompactionFragment(
+                partition.serialize(),
+                bucket,
+                compacted.stream().map(DataFileMeta::fileName).toList(),
+                output.stream().map(file -> WrittenFile.of(partition, bucket, totalBuckets, file)).toList(),
+                vectors));
+    }
+
+    private CompactionFragment compactWhole(ConnectorSession session, PaimonTable table, BinaryRow partition, int bucket, int totalBuckets, List<DataFileMeta> files, int numLevels, DeletionVectorIndex deletionVectors)
+    {
+        int maxLevel = numLevels - 1;
+        List<DataFileMeta> output = compactor.compact(session, table, table.bucketLocation(partition, bucket), BucketCompactor.dataFiles(table, partition, bucket, files, deletionVectors), maxLevel, true);
+        return new CompactionFragment(
+                partition.serialize(),
+                bucket,
+                files.stream().map(DataFileMeta::fileName).toList(),
+                output.stream().map(file -> WrittenFile.of(partition, bucket, totalBuckets, file)).toList());
+    }
+
+    /**
+     * The bucket's vectors after the compaction: those of the files it replaced go, the rows it superseded are added
+     * to the vectors of their files. Unchanged: the bucket's index file as it is; no vector left: none.
+     */
+    private Optional<DeletionVectorFile> deletionVectors(
+            ConnectorSession session,
+            PaimonTable table,
+            BinaryRow partition,
+            int bucket,
+            List<DataFileMeta> compacted,
+            Map<String, RoaringBitmap> newlyDeleted,
+            DeletionVectorIndex deletionVectors,
+            Optional<IndexManifestEntry> vectorIndex)
+    {
+        Set<String> compactedNames = new HashSet<>();
+        compacted.forEach(file -> compactedNames.add(file.fileName()));
+        List<IndexManifestEntry.DeletionVectorRange> ranges = vectorIndex.flatMap(IndexManifestEntry::deletionVectorRanges).orElse(List.of());
+        boolean dropsVectors = ranges.stream().anyMatch(range -> compactedNames.contains(range.dataFileName()));
+        if (newlyDeleted.isEmpty() && !dropsVectors) {
+            return vectorIndex.map(DeletionVectorFile::of);
+        }
+        TrinoFileSystem fileSystem = fileSystemFactory.create(session);
+        Map<String, RoaringBitmap> vectors = new HashMap<>();
+        for (IndexManifestEntry.DeletionVectorRange range : ranges) {
+            if (!compactedNames.contains(range.dataFileName())) {
+                PaimonDataFile.DeletionVectorReference reference = deletionVectors.of(partition, bucket, range.dataFileName())
+                        .orElseThrow(() -> new TrinoException(PAIMON_INVALID_METADATA, "Table %s: the deletion vector of data file %s in %s is not in the snapshot's index".formatted(table.name(), range.dataFileName(), vectorIndex.get().fileName())));
+                vectors.put(range.dataFileName(), DeletionVectors.read(fileSystem, reference));
+            }
+        }
+        newlyDeleted.forEach((fileName, rows) -> vectors.merge(fileName, rows, (older, newer) -> RoaringBitmap.or(older, newer)));
+        if (vectors.isEmpty()) {
+            return Optional.empty();
+        }
+        DeletionVectorIndexFile.Encoded encoded = DeletionVectorIndexFile.encode(vectors, table.options().deletionVectorsBitmap64());
+        String fileName = new MetadataFileNames().indexFile();
+        long size = DeletionVectorIndexFile.write(fileSystem, DeletionVectorIndexFile.location(table.location(), fileName), encoded);
+        return Optional.of(new DeletionVectorFile(fileName, size, encoded.ranges(), Optional.empty(), true));
+    }
+
+    private static Page withoutKeys(Page page, KeyLookup lookup, Set<List<Object>> keys)
+    {
+        int[] kept = new int[page.getPositionCount()];
+        int keptCount = 0;
+        for (int position = 0; position < page.getPositionCount(); position++) {
+            if (!keys.contains(lookup.key(page, position))) {
+                kept[keptCount++] = position;
+            }
+        }
+        return keptCount == page.getPositionCount() ? page : page.getPositions(kept, 0, keptCount);
+    }
+}
