@@ -16,9 +16,11 @@ import org.apache.avro.file.DataFileReader;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.schema.SchemaChange;
 import org.apache.paimon.table.Table;
+import org.apache.paimon.table.source.DataSplit;
 import org.apache.paimon.types.DataTypes;
 import org.apache.paimon.types.RowKind;
 import org.junit.jupiter.api.Test;
@@ -42,6 +44,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code _KEY_} columns, and the key is read from the table columns, as Paimon Java's reader always takes it. Each
  * format, each merge engine over several sorted runs, deletion vectors, a bucket holding files of both layouts after
  * the option was switched on, and key predicates pruning files and row groups as on tables with the key copies.
+ * Trino's writes into a thin table leave the copies out too, and Paimon Java reads and compacts them.
  */
 final class TestThinModeFiles
         extends AbstractPaimonJavaQueryTest
@@ -231,6 +234,55 @@ final class TestThinModeFiles
         }
     }
 
+    @Test
+    void trinoWritesThinFilesThatPaimonJavaReadsAndCompacts()
+    {
+        paimon().createTable(DATABASE, "written", Schema.newBuilder()
+                .column("id", DataTypes.BIGINT().notNull())
+                .column("k", DataTypes.STRING().notNull())
+                .column("v", DataTypes.STRING())
+                .column("n", DataTypes.INT())
+                .primaryKey("id", "k")
+                .option("data-file.thin-mode", "true")
+                .option("bucket", "2")
+                .build());
+        assertUpdate("INSERT INTO written VALUES (1, 'a', 'one', 10), (2, 'b', 'two', 20), (3, 'c', 'three', 30), (4, 'd', 'four', 40)", 4);
+        assertUpdate("UPDATE written SET n = n + 100 WHERE id IN (2, 3)", 2);
+        assertUpdate("DELETE FROM written WHERE id = 4", 1);
+        assertUpdate("INSERT INTO written VALUES (5, 'e', 'five', 50), (1, 'a', 'uno', 11)", 2);
+        // the updated rows keep the kind of their update
+        List<String> expected = List.of("+I(1, a, uno, 11)", "+I(5, e, five, 50)", "+U(2, b, two, 120)", "+U(3, c, three, 130)");
+
+        Table table = paimon().getTable(DATABASE, "written");
+        assertThat(keyCopies(table)).containsOnly(false);
+        assertThat(PaimonJavaCatalog.readRows(table)).isEqualTo(expected);
+        // each file's key statistics are its key columns' value statistics, and bound its first and last key
+        for (DataFileMeta file : dataFiles(table)) {
+            assertThat(file.keyStats().nullCounts().getLong(0)).as(file.fileName()).isZero();
+            assertThat(file.keyStats().minValues().getLong(0)).as(file.fileName()).isEqualTo(file.minKey().getLong(0)).isEqualTo(file.valueStats().minValues().getLong(0));
+            assertThat(file.keyStats().maxValues().getLong(0)).as(file.fileName()).isEqualTo(file.maxKey().getLong(0)).isEqualTo(file.valueStats().maxValues().getLong(0));
+            assertThat(file.keyStats().minValues().getString(1)).as(file.fileName()).isEqualTo(file.minKey().getString(1)).isEqualTo(file.valueStats().minValues().getString(1));
+            assertThat(file.keyStats().maxValues().getString(1)).as(file.fileName()).isEqualTo(file.maxKey().getString(1)).isEqualTo(file.valueStats().maxValues().getString(1));
+        }
+
+        // Paimon Java compacts our files into its own thin files
+        PaimonJavaCatalog.compact(table, root(), 2, _ -> true);
+        table = paimon().getTable(DATABASE, "written");
+        assertThat(dataFiles(table)).allMatch(file -> file.level() == 5);
+        assertThat(keyCopies(table)).containsOnly(false);
+        // a full compaction writes every row as an insert
+        assertThat(PaimonJavaCatalog.readRows(table)).containsExactly("+I(1, a, uno, 11)", "+I(2, b, two, 120)", "+I(3, c, three, 130)", "+I(5, e, five, 50)");
+        assertThat(computeActual("SELECT * FROM written").getMaterializedRows().stream().map(row -> row.getFields().toString()).sorted().toList())
+                .containsExactly("[1, a, uno, 11]", "[2, b, two, 120]", "[3, c, three, 130]", "[5, e, five, 50]");
+
+        // and we compact theirs and ours, in thin files again
+        assertUpdate("INSERT INTO written VALUES (6, 'f', 'six', 60)", 1);
+        getQueryRunner().execute("ALTER TABLE written EXECUTE optimize");
+        table = paimon().getTable(DATABASE, "written");
+        assertThat(keyCopies(table)).containsOnly(false);
+        assertThat(PaimonJavaCatalog.readRows(table)).containsExactly("+I(1, a, uno, 11)", "+I(2, b, two, 120)", "+I(3, c, three, 130)", "+I(5, e, five, 50)", "+I(6, f, six, 60)");
+    }
+
     private void assertSameRows(Table table, String query, int expectedRows)
     {
         List<String> expected = PaimonJavaValues.readValues(table).stream().map(Object::toString).sorted().toList();
@@ -241,6 +293,14 @@ final class TestThinModeFiles
                 .sorted()
                 .toList();
         assertThat(actual).as(table.name()).isEqualTo(expected);
+    }
+
+    // the live data files of the table's latest snapshot, as Paimon Java plans them
+    private static List<DataFileMeta> dataFiles(Table table)
+    {
+        return table.newReadBuilder().newScan().plan().splits().stream()
+                .flatMap(split -> ((DataSplit) split).dataFiles().stream())
+                .toList();
     }
 
     // for each data file of the table, whether it holds _KEY_ columns
