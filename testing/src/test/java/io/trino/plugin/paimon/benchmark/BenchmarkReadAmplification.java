@@ -36,7 +36,8 @@ import static java.util.Objects.requireNonNull;
  * <ol>
  * <li>full scans through our connector in an in-process Trino, every column consumed by an aggregate;</li>
  * <li>on one bucket, single-threaded: our page source; the physical floor (every record of the same files decoded by
- * the same Parquet reader, no merge); Paimon Java 1.4.2's reader with every field of every row appended into Trino
+ * the same file reader, no merge); Paimon Java 1.4.2's reader (its own merge read of the same format) with every field
+ * of every row appended into Trino
  * blocks. Each produces pages whose blocks hold every value; the warm-ups also read every value of both merged
  * reads and check they agree;</li>
  * <li>point lookups and small key ranges through the connector: latency, splits, files opened and bytes read;</li>
@@ -45,7 +46,9 @@ import static java.util.Objects.requireNonNull;
  * Prints Markdown tables with ratios against the issue's targets, and writes a CSV and a PNG chart of rows/s against
  * sorted runs, into {@code testing/target/benchmark/}. Run: {@code ./mvnw -B -DskipTests -Pbenchmark -Dbenchmark.class=io.trino.plugin.paimon.benchmark.BenchmarkReadAmplification package}
  * with {@code -Dbenchmark.args="--quick"} for a run of a couple of minutes; other flags: {@code --rows=N},
- * {@code --runs=1,2,5,8}, {@code --warmups=N}, {@code --iterations=N}, {@code --lookups=N}, {@code --output=DIR}.
+ * {@code --runs=1,2,5,8}, {@code --warmups=N}, {@code --iterations=N}, {@code --lookups=N}, {@code --output=DIR},
+ * {@code --format=orc} (or {@code avro}) for tables of that {@code file.format} instead of Parquet: our ORC read and
+ * Paimon Java's ORC merge read side by side.
  */
 public final class BenchmarkReadAmplification
 {
@@ -59,11 +62,12 @@ public final class BenchmarkReadAmplification
 
     private BenchmarkReadAmplification() {}
 
-    record Settings(boolean quick, int rows, List<Integer> sortedRuns, int warmups, int iterations, int lookups, Path output)
+    record Settings(boolean quick, int rows, List<Integer> sortedRuns, int warmups, int iterations, int lookups, String format, Path output)
     {
         Settings
         {
             sortedRuns = ImmutableList.copyOf(sortedRuns);
+            requireNonNull(format, "format is null");
             requireNonNull(output, "output is null");
         }
 
@@ -75,6 +79,7 @@ public final class BenchmarkReadAmplification
             int warmups = 1;
             int iterations = quick ? 2 : 3;
             int lookups = quick ? 3 : 10;
+            String format = "parquet";
             Path output = Path.of("target", "benchmark");
             for (String arg : args) {
                 String value = arg.substring(arg.indexOf('=') + 1);
@@ -93,6 +98,12 @@ public final class BenchmarkReadAmplification
                 else if (arg.startsWith("--lookups=")) {
                     lookups = Integer.parseInt(value);
                 }
+                else if (arg.startsWith("--format=")) {
+                    format = value;
+                    if (!List.of("parquet", "orc", "avro").contains(format)) {
+                        throw new IllegalArgumentException("--format is parquet, orc or avro: " + arg);
+                    }
+                }
                 else if (arg.startsWith("--output=")) {
                     output = Path.of(value);
                 }
@@ -100,7 +111,7 @@ public final class BenchmarkReadAmplification
                     throw new IllegalArgumentException("unknown argument: " + arg);
                 }
             }
-            return new Settings(quick, rows, runs, warmups, iterations, lookups, output);
+            return new Settings(quick, rows, runs, warmups, iterations, lookups, format, output);
         }
     }
 
@@ -185,12 +196,15 @@ public final class BenchmarkReadAmplification
             String markdown = report.markdown((System.nanoTime() - started) / 1_000_000_000);
             System.out.println("\n" + markdown);
             Files.createDirectories(settings.output());
-            Files.writeString(settings.output().resolve("read-amplification.md"), markdown);
-            Path csv = settings.output().resolve("read-amplification.csv");
+            // the Parquet suite keeps its file names; another format's run goes beside it
+            String baseName = settings.format().equals("parquet") ? "read-amplification" : "read-amplification-" + settings.format();
+            Path markdownFile = settings.output().resolve(baseName + ".md");
+            Files.writeString(markdownFile, markdown);
+            Path csv = settings.output().resolve(baseName + ".csv");
             Files.writeString(csv, report.csv());
-            Path chart = settings.output().resolve("read-amplification.png");
-            ChartWriter.write(chart, "Merge read of %,d rows, 4 buckets: rows/s against sorted runs".formatted(settings.rows()), "sorted runs per bucket", "rows/s", report.chartSeries());
-            System.out.println("report: %s, CSV: %s, chart: %s".formatted(settings.output().resolve("read-amplification.md").toAbsolutePath(), csv.toAbsolutePath(), chart.toAbsolutePath()));
+            Path chart = settings.output().resolve(baseName + ".png");
+            ChartWriter.write(chart, "Merge read of %,d rows in %s, 4 buckets: rows/s against sorted runs".formatted(settings.rows(), settings.format()), "sorted runs per bucket", "rows/s", report.chartSeries());
+            System.out.println("report: %s, CSV: %s, chart: %s".formatted(markdownFile.toAbsolutePath(), csv.toAbsolutePath(), chart.toAbsolutePath()));
         }
         finally {
             deleteRecursively(root, ALLOW_INSECURE);
@@ -200,7 +214,7 @@ public final class BenchmarkReadAmplification
     private static List<TableCase> writeTables(Settings settings, PaimonJavaCatalog paimon, Path ioDirectory)
     {
         paimon.createDatabase(DATABASE);
-        ReadAmplificationTables writer = new ReadAmplificationTables(paimon, ioDirectory, settings.rows());
+        ReadAmplificationTables writer = new ReadAmplificationTables(paimon, ioDirectory, settings.rows(), settings.format());
         List<TableCase> tables = new ArrayList<>();
         for (Shape shape : Shape.values()) {
             long start = System.nanoTime();
@@ -357,8 +371,8 @@ public final class BenchmarkReadAmplification
         String markdown(long seconds)
         {
             StringBuilder out = new StringBuilder();
-            out.append("## %s, %s: %,d rows, 4 buckets, sorted runs %s, %d warm-up + %d measured iterations (median, min..max), %d s in all%n%n".formatted(
-                    Instant.now().toString().substring(0, 10), settings.quick() ? "--quick" : "full", settings.rows(), settings.sortedRuns(), settings.warmups(), settings.iterations(), seconds));
+            out.append("## %s, %s: %,d rows in %s files, 4 buckets, sorted runs %s, %d warm-up + %d measured iterations (median, min..max), %d s in all%n%n".formatted(
+                    Instant.now().toString().substring(0, 10), settings.quick() ? "--quick" : "full", settings.rows(), settings.format(), settings.sortedRuns(), settings.warmups(), settings.iterations(), seconds));
             out.append("### 1. Full scan through Trino (in-process, 4 bucket splits, every column aggregated)%n%n".formatted());
             out.append("| table | shape | runs | rows/s | median | spread | ÷ compacted |\n| --- | --- | --- | --- | --- | --- | --- |\n");
             double compacted = scan(COMPACTED).query().rowsPerSecond(settings.rows());

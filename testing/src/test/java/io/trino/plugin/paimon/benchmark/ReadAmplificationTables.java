@@ -31,7 +31,7 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * Writes the benchmark's tables with Paimon Java: id BIGINT plus eight value columns of mixed types, 4 buckets, N
- * live rows. The first commit writes every key; each later commit updates N / 5 keys, drawn at random from all keys
+ * live rows, in Parquet files or another {@code file.format}. The first commit writes every key; each later commit updates N / 5 keys, drawn at random from all keys
  * ({@link Shape#RANDOM}: every file of a bucket overlaps) or from the newest quarter of the keys
  * ({@link Shape#CLUSTERED}: older files pass through unmerged). With {@code write-only}, every commit is one more
  * level-0 sorted run per bucket; after commit R the table is copied (data files hard-linked) to
@@ -58,12 +58,14 @@ final class ReadAmplificationTables
     private final PaimonJavaCatalog paimon;
     private final Path ioTempDirectory;
     private final int rows;
+    private final String format;
 
-    ReadAmplificationTables(PaimonJavaCatalog paimon, Path ioTempDirectory, int rows)
+    ReadAmplificationTables(PaimonJavaCatalog paimon, Path ioTempDirectory, int rows, String format)
     {
         this.paimon = requireNonNull(paimon, "paimon is null");
         this.ioTempDirectory = requireNonNull(ioTempDirectory, "ioTempDirectory is null");
         this.rows = rows;
+        this.format = requireNonNull(format, "format is null");
     }
 
     /** Writes {@code <shape>_r<R>} for every R of sortedRuns (ascending). */
@@ -109,7 +111,7 @@ final class ReadAmplificationTables
 
     private Schema.Builder schema()
     {
-        return schema(rows);
+        return schema(rows).option("file.format", format);
     }
 
     /** The benchmark's table of {@code rows} rows: id BIGINT primary key, eight value columns, 4 buckets. */

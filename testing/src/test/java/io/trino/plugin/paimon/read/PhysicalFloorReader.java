@@ -18,8 +18,8 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * The physical floor of a bucket read, for the benchmarks: every record of every file of a split decoded by the
- * same Parquet reader the page source uses (key, sequence number, row kind and every value column), with no
- * merge. Lives in the read package to reach the package-private file reader; not part of the connector.
+ * same file reader the page source uses (Parquet, ORC or Avro; sequence number, row kind and every value column, the
+ * key read with the value columns as the page source reads it), with no merge. Lives in the read package to reach the package-private file reader; not part of the connector.
  */
 public final class PhysicalFloorReader
 {

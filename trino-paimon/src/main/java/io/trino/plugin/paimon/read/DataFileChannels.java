@@ -11,7 +11,6 @@ import io.trino.spi.type.Type;
 import java.util.List;
 import java.util.Optional;
 
-import static io.trino.plugin.paimon.read.DataFilePageReader.KEY_PREFIX;
 import static io.trino.plugin.paimon.read.DataFilePageReader.SEQUENCE_NUMBER;
 import static io.trino.plugin.paimon.read.DataFilePageReader.VALUE_KIND;
 import static io.trino.spi.type.BigintType.BIGINT;
@@ -23,6 +22,11 @@ import static java.util.Objects.requireNonNull;
  * file, found by field id in the schema the file was written with (so a renamed column is read by its old name), the
  * Trino type it is read as, and the domain its statistics may be pruned by. A value column the file's schema does
  * not have (added later) has no name and reads as nulls.
+ * <p>
+ * A key channel is read from the table column of the key field, never from its {@code _KEY_} copy: files written
+ * with {@code data-file.thin-mode} have no copies, files written without it hold the same values twice, and Paimon's
+ * own reader takes the key from the table columns for both (paimon-format.md §7.1). So one bucket may mix both
+ * layouts, and a key channel and a value channel of one field name the same column, which the page readers read once.
  */
 record DataFileChannels(List<Channel> channels, boolean keyValueFile)
 {
@@ -34,7 +38,7 @@ record DataFileChannels(List<Channel> channels, boolean keyValueFile)
     /**
      * @param fileName the column's name in the file, empty for a column the file was written without
      * @param fileType the column's type in the file's schema (empty for the system columns and missing columns)
-     * @param required whether the file must have the column (key, sequence and kind columns of key-value files)
+     * @param required whether the file must have the column (the key fields, sequence and kind columns of key-value files)
      */
     record Channel(Optional<String> fileName, Optional<DataType> fileType, Type type, Optional<Domain> domain, boolean required)
     {
@@ -54,7 +58,7 @@ record DataFileChannels(List<Channel> channels, boolean keyValueFile)
             for (ReadColumn key : keyColumns) {
                 DataField field = field(fileSchema, key.fieldId())
                         .orElseThrow(() -> DataFilePageReader.badData(location, "key field %s is missing from the schema of the file".formatted(key.fieldId())));
-                channels.add(new Channel(Optional.of(KEY_PREFIX + field.name()), Optional.of(field.type()), key.type(), domains.keyDomain(key.fieldId(), field.type()), true));
+                channels.add(new Channel(Optional.of(field.name()), Optional.of(field.type()), key.type(), domains.keyDomain(key.fieldId(), field.type()), true));
             }
             channels.add(new Channel(Optional.of(SEQUENCE_NUMBER), Optional.empty(), BIGINT, Optional.empty(), true));
             channels.add(new Channel(Optional.of(VALUE_KIND), Optional.empty(), TINYINT, Optional.empty(), true));

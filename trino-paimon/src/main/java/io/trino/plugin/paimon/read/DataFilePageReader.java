@@ -14,14 +14,14 @@ import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_BAD_DATA;
 
 /**
  * One Paimon data file read into pages with every block loaded, whatever its format: for key-value files the trimmed
- * key columns ({@code _KEY_<k>}), {@code _SEQUENCE_NUMBER}, {@code _VALUE_KIND}, then the value columns asked for;
+ * key fields (read from the table columns, see {@link DataFileChannels}), {@code _SEQUENCE_NUMBER}, {@code _VALUE_KIND},
+ * then the value columns asked for;
  * for append files only the value columns (see {@link DataFileChannels}). Rows the file's deletion vector marks are
  * already dropped. This is all the merge core sees of a file.
  */
 interface DataFilePageReader
         extends Closeable
 {
-    String KEY_PREFIX = "_KEY_";
     String SEQUENCE_NUMBER = "_SEQUENCE_NUMBER";
     String VALUE_KIND = "_VALUE_KIND";
 

@@ -14,15 +14,21 @@ import io.trino.orc.metadata.StripeInformation;
 import io.trino.orc.metadata.statistics.StripeStatistics;
 import io.trino.spi.Page;
 import io.trino.spi.TrinoException;
+import io.trino.spi.block.ArrayBlockBuilder;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.BlockBuilder;
+import io.trino.spi.block.MapBlockBuilder;
+import io.trino.spi.block.RowBlockBuilder;
 import io.trino.spi.block.RunLengthEncodedBlock;
+import io.trino.spi.block.SqlMap;
+import io.trino.spi.block.SqlRow;
 import io.trino.spi.connector.SourcePage;
 import io.trino.spi.type.ArrayType;
 import io.trino.spi.type.MapType;
 import io.trino.spi.type.RowType;
 import io.trino.spi.type.TimeType;
 import io.trino.spi.type.Type;
+import io.trino.spi.type.TypeOperators;
 import org.joda.time.DateTimeZone;
 import org.roaringbitmap.RoaringBitmap;
 
@@ -39,7 +45,6 @@ import static io.trino.memory.context.AggregatedMemoryContext.newSimpleAggregate
 import static io.trino.orc.OrcReader.INITIAL_BATCH_SIZE;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_BAD_DATA;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
-import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_UNSUPPORTED_TYPE;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.IntegerType.INTEGER;
 import static java.util.Objects.requireNonNull;
@@ -48,8 +53,8 @@ import static java.util.Objects.requireNonNull;
  * Reads one ORC data file into pages through Trino's ORC reader. Paimon writes ORC with the same column names and
  * order as Parquet (paimon-format.md §7.3) and no field ids the reader needs, so columns are found by the name
  * {@link DataFileChannels} took from the file's schema. Stripes and row groups (10,000 rows) whose statistics miss
- * the channels' domains are skipped. TIME is stored as an ORC int of milliseconds of the day, which Trino's reader
- * does not read as TIME: it is read as an integer and converted here.
+ * the channels' domains are skipped. TIME is stored as an ORC int of milliseconds of the day, also inside arrays, maps
+ * and rows, which Trino's reader does not read as TIME: it is read as an integer and converted here.
  */
 final class OrcPageReader
         implements DataFilePageReader
@@ -58,6 +63,7 @@ final class OrcPageReader
     private static final int DOMAIN_COMPACTION_THRESHOLD = 1000;
     private static final long PICOSECONDS_PER_MILLISECOND = 1_000_000_000L;
     private static final OrcReaderOptions OPTIONS = new OrcReaderOptions();
+    private static final TypeOperators TYPE_OPERATORS = new TypeOperators();
 
     private final Location location;
     private final OrcDataSource dataSource;
@@ -114,12 +120,9 @@ final class OrcPageReader
                     continue;
                 }
                 Type type = column.type();
-                if (type instanceof TimeType) {
+                if (containsTime(type)) {
                     timeOfDayMillis[channel] = true;
-                    type = INTEGER;
-                }
-                else if (containsTime(type)) {
-                    throw new TrinoException(PAIMON_UNSUPPORTED_TYPE, "Paimon data file %s: column %s of type %s nests TIME values, which are not read from ORC files".formatted(location, orcColumn.getColumnName(), type));
+                    type = timeAsInteger(type);
                 }
                 Integer existing = readChannelOfName.get(orcColumn.getColumnName());
                 if (existing != null && readTypes.get(existing).equals(type)) {
@@ -193,7 +196,7 @@ final class OrcPageReader
                 }
                 else {
                     Block block = sourcePage.getBlock(readerChannels[channel]);
-                    blocks[channel] = timeOfDayMillis[channel] ? toTime((TimeType) channels.get(channel).type(), block) : block;
+                    blocks[channel] = timeOfDayMillis[channel] ? withTime(channels.get(channel).type(), block) : block;
                 }
             }
             Page page = new Page(positions, blocks);
@@ -256,6 +259,63 @@ final class OrcPageReader
         }
     }
 
+    // the values of a type holding TIME, read with each TIME as an INTEGER of milliseconds (timeAsInteger)
+    private static Block withTime(Type type, Block read)
+    {
+        if (type instanceof TimeType time) {
+            return toTime(time, read);
+        }
+        Type readType = timeAsInteger(type);
+        int positions = read.getPositionCount();
+        BlockBuilder builder = type.createBlockBuilder(null, positions);
+        for (int position = 0; position < positions; position++) {
+            appendWithTime(type, readType, read, position, builder);
+        }
+        return builder.build();
+    }
+
+    private static void appendWithTime(Type type, Type readType, Block read, int position, BlockBuilder out)
+    {
+        if (read.isNull(position)) {
+            out.appendNull();
+            return;
+        }
+        switch (type) {
+            case TimeType time -> time.writeLong(out, INTEGER.getInt(read, position) * PICOSECONDS_PER_MILLISECOND);
+            case ArrayType array -> {
+                Type readElement = ((ArrayType) readType).getElementType();
+                Block elements = ((ArrayType) readType).getObject(read, position);
+                ((ArrayBlockBuilder) out).buildEntry(elementBuilder -> {
+                    for (int i = 0; i < elements.getPositionCount(); i++) {
+                        appendWithTime(array.getElementType(), readElement, elements, i, elementBuilder);
+                    }
+                });
+            }
+            case MapType map -> {
+                MapType readMap = (MapType) readType;
+                SqlMap entries = readMap.getObject(read, position);
+                int offset = entries.getRawOffset();
+                ((MapBlockBuilder) out).buildEntry((keyBuilder, valueBuilder) -> {
+                    for (int i = 0; i < entries.getSize(); i++) {
+                        appendWithTime(map.getKeyType(), readMap.getKeyType(), entries.getRawKeyBlock(), offset + i, keyBuilder);
+                        appendWithTime(map.getValueType(), readMap.getValueType(), entries.getRawValueBlock(), offset + i, valueBuilder);
+                    }
+                });
+            }
+            case RowType row -> {
+                RowType readRow = (RowType) readType;
+                SqlRow fields = readRow.getObject(read, position);
+                int index = fields.getRawIndex();
+                ((RowBlockBuilder) out).buildEntry(fieldBuilders -> {
+                    for (int i = 0; i < fields.getFieldCount(); i++) {
+                        appendWithTime(row.getFields().get(i).getType(), readRow.getFields().get(i).getType(), fields.getRawFieldBlock(i), index, fieldBuilders.get(i));
+                    }
+                });
+            }
+            default -> type.appendTo(read, position, out);
+        }
+    }
+
     private static Block toTime(TimeType type, Block millisOfDay)
     {
         int positions = millisOfDay.getPositionCount();
@@ -269,6 +329,20 @@ final class OrcPageReader
             }
         }
         return builder.build();
+    }
+
+    // the type with each TIME, however deep, replaced by the INTEGER of milliseconds Paimon stores it as in ORC
+    private static Type timeAsInteger(Type type)
+    {
+        return switch (type) {
+            case TimeType _ -> INTEGER;
+            case ArrayType array -> new ArrayType(timeAsInteger(array.getElementType()));
+            case MapType map -> new MapType(timeAsInteger(map.getKeyType()), timeAsInteger(map.getValueType()), TYPE_OPERATORS);
+            case RowType row -> RowType.from(row.getFields().stream()
+                    .map(field -> new RowType.Field(field.getName(), timeAsInteger(field.getType())))
+                    .toList());
+            default -> type;
+        };
     }
 
     private static boolean containsTime(Type type)

@@ -41,7 +41,6 @@ import java.util.List;
 import java.util.Map;
 
 import static io.trino.spi.StandardErrorCode.GENERIC_INTERNAL_ERROR;
-import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -90,10 +89,6 @@ public class PaimonPageSourceProvider
         TrinoFileSystem fileSystem = fileSystemFactory.create(session);
         TableSchema schema = table.schema();
         TableOptions options = table.options();
-        String tableName = table.name().toString();
-        if (options.dataFileThinMode()) {
-            throw new TrinoException(NOT_SUPPORTED, "Table %s: reading data files written with 'data-file.thin-mode' is not supported yet".formatted(tableName));
-        }
 
         List<PaimonColumnHandle> columnHandles = columns.stream().map(PaimonColumnHandle.class::cast).toList();
         List<ReadColumn> requested = columnHandles.stream()

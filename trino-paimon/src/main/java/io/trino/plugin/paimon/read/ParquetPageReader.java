@@ -95,6 +95,7 @@ final class ParquetPageReader
             this.readerChannels = new int[channelCount];
             List<Column> columns = new ArrayList<>();
             Map<ColumnDescriptor, Domain> parquetDomains = new HashMap<>();
+            Map<String, Integer> readChannelOfName = new HashMap<>();
             for (int channel = 0; channel < channelCount; channel++) {
                 DataFileChannels.Channel column = channels.get(channel);
                 String name = column.fileName().orElse(null);
@@ -108,12 +109,20 @@ final class ParquetPageReader
                     continue;
                 }
                 Type type = column.type();
-                Field field = constructField(type, columnIO)
-                        .orElseThrow(() -> badData("column %s cannot be read as %s".formatted(name, type)));
-                readerChannels[channel] = columns.size();
-                columns.add(new Column(name, field));
+                // a key channel and a value channel of the same field read one column
+                Integer existing = readChannelOfName.get(columnIO.getName());
+                if (existing != null && columns.get(existing).field().getType().equals(type)) {
+                    readerChannels[channel] = existing;
+                }
+                else {
+                    Field field = constructField(type, columnIO)
+                            .orElseThrow(() -> badData("column %s cannot be read as %s".formatted(name, type)));
+                    readerChannels[channel] = columns.size();
+                    readChannelOfName.put(columnIO.getName(), columns.size());
+                    columns.add(new Column(name, field));
+                }
                 if (columnIO instanceof PrimitiveColumnIO primitive && column.domain().isPresent() && !column.domain().get().isAll()) {
-                    parquetDomains.put(primitive.getColumnDescriptor(), column.domain().get());
+                    parquetDomains.merge(primitive.getColumnDescriptor(), column.domain().get(), Domain::intersect);
                 }
             }
 

@@ -18,7 +18,7 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * The domains a split's Parquet row groups and pages, and ORC stripes and row groups, are skipped by, per field id,
- * with the type each field has in the schema the query reads. Key domains apply to the {@code _KEY_} columns of key-value files: every record of a
+ * with the type each field has in the schema the query reads. Key domains apply to the key fields of key-value files: every record of a
  * key outside them is outside for every sorted run, so skipping it cannot change the merged row of a key the query
  * keeps. Value domains apply to the value columns and are only given where rows are read without merging (append
  * files, and buckets whose files hold each key once): before a merge, a value predicate could skip the newest record

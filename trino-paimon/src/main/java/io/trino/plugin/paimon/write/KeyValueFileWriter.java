@@ -32,7 +32,6 @@ import java.util.OptionalLong;
 
 import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkState;
-import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.TinyintType.TINYINT;
@@ -40,12 +39,14 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * Writes one data file with Trino's Parquet writer and describes it as Paimon's writer would ({@link DataFileMeta}).
- * Primary-key tables use the key-value layout (paimon-format.md §7.1): the trimmed primary key as {@code _KEY_<k>},
- * {@code _SEQUENCE_NUMBER}, {@code _VALUE_KIND}, then every table column; the caller hands over pages in that layout,
- * sorted by key, each key once. Append tables (§7.4) hold the table columns only.
+ * Primary-key tables use the key-value layout (paimon-format.md §7.1): the trimmed primary key as {@code _KEY_<k>}
+ * (left out of thin files, see {@link DataFileLayout}), {@code _SEQUENCE_NUMBER}, {@code _VALUE_KIND}, then every
+ * table column; the caller hands over pages in that layout with the key channels, sorted by key, each key once.
+ * Append tables (§7.4) hold the table columns only.
  * <p>
- * The description: row count and size; first and last key; key statistics (truncate(128)) and value statistics per
- * the table's stats modes; sequence range; delete rows (-U and -D); level 0, written by a writer (file source APPEND).
+ * The description: row count and size; first and last key; key statistics (truncate(128), in thin files those of the
+ * key fields' table columns) and value statistics per the table's stats modes; sequence range; delete rows (-U and
+ * -D); level 0, written by a writer (file source APPEND).
  */
 public final class KeyValueFileWriter
 {
@@ -56,6 +57,8 @@ public final class KeyValueFileWriter
     private static final int VALUE_KIND_FIELD_ID = Integer.MAX_VALUE - 2;
 
     private final DataFileLayout layout;
+    private final List<DataFileColumn> fileColumns;
+    private final int[] pageChannels;
     private final Location location;
     private final String fileName;
     private final long schemaId;
@@ -75,6 +78,8 @@ public final class KeyValueFileWriter
     public KeyValueFileWriter(TrinoFileSystem fileSystem, Location location, DataFileLayout layout, long schemaId, CompressionCodec compression)
     {
         this.layout = requireNonNull(layout, "layout is null");
+        this.fileColumns = layout.fileColumns();
+        this.pageChannels = layout.pageChannels();
         this.location = requireNonNull(location, "location is null");
         this.fileName = location.fileName();
         this.schemaId = schemaId;
@@ -84,7 +89,7 @@ public final class KeyValueFileWriter
         catch (IOException e) {
             throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to create data file " + location, e);
         }
-        ParquetFileSchema schema = new ParquetFileSchema(layout.fileColumns());
+        ParquetFileSchema schema = new ParquetFileSchema(fileColumns);
         this.writer = new ParquetWriter(
                 output,
                 schema.messageType(),
@@ -95,9 +100,12 @@ public final class KeyValueFileWriter
                 // int96 timestamps hold the wall clock (TIMESTAMP) or the instant (LTZ) as if in UTC
                 Optional.of(DateTimeZone.UTC),
                 Optional.empty());
-        this.keyStats = layout.keyColumns().stream()
-                .map(column -> new ColumnStatsCollector(column.type(), column.trinoType(), StatsMode.KEY_FIELDS))
-                .collect(toImmutableList());
+        ImmutableList.Builder<ColumnStatsCollector> keyStats = ImmutableList.builder();
+        for (int i = 0; i < layout.keyColumns().size(); i++) {
+            DataFileColumn column = layout.keyColumns().get(i);
+            keyStats.add(new ColumnStatsCollector(column.type(), column.trinoType(), layout.keyStatsModes().get(i)));
+        }
+        this.keyStats = keyStats.build();
         ImmutableList.Builder<ColumnStatsCollector> valueStats = ImmutableList.builder();
         for (int i = 0; i < layout.valueColumns().size(); i++) {
             DataFileColumn column = layout.valueColumns().get(i);
@@ -125,10 +133,10 @@ public final class KeyValueFileWriter
         }
         int keyCount = layout.keyColumns().size();
         int firstValue = layout.keyValue() ? keyCount + 2 : 0;
-        Block[] blocks = new Block[layout.fileColumns().size()];
+        Block[] blocks = new Block[fileColumns.size()];
         for (int i = 0; i < blocks.length; i++) {
-            DataFileColumn column = layout.fileColumns().get(i);
-            blocks[i] = ParquetFileSchema.toStorage(column.type(), column.trinoType(), page.getBlock(i));
+            DataFileColumn column = fileColumns.get(i);
+            blocks[i] = ParquetFileSchema.toStorage(column.type(), column.trinoType(), page.getBlock(pageChannels[i]));
         }
         if (layout.keyValue()) {
             for (int i = 0; i < keyCount; i++) {

@@ -36,7 +36,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * ORC and Avro data files as Paimon Java 1.4.2 writes them, read by Trino exactly as Paimon Java reads them: tables
  * of each format with every common type over several sorted runs (so the merge runs), an aggregation table,
  * {@code file.format.per.level} mixing Avro level-0 files with fully compacted Parquet files in one bucket, deletion
- * vectors over ORC files, an ORC table whose columns were renamed and added after files were written, and each
+ * vectors over ORC files, an ORC table whose columns were renamed and added after files were written, TIME nested in
+ * ORC arrays, maps and rows, and each
  * {@code file.compression} Paimon writes in each format.
  */
 final class TestOrcAndAvroReads
@@ -177,6 +178,34 @@ final class TestOrcAndAvroReads
         evolved = paimon.getTable(DATABASE, "evolved_orc");
         PaimonJavaCatalog.write(evolved, List.of(GenericRow.of(2, 5_000_000_000L, BinaryString.fromString("two again"), Decimal.fromBigDecimal(new BigDecimal("2.5"), 9, 1)), GenericRow.of(4, 40L, null, null)));
 
+        // TIME (an ORC int of milliseconds) inside arrays, maps and rows, over two sorted runs
+        Table nestedTime = paimon.createTable(DATABASE, "nested_time_orc", Schema.newBuilder()
+                .column("id", DataTypes.INT().notNull())
+                .column("t", DataTypes.TIME(3))
+                .column("times", DataTypes.ARRAY(DataTypes.TIME(3)))
+                .column("by_time", DataTypes.MAP(DataTypes.TIME(3), DataTypes.STRING()))
+                .column("shift", DataTypes.ROW(DataTypes.FIELD(200, "start", DataTypes.TIME(3)), DataTypes.FIELD(201, "slots", DataTypes.ARRAY(DataTypes.TIME(3)))))
+                .primaryKey("id")
+                .option("bucket", "1")
+                .option("file.format", "orc")
+                .option("write-only", "true")
+                .build());
+        for (int commit = 0; commit < 2; commit++) {
+            List<GenericRow> rows = new ArrayList<>();
+            for (int id = commit * 5; id < 10 + commit * 5; id++) {
+                int millis = id * 3_600_000 + commit * 61_001;
+                rows.add(id % 4 == 3
+                        ? GenericRow.of(id, null, null, null, null)
+                        : GenericRow.of(
+                                id,
+                                millis,
+                                new GenericArray(new Object[] {millis, null, 86_399_999}),
+                                new GenericMap(Map.of(millis, BinaryString.fromString("at " + id))),
+                                GenericRow.of(millis + 1, new GenericArray(new Object[] {0, millis + 2}))));
+            }
+            PaimonJavaCatalog.write(nestedTime, rows);
+        }
+
         // one sorted run of small stripes, to see key predicates skip them
         Table stripes = paimon.createTable(DATABASE, "stripes_orc", Schema.newBuilder()
                 .column("id", DataTypes.BIGINT().notNull())
@@ -257,6 +286,16 @@ final class TestOrcAndAvroReads
         assertSameRows(paimon().getTable(DATABASE, "evolved_orc"), "SELECT * FROM evolved_orc", 4);
         assertThat(computeActual("SELECT id, a, b_renamed, c FROM evolved_orc ORDER BY id").getMaterializedRows().stream().map(Object::toString).toList())
                 .containsExactly("[1, 10, one, null]", "[2, 5000000000, two again, 2.5]", "[3, 30, null, null]", "[4, 40, null, null]");
+    }
+
+    @Test
+    void timeNestedInOrcArraysMapsAndRows()
+    {
+        assertSameRows(paimon().getTable(DATABASE, "nested_time_orc"), "SELECT * FROM nested_time_orc", 15);
+        // key 6 of the second run: 6 hours, 1 minute, 1.001 seconds
+        assertThat(computeActual("SELECT CAST(t AS varchar), CAST(times[3] AS varchar), CAST(shift.start AS varchar), CAST(shift.slots[2] AS varchar), by_time[TIME '06:01:01.001'] FROM nested_time_orc WHERE id = 6")
+                .getMaterializedRows().getFirst().getFields())
+                .containsExactly("06:01:01.001", "23:59:59.999", "06:01:01.002", "06:01:01.003", "at 6");
     }
 
     @Test
