@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.Consumer;
 
 import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
@@ -61,13 +62,23 @@ public final class SnapshotScan
     /** The entries of a manifest, checked against the size and entry counts its manifest list records. */
     public List<ManifestEntry> readManifest(ManifestFileMeta manifest)
     {
-        Location location = manifestLocation(manifest.fileName());
-        List<ManifestEntry> entries = AvroFiles.read(fileSystem, location, OptionalLong.of(manifest.fileSize()), ManifestAvro::decodeManifestEntry);
-        long expected = manifest.numAddedFiles() + manifest.numDeletedFiles();
-        if (entries.size() != expected) {
-            throw new TrinoException(PAIMON_INVALID_METADATA, "Invalid Paimon metadata file %s: it holds %s entries, its manifest list says %s".formatted(location, entries.size(), expected));
-        }
+        List<ManifestEntry> entries = new ArrayList<>();
+        readManifest(manifest, ScanFilter.ALL, entries::add);
         return entries;
+    }
+
+    /**
+     * Streams the entries of a manifest whose partition and bucket the filter accepts to the consumer, decoding
+     * the others no further than their bucket; the manifest is checked as {@link #readManifest(ManifestFileMeta)} does.
+     */
+    public void readManifest(ManifestFileMeta manifest, ScanFilter filter, Consumer<ManifestEntry> consumer)
+    {
+        Location location = manifestLocation(manifest.fileName());
+        long entries = AvroFiles.read(fileSystem, location, OptionalLong.of(manifest.fileSize()), new ManifestEntryReader(filter), consumer);
+        long expected = manifest.numAddedFiles() + manifest.numDeletedFiles();
+        if (entries != expected) {
+            throw new TrinoException(PAIMON_INVALID_METADATA, "Invalid Paimon metadata file %s: it holds %s entries, its manifest list says %s".formatted(location, entries, expected));
+        }
     }
 
     public List<IndexManifestEntry> readIndexManifest(String fileName)
@@ -96,9 +107,9 @@ public final class SnapshotScan
             if (!filter.mayMatch(manifest)) {
                 continue;
             }
-            for (ManifestEntry entry : readManifest(manifest)) {
-                if (entry.bucket() == POSTPONE_BUCKET || !filter.matchesPartition(entry.partition()) || !filter.matchesBucket(entry.bucket(), entry.totalBuckets())) {
-                    continue;
+            readManifest(manifest, filter, entry -> {
+                if (entry.bucket() == POSTPONE_BUCKET) {
+                    return;
                 }
                 if (entry.kind() == FileKind.ADD) {
                     added.add(entry);
@@ -106,7 +117,7 @@ public final class SnapshotScan
                 else {
                     deleted.add(entry.identifier());
                 }
-            }
+            });
         }
         if (deleted.isEmpty()) {
             return ImmutableList.copyOf(added);
