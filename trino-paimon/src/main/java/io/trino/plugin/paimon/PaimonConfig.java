@@ -11,6 +11,7 @@ import java.net.URI;
 
 import static io.airlift.units.DataSize.Unit.MEGABYTE;
 import static java.util.concurrent.TimeUnit.DAYS;
+import static java.util.concurrent.TimeUnit.MINUTES;
 import static java.util.concurrent.TimeUnit.SECONDS;
 
 public class PaimonConfig
@@ -20,6 +21,8 @@ public class PaimonConfig
     private Duration dynamicFilteringWaitTimeout = new Duration(1, SECONDS);
     private Duration expireSnapshotsMinRetention = new Duration(7, DAYS);
     private Duration removeOrphanFilesMinRetention = new Duration(7, DAYS);
+    private DataSize metadataCacheMaxSize = DataSize.of(256, MEGABYTE);
+    private Duration metadataCacheTtl = new Duration(30, MINUTES);
 
     @NotNull
     public String getWarehouse()
@@ -107,6 +110,34 @@ public class PaimonConfig
     public PaimonConfig setRemoveOrphanFilesMinRetention(Duration removeOrphanFilesMinRetention)
     {
         this.removeOrphanFilesMinRetention = removeOrphanFilesMinRetention;
+        return this;
+    }
+
+    @NotNull
+    public DataSize getMetadataCacheMaxSize()
+    {
+        return metadataCacheMaxSize;
+    }
+
+    @Config("paimon.metadata-cache.max-size")
+    @ConfigDescription("Most heap the cache of decoded snapshots, schemas and manifests may hold, estimated; 0 turns the cache off")
+    public PaimonConfig setMetadataCacheMaxSize(DataSize metadataCacheMaxSize)
+    {
+        this.metadataCacheMaxSize = metadataCacheMaxSize;
+        return this;
+    }
+
+    @NotNull
+    public Duration getMetadataCacheTtl()
+    {
+        return metadataCacheTtl;
+    }
+
+    @Config("paimon.metadata-cache.ttl")
+    @ConfigDescription("How long a decoded metadata file stays in the metadata cache after it was read; 0s turns the cache off")
+    public PaimonConfig setMetadataCacheTtl(Duration metadataCacheTtl)
+    {
+        this.metadataCacheTtl = metadataCacheTtl;
         return this;
     }
 }

@@ -24,6 +24,7 @@ import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplitManager;
 import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.TableProcedureMetadata;
+import io.trino.spi.procedure.Procedure;
 import io.trino.spi.session.PropertyMetadata;
 import io.trino.spi.transaction.IsolationLevel;
 
@@ -47,6 +48,7 @@ public class PaimonConnector
     private final ConnectorPageSinkProvider pageSinkProvider;
     private final ConnectorNodePartitioningProvider nodePartitioningProvider;
     private final Set<TableProcedureMetadata> tableProcedures;
+    private final Set<Procedure> procedures;
 
     @Inject
     public PaimonConnector(
@@ -58,7 +60,8 @@ public class PaimonConnector
             TableExecutePageSourceProvider pageSourceProvider,
             PaimonPageSinkProvider pageSinkProvider,
             PaimonNodePartitioningProvider nodePartitioningProvider,
-            Set<TableProcedureMetadata> tableProcedures)
+            Set<TableProcedureMetadata> tableProcedures,
+            Set<Procedure> procedures)
     {
         this.lifeCycleManager = requireNonNull(lifeCycleManager, "lifeCycleManager is null");
         this.transactionManager = requireNonNull(transactionManager, "transactionManager is null");
@@ -70,6 +73,7 @@ public class PaimonConnector
         this.pageSinkProvider = new ClassLoaderSafeConnectorPageSinkProvider(requireNonNull(pageSinkProvider, "pageSinkProvider is null"), classLoader);
         this.nodePartitioningProvider = new ClassLoaderSafeNodePartitioningProvider(requireNonNull(nodePartitioningProvider, "nodePartitioningProvider is null"), classLoader);
         this.tableProcedures = ImmutableSet.copyOf(requireNonNull(tableProcedures, "tableProcedures is null"));
+        this.procedures = ImmutableSet.copyOf(requireNonNull(procedures, "procedures is null"));
     }
 
     @Override
@@ -145,6 +149,12 @@ public class PaimonConnector
     public Set<TableProcedureMetadata> getTableProcedures()
     {
         return tableProcedures;
+    }
+
+    @Override
+    public Set<Procedure> getProcedures()
+    {
+        return procedures;
     }
 
     @Override

@@ -8,6 +8,9 @@ import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Tracer;
 import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.filesystem.manager.FileSystemModule;
+import io.trino.plugin.base.CatalogNameModule;
+import io.trino.plugin.base.jmx.ConnectorObjectNameGeneratorModule;
+import io.trino.plugin.base.jmx.MBeanServerModule;
 import io.trino.spi.NodeManager;
 import io.trino.spi.TrinoException;
 import io.trino.spi.classloader.ThreadContextClassLoader;
@@ -15,6 +18,7 @@ import io.trino.spi.connector.Connector;
 import io.trino.spi.connector.ConnectorContext;
 import io.trino.spi.connector.ConnectorFactory;
 import io.trino.spi.type.TypeManager;
+import org.weakref.jmx.guice.MBeanModule;
 
 import java.util.Map;
 import java.util.Optional;
@@ -61,6 +65,10 @@ public class PaimonConnectorFactory
         try (ThreadContextClassLoader _ = new ThreadContextClassLoader(PaimonConnectorFactory.class.getClassLoader())) {
             Bootstrap app = new Bootstrap(
                     new JsonModule(),
+                    new MBeanModule(),
+                    new MBeanServerModule(),
+                    new ConnectorObjectNameGeneratorModule("io.trino.plugin.paimon", "trino.plugin.paimon"),
+                    new CatalogNameModule(catalogName),
                     new PaimonModule(),
                     fileSystemFactory.<Module>map(factory -> binder -> binder.bind(TrinoFileSystemFactory.class).toInstance(factory))
                             .orElseGet(() -> new FileSystemModule(catalogName, context.getNodeManager(), context.getOpenTelemetry(), false)),

@@ -2,15 +2,19 @@ package io.trino.plugin.paimon;
 
 import com.google.inject.Binder;
 import com.google.inject.Module;
+import com.google.inject.Provides;
 import com.google.inject.Scopes;
+import com.google.inject.Singleton;
 import com.google.inject.multibindings.Multibinder;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
+import io.trino.plugin.paimon.format.MetadataCache;
 import io.trino.plugin.paimon.metadata.Compactions;
 import io.trino.plugin.paimon.metadata.PaimonSessionProperties;
 import io.trino.plugin.paimon.metadata.PaimonTableProperties;
 import io.trino.plugin.paimon.procedure.BucketCompactor;
 import io.trino.plugin.paimon.procedure.CompactionFragment;
 import io.trino.plugin.paimon.procedure.ExpireSnapshotsTableProcedure;
+import io.trino.plugin.paimon.procedure.FlushMetadataCacheProcedure;
 import io.trino.plugin.paimon.procedure.LookupCompactor;
 import io.trino.plugin.paimon.procedure.OptimizeTableProcedure;
 import io.trino.plugin.paimon.procedure.RemoveOrphanFilesTableProcedure;
@@ -22,10 +26,12 @@ import io.trino.plugin.paimon.write.PaimonNodePartitioningProvider;
 import io.trino.plugin.paimon.write.PaimonPageSinkProvider;
 import io.trino.plugin.paimon.write.WriteFragment;
 import io.trino.spi.connector.TableProcedureMetadata;
+import io.trino.spi.procedure.Procedure;
 
 import static com.google.inject.multibindings.Multibinder.newSetBinder;
 import static io.airlift.configuration.ConfigBinder.configBinder;
 import static io.airlift.json.JsonCodecBinder.jsonCodecBinder;
+import static org.weakref.jmx.guice.ExportBinder.newExporter;
 
 public class PaimonModule
         implements Module
@@ -34,6 +40,7 @@ public class PaimonModule
     public void configure(Binder binder)
     {
         configBinder(binder).bindConfig(PaimonConfig.class);
+        newExporter(binder).export(MetadataCache.class).withGeneratedName();
         binder.bind(PaimonConnector.class).in(Scopes.SINGLETON);
         binder.bind(PaimonTransactionManager.class).in(Scopes.SINGLETON);
         binder.bind(PaimonTableProperties.class).in(Scopes.SINGLETON);
@@ -55,5 +62,14 @@ public class PaimonModule
         binder.bind(Compactions.class).in(Scopes.SINGLETON);
         jsonCodecBinder(binder).bindJsonCodec(CompactionFragment.class);
         tableProcedures.addBinding().toProvider(OptimizeTableProcedure.class).in(Scopes.SINGLETON);
+
+        newSetBinder(binder, Procedure.class).addBinding().toProvider(FlushMetadataCacheProcedure.class).in(Scopes.SINGLETON);
+    }
+
+    @Provides
+    @Singleton
+    public static MetadataCache metadataCache(PaimonConfig config)
+    {
+        return new MetadataCache(config.getMetadataCacheMaxSize().toBytes(), config.getMetadataCacheTtl().toJavaTime());
     }
 }

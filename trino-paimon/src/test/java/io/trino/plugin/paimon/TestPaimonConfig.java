@@ -13,6 +13,7 @@ import static io.airlift.configuration.testing.ConfigAssertions.recordDefaults;
 import static io.airlift.units.DataSize.Unit.MEGABYTE;
 import static java.util.concurrent.TimeUnit.DAYS;
 import static java.util.concurrent.TimeUnit.HOURS;
+import static java.util.concurrent.TimeUnit.MINUTES;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -26,7 +27,9 @@ final class TestPaimonConfig
                 .setMaxWriteBufferSize(DataSize.of(256, MEGABYTE))
                 .setDynamicFilteringWaitTimeout(new Duration(1, SECONDS))
                 .setExpireSnapshotsMinRetention(new Duration(7, DAYS))
-                .setRemoveOrphanFilesMinRetention(new Duration(7, DAYS)));
+                .setRemoveOrphanFilesMinRetention(new Duration(7, DAYS))
+                .setMetadataCacheMaxSize(DataSize.of(256, MEGABYTE))
+                .setMetadataCacheTtl(new Duration(30, MINUTES)));
     }
 
     @Test
@@ -37,13 +40,17 @@ final class TestPaimonConfig
                 "paimon.max-write-buffer-size", "64MB",
                 "paimon.dynamic-filtering.wait-timeout", "20s",
                 "paimon.expire-snapshots.min-retention", "3d",
-                "paimon.remove-orphan-files.min-retention", "12h");
+                "paimon.remove-orphan-files.min-retention", "12h",
+                "paimon.metadata-cache.max-size", "16MB",
+                "paimon.metadata-cache.ttl", "5m");
         PaimonConfig expected = new PaimonConfig()
                 .setWarehouse("s3://bucket/warehouse")
                 .setMaxWriteBufferSize(DataSize.of(64, MEGABYTE))
                 .setDynamicFilteringWaitTimeout(new Duration(20, SECONDS))
                 .setExpireSnapshotsMinRetention(new Duration(3, DAYS))
-                .setRemoveOrphanFilesMinRetention(new Duration(12, HOURS));
+                .setRemoveOrphanFilesMinRetention(new Duration(12, HOURS))
+                .setMetadataCacheMaxSize(DataSize.of(16, MEGABYTE))
+                .setMetadataCacheTtl(new Duration(5, MINUTES));
         assertFullMapping(properties, expected);
     }
 

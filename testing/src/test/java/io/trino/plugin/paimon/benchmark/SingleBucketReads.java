@@ -9,6 +9,7 @@ import io.trino.plugin.paimon.PaimonConfig;
 import io.trino.plugin.paimon.PaimonTableHandle;
 import io.trino.plugin.paimon.PaimonTransactionHandle;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
+import io.trino.plugin.paimon.format.MetadataCache;
 import io.trino.plugin.paimon.metadata.Compactions;
 import io.trino.plugin.paimon.metadata.PaimonMetadata;
 import io.trino.plugin.paimon.metadata.PaimonSessionProperties;
@@ -65,7 +66,7 @@ final class SingleBucketReads
     {
         TrinoFileSystemFactory fileSystemFactory = new LocalFileSystemFactory(localRoot);
         this.catalog = new FileSystemCatalog(fileSystemFactory, Location.of("local:///" + WAREHOUSE_DIRECTORY));
-        this.splitManager = new PaimonSplitManager(fileSystemFactory);
+        this.splitManager = new PaimonSplitManager(fileSystemFactory, MetadataCache.DISABLED);
         this.pageSourceProvider = new PaimonPageSourceProvider(fileSystemFactory, TESTING_TYPE_MANAGER);
         // reads only: the compactions a write would run are never reached
         this.compactions = new Compactions(new BucketCompactor(fileSystemFactory, pageSourceProvider, TESTING_TYPE_MANAGER), jsonCodec(CompactionFragment.class));

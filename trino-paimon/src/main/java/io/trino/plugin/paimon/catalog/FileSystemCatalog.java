@@ -5,6 +5,7 @@ import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.plugin.paimon.PaimonConfig;
+import io.trino.plugin.paimon.format.MetadataCache;
 import io.trino.plugin.paimon.format.MetadataFiles;
 import io.trino.plugin.paimon.format.schema.SchemaFiles;
 import io.trino.plugin.paimon.format.schema.TableSchema;
@@ -45,17 +46,48 @@ public class FileSystemCatalog
 
     private final TrinoFileSystemFactory fileSystemFactory;
     private final Location warehouse;
+    private final MetadataCache metadataCache;
 
     @Inject
-    public FileSystemCatalog(TrinoFileSystemFactory fileSystemFactory, PaimonConfig config)
+    public FileSystemCatalog(TrinoFileSystemFactory fileSystemFactory, PaimonConfig config, MetadataCache metadataCache)
     {
-        this(fileSystemFactory, Location.of(config.getWarehouse()));
+        this(fileSystemFactory, Location.of(config.getWarehouse()), metadataCache);
     }
 
     public FileSystemCatalog(TrinoFileSystemFactory fileSystemFactory, Location warehouse)
     {
+        this(fileSystemFactory, warehouse, MetadataCache.DISABLED);
+    }
+
+    public FileSystemCatalog(TrinoFileSystemFactory fileSystemFactory, Location warehouse, MetadataCache metadataCache)
+    {
         this.fileSystemFactory = requireNonNull(fileSystemFactory, "fileSystemFactory is null");
         this.warehouse = requireNonNull(warehouse, "warehouse is null");
+        this.metadataCache = requireNonNull(metadataCache, "metadataCache is null");
+    }
+
+    /** The catalog's cache of decoded metadata files, for reads that resolve snapshots, schemas and manifests. */
+    public MetadataCache metadataCache()
+    {
+        return metadataCache;
+    }
+
+    /**
+     * Forgets cached metadata: of one table, of every table of a schema, or (both empty) of the whole catalog.
+     * Nothing needs it for correctness; it frees memory and recovers from files changed in place by hand.
+     */
+    public void flushMetadataCache(Optional<String> schemaName, Optional<String> tableName)
+    {
+        checkArgument(schemaName.isPresent() || tableName.isEmpty(), "a table name needs a schema name");
+        if (schemaName.isEmpty()) {
+            metadataCache.flush();
+        }
+        else if (tableName.isEmpty()) {
+            metadataCache.flush(databaseLocation(schemaName.get()));
+        }
+        else {
+            metadataCache.flush(tableLocation(new SchemaTableName(schemaName.get(), tableName.get())));
+        }
     }
 
     public Location databaseLocation(String database)
@@ -218,7 +250,7 @@ public class FileSystemCatalog
             return Optional.empty();
         }
         Location location = tableLocation(tableName);
-        Optional<TableSchema> schema = new SchemaFiles(fileSystem(session), PaimonTable.branchLocation(location, branch)).latestSchema();
+        Optional<TableSchema> schema = new SchemaFiles(fileSystem(session), PaimonTable.branchLocation(location, branch), metadataCache).latestSchema();
         return schema.map(tableSchema -> new PaimonTable(tableName, location, branch, tableSchema));
     }
 
@@ -239,7 +271,7 @@ public class FileSystemCatalog
      */
     public PaimonTable loadSchemaVersion(ConnectorSession session, PaimonTable table, long schemaId)
     {
-        return new PaimonTable(table.name(), table.location(), table.branch(), new SchemaFiles(fileSystem(session), table.metadataLocation()).readSchema(schemaId));
+        return new PaimonTable(table.name(), table.location(), table.branch(), new SchemaFiles(fileSystem(session), table.metadataLocation(), metadataCache).readSchema(schemaId));
     }
 
     /**
@@ -301,6 +333,9 @@ public class FileSystemCatalog
         catch (IOException | UnsupportedOperationException e) {
             throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to rename table %s to table %s: cannot move folder %s to %s".formatted(from, to, source, target), e);
         }
+        finally {
+            metadataCache.flush(source);
+        }
     }
 
     /**
@@ -324,6 +359,10 @@ public class FileSystemCatalog
         }
         catch (IOException e) {
             throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to delete table folder " + location, e);
+        }
+        finally {
+            // a table created again under this name starts its snapshot and schema ids anew
+            metadataCache.flush(location);
         }
     }
 

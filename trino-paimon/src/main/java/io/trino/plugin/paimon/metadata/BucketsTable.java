@@ -57,7 +57,7 @@ public final class BucketsTable
     private void addRows(InMemoryRecordSet.Builder rows, TrinoFileSystem fileSystem, Snapshot snapshot)
     {
         Map<BucketKey, FileTotals> buckets = new HashMap<>();
-        for (ManifestEntry entry : new SnapshotScan(fileSystem, table.location()).liveFiles(snapshot, ScanFilter.ALL)) {
+        for (ManifestEntry entry : new SnapshotScan(fileSystem, table.location(), catalog.metadataCache()).liveFiles(snapshot, ScanFilter.ALL)) {
             BucketKey key = new BucketKey(PartitionPath.rowText(table.partitionFields(), entry.partition()), entry.bucket());
             buckets.computeIfAbsent(key, _ -> new FileTotals()).add(entry.file());
         }

@@ -71,12 +71,12 @@ public final class FilesTable
         TableSchema schema = table.schema();
         // files written under older schemas have their own key types
         Map<Long, List<DataType>> keyTypesBySchema = new HashMap<>();
-        for (ManifestEntry entry : new SnapshotScan(fileSystem, table.location()).liveFiles(snapshot, ScanFilter.ALL)) {
+        for (ManifestEntry entry : new SnapshotScan(fileSystem, table.location(), catalog.metadataCache()).liveFiles(snapshot, ScanFilter.ALL)) {
             DataFileMeta file = entry.file();
             String partition = table.partitionPath(entry.partition());
             List<DataType> keyTypes = keyTypesBySchema.get(file.schemaId());
             if (keyTypes == null) {
-                TableSchema fileSchema = file.schemaId() == schema.id() ? schema : new SchemaFiles(fileSystem, table.metadataLocation()).readSchema(file.schemaId());
+                TableSchema fileSchema = file.schemaId() == schema.id() ? schema : new SchemaFiles(fileSystem, table.metadataLocation(), catalog.metadataCache()).readSchema(file.schemaId());
                 keyTypes = keyTypes(fileSchema);
                 keyTypesBySchema.put(file.schemaId(), keyTypes);
             }

@@ -56,7 +56,7 @@ public final class ManifestsTable
 
     private void addRows(InMemoryRecordSet.Builder rows, TrinoFileSystem fileSystem, Snapshot snapshot)
     {
-        SnapshotScan scan = new SnapshotScan(fileSystem, table.location());
+        SnapshotScan scan = new SnapshotScan(fileSystem, table.location(), catalog.metadataCache());
         List<ManifestFileMeta> manifests = new ArrayList<>(scan.manifests(snapshot));
         snapshot.changelogManifestList()
                 .ifPresent(list -> manifests.addAll(scan.readManifestList(list, snapshot.changelogManifestListSize())));

@@ -585,9 +585,9 @@ public class PaimonMetadata
         // each bucket's sequence numbers continue above its largest in the snapshot this statement read
         List<PaimonInsertTableHandle.BucketSequence> sequences = new ArrayList<>();
         if (handle.snapshotId().isPresent()) {
-            SnapshotFiles snapshots = new SnapshotFiles(catalog.fileSystem(session), table.metadataLocation());
+            SnapshotFiles snapshots = new SnapshotFiles(catalog.fileSystem(session), table.metadataLocation(), catalog.metadataCache());
             Snapshot snapshot = snapshots.readSnapshot(handle.snapshotId().getAsLong());
-            for (BucketFiles bucket : new SnapshotScan(catalog.fileSystem(session), table.location()).liveFilesByBucket(snapshot, ScanFilter.ALL)) {
+            for (BucketFiles bucket : new SnapshotScan(catalog.fileSystem(session), table.location(), catalog.metadataCache()).liveFilesByBucket(snapshot, ScanFilter.ALL)) {
                 long maximum = bucket.files().stream().mapToLong(entry -> entry.file().maxSequenceNumber()).max().orElse(-1);
                 long records = bucket.files().stream().mapToLong(entry -> entry.file().rowCount()).sum();
                 sequences.add(new PaimonInsertTableHandle.BucketSequence(bucket.partition().serialize(), bucket.bucket(), maximum, records));
@@ -625,8 +625,8 @@ public class PaimonMetadata
         List<HashIndex> indexFiles = new ArrayList<>();
         if (snapshotId.isPresent()) {
             TrinoFileSystem fileSystem = catalog.fileSystem(session);
-            Snapshot snapshot = new SnapshotFiles(fileSystem, table.metadataLocation()).readSnapshot(snapshotId.getAsLong());
-            for (IndexManifestEntry index : new SnapshotScan(fileSystem, table.location()).indexFiles(snapshot, ScanFilter.ALL)) {
+            Snapshot snapshot = new SnapshotFiles(fileSystem, table.metadataLocation(), catalog.metadataCache()).readSnapshot(snapshotId.getAsLong());
+            for (IndexManifestEntry index : new SnapshotScan(fileSystem, table.location(), catalog.metadataCache()).indexFiles(snapshot, ScanFilter.ALL)) {
                 if (index.indexType().equals(IndexManifestEntry.HASH_INDEX)) {
                     String location = index.externalPath().map(path -> table.externalFile(path, "index file")).orElseGet(() -> HashIndexFile.location(table.location(), index.fileName())).toString();
                     indexFiles.add(new HashIndex(index.partition().serialize(), index.bucket(), index.fileName(), location));
@@ -852,7 +852,7 @@ public class PaimonMetadata
         List<PaimonColumnHandle> columns = getColumnHandles(session, handle).values().stream()
                 .map(PaimonColumnHandle.class::cast)
                 .toList();
-        return TableStatisticsEstimate.estimate(catalog.fileSystem(session), handle, columns);
+        return TableStatisticsEstimate.estimate(catalog.fileSystem(session), catalog.metadataCache(), handle, columns);
     }
 
     @Override

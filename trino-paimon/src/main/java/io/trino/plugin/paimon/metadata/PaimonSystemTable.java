@@ -63,7 +63,7 @@ abstract class PaimonSystemTable
     {
         InMemoryRecordSet.Builder rows = rows();
         TrinoFileSystem fileSystem = catalog.fileSystem(session);
-        Optional<Snapshot> snapshot = new SnapshotFiles(fileSystem, table.metadataLocation()).latestSnapshot();
+        Optional<Snapshot> snapshot = new SnapshotFiles(fileSystem, table.metadataLocation(), catalog.metadataCache()).latestSnapshot();
         if (snapshot.isPresent()) {
             reader.addRows(rows, fileSystem, snapshot.get());
         }

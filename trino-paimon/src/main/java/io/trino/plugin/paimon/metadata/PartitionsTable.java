@@ -83,7 +83,7 @@ public final class PartitionsTable
     private void addRows(InMemoryRecordSet.Builder rows, TrinoFileSystem fileSystem, Snapshot snapshot)
     {
         Map<BinaryRow, FileTotals> partitions = new LinkedHashMap<>();
-        for (ManifestEntry entry : new SnapshotScan(fileSystem, table.location()).liveFiles(snapshot, ScanFilter.ALL)) {
+        for (ManifestEntry entry : new SnapshotScan(fileSystem, table.location(), catalog.metadataCache()).liveFiles(snapshot, ScanFilter.ALL)) {
             partitions.computeIfAbsent(entry.partition(), _ -> new FileTotals()).add(entry.file());
         }
         List<DataField> keys = table.partitionFields();

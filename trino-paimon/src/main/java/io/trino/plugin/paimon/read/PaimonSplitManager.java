@@ -7,6 +7,7 @@ import io.trino.filesystem.TrinoFileSystem;
 import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.plugin.paimon.PaimonColumnHandle;
 import io.trino.plugin.paimon.PaimonTableHandle;
+import io.trino.plugin.paimon.format.MetadataCache;
 import io.trino.plugin.paimon.format.manifest.BucketFiles;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.manifest.SnapshotScan;
@@ -50,11 +51,13 @@ public class PaimonSplitManager
     private static final long STANDARD_SPLIT_BYTES = 128L * 1024 * 1024;
 
     private final TrinoFileSystemFactory fileSystemFactory;
+    private final MetadataCache metadataCache;
 
     @Inject
-    public PaimonSplitManager(TrinoFileSystemFactory fileSystemFactory)
+    public PaimonSplitManager(TrinoFileSystemFactory fileSystemFactory, MetadataCache metadataCache)
     {
         this.fileSystemFactory = requireNonNull(fileSystemFactory, "fileSystemFactory is null");
+        this.metadataCache = requireNonNull(metadataCache, "metadataCache is null");
     }
 
     @Override
@@ -77,8 +80,8 @@ public class PaimonSplitManager
         PaimonTable table = handle.table();
         TableOptions options = table.options();
         TrinoFileSystem fileSystem = fileSystemFactory.create(session);
-        Snapshot snapshot = PinnedSnapshot.read(fileSystem, handle);
-        SnapshotScan scan = new SnapshotScan(fileSystem, table.location());
+        Snapshot snapshot = PinnedSnapshot.read(fileSystem, metadataCache, handle);
+        SnapshotScan scan = new SnapshotScan(fileSystem, table.location(), metadataCache);
         FilePruning filter = FilePruning.create(table, pruning);
 
         DeletionVectorIndex deletionVectors = DeletionVectorIndex.of(table, scan, scan.indexFiles(snapshot, filter));

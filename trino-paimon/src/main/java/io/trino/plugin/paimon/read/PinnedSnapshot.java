@@ -3,6 +3,7 @@ package io.trino.plugin.paimon.read;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.PaimonTableHandle;
+import io.trino.plugin.paimon.format.MetadataCache;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.format.snapshot.TagFiles;
@@ -21,6 +22,11 @@ public final class PinnedSnapshot
 
     public static Snapshot read(TrinoFileSystem fileSystem, PaimonTableHandle handle)
     {
+        return read(fileSystem, MetadataCache.DISABLED, handle);
+    }
+
+    public static Snapshot read(TrinoFileSystem fileSystem, MetadataCache cache, PaimonTableHandle handle)
+    {
         checkArgument(handle.snapshotId().isPresent(), "table %s has no snapshot", handle.table().name());
         Location location = handle.table().metadataLocation();
         if (handle.tag().isPresent()) {
@@ -28,6 +34,6 @@ public final class PinnedSnapshot
             return new TagFiles(fileSystem, location).readTag(tag)
                     .orElseThrow(() -> new TrinoException(PAIMON_INVALID_METADATA, "Table %s: tag '%s' was deleted while the query ran".formatted(handle.table().name(), tag)));
         }
-        return new SnapshotFiles(fileSystem, location).readSnapshot(handle.snapshotId().getAsLong());
+        return new SnapshotFiles(fileSystem, location, cache).readSnapshot(handle.snapshotId().getAsLong());
     }
 }

@@ -4,6 +4,7 @@ import io.airlift.log.Logger;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.PaimonColumnHandle;
 import io.trino.plugin.paimon.PaimonTableHandle;
+import io.trino.plugin.paimon.format.MetadataCache;
 import io.trino.plugin.paimon.format.manifest.DataFileMeta;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.manifest.SnapshotScan;
@@ -55,7 +56,7 @@ public final class TableStatisticsEstimate
 
     private TableStatisticsEstimate() {}
 
-    public static TableStatistics estimate(TrinoFileSystem fileSystem, PaimonTableHandle handle, List<PaimonColumnHandle> columns)
+    public static TableStatistics estimate(TrinoFileSystem fileSystem, MetadataCache cache, PaimonTableHandle handle, List<PaimonColumnHandle> columns)
     {
         if (handle.snapshotId().isEmpty()) {
             return TableStatistics.builder().setRowCount(Estimate.of(0)).build();
@@ -64,8 +65,8 @@ public final class TableStatisticsEstimate
             return TableStatistics.builder().setRowCount(Estimate.of(0)).build();
         }
         PaimonTable table = handle.table();
-        Snapshot snapshot = PinnedSnapshot.read(fileSystem, handle);
-        List<ManifestEntry> entries = new SnapshotScan(fileSystem, table.location()).liveFiles(snapshot, FilePruning.create(table, handle.constraint()));
+        Snapshot snapshot = PinnedSnapshot.read(fileSystem, cache, handle);
+        List<ManifestEntry> entries = new SnapshotScan(fileSystem, table.location(), cache).liveFiles(snapshot, FilePruning.create(table, handle.constraint()));
         List<DataFileMeta> files = entries.stream()
                 .map(ManifestEntry::file)
                 .toList();

@@ -1,5 +1,6 @@
 package io.trino.plugin.paimon.read;
 
+import com.google.common.collect.ImmutableMap;
 import com.google.common.collect.ImmutableMultiset;
 import com.google.common.collect.Multiset;
 import io.trino.filesystem.Location;
@@ -40,7 +41,8 @@ final class TestQueryMetadataReads
         warehouse = PaimonTestTables.inTempWarehouse();
         // no fault rules: the wrapper only records which files each query opens
         fileSystem = new FaultFs(new LocalFileSystemFactory(warehouse.root()), 0);
-        return PaimonQueryRunner.create(fileSystem, DATABASE);
+        // without the metadata cache: each query's own reads are counted
+        return PaimonQueryRunner.create(fileSystem, DATABASE, ImmutableMap.of("paimon.metadata-cache.max-size", "0B"));
     }
 
     @AfterAll

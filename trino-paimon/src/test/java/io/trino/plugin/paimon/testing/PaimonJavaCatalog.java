@@ -150,6 +150,16 @@ public final class PaimonJavaCatalog
         }
     }
 
+    public void dropTable(String database, String table)
+    {
+        try {
+            catalog.dropTable(Identifier.create(database, table), false);
+        }
+        catch (Catalog.TableNotExistException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     public List<String> listDatabases()
     {
         return catalog.listDatabases();

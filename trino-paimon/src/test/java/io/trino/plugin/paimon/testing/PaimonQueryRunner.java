@@ -69,6 +69,13 @@ public final class PaimonQueryRunner
     public static QueryRunner create(TrinoFileSystemFactory fileSystemFactory, String defaultSchema)
             throws Exception
     {
+        return create(fileSystemFactory, defaultSchema, ImmutableMap.of());
+    }
+
+    /** As {@link #create(TrinoFileSystemFactory, String)}, with more catalog properties. */
+    public static QueryRunner create(TrinoFileSystemFactory fileSystemFactory, String defaultSchema, Map<String, String> catalogProperties)
+            throws Exception
+    {
         Plugin plugin = new Plugin()
         {
             @Override
@@ -77,7 +84,10 @@ public final class PaimonQueryRunner
                 return ImmutableList.of(new PaimonConnectorFactory(Optional.of(fileSystemFactory)));
             }
         };
-        return create(defaultSchema, plugin, ImmutableMap.of("paimon.warehouse", "local:///" + WAREHOUSE_DIRECTORY), 0);
+        return create(defaultSchema, plugin, ImmutableMap.<String, String>builder()
+                .put("paimon.warehouse", "local:///" + WAREHOUSE_DIRECTORY)
+                .putAll(catalogProperties)
+                .buildOrThrow(), 0);
     }
 
     /**

@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
@@ -53,25 +54,43 @@ public final class AvroFiles
      */
     public static <T> List<T> read(TrinoFileSystem fileSystem, Location location, OptionalLong expectedLength, Function<GenericRecord, T> decoder)
     {
-        byte[] content = MetadataFiles.readFile(fileSystem, location);
         List<T> values = new ArrayList<>();
+        read(fileSystem, location, expectedLength, new GenericDatumReader<GenericRecord>(), record -> values.add(decoder.apply(record)));
+        return values;
+    }
+
+    /**
+     * Streams the records of the file, as decoded by the reader, to the consumer; records the reader decodes to
+     * {@code null} (ones it chose to skip) are counted but not passed on. The file is checked as {@link #read} does.
+     *
+     * @return the number of records in the file
+     * @throws TrinoException {@code PAIMON_INVALID_METADATA} naming the file when it is missing, truncated or not
+     * what Paimon writes
+     */
+    public static <T> long read(TrinoFileSystem fileSystem, Location location, OptionalLong expectedLength, DatumReader<T> reader, Consumer<? super T> consumer)
+    {
+        byte[] content = MetadataFiles.readFile(fileSystem, location);
+        long records = 0;
         try {
             if (expectedLength.isPresent() && content.length != expectedLength.getAsLong()) {
                 throw new InvalidMetadataException("file has %s bytes, its metadata says %s".formatted(content.length, expectedLength.getAsLong()));
             }
             checkEndsWithSyncMarker(content);
-            try (DataFileStream<GenericRecord> stream = new DataFileStream<>(new ByteArrayInputStream(content), new GenericDatumReader<>())) {
-                GenericRecord record = null;
+            try (DataFileStream<T> stream = new DataFileStream<>(new ByteArrayInputStream(content), reader)) {
+                T value = null;
                 while (stream.hasNext()) {
-                    record = stream.next(record);
-                    values.add(decoder.apply(record));
+                    value = stream.next(value);
+                    records++;
+                    if (value != null) {
+                        consumer.accept(value);
+                    }
                 }
             }
         }
         catch (InvalidMetadataException | IOException | AvroRuntimeException | ClassCastException | IllegalArgumentException e) {
             throw new TrinoException(PAIMON_INVALID_METADATA, "Invalid Paimon metadata file %s: %s".formatted(location, e.getMessage()), e);
         }
-        return values;
+        return records;
     }
 
     /**

@@ -18,7 +18,7 @@ import java.util.OptionalLong;
 
 /**
  * The Avro records of manifest lists, manifests and index manifests (paimon-format.md §4). Decoding goes by field
- * name and tolerates fields that older files lack; encoding writes the schemas Paimon 1.4.2 writes, field for
+ * name and tolerates fields that older files lack (manifest entries are decoded by {@link ManifestEntryReader}); encoding writes the schemas Paimon 1.4.2 writes, field for
  * field, so Paimon 1.3 and 1.4 read our files as their own.
  */
 public final class ManifestAvro
@@ -136,39 +136,6 @@ public final class ManifestAvro
         record.put("_MIN_ROW_ID", boxed(meta.minRowId()));
         record.put("_MAX_ROW_ID", boxed(meta.maxRowId()));
         return record;
-    }
-
-    public static ManifestEntry decodeManifestEntry(GenericRecord record)
-    {
-        checkVersion(record, ManifestEntry.VERSION);
-        GenericRecord file = requiredRecord(record, "_FILE");
-        DataFileMeta dataFile = new DataFileMeta(
-                requiredString(file, "_FILE_NAME"),
-                requiredLong(file, "_FILE_SIZE"),
-                requiredLong(file, "_ROW_COUNT"),
-                binaryRow(requiredBytes(file, "_MIN_KEY")),
-                binaryRow(requiredBytes(file, "_MAX_KEY")),
-                decodeStats(requiredRecord(file, "_KEY_STATS")),
-                decodeStats(requiredRecord(file, "_VALUE_STATS")),
-                requiredLong(file, "_MIN_SEQUENCE_NUMBER"),
-                requiredLong(file, "_MAX_SEQUENCE_NUMBER"),
-                requiredLong(file, "_SCHEMA_ID"),
-                requiredInt(file, "_LEVEL"),
-                stringList(field(file, "_EXTRA_FILES")).orElse(List.of()),
-                optionalLong(file, "_CREATION_TIME"),
-                optionalLong(file, "_DELETE_ROW_COUNT"),
-                Optional.ofNullable((ByteBuffer) field(file, "_EMBEDDED_FILE_INDEX")).map(ManifestAvro::bytes),
-                optionalInt(file, "_FILE_SOURCE"),
-                stringList(field(file, "_VALUE_STATS_COLS")),
-                optionalString(file, "_EXTERNAL_PATH"),
-                optionalLong(file, "_FIRST_ROW_ID"),
-                stringList(field(file, "_WRITE_COLS")));
-        return new ManifestEntry(
-                FileKind.fromCode(requiredInt(record, "_KIND")),
-                binaryRow(requiredBytes(record, "_PARTITION")),
-                requiredInt(record, "_BUCKET"),
-                requiredInt(record, "_TOTAL_BUCKETS"),
-                dataFile);
     }
 
     public static GenericRecord encodeManifestEntry(ManifestEntry entry)
@@ -357,11 +324,6 @@ public final class ManifestAvro
     private static Optional<String> optionalString(GenericRecord record, String name)
     {
         return Optional.ofNullable(field(record, name)).map(Object::toString);
-    }
-
-    private static Optional<List<String>> stringList(Object value)
-    {
-        return Optional.ofNullable((Collection<?>) value).map(items -> items.stream().map(Object::toString).toList());
     }
 
     private static byte[] bytes(ByteBuffer buffer)

@@ -3,6 +3,7 @@ package io.trino.plugin.paimon.format.manifest;
 import com.google.common.collect.ImmutableList;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
+import io.trino.plugin.paimon.format.MetadataCache;
 import io.trino.plugin.paimon.format.MetadataPaths;
 import io.trino.plugin.paimon.format.avro.AvroFiles;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry.FileKind;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.Consumer;
 
 import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
@@ -36,11 +38,23 @@ public final class SnapshotScan
 
     private final TrinoFileSystem fileSystem;
     private final Location tableLocation;
+    private final MetadataCache cache;
 
     public SnapshotScan(TrinoFileSystem fileSystem, Location tableLocation)
     {
+        this(fileSystem, tableLocation, MetadataCache.DISABLED);
+    }
+
+    /**
+     * A scan whose manifest lists, manifests and index manifests come from the cache when it holds them. With the
+     * cache, manifests are decoded whole and filtered afterwards; without it, entries the filter rejects are
+     * dropped while decoding.
+     */
+    public SnapshotScan(TrinoFileSystem fileSystem, Location tableLocation, MetadataCache cache)
+    {
         this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
         this.tableLocation = requireNonNull(tableLocation, "tableLocation is null");
+        this.cache = requireNonNull(cache, "cache is null");
     }
 
     public Location manifestLocation(String fileName)
@@ -55,24 +69,47 @@ public final class SnapshotScan
 
     public List<ManifestFileMeta> readManifestList(String fileName, OptionalLong fileSize)
     {
-        return AvroFiles.read(fileSystem, manifestLocation(fileName), fileSize, ManifestAvro::decodeManifestFileMeta);
+        Location location = manifestLocation(fileName);
+        return cache.immutableFile(
+                location,
+                () -> ImmutableList.copyOf(AvroFiles.read(fileSystem, location, fileSize, ManifestAvro::decodeManifestFileMeta)),
+                metas -> metas.stream().mapToLong(SnapshotScan::estimatedBytes).sum());
     }
 
     /** The entries of a manifest, checked against the size and entry counts its manifest list records. */
     public List<ManifestEntry> readManifest(ManifestFileMeta manifest)
     {
+        return cache.immutableFile(
+                manifestLocation(manifest.fileName()),
+                () -> {
+                    ImmutableList.Builder<ManifestEntry> entries = ImmutableList.builder();
+                    readManifest(manifest, ScanFilter.ALL, entries::add);
+                    return entries.build();
+                },
+                entries -> entries.stream().mapToLong(SnapshotScan::estimatedBytes).sum());
+    }
+
+    /**
+     * Streams the entries of a manifest whose partition and bucket the filter accepts to the consumer, decoding
+     * the others no further than their bucket; the manifest is checked as {@link #readManifest(ManifestFileMeta)} does.
+     */
+    public void readManifest(ManifestFileMeta manifest, ScanFilter filter, Consumer<ManifestEntry> consumer)
+    {
         Location location = manifestLocation(manifest.fileName());
-        List<ManifestEntry> entries = AvroFiles.read(fileSystem, location, OptionalLong.of(manifest.fileSize()), ManifestAvro::decodeManifestEntry);
+        long entries = AvroFiles.read(fileSystem, location, OptionalLong.of(manifest.fileSize()), new ManifestEntryReader(filter), consumer);
         long expected = manifest.numAddedFiles() + manifest.numDeletedFiles();
-        if (entries.size() != expected) {
-            throw new TrinoException(PAIMON_INVALID_METADATA, "Invalid Paimon metadata file %s: it holds %s entries, its manifest list says %s".formatted(location, entries.size(), expected));
+        if (entries != expected) {
+            throw new TrinoException(PAIMON_INVALID_METADATA, "Invalid Paimon metadata file %s: it holds %s entries, its manifest list says %s".formatted(location, entries, expected));
         }
-        return entries;
     }
 
     public List<IndexManifestEntry> readIndexManifest(String fileName)
     {
-        return AvroFiles.read(fileSystem, manifestLocation(fileName), OptionalLong.empty(), ManifestAvro::decodeIndexManifestEntry);
+        Location location = manifestLocation(fileName);
+        return cache.immutableFile(
+                location,
+                () -> ImmutableList.copyOf(AvroFiles.read(fileSystem, location, OptionalLong.empty(), ManifestAvro::decodeIndexManifestEntry)),
+                entries -> entries.stream().mapToLong(entry -> 400L + entry.fileName().length() + entry.partition().bytes().length + 48L * entry.deletionVectorRanges().map(List::size).orElse(0)).sum());
     }
 
     /** Every manifest of the snapshot, base list first, in order. */
@@ -96,9 +133,9 @@ public final class SnapshotScan
             if (!filter.mayMatch(manifest)) {
                 continue;
             }
-            for (ManifestEntry entry : readManifest(manifest)) {
-                if (entry.bucket() == POSTPONE_BUCKET || !filter.matchesPartition(entry.partition()) || !filter.matchesBucket(entry.bucket(), entry.totalBuckets())) {
-                    continue;
+            Consumer<ManifestEntry> collector = entry -> {
+                if (entry.bucket() == POSTPONE_BUCKET) {
+                    return;
                 }
                 if (entry.kind() == FileKind.ADD) {
                     added.add(entry);
@@ -106,6 +143,17 @@ public final class SnapshotScan
                 else {
                     deleted.add(entry.identifier());
                 }
+            };
+            if (cache.enabled()) {
+                // cached whole, so that queries with other filters find them too
+                for (ManifestEntry entry : readManifest(manifest)) {
+                    if (filter.matchesPartition(entry.partition()) && filter.matchesBucket(entry.bucket(), entry.totalBuckets())) {
+                        collector.accept(entry);
+                    }
+                }
+            }
+            else {
+                readManifest(manifest, filter, collector);
             }
         }
         if (deleted.isEmpty()) {
@@ -129,6 +177,21 @@ public final class SnapshotScan
     }
 
     private record BucketKey(BinaryRow partition, int bucket) {}
+
+    // the heap an entry holds, roughly: its objects plus the bytes of its rows and names
+    private static long estimatedBytes(ManifestEntry entry)
+    {
+        DataFileMeta file = entry.file();
+        return 600L + file.fileName().length()
+                + file.minKey().bytes().length + file.maxKey().bytes().length
+                + file.valueStats().minValues().bytes().length + file.valueStats().maxValues().bytes().length
+                + 16L * file.valueStats().nullCounts().map(List::size).orElse(0);
+    }
+
+    private static long estimatedBytes(ManifestFileMeta manifest)
+    {
+        return 300L + manifest.fileName().length() + manifest.partitionStats().minValues().bytes().length + manifest.partitionStats().maxValues().bytes().length;
+    }
 
     /** The index files (deletion vectors, hash indexes) of the snapshot that the filter accepts. */
     public List<IndexManifestEntry> indexFiles(Snapshot snapshot, ScanFilter filter)

@@ -79,10 +79,20 @@ public final class BinaryRow
      */
     public static BinaryRow deserialize(byte[] serialized)
     {
-        checkArgument(serialized.length >= 4, "serialized row is shorter than its arity prefix: %s bytes", serialized.length);
-        int arity = ((serialized[0] & 0xFF) << 24) | ((serialized[1] & 0xFF) << 16) | ((serialized[2] & 0xFF) << 8) | (serialized[3] & 0xFF);
+        return deserialize(serialized, 0, serialized.length);
+    }
+
+    /**
+     * The row serialized in {@code serialized[offset, offset + length)}; the bytes are copied.
+     *
+     * @throws IllegalArgumentException if the bytes are not a serialized row
+     */
+    public static BinaryRow deserialize(byte[] serialized, int offset, int length)
+    {
+        checkArgument(length >= 4, "serialized row is shorter than its arity prefix: %s bytes", length);
+        int arity = ((serialized[offset] & 0xFF) << 24) | ((serialized[offset + 1] & 0xFF) << 16) | ((serialized[offset + 2] & 0xFF) << 8) | (serialized[offset + 3] & 0xFF);
         checkArgument(arity >= 0 && arity < 1 << 16, "implausible row arity: %s", arity);
-        return new BinaryRow(arity, Arrays.copyOfRange(serialized, 4, serialized.length));
+        return new BinaryRow(arity, Arrays.copyOfRange(serialized, offset + 4, offset + length));
     }
 
     /** Paimon's {@code BinaryRow.hashCode()}: MurmurHash3 x86_32 with seed 42 over the row bytes. */

@@ -6,6 +6,7 @@ import io.trino.filesystem.FileIterator;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.format.InvalidMetadataException;
+import io.trino.plugin.paimon.format.MetadataCache;
 import io.trino.plugin.paimon.format.MetadataFiles;
 import io.trino.spi.TrinoException;
 
@@ -31,11 +32,18 @@ public final class SchemaFiles
 
     private final TrinoFileSystem fileSystem;
     private final Location tableLocation;
+    private final MetadataCache cache;
 
     public SchemaFiles(TrinoFileSystem fileSystem, Location tableLocation)
     {
+        this(fileSystem, tableLocation, MetadataCache.DISABLED);
+    }
+
+    public SchemaFiles(TrinoFileSystem fileSystem, Location tableLocation, MetadataCache cache)
+    {
         this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
         this.tableLocation = requireNonNull(tableLocation, "tableLocation is null");
+        this.cache = requireNonNull(cache, "cache is null");
     }
 
     public Location schemaLocation(long id)
@@ -80,6 +88,11 @@ public final class SchemaFiles
     public TableSchema readSchema(long id)
     {
         Location location = schemaLocation(id);
+        return cache.namedById(fileSystem, location, () -> decodeSchema(location, id));
+    }
+
+    private TableSchema decodeSchema(Location location, long id)
+    {
         byte[] content = MetadataFiles.readFile(fileSystem, location);
         TableSchema schema;
         try {

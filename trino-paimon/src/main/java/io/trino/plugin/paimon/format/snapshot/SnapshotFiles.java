@@ -7,6 +7,7 @@ import io.trino.filesystem.FileIterator;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.format.InvalidMetadataException;
+import io.trino.plugin.paimon.format.MetadataCache;
 import io.trino.plugin.paimon.format.MetadataFiles;
 import io.trino.spi.TrinoException;
 
@@ -42,11 +43,19 @@ public final class SnapshotFiles
 
     private final TrinoFileSystem fileSystem;
     private final Location directory;
+    private final MetadataCache cache;
 
     public SnapshotFiles(TrinoFileSystem fileSystem, Location tableLocation)
     {
+        this(fileSystem, tableLocation, MetadataCache.DISABLED);
+    }
+
+    /** Snapshot files decoded through the cache; which snapshot is the latest is read afresh on every call. */
+    public SnapshotFiles(TrinoFileSystem fileSystem, Location tableLocation, MetadataCache cache)
+    {
         this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
         this.directory = requireNonNull(tableLocation, "tableLocation is null").appendPath(SNAPSHOT_DIRECTORY);
+        this.cache = requireNonNull(cache, "cache is null");
     }
 
     public Location snapshotLocation(long id)
@@ -65,6 +74,11 @@ public final class SnapshotFiles
     public Snapshot readSnapshot(long id)
     {
         Location location = snapshotLocation(id);
+        return cache.namedById(fileSystem, location, () -> decodeSnapshot(location, id));
+    }
+
+    private Snapshot decodeSnapshot(Location location, long id)
+    {
         Snapshot snapshot;
         try {
             snapshot = SnapshotJson.parse(readFile(fileSystem, location));

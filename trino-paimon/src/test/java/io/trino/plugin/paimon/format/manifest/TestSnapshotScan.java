@@ -199,7 +199,7 @@ final class TestSnapshotScan
                     .isInstanceOfSatisfying(TrinoException.class, e -> assertThat(e.getErrorCode()).isEqualTo(PAIMON_INVALID_METADATA.toErrorCode()))
                     .hasMessage("Invalid Paimon metadata file %s: file has %s bytes, its metadata says %s".formatted(scan.manifestLocation(manifestName), original.length - 20, original.length));
             // without a recorded size, the missing sync marker at the end gives the truncation away
-            assertThatThrownBy(() -> AvroFiles.read(tables.fileSystem(), scan.manifestLocation(manifestName), java.util.OptionalLong.empty(), ManifestAvro::decodeManifestEntry))
+            assertThatThrownBy(() -> AvroFiles.read(tables.fileSystem(), scan.manifestLocation(manifestName), java.util.OptionalLong.empty(), ManifestAvro::decodeManifestFileMeta))
                     .hasMessage("Invalid Paimon metadata file %s: file is truncated (it does not end with its Avro sync marker)".formatted(scan.manifestLocation(manifestName)));
             byte[] corrupt = original.clone();
             for (int i = corrupt.length / 2; i < corrupt.length; i++) {
