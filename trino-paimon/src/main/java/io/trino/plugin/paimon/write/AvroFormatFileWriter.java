@@ -24,7 +24,6 @@ import org.apache.avro.io.Encoder;
 
 import java.io.IOException;
 import java.math.BigInteger;
-import java.util.ArrayList;
 import java.util.List;
 
 import static io.trino.spi.type.BooleanType.BOOLEAN;
