@@ -14,6 +14,7 @@ import io.trino.spi.type.LongTimestampWithTimeZone;
 import io.trino.spi.type.MapType;
 import io.trino.spi.type.RowType;
 import io.trino.spi.type.Type;
+import org.apache.avro.LogicalType;
 import org.apache.avro.LogicalTypes;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
@@ -37,7 +38,7 @@ import static java.util.Objects.requireNonNull;
  * {@code [null, type]} defaulting to null, TINYINT and SMALLINT as int, DECIMAL as bytes of the unscaled value,
  * TIME as {@code time-millis}, TIMESTAMP as {@code timestamp-millis}/{@code -micros} and TIMESTAMP WITH LOCAL TIME ZONE
  * as {@code local-timestamp-millis}/{@code -micros} of the instant, maps with string keys as Avro maps and other maps
- * (and multisets) as arrays of {@code key}/{@code value} records. Values are encoded straight from the blocks.
+ * (and multisets) as arrays of {@code key}/{@code value} records with the logical type {@code map}. Values are encoded straight from the blocks.
  */
 final class AvroFormatFileWriter
         implements FormatFileWriter
@@ -157,7 +158,8 @@ final class AvroFormatFileWriter
                 .name("key").type(schema(keyType, rowName + "_key")).noDefault();
         SchemaBuilder.GenericDefault<Schema> value = entry.name("value").type(schema(valueType, rowName + "_value"));
         entry = valueType.nullable() ? value.withDefault(null) : value.noDefault();
-        return Schema.createArray(entry.endRecord());
+        // marked as a map as Paimon (and Iceberg) mark such arrays
+        return new LogicalType("map").addToSchema(Schema.createArray(entry.endRecord()));
     }
 
     private static boolean hasStringKeys(DataType keyType)

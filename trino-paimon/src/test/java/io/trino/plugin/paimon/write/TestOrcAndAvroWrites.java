@@ -2,6 +2,10 @@ package io.trino.plugin.paimon.write;
 
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
+import io.trino.orc.FileOrcDataSource;
+import io.trino.orc.OrcReader;
+import io.trino.orc.OrcReaderOptions;
+import io.trino.orc.metadata.OrcType.OrcTypeKind;
 import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import io.trino.testing.MaterializedResult;
@@ -152,6 +156,28 @@ final class TestOrcAndAvroWrites
                     .option("file.format", "orc")
                     .build());
         }
+        for (String format : List.of("orc", "avro")) {
+            for (String table : List.of("schema_ours_" + format, "schema_theirs_" + format)) {
+                paimon.createTable(DATABASE, table, Schema.newBuilder()
+                        .column("id", DataTypes.INT())
+                        .column("c_char", DataTypes.CHAR(3))
+                        .column("c_varchar", DataTypes.VARCHAR(10))
+                        .column("c_binary", DataTypes.BINARY(4))
+                        .column("c_decimal", DataTypes.DECIMAL(20, 4))
+                        .column("c_time", DataTypes.TIME())
+                        .column("c_timestamp", DataTypes.TIMESTAMP(6))
+                        .column("c_ltz", DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(3))
+                        .column("c_strings", DataTypes.ARRAY(DataTypes.ARRAY(DataTypes.STRING())))
+                        .column("c_string_map", DataTypes.MAP(DataTypes.STRING(), DataTypes.BIGINT().notNull()))
+                        .column("c_int_map", DataTypes.MAP(DataTypes.INT().notNull(), DataTypes.ROW(DataTypes.FIELD(200, "a", DataTypes.INT()), DataTypes.FIELD(201, "b", DataTypes.STRING()))))
+                        .column("c_multiset", format.equals("orc") ? DataTypes.MULTISET(DataTypes.INT()) : DataTypes.MULTISET(DataTypes.STRING()))
+                        .column("c_row", DataTypes.ROW(DataTypes.FIELD(300, "x", DataTypes.DATE().notNull()), DataTypes.FIELD(301, "y", DataTypes.ARRAY(DataTypes.DOUBLE()))))
+                        .primaryKey("id")
+                        .option("bucket", "1")
+                        .option("file.format", format)
+                        .build());
+            }
+        }
         paimon.createTable(DATABASE, "levels", Schema.newBuilder()
                 .column("id", DataTypes.INT())
                 .column("v", DataTypes.STRING())
@@ -165,6 +191,8 @@ final class TestOrcAndAvroWrites
         Schema.Builder refused = Schema.newBuilder().column("id", DataTypes.INT()).column("v", DataTypes.STRING()).primaryKey("id").option("bucket", "1");
         paimon.createTable(DATABASE, "avro_nanos", Schema.newBuilder().column("id", DataTypes.INT()).column("ts", DataTypes.TIMESTAMP(9)).primaryKey("id")
                 .option("bucket", "1").option("file.format.per.level", "0:avro").build());
+        paimon.createTable(DATABASE, "avro_int_multiset", Schema.newBuilder().column("id", DataTypes.INT()).column("m", DataTypes.MULTISET(DataTypes.INT())).primaryKey("id")
+                .option("bucket", "1").option("file.format", "avro").build());
         paimon.createTable(DATABASE, "orc_brotli", refused.option("file.format", "orc").option("file.compression", "brotli").build());
         paimon.createTable(DATABASE, "avro_lz4_level", Schema.newBuilder().column("id", DataTypes.INT()).column("v", DataTypes.STRING()).primaryKey("id")
                 .option("bucket", "1").option("file.format.per.level", "0:avro").option("file.compression.per.level", "0:lz4").build());
@@ -294,9 +322,7 @@ final class TestOrcAndAvroWrites
         assertQuery("SELECT count(*), sum(id), min(v), max(d) FROM " + table, "VALUES (2000, 2001000, 'value 1', 250.0)");
         if (format.equals("avro")) {
             // the codec Avro names in the file's header
-            DataFileMeta file = dataFiles(table).getFirst();
-            Path path = root().resolve("warehouse").resolve(DATABASE + ".db").resolve(table).resolve("bucket-0").resolve(file.fileName());
-            try (InputStream input = Files.newInputStream(path); DataFileStream<GenericRecord> stream = new DataFileStream<>(input, new GenericDatumReader<>())) {
+            try (InputStream input = Files.newInputStream(dataFilePath(table)); DataFileStream<GenericRecord> stream = new DataFileStream<>(input, new GenericDatumReader<>())) {
                 assertThat(stream.getMetaString("avro.codec")).isEqualTo(codec.equals("zstd") ? "zstandard" : codec);
             }
         }
@@ -316,9 +342,8 @@ final class TestOrcAndAvroWrites
                     .isNotEmpty()
                     .allMatch(name -> name.endsWith("." + format));
         }
-        // Paimon Java reads the changelog of the commit: every input record, unmerged
-        Table changelog = paimon().getTable(DATABASE, table + "$audit_log");
-        assertThat(PaimonJavaCatalog.readRows(changelog)).isEqualTo(List.of("+I(+I, 1, a2)", "+I(+I, 2, b)"));
+        // Paimon Java's streaming read sees every input record, unmerged, from the changelog files
+        assertThat(PaimonJavaCatalog.readChangelog(paimon().getTable(DATABASE, table))).containsExactlyInAnyOrder("+I(1, a)", "+I(1, a2)", "+I(2, b)");
     }
 
     @Test
@@ -336,16 +361,74 @@ final class TestOrcAndAvroWrites
         assertThat(comparable(computeActual("SELECT * FROM orc_epoch_ours"))).isEqualTo(comparable(computeActual("SELECT * FROM orc_epoch_theirs")));
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"orc", "avro"})
+    void fileSchemaIsPaimonJavas(String format)
+            throws IOException
+    {
+        assertUpdate("INSERT INTO schema_ours_%s (id) VALUES (1)".formatted(format), 1);
+        Table theirs = paimon().getTable(DATABASE, "schema_theirs_" + format);
+        GenericRow row = new GenericRow(theirs.rowType().getFieldCount());
+        row.setField(0, 1);
+        PaimonJavaCatalog.write(theirs, List.of(row));
+        assertThat(paimonRows("schema_ours_" + format)).isEqualTo(paimonRows("schema_theirs_" + format));
+        Path ours = dataFilePath("schema_ours_" + format);
+        Path paimons = dataFilePath("schema_theirs_" + format);
+        if (format.equals("avro")) {
+            // the record schema in the header: names, nullability, logical types, maps, records
+            assertThat(avroSchema(ours)).isEqualTo(avroSchema(paimons));
+        }
+        else {
+            // every ORC type of the footer: kind, struct field names, length, precision, scale and the paimon.id attribute
+            assertThat(orcTypes(ours)).isEqualTo(orcTypes(paimons));
+        }
+    }
+
+    private Path dataFilePath(String table)
+    {
+        DataFileMeta file = dataFiles(table).getFirst();
+        return root().resolve("warehouse").resolve(DATABASE + ".db").resolve(table).resolve("bucket-0").resolve(file.fileName());
+    }
+
+    private static String avroSchema(Path path)
+            throws IOException
+    {
+        try (InputStream input = Files.newInputStream(path); DataFileStream<GenericRecord> stream = new DataFileStream<>(input, new GenericDatumReader<>())) {
+            return stream.getSchema().toString(true);
+        }
+    }
+
+    private static List<String> orcTypes(Path path)
+            throws IOException
+    {
+        OrcReaderOptions options = new OrcReaderOptions();
+        try (FileOrcDataSource source = new FileOrcDataSource(path.toFile(), options)) {
+            OrcReader reader = OrcReader.createOrcReader(source, options).orElseThrow();
+            return reader.getFooter().getTypes().stream()
+                    // Trino's writer also names the children of lists and maps (item, key, value), which ORC readers ignore
+                    .map(type -> "%s %s %s %s %s %s".formatted(
+                            type.getOrcTypeKind(),
+                            type.getOrcTypeKind() == OrcTypeKind.STRUCT ? type.getFieldNames() : "",
+                            type.getLength(),
+                            type.getPrecision(),
+                            type.getScale(),
+                            type.getAttributes()))
+                    .toList();
+        }
+    }
+
     @Test
     void refusedTypesAndCodecs()
     {
         assertQueryFails("INSERT INTO avro_nanos VALUES (1, TIMESTAMP '2026-01-01 00:00:00.123456789')",
                 ".*Cannot write to Paimon table format_writes.avro_nanos: column 'ts' of type TIMESTAMP\\(9\\) cannot be stored in avro files.*");
+        assertQueryFails("INSERT INTO avro_int_multiset VALUES (1, MAP(ARRAY[1], ARRAY[2]))",
+                ".*Cannot write to Paimon table format_writes.avro_int_multiset: column 'm' of type MULTISET<INT> cannot be stored in avro files.*");
         assertQueryFails("INSERT INTO orc_brotli VALUES (1, 'x')",
                 ".*Cannot write to Paimon table format_writes.orc_brotli: option 'file.compression' = 'brotli' is not a codec of orc files \\(zstd, lz4, snappy, zlib or none\\).*");
         assertQueryFails("INSERT INTO avro_lz4_level VALUES (1, 'x')",
                 ".*Cannot write to Paimon table format_writes.avro_lz4_level: option 'file.compression.per.level' = 'lz4' is not a codec of avro files \\(zstd, snappy, deflate or null\\).*");
-        for (String table : List.of("avro_nanos", "orc_brotli", "avro_lz4_level")) {
+        for (String table : List.of("avro_nanos", "avro_int_multiset", "orc_brotli", "avro_lz4_level")) {
             assertThat(paimonRows(table)).as(table).isEmpty();
         }
     }
