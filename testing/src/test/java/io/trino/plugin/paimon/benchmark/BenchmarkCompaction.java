@@ -82,7 +82,7 @@ public final class BenchmarkCompaction
             StringBuilder report = new StringBuilder();
 
             // 1. optimize beside Paimon Java's full compaction
-            ReadAmplificationTables tables = new ReadAmplificationTables(paimon, Files.createDirectories(root.resolve("io")), settings.rows());
+            ReadAmplificationTables tables = new ReadAmplificationTables(paimon, Files.createDirectories(root.resolve("io")), settings.rows(), "parquet");
             String ours = Shape.RANDOM.tableName(8);
             String theirs = ours + "_paimon";
             tables.writeShape(Shape.RANDOM, List.of(8));

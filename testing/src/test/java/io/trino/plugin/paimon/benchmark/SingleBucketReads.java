@@ -15,6 +15,7 @@ import io.trino.plugin.paimon.metadata.PaimonMetadata;
 import io.trino.plugin.paimon.metadata.PaimonSessionProperties;
 import io.trino.plugin.paimon.procedure.BucketCompactor;
 import io.trino.plugin.paimon.procedure.CompactionFragment;
+import io.trino.plugin.paimon.procedure.LookupCompactor;
 import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
 import io.trino.plugin.paimon.read.PaimonSplit;
 import io.trino.plugin.paimon.read.PaimonSplitManager;
@@ -69,7 +70,8 @@ final class SingleBucketReads
         this.splitManager = new PaimonSplitManager(fileSystemFactory, MetadataCache.DISABLED);
         this.pageSourceProvider = new PaimonPageSourceProvider(fileSystemFactory, TESTING_TYPE_MANAGER);
         // reads only: the compactions a write would run are never reached
-        this.compactions = new Compactions(new BucketCompactor(fileSystemFactory, pageSourceProvider, TESTING_TYPE_MANAGER), jsonCodec(CompactionFragment.class));
+        BucketCompactor compactor = new BucketCompactor(fileSystemFactory, pageSourceProvider, TESTING_TYPE_MANAGER);
+        this.compactions = new Compactions(compactor, new LookupCompactor(fileSystemFactory, pageSourceProvider, compactor), jsonCodec(CompactionFragment.class));
     }
 
     Table table(String database, String name)

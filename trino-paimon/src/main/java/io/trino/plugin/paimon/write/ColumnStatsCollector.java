@@ -10,7 +10,8 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * Min, max and null count of one column of a data file, as Paimon records them for Parquet files (its statistics
- * come from the Parquet footer, then the column's {@link StatsMode} applies): ordered atomic types get min and max;
+ * come from the Parquet footer, then the column's {@link StatsMode} applies), computed from the pages written, so ORC
+ * and Avro files get the same: ordered atomic types get min and max;
  * binaries and timestamps above microseconds (int96) only a null count; nested columns nothing. Min and max are kept
  * as single-value blocks and compared in Paimon's order.
  */

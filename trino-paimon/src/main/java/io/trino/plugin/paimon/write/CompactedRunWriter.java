@@ -19,7 +19,7 @@ import static java.util.Objects.requireNonNull;
 /**
  * Writes the output of a compaction of one bucket: one sorted run, given as key-value pages in key order, rolled into
  * files of the table's target file size like any written run, and described as Paimon describes compaction output:
- * at the compaction's output level, with file source COMPACT (paimon-format.md §4.4).
+ * at the compaction's output level, in that level's format, with file source COMPACT (paimon-format.md §4.4).
  */
 public final class CompactedRunWriter
 {
@@ -31,7 +31,7 @@ public final class CompactedRunWriter
     {
         String tableName = table.name().toString();
         WriteOptions options = WriteOptions.of(tableName, table.schema().options(), true);
-        this.files = new DataFiles(fileSystem, DataFileLayout.of(tableName, table.schema(), typeMapping), table.schema().id(), options.compression(), options.targetFileSize(), false);
+        this.files = new DataFiles(fileSystem, DataFileLayout.of(tableName, table.schema(), typeMapping), table.schema().id(), options.dataFormat(outputLevel), options.changelogFormat(), options.targetFileSize(), false);
         this.run = files.rollingDataFiles(requireNonNull(bucketDirectory, "bucketDirectory is null"));
         this.outputLevel = outputLevel;
     }

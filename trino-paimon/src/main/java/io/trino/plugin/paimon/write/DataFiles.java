@@ -3,7 +3,6 @@ package io.trino.plugin.paimon.write;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.format.MetadataFileNames;
-import org.apache.parquet.format.CompressionCodec;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -11,8 +10,9 @@ import java.util.List;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Creates the data files of one page sink, named as Paimon names them ({@code data-<uuid>-<n>.parquet}, one uuid per
- * sink; changelog files {@code changelog-<uuid>-<n>.parquet}), and remembers every file it created so that an abort
+ * Creates the data files of one page sink or compaction, named as Paimon names them ({@code data-<uuid>-<n>.<format>},
+ * one uuid per writer; changelog files {@code changelog-<uuid>-<n>.<format>}), in the format of the level they are
+ * written at and the changelog format, and remembers every file it created so that an abort
  * deletes exactly those. Knows the table's target file size, at which a sorted run rolls over to its next file, and
  * whether the input is also written as changelog ({@code changelog-producer} = {@code input}).
  */
@@ -21,35 +21,40 @@ final class DataFiles
     private final TrinoFileSystem fileSystem;
     private final DataFileLayout layout;
     private final long schemaId;
-    private final CompressionCodec compression;
+    private final FileWriteFormat dataFormat;
+    private final FileWriteFormat changelogFormat;
     private final long targetFileSize;
     private final boolean inputChangelog;
     private final MetadataFileNames names = new MetadataFileNames();
     private final List<Location> created = new ArrayList<>();
     private final List<KeyValueFileWriter> writers = new ArrayList<>();
 
-    DataFiles(TrinoFileSystem fileSystem, DataFileLayout layout, long schemaId, CompressionCodec compression, long targetFileSize, boolean inputChangelog)
+    /**
+     * @param dataFormat the format of the level the data files are written at
+     */
+    DataFiles(TrinoFileSystem fileSystem, DataFileLayout layout, long schemaId, FileWriteFormat dataFormat, FileWriteFormat changelogFormat, long targetFileSize, boolean inputChangelog)
     {
         this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
         this.layout = requireNonNull(layout, "layout is null");
         this.schemaId = schemaId;
-        this.compression = requireNonNull(compression, "compression is null");
+        this.dataFormat = requireNonNull(dataFormat, "dataFormat is null");
+        this.changelogFormat = requireNonNull(changelogFormat, "changelogFormat is null");
         this.targetFileSize = targetFileSize;
         this.inputChangelog = inputChangelog;
     }
 
     synchronized KeyValueFileWriter create(Location bucketDirectory)
     {
-        Location location = bucketDirectory.appendPath(names.dataFile("parquet"));
+        Location location = bucketDirectory.appendPath(names.dataFile(dataFormat.format().extension()));
         created.add(location);
-        return track(new KeyValueFileWriter(fileSystem, location, layout, schemaId, compression));
+        return track(new KeyValueFileWriter(fileSystem, location, layout, schemaId, dataFormat));
     }
 
     synchronized KeyValueFileWriter createChangelog(Location bucketDirectory)
     {
-        Location location = bucketDirectory.appendPath(names.changelogFile("parquet"));
+        Location location = bucketDirectory.appendPath(names.changelogFile(changelogFormat.format().extension()));
         created.add(location);
-        return track(new KeyValueFileWriter(fileSystem, location, layout, schemaId, compression));
+        return track(new KeyValueFileWriter(fileSystem, location, layout, schemaId, changelogFormat));
     }
 
     /** A writer of one sorted run into files of the target size in the bucket's directory. */

@@ -3,8 +3,6 @@ package io.trino.plugin.paimon.write;
 import com.google.common.collect.ImmutableList;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
-import io.trino.parquet.writer.ParquetWriter;
-import io.trino.parquet.writer.ParquetWriterOptions;
 import io.trino.plugin.paimon.format.manifest.DataFileMeta;
 import io.trino.plugin.paimon.format.manifest.SimpleStats;
 import io.trino.plugin.paimon.format.row.BinaryRow;
@@ -15,12 +13,8 @@ import io.trino.spi.Page;
 import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
 import io.trino.spi.type.Type;
-import org.apache.parquet.format.CompressionCodec;
-import org.joda.time.DateTimeZone;
 
-import java.io.FilterOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -38,7 +32,8 @@ import static io.trino.spi.type.TinyintType.TINYINT;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Writes one data file with Trino's Parquet writer and describes it as Paimon's writer would ({@link DataFileMeta}).
+ * Writes one data file in the format of its level ({@link FileWriteFormat}) and describes it as Paimon's writer would
+ * ({@link DataFileMeta}).
  * Primary-key tables use the key-value layout (paimon-format.md §7.1): the trimmed primary key as {@code _KEY_<k>}
  * (left out of thin files, see {@link DataFileLayout}), {@code _SEQUENCE_NUMBER}, {@code _VALUE_KIND}, then every
  * table column; the caller hands over pages in that layout with the key channels, sorted by key, each key once.
@@ -63,7 +58,7 @@ public final class KeyValueFileWriter
     private final String fileName;
     private final long schemaId;
     private final CountingOutputStream output;
-    private final ParquetWriter writer;
+    private final FormatFileWriter writer;
     private final List<ColumnStatsCollector> keyStats;
     private final List<ColumnStatsCollector> valueStats;
     private long rowCount;
@@ -75,7 +70,7 @@ public final class KeyValueFileWriter
     private int lastPosition;
     private boolean closed;
 
-    public KeyValueFileWriter(TrinoFileSystem fileSystem, Location location, DataFileLayout layout, long schemaId, CompressionCodec compression)
+    public KeyValueFileWriter(TrinoFileSystem fileSystem, Location location, DataFileLayout layout, long schemaId, FileWriteFormat format)
     {
         this.layout = requireNonNull(layout, "layout is null");
         this.fileColumns = layout.fileColumns();
@@ -89,17 +84,18 @@ public final class KeyValueFileWriter
         catch (IOException e) {
             throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to create data file " + location, e);
         }
-        ParquetFileSchema schema = new ParquetFileSchema(fileColumns);
-        this.writer = new ParquetWriter(
-                output,
-                schema.messageType(),
-                schema.primitiveTypes(),
-                ParquetWriterOptions.builder().build(),
-                compression,
-                "trino-paimon",
-                // int96 timestamps hold the wall clock (TIMESTAMP) or the instant (LTZ) as if in UTC
-                Optional.of(DateTimeZone.UTC),
-                Optional.empty());
+        try {
+            this.writer = format.create(output, fileColumns);
+        }
+        catch (IOException | RuntimeException e) {
+            try {
+                output.close();
+            }
+            catch (IOException closeFailure) {
+                e.addSuppressed(closeFailure);
+            }
+            throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to start data file " + location, e);
+        }
         ImmutableList.Builder<ColumnStatsCollector> keyStats = ImmutableList.builder();
         for (int i = 0; i < layout.keyColumns().size(); i++) {
             DataFileColumn column = layout.keyColumns().get(i);
@@ -133,11 +129,6 @@ public final class KeyValueFileWriter
         }
         int keyCount = layout.keyColumns().size();
         int firstValue = layout.keyValue() ? keyCount + 2 : 0;
-        Block[] blocks = new Block[fileColumns.size()];
-        for (int i = 0; i < blocks.length; i++) {
-            DataFileColumn column = fileColumns.get(i);
-            blocks[i] = ParquetFileSchema.toStorage(column.type(), column.trinoType(), page.getBlock(pageChannels[i]));
-        }
         if (layout.keyValue()) {
             for (int i = 0; i < keyCount; i++) {
                 keyStats.get(i).add(page.getBlock(i));
@@ -162,7 +153,8 @@ public final class KeyValueFileWriter
             valueStats.get(i).add(page.getBlock(firstValue + i));
         }
         try {
-            writer.write(new Page(positions, blocks));
+            // the file's columns are a selection of the page's (thin files leave the key channels out)
+            writer.write(page.getColumns(pageChannels));
         }
         catch (IOException e) {
             throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to write data file " + location, e);
@@ -185,21 +177,18 @@ public final class KeyValueFileWriter
 
     public long writtenBytes()
     {
-        return writer.getWrittenBytes();
+        return writer.writtenBytes();
     }
 
-    /**
-     * The size the file has reached: row groups written plus the encoded rows buffered for the next one, as Paimon
-     * measures a Parquet file it is writing when deciding to roll.
-     */
+    /** The size the file has reached, as Paimon measures a file of the format it is writing when deciding to roll. */
     public long estimatedSize()
     {
-        return writer.getWrittenBytes() + writer.getBufferedBytes();
+        return writer.estimatedSize();
     }
 
     public long memoryUsage()
     {
-        return writer.getRetainedBytes();
+        return writer.retainedBytes();
     }
 
     /** Finishes the file and describes it. */
@@ -323,37 +312,5 @@ public final class KeyValueFileWriter
     static DataFileColumn valueKindColumn()
     {
         return new DataFileColumn("_VALUE_KIND", VALUE_KIND_FIELD_ID, new DataType.TinyIntType(false), TINYINT);
-    }
-
-    private static final class CountingOutputStream
-            extends FilterOutputStream
-    {
-        private long count;
-
-        CountingOutputStream(OutputStream out)
-        {
-            super(out);
-        }
-
-        @Override
-        public void write(int b)
-                throws IOException
-        {
-            out.write(b);
-            count++;
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len)
-                throws IOException
-        {
-            out.write(b, off, len);
-            count += len;
-        }
-
-        long count()
-        {
-            return count;
-        }
     }
 }

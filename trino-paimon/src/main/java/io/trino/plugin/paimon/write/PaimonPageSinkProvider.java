@@ -117,7 +117,7 @@ public class PaimonPageSinkProvider
                 schema,
                 options,
                 handle.columns().stream().map(PaimonColumnHandle::type).toList(),
-                new DataFiles(fileSystem, layout, schema.id(), writeOptions.compression(), writeOptions.targetFileSize(), inputChangelog(schema, options, handle)),
+                new DataFiles(fileSystem, layout, schema.id(), writeOptions.dataFormat(0), writeOptions.changelogFormat(), writeOptions.targetFileSize(), inputChangelog(schema, options, handle)),
                 baseSequenceNumbers,
                 deleteSequenceRanges,
                 codec,

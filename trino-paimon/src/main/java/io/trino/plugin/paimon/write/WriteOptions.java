@@ -1,33 +1,94 @@
 package io.trino.plugin.paimon.write;
 
+import com.google.common.collect.ImmutableMap;
 import io.trino.spi.TrinoException;
-import org.apache.parquet.format.CompressionCodec;
 
-import java.util.Locale;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION;
 import static io.trino.plugin.paimon.table.TableOptions.parseMemorySize;
-import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 
 /**
- * The table options that shape written files: write buffer size, target file size and Parquet compression, with
- * Paimon's defaults.
+ * The table options that shape written files, with Paimon's defaults: write buffer size, target file size, and the
+ * format and codec of the files of each level ({@code file.format} and {@code file.compression}, overridden per level
+ * by {@code file.format.per.level} and {@code file.compression.per.level}, e.g. {@code 0:avro,5:parquet}) and of
+ * changelog files ({@code changelog-file.format} and {@code changelog-file.compression}, else those of level 0).
  */
-public record WriteOptions(long writeBufferSize, long targetFileSize, CompressionCodec compression)
+public record WriteOptions(long writeBufferSize, long targetFileSize, Map<Integer, FileWriteFormat> levelFormats, FileWriteFormat defaultFormat, FileWriteFormat changelogFormat)
 {
+    private static final String FORMAT = "file.format";
+    private static final String COMPRESSION = "file.compression";
+    private static final String FORMAT_PER_LEVEL = "file.format.per.level";
+    private static final String COMPRESSION_PER_LEVEL = "file.compression.per.level";
+
+    public WriteOptions
+    {
+        levelFormats = ImmutableMap.copyOf(levelFormats);
+    }
+
     public static WriteOptions of(String tableName, Map<String, String> options, boolean primaryKeyTable)
     {
         long writeBufferSize = memorySize(tableName, options, "write-buffer-size", "256 mb");
         long targetFileSize = memorySize(tableName, options, "target-file-size", primaryKeyTable ? "128 mb" : "256 mb");
-        String codec = options.getOrDefault("file.compression", "zstd").trim().toLowerCase(Locale.ENGLISH);
-        CompressionCodec compression = switch (codec) {
-            case "zstd" -> CompressionCodec.ZSTD;
-            case "snappy" -> CompressionCodec.SNAPPY;
-            case "gzip" -> CompressionCodec.GZIP;
-            case "none", "uncompressed" -> CompressionCodec.UNCOMPRESSED;
-            default -> throw new TrinoException(NOT_SUPPORTED, "Table %s: writing Parquet files with 'file.compression' = '%s' is not supported (zstd, snappy, gzip or none)".formatted(tableName, codec));
-        };
-        return new WriteOptions(writeBufferSize, targetFileSize, compression);
+        String format = options.getOrDefault(FORMAT, "parquet");
+        String compression = options.getOrDefault(COMPRESSION, "zstd");
+        Map<Integer, String> formatPerLevel = perLevel(tableName, options, FORMAT_PER_LEVEL);
+        Map<Integer, String> compressionPerLevel = perLevel(tableName, options, COMPRESSION_PER_LEVEL);
+        Set<Integer> levels = new TreeSet<>(formatPerLevel.keySet());
+        levels.addAll(compressionPerLevel.keySet());
+        levels.add(0);
+        ImmutableMap.Builder<Integer, FileWriteFormat> levelFormats = ImmutableMap.builder();
+        for (int level : levels) {
+            levelFormats.put(level, FileWriteFormat.of(
+                    tableName,
+                    formatPerLevel.containsKey(level) ? FORMAT_PER_LEVEL : FORMAT,
+                    formatPerLevel.getOrDefault(level, format),
+                    compressionPerLevel.containsKey(level) ? COMPRESSION_PER_LEVEL : COMPRESSION,
+                    compressionPerLevel.getOrDefault(level, compression)));
+        }
+        FileWriteFormat defaultFormat = FileWriteFormat.of(tableName, FORMAT, format, COMPRESSION, compression);
+        Map<Integer, FileWriteFormat> formats = levelFormats.buildOrThrow();
+        String changelogFormatOption = options.containsKey("changelog-file.format") ? "changelog-file.format" : formatPerLevel.containsKey(0) ? FORMAT_PER_LEVEL : FORMAT;
+        String changelogCompressionOption = options.containsKey("changelog-file.compression") ? "changelog-file.compression" : compressionPerLevel.containsKey(0) ? COMPRESSION_PER_LEVEL : COMPRESSION;
+        FileWriteFormat changelogFormat = FileWriteFormat.of(
+                tableName,
+                changelogFormatOption,
+                options.getOrDefault("changelog-file.format", formats.get(0).format().extension()),
+                changelogCompressionOption,
+                options.getOrDefault("changelog-file.compression", formats.get(0).compression()));
+        return new WriteOptions(writeBufferSize, targetFileSize, formats, defaultFormat, changelogFormat);
+    }
+
+    /** The format and codec of the data files written at the level. */
+    public FileWriteFormat dataFormat(int level)
+    {
+        return levelFormats.getOrDefault(level, defaultFormat);
+    }
+
+    // Paimon's map options: comma-separated level:value pairs
+    private static Map<Integer, String> perLevel(String tableName, Map<String, String> options, String option)
+    {
+        String value = options.get(option);
+        Map<Integer, String> levels = new HashMap<>();
+        if (value == null || value.isBlank()) {
+            return levels;
+        }
+        for (String entry : value.split(",")) {
+            int colon = entry.indexOf(':');
+            try {
+                if (colon < 0) {
+                    throw new NumberFormatException();
+                }
+                levels.put(Integer.parseInt(entry.substring(0, colon).trim()), entry.substring(colon + 1).trim());
+            }
+            catch (NumberFormatException e) {
+                throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "Table %s: option '%s' = '%s' is not a list of level:value pairs".formatted(tableName, option, value), e);
+            }
+        }
+        return levels;
     }
 
     private static long memorySize(String tableName, Map<String, String> options, String option, String defaultValue)

@@ -7,7 +7,9 @@ import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.plugin.paimon.table.TableOptions.ChangelogProducer;
 import io.trino.spi.TrinoException;
 
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
@@ -20,9 +22,7 @@ public final class WriteRestrictions
 {
     private static final List<String> UNSUPPORTED_OPTIONS = List.of(
             "data-file.path-directory",
-            "data-file.external-paths",
-            "file.format.per.level",
-            "file.compression.per.level");
+            "data-file.external-paths");
 
     private WriteRestrictions() {}
 
@@ -38,21 +38,19 @@ public final class WriteRestrictions
         if (primaryKeyTable && !schema.primaryKeys().containsAll(schema.partitionKeys())) {
             throw refuse(tableName, "the primary key %s does not contain every partition key %s (cross-partition upsert)".formatted(schema.primaryKeys(), schema.partitionKeys()));
         }
-        if (!options.fileFormat().equals("parquet")) {
-            throw refuse(tableName, "option 'file.format' = '%s'; only Parquet data files can be written".formatted(options.fileFormat()));
-        }
         if (primaryKeyTable && options.changelogProducer() == ChangelogProducer.LOOKUP) {
             throw refuse(tableName, "option 'changelog-producer' = 'lookup' (Paimon reads such tables without their level-0 files, which is all a write produces)");
         }
-        if (primaryKeyTable && options.changelogProducer() == ChangelogProducer.INPUT) {
-            // changelog files are written as the data files are: Parquet, the table's compression and stats modes
-            for (String option : List.of("changelog-file.format", "changelog-file.compression", "changelog-file.stats-mode")) {
-                String value = options.options().get(option);
-                if (value != null && !(option.equals("changelog-file.format") && value.trim().equalsIgnoreCase("parquet"))) {
-                    throw refuse(tableName, "option '%s' is set (changelog files are written with the data files' format, compression and statistics)".formatted(option));
-                }
-            }
+        if (primaryKeyTable && options.changelogProducer() == ChangelogProducer.INPUT && options.options().containsKey("changelog-file.stats-mode")) {
+            // changelog files are written with the data files' statistics
+            throw refuse(tableName, "option 'changelog-file.stats-mode' is set (changelog files are written with the data files' statistics)");
         }
+        // every format and codec a write may use: those of the levels named per level, the default, the changelog's
+        WriteOptions writeOptions = WriteOptions.of(tableName, schema.options(), primaryKeyTable);
+        Set<FileWriteFormat.Format> formats = new HashSet<>();
+        writeOptions.levelFormats().values().forEach(format -> formats.add(format.format()));
+        formats.add(writeOptions.defaultFormat().format());
+        formats.add(writeOptions.changelogFormat().format());
         // the names of written files are Paimon's defaults
         if (!options.options().getOrDefault("data-file.prefix", "data-").equals("data-")
                 || !options.options().getOrDefault("changelog-file.prefix", "changelog-").equals("changelog-")
@@ -69,8 +67,10 @@ public final class WriteRestrictions
                 throw refuse(tableName, "option '%s' = 'true'".formatted(option));
             }
         }
-        for (DataField field : schema.fields()) {
-            ParquetFileSchema.checkWritable(tableName, field);
+        for (FileWriteFormat.Format format : formats) {
+            for (DataField field : schema.fields()) {
+                FileWriteFormat.checkWritable(tableName, format, field);
+            }
         }
         // the options that route and order rows must name columns (Paimon checks the same when it loads a table)
         for (String field : options.sequenceFields()) {

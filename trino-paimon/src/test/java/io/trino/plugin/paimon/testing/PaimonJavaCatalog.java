@@ -22,6 +22,8 @@ import org.apache.paimon.table.sink.BatchTableWrite;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.paimon.table.sink.RowKeyExtractor;
 import org.apache.paimon.table.source.ReadBuilder;
+import org.apache.paimon.table.source.StreamTableScan;
+import org.apache.paimon.table.source.TableRead;
 import org.apache.paimon.types.RowType;
 
 import java.nio.file.Files;
@@ -261,30 +263,62 @@ public final class PaimonJavaCatalog
         return rows;
     }
 
+    /**
+     * The changelog a streaming read from the first snapshot sees, one plan per snapshot, rows rendered as
+     * {@link #readRows} renders them, in the order read.
+     */
+    public static List<String> readChangelog(Table table)
+    {
+        ReadBuilder readBuilder = table.copy(Map.of("scan.mode", "from-snapshot", "scan.snapshot-id", "1")).newReadBuilder();
+        StreamTableScan scan = readBuilder.newStreamScan();
+        TableRead read = readBuilder.newRead();
+        List<InternalRow.FieldGetter> getters = fieldGetters(table.rowType());
+        long snapshots = ((FileStoreTable) table).snapshotManager().latestSnapshotId();
+        List<String> rows = new ArrayList<>();
+        // one plan per snapshot, and one more that finds nothing new
+        for (long plan = 0; plan <= snapshots + 1; plan++) {
+            try (RecordReader<InternalRow> reader = read.createReader(scan.plan().splits())) {
+                reader.forEachRemaining(row -> rows.add(text(row, getters)));
+            }
+            catch (Exception e) {
+                throw new RuntimeException("Paimon Java failed to stream the changelog of " + table.name(), e);
+            }
+        }
+        return rows;
+    }
+
     /** Every row Paimon Java reads from the table's latest snapshot, rendered as text, sorted. */
     public static List<String> readRows(Table table)
     {
         ReadBuilder readBuilder = table.newReadBuilder();
-        RowType rowType = table.rowType();
-        List<InternalRow.FieldGetter> getters = new ArrayList<>();
-        for (int i = 0; i < rowType.getFieldCount(); i++) {
-            getters.add(InternalRow.createFieldGetter(rowType.getTypeAt(i), i));
-        }
+        List<InternalRow.FieldGetter> getters = fieldGetters(table.rowType());
         List<String> rows = new ArrayList<>();
         try (RecordReader<InternalRow> reader = readBuilder.newRead().createReader(readBuilder.newScan().plan())) {
-            reader.forEachRemaining(row -> {
-                StringBuilder text = new StringBuilder(row.getRowKind().shortString()).append('(');
-                for (int i = 0; i < getters.size(); i++) {
-                    text.append(i == 0 ? "" : ", ").append(getters.get(i).getFieldOrNull(row));
-                }
-                rows.add(text.append(')').toString());
-            });
+            reader.forEachRemaining(row -> rows.add(text(row, getters)));
         }
         catch (Exception e) {
             throw new RuntimeException("Paimon Java failed to read " + table.name(), e);
         }
         rows.sort(null);
         return rows;
+    }
+
+    private static List<InternalRow.FieldGetter> fieldGetters(RowType rowType)
+    {
+        List<InternalRow.FieldGetter> getters = new ArrayList<>();
+        for (int i = 0; i < rowType.getFieldCount(); i++) {
+            getters.add(InternalRow.createFieldGetter(rowType.getTypeAt(i), i));
+        }
+        return getters;
+    }
+
+    private static String text(InternalRow row, List<InternalRow.FieldGetter> getters)
+    {
+        StringBuilder text = new StringBuilder(row.getRowKind().shortString()).append('(');
+        for (int i = 0; i < getters.size(); i++) {
+            text.append(i == 0 ? "" : ", ").append(getters.get(i).getFieldOrNull(row));
+        }
+        return text.append(')').toString();
     }
 
     @Override

@@ -9,17 +9,11 @@ import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
-import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.manifest.ManifestEntry;
-import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.Table;
-import org.apache.paimon.table.source.ReadBuilder;
-import org.apache.paimon.table.source.Split;
-import org.apache.paimon.table.source.StreamTableScan;
-import org.apache.paimon.table.source.TableRead;
 import org.apache.paimon.types.DataTypes;
 import org.junit.jupiter.api.Test;
 
@@ -28,7 +22,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -165,11 +158,11 @@ final class TestInsertFileRolling
         PaimonJavaCatalog.write(paimon().getTable(DATABASE, "changelog_paimon"), List.of(row(2, "b2"), row(4, "e")));
 
         List<String> expected = List.of("+I(1, a)", "+I(1, c)", "+I(2, b)", "+I(2, b2)", "+I(3, d)", "+I(4, e)");
-        assertThat(sorted(streamedChangelog(paimon().getTable(DATABASE, "changelog_paimon")))).isEqualTo(expected);
-        assertThat(sorted(streamedChangelog(paimon().getTable(DATABASE, "changelog_trino")))).isEqualTo(expected);
+        assertThat(sorted(PaimonJavaCatalog.readChangelog(paimon().getTable(DATABASE, "changelog_paimon")))).isEqualTo(expected);
+        assertThat(sorted(PaimonJavaCatalog.readChangelog(paimon().getTable(DATABASE, "changelog_trino")))).isEqualTo(expected);
         // per snapshot, in the order Paimon Java's reader returns each bucket's changelog
-        assertThat(streamedChangelog(paimon().getTable(DATABASE, "changelog_trino")))
-                .isEqualTo(streamedChangelog(paimon().getTable(DATABASE, "changelog_paimon")));
+        assertThat(PaimonJavaCatalog.readChangelog(paimon().getTable(DATABASE, "changelog_trino")))
+                .isEqualTo(PaimonJavaCatalog.readChangelog(paimon().getTable(DATABASE, "changelog_paimon")));
 
         FileStoreTable ours = (FileStoreTable) paimon().getTable(DATABASE, "changelog_trino");
         FileStoreTable theirs = (FileStoreTable) paimon().getTable(DATABASE, "changelog_paimon");
@@ -211,7 +204,7 @@ final class TestInsertFileRolling
         List<ManifestEntry> changelogFiles = table.store().newScan().withSnapshot(1).withKind(org.apache.paimon.table.source.ScanMode.CHANGELOG).plan().files();
         assertThat(changelogFiles).hasSizeGreaterThan(5);
         assertThat(changelogFiles.stream().mapToLong(entry -> entry.file().rowCount()).sum()).isEqualTo(20_000);
-        assertThat(streamedChangelog(table)).hasSize(20_000);
+        assertThat(PaimonJavaCatalog.readChangelog(table)).hasSize(20_000);
         assertThat(fsck("rolled_changelog")).isEmpty();
     }
 
@@ -233,26 +226,6 @@ final class TestInsertFileRolling
     }
 
     /** The changelog Paimon Java's streaming read returns from snapshot 1 on, one row kind and row per record. */
-    private static List<String> streamedChangelog(Table table)
-    {
-        ReadBuilder readBuilder = table.copy(Map.of("scan.mode", "from-snapshot", "scan.snapshot-id", "1")).newReadBuilder();
-        StreamTableScan scan = readBuilder.newStreamScan();
-        TableRead read = readBuilder.newRead();
-        long snapshots = ((FileStoreTable) table).snapshotManager().latestSnapshotId();
-        List<String> rows = new ArrayList<>();
-        // one plan per snapshot, and one more that finds nothing new
-        for (long plan = 0; plan <= snapshots + 1; plan++) {
-            List<Split> splits = scan.plan().splits();
-            try (RecordReader<InternalRow> reader = read.createReader(splits)) {
-                reader.forEachRemaining(row -> rows.add("%s(%s, %s)".formatted(row.getRowKind().shortString(), row.getInt(0), row.getString(1))));
-            }
-            catch (Exception e) {
-                throw new RuntimeException(e);
-            }
-        }
-        return rows;
-    }
-
     private static List<String> sorted(List<String> rows)
     {
         return rows.stream().sorted().toList();

@@ -152,9 +152,9 @@ final class TestPaimonInsert
         paimon.createTable(DATABASE, "lookup_changelog", Schema.newBuilder().column("id", DataTypes.INT()).column("v", DataTypes.STRING()).primaryKey("id")
                 .option("bucket", "1").option("changelog-producer", "lookup").build());
         paimon.createTable(DATABASE, "changelog_format", Schema.newBuilder().column("id", DataTypes.INT()).column("v", DataTypes.STRING()).primaryKey("id")
-                .option("bucket", "1").option("changelog-producer", "input").option("changelog-file.format", "avro").build());
+                .option("bucket", "1").option("changelog-producer", "input").option("changelog-file.stats-mode", "full").build());
         paimon.createTable(DATABASE, "orc_files", Schema.newBuilder().column("id", DataTypes.INT()).column("v", DataTypes.STRING()).primaryKey("id")
-                .option("bucket", "1").option("file.format", "orc").build());
+                .option("bucket", "1").option("file.format", "orc").option("file.compression", "gzip").build());
     }
 
     private static Schema wideSchema()
@@ -448,8 +448,8 @@ final class TestPaimonInsert
                 "INSERT INTO first_row VALUES (1, 'x')",
                 ".*Cannot write to Paimon table inserts.first_row: with option 'merge-engine' = 'first-row' .* session property 'compaction_on_write_enabled' = false turns that compaction off");
         assertQueryFails("INSERT INTO lookup_changelog VALUES (1, 'x')", ".*Cannot write to Paimon table inserts.lookup_changelog: option 'changelog-producer' = 'lookup'.*");
-        assertQueryFails("INSERT INTO changelog_format VALUES (1, 'x')", ".*Cannot write to Paimon table inserts.changelog_format: option 'changelog-file.format' is set.*");
-        assertQueryFails("INSERT INTO orc_files VALUES (1, 'x')", ".*Cannot write to Paimon table inserts.orc_files: option 'file.format' = 'orc'.*");
+        assertQueryFails("INSERT INTO changelog_format VALUES (1, 'x')", ".*Cannot write to Paimon table inserts.changelog_format: option 'changelog-file.stats-mode' is set.*");
+        assertQueryFails("INSERT INTO orc_files VALUES (1, 'x')", ".*Cannot write to Paimon table inserts.orc_files: option 'file.compression' = 'gzip' is not a codec of orc files \\(zstd, lz4, snappy, zlib or none\\).*");
         assertQueryFails(
                 io.trino.Session.builder(getSession()).setSystemProperty("retry_policy", "QUERY").build(),
                 "INSERT INTO dedup VALUES ('z', 1, 'x', 0.0)",

@@ -7,6 +7,7 @@ import io.trino.plugin.paimon.format.MetadataFiles;
 import io.trino.spi.TrinoException;
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
+import org.apache.avro.file.CodecFactory;
 import org.apache.avro.file.DataFileStream;
 import org.apache.avro.file.DataFileWriter;
 import org.apache.avro.generic.GenericDatumReader;
@@ -23,6 +24,7 @@ import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -122,6 +124,21 @@ public final class AvroFiles
         if (!Arrays.equals(sync, 0, 16, content, content.length - 16, content.length)) {
             throw new InvalidMetadataException("file is truncated (it does not end with its Avro sync marker)");
         }
+    }
+
+    /**
+     * The codec of Avro data files for a value of {@code file.compression} as Paimon reads it for Avro ({@code zstd}
+     * is Avro's {@code zstandard}), or empty when Paimon does not write Avro files with it.
+     */
+    public static Optional<CodecFactory> dataFileCodec(String compression)
+    {
+        return switch (compression) {
+            case "zstd", ZstandardCodec.NAME -> Optional.of(ZstandardCodec.factory());
+            case SnappyCodec.NAME -> Optional.of(SnappyCodec.factory());
+            case "deflate" -> Optional.of(CodecFactory.deflateCodec(CodecFactory.DEFAULT_DEFLATE_LEVEL));
+            case "null", "none" -> Optional.of(CodecFactory.nullCodec());
+            default -> Optional.empty();
+        };
     }
 
     /** The bytes of an Avro file holding the records, compressed with zstandard as Paimon writes manifests. */

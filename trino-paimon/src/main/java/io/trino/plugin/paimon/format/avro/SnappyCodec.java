@@ -1,5 +1,6 @@
 package io.trino.plugin.paimon.format.avro;
 
+import io.airlift.compress.v3.snappy.SnappyJavaCompressor;
 import io.airlift.compress.v3.snappy.SnappyJavaDecompressor;
 import org.apache.avro.file.Codec;
 import org.apache.avro.file.CodecFactory;
@@ -11,7 +12,8 @@ import java.util.zip.CRC32;
 /**
  * Avro's {@code snappy} codec (manifests of tables with {@code manifest.compression=snappy}) on aircompressor's
  * pure-Java Snappy: a raw Snappy block followed by the big-endian CRC32 of the uncompressed bytes. Avro's own
- * codec needs the native snappy-java library, which the plugin does not carry. Read only: our writers use zstd.
+ * codec needs the native snappy-java library, which the plugin does not carry. Avro data files of tables with
+ * {@code file.compression=snappy} are written with it.
  */
 final class SnappyCodec
         extends Codec
@@ -47,7 +49,15 @@ final class SnappyCodec
     @Override
     public ByteBuffer compress(ByteBuffer uncompressed)
     {
-        throw new UnsupportedOperationException("The Paimon connector writes manifests with zstandard");
+        byte[] input = new byte[uncompressed.remaining()];
+        uncompressed.duplicate().get(input);
+        SnappyJavaCompressor compressor = new SnappyJavaCompressor();
+        byte[] output = new byte[compressor.maxCompressedLength(input.length) + 4];
+        int length = compressor.compress(input, 0, input.length, output, 0, output.length - 4);
+        CRC32 crc = new CRC32();
+        crc.update(input);
+        ByteBuffer.wrap(output, length, 4).putInt((int) crc.getValue());
+        return ByteBuffer.wrap(output, 0, length + 4);
     }
 
     @Override
