@@ -22,7 +22,6 @@ import io.trino.testing.QueryRunner.MaterializedResultWithPlan;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.table.FileStoreTable;
-import org.apache.paimon.table.Table;
 import org.apache.paimon.table.sink.FixedBucketRowKeyExtractor;
 import org.apache.paimon.types.DataTypes;
 import org.junit.jupiter.api.AfterEach;
@@ -30,9 +29,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -47,7 +43,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
 import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
@@ -149,7 +144,7 @@ final class TestInsertReliability
                 keys.add(key);
             }
         }
-        long before = latestSnapshotId("buckets");
+        long before = latestSnapshotIdOf("buckets");
 
         List<Map<Long, String>> models = runSessions(session -> {
             Random random = new Random(SEED + session);
@@ -168,14 +163,14 @@ final class TestInsertReliability
             return model;
         });
 
-        assertThat(latestSnapshotId("buckets")).isEqualTo(before + (long) SESSIONS * statementsPerSession);
+        assertThat(latestSnapshotIdOf("buckets")).isEqualTo(before + (long) SESSIONS * statementsPerSession);
         List<String> expected = models.stream()
                 .flatMap(model -> model.entrySet().stream())
                 .map(row -> "(%s, %s)".formatted(row.getKey(), row.getValue()))
                 .sorted()
                 .toList();
         assertThat(RowText.paimonText(computeActual("SELECT * FROM buckets"))).isEqualTo(expected);
-        assertThat(fsck("buckets")).isEmpty();
+        assertThat(fsckViolations("buckets")).isEmpty();
     }
 
     /**
@@ -190,7 +185,7 @@ final class TestInsertReliability
     {
         int statementsPerSession = 6 * SCALE;
         boolean sum = table.equals("shared_sum");
-        long before = latestSnapshotId(table);
+        long before = latestSnapshotIdOf(table);
         Map<String, Map<Integer, String>> landed = new ConcurrentHashMap<>();
         List<String> unexpected = new ArrayList<>();
 
@@ -228,7 +223,7 @@ final class TestInsertReliability
 
         // replay the landed statements in the order of their snapshots
         SnapshotFiles snapshots = new SnapshotFiles(new LocalFileSystem(root()), tableLocation(table));
-        long latest = latestSnapshotId(table);
+        long latest = latestSnapshotIdOf(table);
         assertThat(latest - before).as("one snapshot per landed statement").isEqualTo(landed.size());
         Map<Integer, Object> replay = new TreeMap<>();
         for (long id = before + 1; id <= latest; id++) {
@@ -242,7 +237,7 @@ final class TestInsertReliability
         assertThat(landed).as("landed statements without a snapshot").isEmpty();
         List<String> expected = replay.entrySet().stream().map(row -> "(%s, %s)".formatted(row.getKey(), row.getValue())).sorted().toList();
         assertThat(RowText.paimonText(computeActual("SELECT * FROM " + table))).isEqualTo(expected);
-        assertThat(fsck(table)).isEmpty();
+        assertThat(fsckViolations(table)).isEmpty();
         System.out.printf("T3 %s: %s landed, %s conflicts%n", table, latest - before, conflicts.stream().mapToInt(Integer::intValue).sum());
     }
 
@@ -257,9 +252,9 @@ final class TestInsertReliability
         int round = 0;
         for (CommitFault fault : CommitFault.STEPS) {
             round++;
-            List<String> rowsBefore = rows("faults");
-            long snapshotBefore = latestSnapshotId("faults");
-            Set<String> filesBefore = files("faults");
+            List<String> rowsBefore = tableRows("faults");
+            long snapshotBefore = latestSnapshotIdOf("faults");
+            Set<String> filesBefore = tableFiles("faults");
             String sql = "INSERT INTO faults VALUES ('d1', %1$s, 'a%1$s'), ('d1', %2$s, 'b%1$s'), ('d2', %1$s, 'c%1$s')".formatted(round, round + 100);
             long injectedBefore = faultFs.injectedFaults();
             faultFs.addRule(fault.rule());
@@ -280,19 +275,19 @@ final class TestInsertReliability
             assertThat(faultFs.injectedFaults() - injectedBefore).as(fault.step() + ": the fault was hit").isEqualTo(1);
 
             if (fault.succeeds()) {
-                assertThat(latestSnapshotId("faults")).as(fault.step()).isEqualTo(snapshotBefore + 1);
+                assertThat(latestSnapshotIdOf("faults")).as(fault.step()).isEqualTo(snapshotBefore + 1);
                 List<String> expected = new ArrayList<>(rowsBefore);
                 expected.addAll(List.of("(d1, %1$s, a%1$s)".formatted(round), "(d1, %s, b%s)".formatted(round + 100, round), "(d2, %1$s, c%1$s)".formatted(round)));
                 expected.sort(null);
-                assertThat(rows("faults")).as(fault.step()).isEqualTo(expected);
-                assertThat(files("faults")).as(fault.step() + ": nothing that existed was deleted").containsAll(filesBefore);
+                assertThat(tableRows("faults")).as(fault.step()).isEqualTo(expected);
+                assertThat(tableFiles("faults")).as(fault.step() + ": nothing that existed was deleted").containsAll(filesBefore);
             }
             else {
-                assertThat(latestSnapshotId("faults")).as(fault.step()).isEqualTo(snapshotBefore);
-                assertThat(rows("faults")).as(fault.step()).isEqualTo(rowsBefore);
-                assertThat(files("faults")).as(fault.step() + ": the statement's data files, manifests and manifest lists are removed").isEqualTo(filesBefore);
+                assertThat(latestSnapshotIdOf("faults")).as(fault.step()).isEqualTo(snapshotBefore);
+                assertThat(tableRows("faults")).as(fault.step()).isEqualTo(rowsBefore);
+                assertThat(tableFiles("faults")).as(fault.step() + ": the statement's data files, manifests and manifest lists are removed").isEqualTo(filesBefore);
             }
-            assertThat(fsck("faults")).as(fault.step()).isEmpty();
+            assertThat(fsckViolations("faults")).as(fault.step()).isEmpty();
         }
     }
 
@@ -300,7 +295,7 @@ final class TestInsertReliability
     @Test
     void failedCleanupKeepsTheOriginalError()
     {
-        List<String> rowsBefore = rows("faults");
+        List<String> rowsBefore = tableRows("faults");
         faultFs.addRule(Rule.nth(Operation.CREATE_OR_OVERWRITE, "**/manifest/manifest-[!l]*", 1, Action.THROW_BEFORE));
         faultFs.addRule(Rule.random(Operation.DELETE, "**/bucket-*/data-*", 1.0, Action.THROW_BEFORE));
         try {
@@ -311,8 +306,8 @@ final class TestInsertReliability
         finally {
             faultFs.clearRules();
         }
-        assertThat(rows("faults")).isEqualTo(rowsBefore);
-        assertThat(fsck("faults")).isEmpty();
+        assertThat(tableRows("faults")).isEqualTo(rowsBefore);
+        assertThat(fsckViolations("faults")).isEmpty();
     }
 
     /**
@@ -324,9 +319,9 @@ final class TestInsertReliability
             throws Exception
     {
         getQueryRunner().execute("INSERT INTO cancelled SELECT sequential_number, 'before' FROM TABLE(sequence(1, 1000))");
-        List<String> rowsBefore = rows("cancelled");
-        long snapshotBefore = latestSnapshotId("cancelled");
-        Set<String> filesBefore = files("cancelled");
+        List<String> rowsBefore = tableRows("cancelled");
+        long snapshotBefore = latestSnapshotIdOf("cancelled");
+        Set<String> filesBefore = tableFiles("cancelled");
 
         DistributedQueryRunner queryRunner = (DistributedQueryRunner) getQueryRunner();
         Hang hang = faultFs.hang(Operation.CREATE, "**/cancelled/bucket-*/data-*", 1);
@@ -352,10 +347,10 @@ final class TestInsertReliability
         while (queryRunner.getCoordinator().getTaskManager().getAllTaskInfo().stream().anyMatch(task -> !task.taskStatus().getState().isDone())) {
             Thread.sleep(50);
         }
-        assertThat(latestSnapshotId("cancelled")).isEqualTo(snapshotBefore);
-        assertThat(rows("cancelled")).isEqualTo(rowsBefore);
-        assertThat(files("cancelled")).as("files after the cancelled INSERT").isEqualTo(filesBefore);
-        assertThat(fsck("cancelled")).isEmpty();
+        assertThat(latestSnapshotIdOf("cancelled")).isEqualTo(snapshotBefore);
+        assertThat(tableRows("cancelled")).isEqualTo(rowsBefore);
+        assertThat(tableFiles("cancelled")).as("files after the cancelled INSERT").isEqualTo(filesBefore);
+        assertThat(fsckViolations("cancelled")).isEmpty();
     }
 
     private <T> List<T> runSessions(SessionWork<T> work)
@@ -385,44 +380,14 @@ final class TestInsertReliability
                 throws Exception;
     }
 
-    private List<String> fsck(String table)
-    {
-        Table paimonTable = paimon().getTable(DATABASE, table);
-        List<String> violations = new ArrayList<>(Fsck.check(new LocalFileSystem(root()), tableLocation(table), paimonTable));
-        violations.addAll(Fsck.paimonJavaDifferences(getQueryRunner(), table, paimonTable));
-        return violations;
-    }
-
-    private List<String> rows(String table)
-    {
-        return RowText.paimonText(computeActual("SELECT * FROM " + table));
-    }
-
     // these tests count and replay the statements' own snapshots; compaction on write would add COMPACT ones between
     private Session withoutCompaction()
     {
         return Session.builder(getSession()).setCatalogSessionProperty("paimon", "compaction_on_write_enabled", "false").build();
     }
 
-    private long latestSnapshotId(String table)
-    {
-        return new SnapshotFiles(new LocalFileSystem(root()), tableLocation(table)).latestSnapshotId().orElse(0);
-    }
-
     private static Location tableLocation(String table)
     {
         return Location.of("local:///warehouse/%s.db/%s".formatted(DATABASE, table));
-    }
-
-    /** Every file of the table, relative to its folder. */
-    private Set<String> files(String table)
-    {
-        Path folder = root().resolve("warehouse/%s.db/%s".formatted(DATABASE, table));
-        try (Stream<Path> files = Files.walk(folder)) {
-            return files.filter(Files::isRegularFile).map(file -> folder.relativize(file).toString()).collect(Collectors.toSet());
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }
