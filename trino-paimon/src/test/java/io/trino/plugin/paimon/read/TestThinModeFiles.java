@@ -24,6 +24,8 @@ import org.apache.paimon.table.source.DataSplit;
 import org.apache.paimon.types.DataTypes;
 import org.apache.paimon.types.RowKind;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -234,26 +236,29 @@ final class TestThinModeFiles
         }
     }
 
-    @Test
-    void trinoWritesThinFilesThatPaimonJavaReadsAndCompacts()
+    @ParameterizedTest
+    @ValueSource(strings = {"parquet", "orc", "avro"})
+    void trinoWritesThinFilesThatPaimonJavaReadsAndCompacts(String format)
     {
-        paimon().createTable(DATABASE, "written", Schema.newBuilder()
+        String written = "written_" + format;
+        paimon().createTable(DATABASE, written, Schema.newBuilder()
                 .column("id", DataTypes.BIGINT().notNull())
                 .column("k", DataTypes.STRING().notNull())
                 .column("v", DataTypes.STRING())
                 .column("n", DataTypes.INT())
                 .primaryKey("id", "k")
                 .option("data-file.thin-mode", "true")
+                .option("file.format", format)
                 .option("bucket", "2")
                 .build());
-        assertUpdate("INSERT INTO written VALUES (1, 'a', 'one', 10), (2, 'b', 'two', 20), (3, 'c', 'three', 30), (4, 'd', 'four', 40)", 4);
-        assertUpdate("UPDATE written SET n = n + 100 WHERE id IN (2, 3)", 2);
-        assertUpdate("DELETE FROM written WHERE id = 4", 1);
-        assertUpdate("INSERT INTO written VALUES (5, 'e', 'five', 50), (1, 'a', 'uno', 11)", 2);
+        assertUpdate("INSERT INTO " + written + " VALUES (1, 'a', 'one', 10), (2, 'b', 'two', 20), (3, 'c', 'three', 30), (4, 'd', 'four', 40)", 4);
+        assertUpdate("UPDATE " + written + " SET n = n + 100 WHERE id IN (2, 3)", 2);
+        assertUpdate("DELETE FROM " + written + " WHERE id = 4", 1);
+        assertUpdate("INSERT INTO " + written + " VALUES (5, 'e', 'five', 50), (1, 'a', 'uno', 11)", 2);
         // the updated rows keep the kind of their update
         List<String> expected = List.of("+I(1, a, uno, 11)", "+I(5, e, five, 50)", "+U(2, b, two, 120)", "+U(3, c, three, 130)");
 
-        Table table = paimon().getTable(DATABASE, "written");
+        Table table = paimon().getTable(DATABASE, written);
         assertThat(keyCopies(table)).containsOnly(false);
         assertThat(PaimonJavaCatalog.readRows(table)).isEqualTo(expected);
         // each file's key statistics are its key columns' value statistics, and bound its first and last key
@@ -267,18 +272,18 @@ final class TestThinModeFiles
 
         // Paimon Java compacts our files into its own thin files
         PaimonJavaCatalog.compact(table, root(), 2, _ -> true);
-        table = paimon().getTable(DATABASE, "written");
+        table = paimon().getTable(DATABASE, written);
         assertThat(dataFiles(table)).allMatch(file -> file.level() == 5);
         assertThat(keyCopies(table)).containsOnly(false);
         // a full compaction writes every row as an insert
         assertThat(PaimonJavaCatalog.readRows(table)).containsExactly("+I(1, a, uno, 11)", "+I(2, b, two, 120)", "+I(3, c, three, 130)", "+I(5, e, five, 50)");
-        assertThat(computeActual("SELECT * FROM written").getMaterializedRows().stream().map(row -> row.getFields().toString()).sorted().toList())
+        assertThat(computeActual("SELECT * FROM " + written).getMaterializedRows().stream().map(row -> row.getFields().toString()).sorted().toList())
                 .containsExactly("[1, a, uno, 11]", "[2, b, two, 120]", "[3, c, three, 130]", "[5, e, five, 50]");
 
         // and we compact theirs and ours, in thin files again
-        assertUpdate("INSERT INTO written VALUES (6, 'f', 'six', 60)", 1);
-        getQueryRunner().execute("ALTER TABLE written EXECUTE optimize");
-        table = paimon().getTable(DATABASE, "written");
+        assertUpdate("INSERT INTO " + written + " VALUES (6, 'f', 'six', 60)", 1);
+        getQueryRunner().execute("ALTER TABLE " + written + " EXECUTE optimize");
+        table = paimon().getTable(DATABASE, written);
         assertThat(keyCopies(table)).containsOnly(false);
         assertThat(PaimonJavaCatalog.readRows(table)).containsExactly("+I(1, a, uno, 11)", "+I(2, b, two, 120)", "+I(3, c, three, 130)", "+I(5, e, five, 50)", "+I(6, f, six, 60)");
     }
