@@ -677,6 +677,7 @@ public class PaimonMetadata
         BeginTableExecuteResult<ConnectorTableExecuteHandle, ConnectorTableHandle> begun = Optimize.begin((PaimonTableExecuteHandle) tableExecuteHandle, source);
         PaimonTableExecuteHandle execution = (PaimonTableExecuteHandle) begun.getTableExecuteHandle();
         TrinoFileSystem fileSystem = catalog.fileSystem(session);
+        Optimize.open(fileSystem, execution);
         uncommittedWork.put(execution.stagingLocation().orElseThrow(), () -> compactions.abandonOptimize(fileSystem, execution));
         return begun;
     }

@@ -47,6 +47,14 @@ public final class Optimize
 {
     /** The folder under the table where the workers of an execution leave their fragments, removed after the commit. */
     private static final String STAGING_PREFIX = "_trino-optimize-";
+    /**
+     * The file in the staging folder that says the execution may still commit. Trino cleans up a failed query while
+     * tasks of its other buckets may still run, so a rollback removes this first, and a worker that finds it gone
+     * after leaving its fragment removes its own files: either the rollback listed the fragment, or the worker sees
+     * the rollback.
+     */
+    private static final String OPEN_MARKER = "OPEN";
+    private static final String FRAGMENT_SUFFIX = ".json";
 
     private Optimize() {}
 
@@ -103,6 +111,40 @@ public final class Optimize
         return new BeginTableExecuteResult<>(begun, source.forOptimize(staging));
     }
 
+    /** Marks the execution's staging folder open, before any worker runs. */
+    public static void open(TrinoFileSystem fileSystem, PaimonTableExecuteHandle handle)
+    {
+        Location marker = openMarker(Location.of(handle.stagingLocation().orElseThrow()));
+        try {
+            fileSystem.newOutputFile(marker).create().close();
+        }
+        catch (IOException e) {
+            throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to create the staging folder of an optimize execution: " + marker, e);
+        }
+    }
+
+    /** Whether the execution whose staging folder this is was rolled back, so the workers' results are not wanted. */
+    public static boolean isAbandoned(TrinoFileSystem fileSystem, Location staging)
+    {
+        Location marker = openMarker(staging);
+        try {
+            return !fileSystem.newInputFile(marker).exists();
+        }
+        catch (IOException e) {
+            throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to check the staging marker " + marker, e);
+        }
+    }
+
+    public static Location fragmentLocation(Location staging, String bucketId)
+    {
+        return staging.appendPath(bucketId + FRAGMENT_SUFFIX);
+    }
+
+    private static Location openMarker(Location staging)
+    {
+        return staging.appendPath(OPEN_MARKER);
+    }
+
     /** The fragments of every bucket the split source planned; fails when one is missing. */
     public static List<CompactionFragment> fragments(TrinoFileSystem fileSystem, JsonCodec<CompactionFragment> codec, PaimonTableExecuteHandle handle, List<Object> splitSourceInfo)
     {
@@ -131,6 +173,12 @@ public final class Optimize
     {
         PaimonTable table = handle.table().orElseThrow();
         Location staging = Location.of(handle.stagingLocation().orElseThrow());
+        try {
+            fileSystem.deleteFile(openMarker(staging));
+        }
+        catch (IOException e) {
+            throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to close the staging folder " + staging, e);
+        }
         for (CompactionFragment fragment : stagedFragments(fileSystem, codec, staging)) {
             for (WrittenFile written : fragment.writtenFiles()) {
                 ManifestEntry entry = written.toManifestEntry();
@@ -153,6 +201,9 @@ public final class Optimize
             FileIterator files = fileSystem.listFiles(staging);
             while (files.hasNext()) {
                 FileEntry file = files.next();
+                if (!file.location().fileName().endsWith(FRAGMENT_SUFFIX)) {
+                    continue;
+                }
                 TrinoInputFile input = fileSystem.newInputFile(file.location());
                 try (InputStream stream = input.newStream()) {
                     fragments.add(codec.fromJson(stream.readAllBytes()));

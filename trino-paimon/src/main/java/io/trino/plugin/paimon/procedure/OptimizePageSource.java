@@ -70,9 +70,16 @@ public final class OptimizePageSource
                 split.bucket(),
                 split.files().stream().map(file -> Location.of(file.path()).fileName()).toList(),
                 written.stream().map(file -> WrittenFile.of(partition, split.bucket(), split.totalBuckets(), file)).toList());
-        Location fragmentLocation = fragmentLocation(stagingLocation, split.bucketId());
+        Location fragmentLocation = Optimize.fragmentLocation(stagingLocation, split.bucketId());
         try {
             fileSystem.newOutputFile(fragmentLocation).createOrOverwrite(codec.toJsonBytes(fragment));
+            if (Optimize.isAbandoned(fileSystem, stagingLocation)) {
+                // the query failed elsewhere and its rollback may have listed the staging folder before this fragment
+                for (DataFileMeta file : written) {
+                    fileSystem.deleteFile(bucketDirectory.appendPath(file.fileName()));
+                }
+                fileSystem.deleteFile(fragmentLocation);
+            }
         }
         catch (IOException e) {
             throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to write compaction fragment " + fragmentLocation, e);
@@ -81,11 +88,6 @@ public final class OptimizePageSource
         readTimeNanos = System.nanoTime() - start;
         finished = true;
         return null;
-    }
-
-    static Location fragmentLocation(Location stagingLocation, String bucketId)
-    {
-        return stagingLocation.appendPath(bucketId + ".json");
     }
 
     @Override

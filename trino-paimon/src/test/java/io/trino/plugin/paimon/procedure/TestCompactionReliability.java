@@ -6,6 +6,7 @@ import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
 import io.trino.plugin.paimon.testing.CommitFault;
 import io.trino.plugin.paimon.testing.FaultFs;
 import io.trino.plugin.paimon.testing.FaultFs.Action;
+import io.trino.plugin.paimon.testing.FaultFs.Hang;
 import io.trino.plugin.paimon.testing.FaultFs.Operation;
 import io.trino.plugin.paimon.testing.FaultFs.Rule;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
@@ -18,7 +19,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
 import static io.trino.testing.assertions.TrinoExceptionAssert.assertThatTrinoException;
@@ -54,6 +59,12 @@ final class TestCompactionReliability
     @Override
     protected void createTables(PaimonJavaCatalog paimon)
     {
+        paimon.createTable(DATABASE, "raced", Schema.newBuilder()
+                .column("k", DataTypes.INT().notNull())
+                .column("v", DataTypes.STRING())
+                .primaryKey("k")
+                .option("bucket", "2")
+                .build());
         paimon.createTable(DATABASE, "optimized", Schema.newBuilder()
                 .column("dt", DataTypes.STRING().notNull())
                 .column("k", DataTypes.INT().notNull())
@@ -118,11 +129,53 @@ final class TestCompactionReliability
             }
             else {
                 assertThat(latestSnapshotIdOf("optimized")).as(fault.step()).isEqualTo(snapshotBefore);
-                awaitQueryCleanup();
+                awaitQueryCleanup("optimized");
                 assertThat(tableFiles("optimized")).as(fault.step() + ": the compacted files, manifests and lists are removed").isEqualTo(filesBefore);
             }
             assertThat(fsckViolations("optimized")).as(fault.step()).isEmpty();
         }
+    }
+
+    /**
+     * Trino rolls a failed query back as soon as it fails, while a task compacting another bucket may still run: the
+     * compaction of bucket 0 fails; bucket 1 is held until the rollback has listed the staging folder, then finishes its
+     * compaction before the rollback removes the folder, and must remove the data file the rollback could not see.
+     */
+    @Test
+    void bucketFinishingAfterTheRollbackRemovesItsFiles()
+            throws Exception
+    {
+        Session withoutCompaction = Session.builder(getSession()).setCatalogSessionProperty("paimon", "compaction_on_write_enabled", "false").build();
+        for (int i = 1; i <= 2; i++) {
+            getQueryRunner().execute(withoutCompaction, "INSERT INTO raced SELECT k, 'v%s' FROM UNNEST(sequence(1, 8)) t(k)".formatted(i));
+        }
+        List<String> rowsBefore = tableRows("raced");
+        Set<String> filesBefore = tableFiles("raced");
+        Hang compaction = faultFs.hangThroughInterrupts(Operation.CREATE, "**/raced/bucket-1/data-*", 1);
+        Hang rollback = faultFs.hang(Operation.DELETE_DIRECTORY, "**/raced/_trino-optimize-*", 1);
+        Hang cleanup = faultFs.hang(Operation.DELETE, "**/raced/_trino-optimize-*/*.json", 1);
+        faultFs.addRule(Rule.nth(Operation.CREATE, "**/raced/bucket-0/data-*", 1, Action.THROW_BEFORE));
+        ExecutorService executor = Executors.newSingleThreadExecutor();
+        try {
+            Future<?> optimize = executor.submit(() -> getQueryRunner().execute("ALTER TABLE raced EXECUTE optimize"));
+            assertThat(compaction.awaitReached(1, TimeUnit.MINUTES)).as("the compaction of bucket 1 reached its data file").isTrue();
+            // Trino reports the failure only after the rollback ends
+            assertThat(rollback.awaitReached(1, TimeUnit.MINUTES)).as("the rollback reached the staging folder's removal").isTrue();
+            compaction.release();
+            // the rollback listed no fragment: the first fragment removed is bucket 1's own, after its data file
+            assertThat(cleanup.awaitReached(1, TimeUnit.MINUTES)).as("bucket 1 found the execution abandoned and removed its fragment").isTrue();
+            cleanup.release();
+            rollback.release();
+            assertThatThrownBy(() -> optimize.get(1, TimeUnit.MINUTES)).hasMessageContaining("/raced/bucket-0/data-");
+        }
+        finally {
+            faultFs.clearRules();
+            executor.shutdownNow();
+        }
+        awaitQueryCleanup("raced");
+        assertThat(tableFiles("raced")).as("neither bucket's compacted files nor fragments are left").isEqualTo(filesBefore);
+        assertThat(tableRows("raced")).isEqualTo(rowsBefore);
+        assertThat(fsckViolations("raced")).isEmpty();
     }
 
     /**
@@ -174,13 +227,24 @@ final class TestCompactionReliability
      * Trino rolls a failed query's transaction back after it reports the failure: waits until no task runs and no
      * staging folder of an {@code optimize} is left (the rollback's work), at most a minute.
      */
-    private void awaitQueryCleanup()
+    private void awaitQueryCleanup(String table)
+    {
+        awaitUntil(() -> noTaskRuns() && tableFiles(table).stream().noneMatch(file -> file.startsWith("_trino-optimize-")));
+    }
+
+    private boolean noTaskRuns()
     {
         DistributedQueryRunner queryRunner = (DistributedQueryRunner) getQueryRunner();
+        return queryRunner.getCoordinator().getTaskManager().getAllTaskInfo().stream().allMatch(task -> task.taskStatus().getState().isDone());
+    }
+
+    private static void awaitUntil(BooleanSupplier condition)
+    {
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-        while (System.nanoTime() < deadline
-                && (queryRunner.getCoordinator().getTaskManager().getAllTaskInfo().stream().anyMatch(task -> !task.taskStatus().getState().isDone())
-                || tableFiles("optimized").stream().anyMatch(file -> file.startsWith("_trino-optimize-")))) {
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("Still waiting after a minute");
+            }
             try {
                 Thread.sleep(50);
             }

@@ -63,6 +63,7 @@ public final class FaultFs
         OPEN,
         RENAME,
         DELETE,
+        DELETE_DIRECTORY,
         LIST,
     }
 
@@ -126,6 +127,12 @@ public final class FaultFs
     {
         private final CountDownLatch reached = new CountDownLatch(1);
         private final CountDownLatch released = new CountDownLatch(1);
+        private final boolean throughInterrupts;
+
+        private Hang(boolean throughInterrupts)
+        {
+            this.throughInterrupts = throughInterrupts;
+        }
 
         public void awaitReached()
                 throws InterruptedException
@@ -148,11 +155,17 @@ public final class FaultFs
         private void hold()
         {
             reached.countDown();
-            try {
-                released.await();
-            }
-            catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            while (true) {
+                try {
+                    released.await();
+                    return;
+                }
+                catch (InterruptedException e) {
+                    if (!throughInterrupts) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                }
             }
         }
     }
@@ -187,11 +200,26 @@ public final class FaultFs
         return this;
     }
 
-    /** Holds the n-th matching operation until the returned hang is released. */
+    /** Holds the n-th matching operation until the returned hang is released, or its thread is interrupted. */
     public Hang hang(Operation operation, String pathGlob, int occurrence)
     {
+        return hang(operation, pathGlob, occurrence, false);
+    }
+
+    /**
+     * Holds the n-th matching operation until the returned hang is released, and lets it go on then as if no interrupt
+     * came meanwhile: it stands for a task on another node, which learns that its query failed only when Trino aborts it,
+     * while Trino interrupts the drivers of a failed task on the same node at once.
+     */
+    public Hang hangThroughInterrupts(Operation operation, String pathGlob, int occurrence)
+    {
+        return hang(operation, pathGlob, occurrence, true);
+    }
+
+    private Hang hang(Operation operation, String pathGlob, int occurrence, boolean throughInterrupts)
+    {
         Rule rule = new Rule(operation, pathGlob, occurrence, 0, Action.HANG, 0);
-        Hang hang = new Hang();
+        Hang hang = new Hang(throughInterrupts);
         hangs.put(rule, hang);
         addRule(rule);
         return hang;
@@ -367,7 +395,10 @@ public final class FaultFs
         public void deleteDirectory(Location location)
                 throws IOException
         {
+            Optional<Rule> fault = fault(Operation.DELETE_DIRECTORY, location);
+            throwBefore(fault, location);
             delegate.deleteDirectory(location);
+            throwAfter(fault, location);
         }
 
         @Override
