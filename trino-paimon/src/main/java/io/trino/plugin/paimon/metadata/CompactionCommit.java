@@ -44,7 +44,8 @@ import static java.util.Objects.requireNonNull;
 /**
  * Commits compactions of buckets as one COMPACT snapshot, as Paimon's commit of compaction results does
  * (paimon-format.md §11): a DELETE entry for every file replaced, at the level it had, and an ADD entry for every file
- * written, and on deletion-vector tables the removal of the compacted buckets' vectors. A commit since the compacted
+ * written, on deletion-vector tables the removal of the compacted buckets' vectors, and the changelog files of full
+ * compactions in the snapshot's changelog manifest list. A commit since the compacted
  * snapshot that removed a replaced file, or changed the vectors of a compacted bucket, fails it with
  * TRANSACTION_CONFLICT ({@link CompactionConflictCheck}); new files in the same buckets do not. Nothing compacted: no
  * snapshot. When the commit surely did not land, the written files are deleted.
@@ -81,6 +82,7 @@ final class CompactionCommit
         }
         ImmutableList.Builder<ManifestEntry> deleted = ImmutableList.builder();
         ImmutableList.Builder<ManifestEntry> added = ImmutableList.builder();
+        ImmutableList.Builder<ManifestEntry> changelog = ImmutableList.builder();
         for (CompactionFragment fragment : fragments) {
             byte[] partition = BinaryRow.deserialize(fragment.partition()).bytes();
             for (String fileName : fragment.compactedFiles()) {
@@ -93,9 +95,13 @@ final class CompactionCommit
             for (WrittenFile file : fragment.writtenFiles()) {
                 added.add(file.toManifestEntry());
             }
+            for (WrittenFile file : fragment.changelogFiles()) {
+                changelog.add(file.toManifestEntry());
+            }
         }
         List<ManifestEntry> deletes = deleted.build();
         List<ManifestEntry> adds = added.build();
+        List<ManifestEntry> changelogFiles = changelog.build();
         Set<String> buckets = new HashSet<>();
         for (CompactionFragment fragment : fragments) {
             buckets.add(bucketKey(BinaryRow.deserialize(fragment.partition()).bytes(), fragment.bucket()));
@@ -125,11 +131,12 @@ final class CompactionCommit
         Map<String, String> properties = ImmutableMap.of(InsertCommit.COMMIT_ID_PROPERTY, commitIdentifier, InsertCommit.QUERY_ID_PROPERTY, queryId);
         try {
             List<ManifestEntry> changes = ImmutableList.<ManifestEntry>builder().addAll(deletes).addAll(adds).build();
-            return Optional.of(committer.commit(CommitKind.COMPACT, changes, List.of(), IndexManifestUpdate.bucketed(vectorChanges), false, properties, check));
+            return Optional.of(committer.commit(CommitKind.COMPACT, changes, changelogFiles, IndexManifestUpdate.bucketed(vectorChanges), false, properties, check));
         }
         catch (RuntimeException e) {
             if (e instanceof TrinoException trinoException && !trinoException.getErrorCode().equals(PAIMON_COMMIT_STATE_UNKNOWN.toErrorCode())) {
                 deleteWritten(adds, e);
+                deleteWritten(changelogFiles, e);
                 deleteWrittenVectors(fragments, e);
             }
             else {

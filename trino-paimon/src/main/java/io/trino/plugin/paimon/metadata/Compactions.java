@@ -25,6 +25,7 @@ import io.trino.plugin.paimon.read.DeletionVectorIndex;
 import io.trino.plugin.paimon.table.CompactionOptions;
 import io.trino.plugin.paimon.table.MergeEngineOptions;
 import io.trino.plugin.paimon.table.PaimonTable;
+import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.plugin.paimon.write.WrittenFile;
 import io.trino.spi.ErrorCodeSupplier;
 import io.trino.spi.TrinoException;
@@ -57,6 +58,10 @@ import static java.util.Objects.requireNonNull;
  * On tables where a -D restarts its row ({@code MergeEngineSpec.deleteRestartsRow}) a
  * pick that leaves older runs out becomes a full compaction of the bucket: the partial merge Paimon's writer does
  * there would bring a deleted row's older values back under a re-inserted key.
+ * <p>
+ * On {@code changelog-producer} = {@code full-compaction} tables every bucket a write reached is compacted fully, with
+ * the changelog of the full compaction, as Paimon's Flink writer does at the end of a batch write: the changelog
+ * streaming readers of such a table read comes only from full compactions.
  * <p>
  * On deletion-vector and first-row tables, whose level-0 files Paimon's batch reads skip, every bucket a write reached
  * gets a lookup compaction, as Paimon's writer does ({@link LookupCompactor}): its level-0 runs move up, and the rows
@@ -135,9 +140,10 @@ public final class Compactions
         PaimonTable table = handle.table();
         String tableName = table.name().toString();
         CompactionOptions options = CompactionOptions.of(tableName, table.schema().options());
-        if (!table.hasPrimaryKey() || options.writeOnly() || !isCompactionOnWriteEnabled(session) || !Optimize.compactsWithoutChangelog(table) || written.isEmpty()) {
+        if (!table.hasPrimaryKey() || options.writeOnly() || !isCompactionOnWriteEnabled(session) || written.isEmpty()) {
             return;
         }
+        boolean fullChangelog = table.options().changelogProducer() == TableOptions.ChangelogProducer.FULL_COMPACTION;
         boolean deleteRestartsRow = MergeEngineOptions.toSpec(table.schema(), table.options()).deleteRestartsRow();
         boolean levelZeroInvisible = table.options().batchScanSkipsLevelZero();
         Set<BucketKey> buckets = written.stream()
@@ -165,6 +171,13 @@ public final class Compactions
             }
             int numLevels = UniversalCompaction.numLevels(options, files);
             List<UniversalCompaction.LevelRun> runs = UniversalCompaction.levelSortedRuns(files);
+            if (fullChangelog) {
+                // streaming readers of the table learn of its changes only from the changelog of full compactions
+                if (UniversalCompaction.pickFull(numLevels, runs).isPresent()) {
+                    fragments.add(compactWithChangelog(session, table, bucket.partition(), bucket.bucket(), bucket.files().getFirst().totalBuckets(), files, numLevels - 1, deletionVectors));
+                }
+                continue;
+            }
             Optional<UniversalCompaction.Unit> unit = UniversalCompaction.pick(options, numLevels, runs);
             if (deleteRestartsRow && unit.isPresent() && unit.get().runs().size() < runs.size()) {
                 // merging the newer runs alone would turn "-D then +I" into a plain +I over the older row
@@ -195,6 +208,19 @@ public final class Compactions
                 bucket,
                 unit.files().stream().map(DataFileMeta::fileName).toList(),
                 output.stream().map(file -> WrittenFile.of(partition, bucket, totalBuckets, file)).toList());
+    }
+
+    private CompactionFragment compactWithChangelog(ConnectorSession session, PaimonTable table, BinaryRow partition, int bucket, int totalBuckets, List<DataFileMeta> files, int maxLevel, DeletionVectorIndex deletionVectors)
+    {
+        Location bucketDirectory = table.bucketLocation(partition, bucket);
+        BucketCompactor.CompactionOutput output = compactor.compactWithChangelog(session, table, bucketDirectory, BucketCompactor.dataFiles(table, partition, bucket, files, deletionVectors), maxLevel);
+        return new CompactionFragment(
+                partition.serialize(),
+                bucket,
+                files.stream().map(DataFileMeta::fileName).toList(),
+                output.dataFiles().stream().map(file -> WrittenFile.of(partition, bucket, totalBuckets, file)).toList(),
+                Optional.empty(),
+                output.changelogFiles().stream().map(file -> WrittenFile.of(partition, bucket, totalBuckets, file)).toList());
     }
 
     private record BucketKey(ByteBuffer partition, int bucket) {}

@@ -1,10 +1,14 @@
 package io.trino.plugin.paimon.procedure;
 
+import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.plugin.paimon.format.manifest.DataFileMeta;
 import io.trino.plugin.paimon.format.row.BinaryRow;
+import io.trino.plugin.paimon.format.schema.DataField;
+import io.trino.plugin.paimon.merge.KeyValueLayout;
+import io.trino.plugin.paimon.merge.RecordComparator;
 import io.trino.plugin.paimon.read.BucketCompactionReader;
 import io.trino.plugin.paimon.read.DeletionVectorIndex;
 import io.trino.plugin.paimon.read.PaimonDataFile;
@@ -14,11 +18,16 @@ import io.trino.plugin.paimon.table.TypeMapping;
 import io.trino.plugin.paimon.write.CompactedRunWriter;
 import io.trino.spi.Page;
 import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.type.Type;
 import io.trino.spi.type.TypeManager;
 
 import java.util.List;
+import java.util.Set;
 import java.util.function.UnaryOperator;
+import java.util.stream.IntStream;
 
+import static io.trino.spi.type.BigintType.BIGINT;
+import static io.trino.spi.type.TinyintType.TINYINT;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -47,6 +56,60 @@ public final class BucketCompactor
     public List<DataFileMeta> compact(ConnectorSession session, PaimonTable table, Location bucketDirectory, List<PaimonDataFile> files, int outputLevel, boolean dropRetracts)
     {
         return write(session, table, bucketDirectory, reader.createCompactionReader(session, table, files, dropRetracts), outputLevel, UnaryOperator.identity());
+    }
+
+    /**
+     * Compacts every file of a bucket of a {@code changelog-producer} = {@code full-compaction} table to the highest
+     * level, writing the changelog of the full compaction ({@link FullCompactionChangelog}).
+     *
+     * @param files all live files of the bucket
+     */
+    public CompactionOutput compactWithChangelog(ConnectorSession session, PaimonTable table, Location bucketDirectory, List<PaimonDataFile> files, int maxLevel)
+    {
+        List<DataField> keyFields = table.trimmedPrimaryKeyFields();
+        List<Type> keyTypes = keyFields.stream().map(typeMapping::toTrinoType).toList();
+        List<DataField> columns = table.schema().fields();
+        ImmutableList.Builder<Type> types = ImmutableList.<Type>builder().addAll(keyTypes).add(BIGINT).add(TINYINT);
+        columns.forEach(field -> types.add(typeMapping.toTrinoType(field)));
+        int[] valueChannels = IntStream.range(0, columns.size()).map(i -> keyTypes.size() + 2 + i).toArray();
+        KeyValueLayout layout = new KeyValueLayout(keyTypes.size(), new int[0], false, valueChannels);
+        Set<String> ignored = Set.copyOf(table.options().changelogRowDeduplicateIgnoreFields());
+        int[] comparedChannels = IntStream.range(0, columns.size())
+                .filter(i -> !ignored.contains(columns.get(i).name()))
+                .map(i -> valueChannels[i])
+                .toArray();
+        FullCompactionChangelog changelog = new FullCompactionChangelog(types.build(), layout, new RecordComparator(layout, keyTypes, List.of()), table.options().changelogRowDeduplicate(), comparedChannels);
+
+        List<PaimonDataFile> highestLevel = files.stream().filter(file -> file.level() == maxLevel).toList();
+        List<PaimonDataFile> otherLevels = files.stream().filter(file -> file.level() != maxLevel).toList();
+        CompactedRunWriter writer = new CompactedRunWriter(fileSystemFactory.create(session), table, typeMapping, bucketDirectory, maxLevel);
+        try {
+            changelog.compact(
+                    reader.createCompactionReader(session, table, files, false),
+                    reader.createCompactionReader(session, table, highestLevel, false),
+                    reader.createCompactionReader(session, table, otherLevels, false),
+                    writer);
+            return new CompactionOutput(writer.finish(), writer.finishChangelog());
+        }
+        catch (RuntimeException e) {
+            try {
+                writer.abort();
+            }
+            catch (RuntimeException abortFailure) {
+                e.addSuppressed(abortFailure);
+            }
+            throw e;
+        }
+    }
+
+    /** The files a compaction wrote: the data files of its output level, in key order, and its changelog files. */
+    public record CompactionOutput(List<DataFileMeta> dataFiles, List<DataFileMeta> changelogFiles)
+    {
+        public CompactionOutput
+        {
+            dataFiles = ImmutableList.copyOf(dataFiles);
+            changelogFiles = ImmutableList.copyOf(changelogFiles);
+        }
     }
 
     /**

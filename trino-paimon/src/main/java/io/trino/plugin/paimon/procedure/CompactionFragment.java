@@ -13,8 +13,9 @@ import static java.util.Objects.requireNonNull;
  *
  * @param deletionVectors the bucket's deletion-vector index after a lookup compaction, which marks rows of files it
  * leaves in place; empty when the compaction read the bucket's vectors into its output, so they are dropped
+ * @param changelogFiles the changelog the compaction produced ({@code changelog-producer} = {@code full-compaction})
  */
-public record CompactionFragment(byte[] partition, int bucket, List<String> compactedFiles, List<WrittenFile> writtenFiles, Optional<DeletionVectorFile> deletionVectors)
+public record CompactionFragment(byte[] partition, int bucket, List<String> compactedFiles, List<WrittenFile> writtenFiles, Optional<DeletionVectorFile> deletionVectors, List<WrittenFile> changelogFiles)
 {
     public CompactionFragment
     {
@@ -22,10 +23,22 @@ public record CompactionFragment(byte[] partition, int bucket, List<String> comp
         compactedFiles = ImmutableList.copyOf(compactedFiles);
         writtenFiles = ImmutableList.copyOf(writtenFiles);
         requireNonNull(deletionVectors, "deletionVectors is null");
+        changelogFiles = ImmutableList.copyOf(changelogFiles);
+    }
+
+    public CompactionFragment(byte[] partition, int bucket, List<String> compactedFiles, List<WrittenFile> writtenFiles, Optional<DeletionVectorFile> deletionVectors)
+    {
+        this(partition, bucket, compactedFiles, writtenFiles, deletionVectors, List.of());
     }
 
     public CompactionFragment(byte[] partition, int bucket, List<String> compactedFiles, List<WrittenFile> writtenFiles)
     {
         this(partition, bucket, compactedFiles, writtenFiles, Optional.empty());
+    }
+
+    /** The data and changelog files the compaction wrote. */
+    public List<WrittenFile> allWrittenFiles()
+    {
+        return ImmutableList.<WrittenFile>builder().addAll(writtenFiles).addAll(changelogFiles).build();
     }
 }

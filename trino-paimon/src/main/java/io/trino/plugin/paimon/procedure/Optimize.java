@@ -15,7 +15,6 @@ import io.trino.plugin.paimon.PaimonTableProcedureId;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.table.PaimonTable;
-import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.plugin.paimon.write.WriteRestrictions;
 import io.trino.plugin.paimon.write.WrittenFile;
 import io.trino.spi.TrinoException;
@@ -69,20 +68,7 @@ public final class Optimize
             throw new TrinoException(NOT_SUPPORTED, "Table %s: optimize compacts primary-key tables; this table has no primary key".formatted(tableName));
         }
         WriteRestrictions.checkInsertable(tableName, table.schema(), table.options());
-        if (!compactsWithoutChangelog(table)) {
-            throw new TrinoException(NOT_SUPPORTED, "Table %s: optimize of a table with 'changelog-producer' = 'full-compaction' is not supported (its full compactions must write changelog files)".formatted(tableName));
-        }
         return new PaimonTableExecuteHandle(table.name(), PaimonTableProcedureId.OPTIMIZE, ImmutableMap.of(), Optional.of(table), java.util.OptionalLong.empty(), Optional.empty());
-    }
-
-    /**
-     * Whether a compaction may rewrite the table's files without writing changelog: not so with {@code changelog-producer}
-     * = {@code full-compaction}, whose streaming readers learn of changes only from the changelog its full compactions
-     * write.
-     */
-    public static boolean compactsWithoutChangelog(PaimonTable table)
-    {
-        return table.options().changelogProducer() != TableOptions.ChangelogProducer.FULL_COMPACTION;
     }
 
     /**
@@ -180,7 +166,7 @@ public final class Optimize
             throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to close the staging folder " + staging, e);
         }
         for (CompactionFragment fragment : stagedFragments(fileSystem, codec, staging)) {
-            for (WrittenFile written : fragment.writtenFiles()) {
+            for (WrittenFile written : fragment.allWrittenFiles()) {
                 ManifestEntry entry = written.toManifestEntry();
                 Location file = table.bucketLocation(entry.partition(), entry.bucket()).appendPath(entry.file().fileName());
                 try {

@@ -3,10 +3,10 @@ package io.trino.plugin.paimon.procedure;
 import io.airlift.json.JsonCodec;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
-import io.trino.plugin.paimon.format.manifest.DataFileMeta;
 import io.trino.plugin.paimon.format.row.BinaryRow;
 import io.trino.plugin.paimon.read.PaimonDataFile;
 import io.trino.plugin.paimon.table.PaimonTable;
+import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.plugin.paimon.write.WrittenFile;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ConnectorPageSource;
@@ -15,6 +15,7 @@ import io.trino.spi.connector.SourcePage;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
@@ -63,19 +64,23 @@ public final class OptimizePageSource
         }
         long start = System.nanoTime();
         Location bucketDirectory = table.bucketLocation(split.partitionPath(), split.bucket());
-        List<DataFileMeta> written = compactor.compact(session, table, bucketDirectory, split.files(), split.outputLevel(), true);
+        BucketCompactor.CompactionOutput output = table.options().changelogProducer() == TableOptions.ChangelogProducer.FULL_COMPACTION
+                ? compactor.compactWithChangelog(session, table, bucketDirectory, split.files(), split.outputLevel())
+                : new BucketCompactor.CompactionOutput(compactor.compact(session, table, bucketDirectory, split.files(), split.outputLevel(), true), List.of());
         BinaryRow partition = BinaryRow.deserialize(split.partition());
         CompactionFragment fragment = new CompactionFragment(
                 split.partition(),
                 split.bucket(),
                 split.files().stream().map(file -> Location.of(file.path()).fileName()).toList(),
-                written.stream().map(file -> WrittenFile.of(partition, split.bucket(), split.totalBuckets(), file)).toList());
+                output.dataFiles().stream().map(file -> WrittenFile.of(partition, split.bucket(), split.totalBuckets(), file)).toList(),
+                Optional.empty(),
+                output.changelogFiles().stream().map(file -> WrittenFile.of(partition, split.bucket(), split.totalBuckets(), file)).toList());
         Location fragmentLocation = Optimize.fragmentLocation(stagingLocation, split.bucketId());
         try {
             fileSystem.newOutputFile(fragmentLocation).createOrOverwrite(codec.toJsonBytes(fragment));
             if (Optimize.isAbandoned(fileSystem, stagingLocation)) {
                 // the query failed elsewhere and its rollback may have listed the staging folder before this fragment
-                for (DataFileMeta file : written) {
+                for (WrittenFile file : fragment.allWrittenFiles()) {
                     fileSystem.deleteFile(bucketDirectory.appendPath(file.fileName()));
                 }
                 fileSystem.deleteFile(fragmentLocation);

@@ -150,6 +150,24 @@ public record TableOptions(
         KEEP_FOUND, REPLACE_FOUND, MERGE_FOUND
     }
 
+    /**
+     * Whether a compaction's changelog leaves out the -U/+U pair of a key whose values did not change
+     * ({@code changelog-producer.row-deduplicate}).
+     */
+    public boolean changelogRowDeduplicate()
+    {
+        return new Parser(tableName, options).bool("changelog-producer.row-deduplicate", false);
+    }
+
+    /** The columns whose changes alone do not count as a change for {@link #changelogRowDeduplicate()}. */
+    public List<String> changelogRowDeduplicateIgnoreFields()
+    {
+        return Optional.ofNullable(options.get("changelog-producer.row-deduplicate-ignore-fields")).map(TableOptions::splitUntrimmed).orElse(ImmutableList.of()).stream()
+                .map(String::trim)
+                .filter(field -> !field.isEmpty())
+                .toList();
+    }
+
     /** Whether deletion vectors are written in the 64-bit flavour ({@code deletion-vectors.bitmap64}, paimon-format.md §12). */
     public boolean deletionVectorsBitmap64()
     {

@@ -25,15 +25,30 @@ public final class CompactedRunWriter
 {
     private final DataFiles files;
     private final RollingFileWriter run;
+    private final Location bucketDirectory;
     private final int outputLevel;
+    private RollingFileWriter changelog;
 
     public CompactedRunWriter(TrinoFileSystem fileSystem, PaimonTable table, TypeMapping typeMapping, Location bucketDirectory, int outputLevel)
     {
         String tableName = table.name().toString();
         WriteOptions options = WriteOptions.of(tableName, table.schema().options(), true);
         this.files = new DataFiles(fileSystem, DataFileLayout.of(tableName, table.schema(), typeMapping), table.schema().id(), options.dataFormat(outputLevel), options.changelogFormat(), options.targetFileSize(), false);
-        this.run = files.rollingDataFiles(requireNonNull(bucketDirectory, "bucketDirectory is null"));
+        this.bucketDirectory = requireNonNull(bucketDirectory, "bucketDirectory is null");
+        this.run = files.rollingDataFiles(bucketDirectory);
         this.outputLevel = outputLevel;
+    }
+
+    /**
+     * Appends changelog records the compaction produced ({@code changelog-producer} = {@code full-compaction}): a page
+     * of the key-value layout, each record with its row kind, in key order after what was written.
+     */
+    public void writeChangelog(Page page)
+    {
+        if (changelog == null) {
+            changelog = files.rollingChangelogFiles(bucketDirectory);
+        }
+        changelog.write(page);
     }
 
     /** Appends records: a page of the key-value layout with every table column, sorted after what was written. */
@@ -50,7 +65,23 @@ public final class CompactedRunWriter
     /** Closes the run; its files, in key order. */
     public List<DataFileMeta> finish()
     {
-        return run.close().stream()
+        return describe(run.close(), DataFileMeta.FILE_SOURCE_COMPACT);
+    }
+
+    /** Closes the changelog; its files, described as Paimon's compaction describes them: at the output level, file source APPEND. */
+    public List<DataFileMeta> finishChangelog()
+    {
+        if (changelog == null) {
+            return List.of();
+        }
+        List<DataFileMeta> written = changelog.close();
+        changelog = null;
+        return describe(written, DataFileMeta.FILE_SOURCE_APPEND);
+    }
+
+    private List<DataFileMeta> describe(List<DataFileMeta> written, int fileSource)
+    {
+        return written.stream()
                 .map(file -> new DataFileMeta(
                         file.fileName(),
                         file.fileSize(),
@@ -67,7 +98,7 @@ public final class CompactedRunWriter
                         file.creationTimeMillis(),
                         file.deleteRowCount(),
                         file.embeddedIndex(),
-                        OptionalInt.of(DataFileMeta.FILE_SOURCE_COMPACT),
+                        OptionalInt.of(fileSource),
                         file.valueStatsColumns(),
                         file.externalPath(),
                         file.firstRowId(),
@@ -79,6 +110,9 @@ public final class CompactedRunWriter
     public void abort()
     {
         run.abort();
+        if (changelog != null) {
+            changelog.abort();
+        }
         for (Location location : files.created()) {
             try {
                 files.fileSystem().deleteFile(location);

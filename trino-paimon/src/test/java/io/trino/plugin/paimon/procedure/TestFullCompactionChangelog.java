@@ -1,0 +1,184 @@
+package io.trino.plugin.paimon.procedure;
+
+import io.trino.Session;
+import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
+import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
+import org.apache.paimon.Snapshot;
+import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.manifest.ManifestEntry;
+import org.apache.paimon.schema.Schema;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.Table;
+import org.apache.paimon.table.source.ScanMode;
+import org.apache.paimon.types.DataTypes;
+import org.apache.paimon.types.RowKind;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tables with {@code changelog-producer} = {@code full-compaction}: each statement compacts the buckets it wrote fully
+ * and commits the changelog of that compaction, which Paimon Java's streaming read returns exactly as it returns the
+ * changelog of Paimon Java's own full compactions after the same writes (and as worked out by hand); {@code optimize}
+ * writes it too.
+ */
+final class TestFullCompactionChangelog
+        extends AbstractPaimonJavaQueryTest
+{
+    private static final String DATABASE = "full_changelog";
+
+    TestFullCompactionChangelog()
+    {
+        super(DATABASE);
+    }
+
+    @Override
+    protected void createTables(PaimonJavaCatalog paimon)
+    {
+        for (String table : List.of("kept_trino", "kept_paimon", "optimized")) {
+            paimon.createTable(DATABASE, table, Schema.newBuilder()
+                    .column("k", DataTypes.INT().notNull())
+                    .column("v", DataTypes.STRING())
+                    .primaryKey("k")
+                    .option("bucket", "2")
+                    .option("changelog-producer", "full-compaction")
+                    .build());
+        }
+        paimon.createTable(DATABASE, "deduplicated", Schema.newBuilder()
+                .column("k", DataTypes.INT().notNull())
+                .column("v", DataTypes.STRING())
+                .column("updated", DataTypes.INT())
+                .primaryKey("k")
+                .option("bucket", "2")
+                .option("changelog-producer", "full-compaction")
+                .option("changelog-producer.row-deduplicate", "true")
+                .option("changelog-producer.row-deduplicate-ignore-fields", "updated")
+                .build());
+        for (String table : List.of("summed_trino", "summed_paimon")) {
+            paimon.createTable(DATABASE, table, Schema.newBuilder()
+                    .column("k", DataTypes.INT().notNull())
+                    .column("total", DataTypes.BIGINT())
+                    .primaryKey("k")
+                    .option("bucket", "2")
+                    .option("merge-engine", "aggregation")
+                    .option("fields.total.aggregate-function", "sum")
+                    .option("changelog-producer", "full-compaction")
+                    .build());
+        }
+    }
+
+    @Test
+    void deduplicateChangelogEqualsPaimonJavas()
+    {
+        assertUpdate("INSERT INTO kept_trino VALUES (1, 'a'), (2, 'b'), (3, 'c')", 3);
+        assertUpdate("INSERT INTO kept_trino VALUES (1, 'a2'), (4, 'd')", 2);
+        assertUpdate("DELETE FROM kept_trino WHERE k = 2", 1);
+        // an unchanged row is still an update without row deduplication
+        assertUpdate("INSERT INTO kept_trino VALUES (3, 'c')", 1);
+
+        Table paimonTable = paimon().getTable(DATABASE, "kept_paimon");
+        writeAndCompactFully(paimonTable, List.of(row(1, "a"), row(2, "b"), row(3, "c")));
+        writeAndCompactFully(paimonTable, List.of(row(1, "a2"), row(4, "d")));
+        writeAndCompactFully(paimonTable, List.of(GenericRow.ofKind(RowKind.DELETE, 2, BinaryString.fromString("b"))));
+        writeAndCompactFully(paimonTable, List.of(row(3, "c")));
+
+        List<String> ours = PaimonJavaCatalog.readChangelog(paimon().getTable(DATABASE, "kept_trino"));
+        assertThat(sorted(ours)).isEqualTo(sorted(List.of(
+                "+I(1, a)", "+I(2, b)", "+I(3, c)",
+                "-U(1, a)", "+U(1, a2)", "+I(4, d)",
+                "-D(2, b)",
+                "-U(3, c)", "+U(3, c)")));
+        assertThat(ours).isEqualTo(PaimonJavaCatalog.readChangelog(paimon().getTable(DATABASE, "kept_paimon")));
+        assertThat(tableRows("kept_trino")).containsExactly("(1, a2)", "(3, c)", "(4, d)");
+
+        // each statement: an APPEND snapshot without changelog, then a COMPACT snapshot with it, every bucket at the highest level
+        FileStoreTable table = (FileStoreTable) paimon().getTable(DATABASE, "kept_trino");
+        Snapshot latest = table.snapshotManager().latestSnapshot();
+        assertThat(latest.commitKind()).isEqualTo(Snapshot.CommitKind.COMPACT);
+        assertThat(latest.changelogManifestList()).isNotNull();
+        assertThat(table.snapshotManager().snapshot(latest.id() - 1).changelogManifestList()).isNull();
+        List<ManifestEntry> changelogFiles = table.store().newScan().withSnapshot(latest.id()).withKind(ScanMode.CHANGELOG).plan().files();
+        assertThat(changelogFiles).isNotEmpty().allSatisfy(entry -> {
+            assertThat(entry.file().fileName()).matches("changelog-[0-9a-f-]{36}-\\d+\\.parquet");
+            assertThat(entry.file().level()).isEqualTo(5);
+            assertThat(entry.file().fileSource()).hasValue(org.apache.paimon.manifest.FileSource.APPEND);
+        });
+        assertThat(changelogFiles.stream().mapToLong(entry -> entry.file().rowCount()).sum()).isEqualTo(2);
+        assertThat(table.store().newScan().withSnapshot(latest.id()).plan().files())
+                .allSatisfy(entry -> assertThat(entry.file().level()).isEqualTo(5));
+        assertThat(fsckViolations("kept_trino")).isEmpty();
+    }
+
+    @Test
+    void rowDeduplicationLeavesOutUnchangedRows()
+    {
+        assertUpdate("INSERT INTO deduplicated VALUES (1, 'a', 1), (2, 'b', 1)", 2);
+        // key 1 changes only in the ignored field, key 2 not at all, key 3 is new
+        assertUpdate("INSERT INTO deduplicated VALUES (1, 'a', 2), (2, 'b', 1), (3, 'c', 1)", 3);
+        assertUpdate("INSERT INTO deduplicated VALUES (2, 'b2', 3)", 1);
+        assertThat(PaimonJavaCatalog.readChangelog(paimon().getTable(DATABASE, "deduplicated"))).containsExactlyInAnyOrder(
+                "+I(1, a, 1)", "+I(2, b, 1)",
+                "+I(3, c, 1)",
+                "-U(2, b, 1)", "+U(2, b2, 3)");
+        assertThat(tableRows("deduplicated")).containsExactly("(1, a, 2)", "(2, b2, 3)", "(3, c, 1)");
+    }
+
+    @Test
+    void aggregationChangelogEqualsPaimonJavas()
+    {
+        assertUpdate("INSERT INTO summed_trino VALUES (1, 10), (1, 5), (2, 1)", 3);
+        assertUpdate("INSERT INTO summed_trino VALUES (1, 7), (3, 4)", 2);
+
+        Table paimonTable = paimon().getTable(DATABASE, "summed_paimon");
+        writeAndCompactFully(paimonTable, List.of(GenericRow.of(1, 10L), GenericRow.of(1, 5L), GenericRow.of(2, 1L)));
+        writeAndCompactFully(paimonTable, List.of(GenericRow.of(1, 7L), GenericRow.of(3, 4L)));
+
+        List<String> ours = PaimonJavaCatalog.readChangelog(paimon().getTable(DATABASE, "summed_trino"));
+        assertThat(sorted(ours)).isEqualTo(sorted(List.of(
+                "+I(1, 15)", "+I(2, 1)",
+                "-U(1, 15)", "+U(1, 22)", "+I(3, 4)")));
+        assertThat(ours).isEqualTo(PaimonJavaCatalog.readChangelog(paimon().getTable(DATABASE, "summed_paimon")));
+        assertThat(fsckViolations("summed_trino")).isEmpty();
+    }
+
+    @Test
+    void optimizeWritesTheChangelogOfWritesThatDidNotCompact()
+    {
+        Session withoutCompaction = Session.builder(getSession()).setCatalogSessionProperty("paimon", "compaction_on_write_enabled", "false").build();
+        assertUpdate("INSERT INTO optimized VALUES (1, 'a'), (2, 'b')", 2);
+        assertUpdate(withoutCompaction, "INSERT INTO optimized VALUES (1, 'a2'), (3, 'c')", 2);
+        assertUpdate(withoutCompaction, "DELETE FROM optimized WHERE k = 2", 1);
+        assertThat(PaimonJavaCatalog.readChangelog(paimon().getTable(DATABASE, "optimized"))).containsExactlyInAnyOrder("+I(1, a)", "+I(2, b)");
+
+        assertUpdate("ALTER TABLE optimized EXECUTE optimize");
+        // the writes since the last full compaction, folded per key against what that compaction published
+        assertThat(PaimonJavaCatalog.readChangelog(paimon().getTable(DATABASE, "optimized"))).containsExactlyInAnyOrder(
+                "+I(1, a)", "+I(2, b)",
+                "-U(1, a)", "+U(1, a2)", "-D(2, b)", "+I(3, c)");
+        assertThat(tableRows("optimized")).containsExactly("(1, a2)", "(3, c)");
+        assertThat(fsckViolations("optimized")).isEmpty();
+    }
+
+    /** A batch write, then a full compaction of both buckets, as a Flink batch job of a full-compaction table ends. */
+    private void writeAndCompactFully(Table table, List<GenericRow> rows)
+    {
+        PaimonJavaCatalog.write(table, rows);
+        PaimonJavaCatalog.compact(paimon().getTable(DATABASE, table.name()), root(), 2, bucket -> true);
+    }
+
+    private static GenericRow row(int key, String value)
+    {
+        return GenericRow.of(key, BinaryString.fromString(value));
+    }
+
+    private static List<String> sorted(List<String> rows)
+    {
+        List<String> copy = new ArrayList<>(rows);
+        copy.sort(null);
+        return copy;
+    }
+}
