@@ -63,8 +63,9 @@ import static java.util.Objects.requireNonNull;
  * the changelog of the full compaction, as Paimon's Flink writer does at the end of a batch write: the changelog
  * streaming readers of such a table read comes only from full compactions.
  * <p>
- * On deletion-vector and first-row tables, whose level-0 files Paimon's batch reads skip, every bucket a write reached
- * gets a lookup compaction, as Paimon's writer does ({@link LookupCompactor}): its level-0 runs move up, and the rows
+ * On deletion-vector and first-row tables, whose level-0 files Paimon's batch reads skip, and on {@code changelog-producer}
+ * = {@code lookup} tables, whose changelog that compaction produces, every bucket a write reached gets a lookup
+ * compaction, as Paimon's writer does ({@link LookupCompactor}): its level-0 runs move up, and the rows
  * of the levels above that they supersede are marked in deletion vectors instead of rewritten (first-row: the newer
  * record is dropped), so no level-0 file is left and the higher-level files keep their names; where the lookup does
  * not apply, the bucket is compacted whole (see there).
@@ -143,9 +144,12 @@ public final class Compactions
         if (!table.hasPrimaryKey() || options.writeOnly() || !isCompactionOnWriteEnabled(session) || written.isEmpty()) {
             return;
         }
-        boolean fullChangelog = table.options().changelogProducer() == TableOptions.ChangelogProducer.FULL_COMPACTION;
+        // Paimon's overwrite commit drops the changelog of the statement, its compaction's included
+        boolean fullChangelog = table.options().changelogProducer() == TableOptions.ChangelogProducer.FULL_COMPACTION && !handle.overwrite();
         boolean deleteRestartsRow = MergeEngineOptions.toSpec(table.schema(), table.options()).deleteRestartsRow();
         boolean levelZeroInvisible = table.options().batchScanSkipsLevelZero();
+        // lookup changelog comes from the compaction that moves level 0 up, which looks up the keys' older records
+        boolean lookupChangelog = table.options().changelogProducer() == TableOptions.ChangelogProducer.LOOKUP;
         Set<BucketKey> buckets = written.stream()
                 .map(entry -> new BucketKey(ByteBuffer.wrap(entry.partition().bytes()), entry.bucket()))
                 .collect(toImmutableSet());
@@ -164,8 +168,8 @@ public final class Compactions
             Optional<IndexManifestEntry> vectorIndex = vectorIndexes.stream()
                     .filter(index -> index.bucket() == bucket.bucket() && Arrays.equals(index.partition().bytes(), bucket.partition().bytes()))
                     .findFirst();
-            if (levelZeroInvisible) {
-                lookupCompactor.compact(session, table, options, bucket.partition(), bucket.bucket(), bucket.files().getFirst().totalBuckets(), files, deletionVectors, vectorIndex)
+            if (levelZeroInvisible || lookupChangelog) {
+                lookupCompactor.compact(session, table, options, bucket.partition(), bucket.bucket(), bucket.files().getFirst().totalBuckets(), files, deletionVectors, vectorIndex, !handle.overwrite())
                         .ifPresent(fragments::add);
                 continue;
             }
@@ -213,7 +217,7 @@ public final class Compactions
     private CompactionFragment compactWithChangelog(ConnectorSession session, PaimonTable table, BinaryRow partition, int bucket, int totalBuckets, List<DataFileMeta> files, int maxLevel, DeletionVectorIndex deletionVectors)
     {
         Location bucketDirectory = table.bucketLocation(partition, bucket);
-        BucketCompactor.CompactionOutput output = compactor.compactWithChangelog(session, table, bucketDirectory, BucketCompactor.dataFiles(table, partition, bucket, files, deletionVectors), maxLevel);
+        BucketCompactor.CompactionOutput output = compactor.compactWithFullChangelog(session, table, bucketDirectory, BucketCompactor.dataFiles(table, partition, bucket, files, deletionVectors), maxLevel);
         return new CompactionFragment(
                 partition.serialize(),
                 bucket,

@@ -14,6 +14,7 @@ import io.trino.plugin.paimon.read.DeletionVectorIndex;
 import io.trino.plugin.paimon.read.PaimonDataFile;
 import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
 import io.trino.plugin.paimon.table.PaimonTable;
+import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.plugin.paimon.table.TypeMapping;
 import io.trino.plugin.paimon.write.CompactedRunWriter;
 import io.trino.spi.Page;
@@ -60,11 +61,74 @@ public final class BucketCompactor
 
     /**
      * Compacts every file of a bucket of a {@code changelog-producer} = {@code full-compaction} table to the highest
-     * level, writing the changelog of the full compaction ({@link FullCompactionChangelog}).
+     * level, writing the changelog of the full compaction ({@link CompactionChangelog}).
      *
      * @param files all live files of the bucket
      */
-    public CompactionOutput compactWithChangelog(ConnectorSession session, PaimonTable table, Location bucketDirectory, List<PaimonDataFile> files, int maxLevel)
+    public CompactionOutput compactWithFullChangelog(ConnectorSession session, PaimonTable table, Location bucketDirectory, List<PaimonDataFile> files, int maxLevel)
+    {
+        List<PaimonDataFile> highestLevel = files.stream().filter(file -> file.level() == maxLevel).toList();
+        List<PaimonDataFile> otherLevels = files.stream().filter(file -> file.level() != maxLevel).toList();
+        return compactWithChangelog(
+                session,
+                table,
+                bucketDirectory,
+                CompactionChangelog.Producer.FULL_COMPACTION,
+                reader.createCompactionReader(session, table, files, false),
+                UnaryOperator.identity(),
+                true,
+                reader.createCompactionReader(session, table, highestLevel, false),
+                reader.createCompactionReader(session, table, otherLevels, false),
+                maxLevel);
+    }
+
+    /**
+     * A full compaction of a bucket ({@code optimize}): every file to the highest level, with the changelog the table's
+     * producer asks of it: that of a full compaction, or under {@code lookup} that of the keys with level-0 records
+     * against their shallowest record above level 0.
+     *
+     * @param files all live files of the bucket
+     */
+    public CompactionOutput compactFully(ConnectorSession session, PaimonTable table, Location bucketDirectory, List<PaimonDataFile> files, int maxLevel)
+    {
+        TableOptions options = table.options();
+        return switch (options.changelogProducer()) {
+            case FULL_COMPACTION -> compactWithFullChangelog(session, table, bucketDirectory, files, maxLevel);
+            case LOOKUP -> compactWithChangelog(
+                    session,
+                    table,
+                    bucketDirectory,
+                    options.lookupResolution() == TableOptions.LookupResolution.KEEP_FOUND ? CompactionChangelog.Producer.FIRST_ROW : CompactionChangelog.Producer.LOOKUP,
+                    reader.createCompactionReader(session, table, files, false),
+                    UnaryOperator.identity(),
+                    true,
+                    reader.createCompactionReader(session, table, files.stream().filter(file -> file.level() > 0).toList(), false),
+                    reader.createCompactionReader(session, table, files.stream().filter(file -> file.level() == 0).toList(), false),
+                    maxLevel);
+            case NONE, INPUT -> new CompactionOutput(compact(session, table, bucketDirectory, files, maxLevel, true), List.of());
+        };
+    }
+
+    /**
+     * Writes merged records as files of the output level with the changelog the producer makes of them
+     * ({@link CompactionChangelog}), and closes the readers.
+     *
+     * @param merged the compaction's merged records, retractions included
+     * @param filter what of each page of merged records is the output
+     * @param before the records streaming readers last saw of the compacted keys
+     * @param triggers records whose keys get a changelog
+     */
+    CompactionOutput compactWithChangelog(
+            ConnectorSession session,
+            PaimonTable table,
+            Location bucketDirectory,
+            CompactionChangelog.Producer producer,
+            BucketCompactionReader merged,
+            UnaryOperator<Page> filter,
+            boolean dropRetracts,
+            BucketCompactionReader before,
+            BucketCompactionReader triggers,
+            int outputLevel)
     {
         List<DataField> keyFields = table.trimmedPrimaryKeyFields();
         List<Type> keyTypes = keyFields.stream().map(typeMapping::toTrinoType).toList();
@@ -78,17 +142,11 @@ public final class BucketCompactor
                 .filter(i -> !ignored.contains(columns.get(i).name()))
                 .map(i -> valueChannels[i])
                 .toArray();
-        FullCompactionChangelog changelog = new FullCompactionChangelog(types.build(), layout, new RecordComparator(layout, keyTypes, List.of()), table.options().changelogRowDeduplicate(), comparedChannels);
+        CompactionChangelog changelog = new CompactionChangelog(producer, types.build(), layout, new RecordComparator(layout, keyTypes, List.of()), table.options().changelogRowDeduplicate(), comparedChannels);
 
-        List<PaimonDataFile> highestLevel = files.stream().filter(file -> file.level() == maxLevel).toList();
-        List<PaimonDataFile> otherLevels = files.stream().filter(file -> file.level() != maxLevel).toList();
-        CompactedRunWriter writer = new CompactedRunWriter(fileSystemFactory.create(session), table, typeMapping, bucketDirectory, maxLevel);
+        CompactedRunWriter writer = new CompactedRunWriter(fileSystemFactory.create(session), table, typeMapping, bucketDirectory, outputLevel);
         try {
-            changelog.compact(
-                    reader.createCompactionReader(session, table, files, false),
-                    reader.createCompactionReader(session, table, highestLevel, false),
-                    reader.createCompactionReader(session, table, otherLevels, false),
-                    writer);
+            changelog.compact(merged, filter, dropRetracts, before, triggers, writer);
             return new CompactionOutput(writer.finish(), writer.finishChangelog());
         }
         catch (RuntimeException e) {

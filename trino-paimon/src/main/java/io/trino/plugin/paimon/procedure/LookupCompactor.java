@@ -10,7 +10,6 @@ import io.trino.plugin.paimon.format.index.DeletionVectorIndexFile;
 import io.trino.plugin.paimon.format.manifest.DataFileMeta;
 import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
 import io.trino.plugin.paimon.format.row.BinaryRow;
-import io.trino.plugin.paimon.read.BucketCompactionReader;
 import io.trino.plugin.paimon.read.DeletionVectorIndex;
 import io.trino.plugin.paimon.read.DeletionVectors;
 import io.trino.plugin.paimon.read.KeyLookup;
@@ -71,6 +70,8 @@ public final class LookupCompactor
      * @param files the bucket's live files
      * @param deletionVectors the vectors of the snapshot the files are from
      * @param vectorIndex the bucket's deletion-vector index entry in that snapshot, if any
+     * @param changelogWanted whether the compaction writes the changelog of a {@code changelog-producer} = {@code lookup}
+     * table (not after an overwrite, whose commit drops the changelog)
      * @return what was compacted, or empty when level 0 is empty
      */
     public Optional<CompactionFragment> compact(
@@ -82,23 +83,28 @@ public final class LookupCompactor
             int totalBuckets,
             List<DataFileMeta> files,
             DeletionVectorIndex deletionVectors,
-            Optional<IndexManifestEntry> vectorIndex)
+            Optional<IndexManifestEntry> vectorIndex,
+            boolean changelogWanted)
     {
         TableOptions tableOptions = table.options();
+        boolean lookupChangelog = changelogWanted && tableOptions.changelogProducer() == TableOptions.ChangelogProducer.LOOKUP;
         List<UniversalCompaction.LevelRun> runs = UniversalCompaction.levelSortedRuns(files);
-        Optional<UniversalCompaction.Unit> picked = UniversalCompaction.pickLevelZero(options, UniversalCompaction.numLevels(options, files), runs);
+        int numLevels = UniversalCompaction.numLevels(options, files);
+        Optional<UniversalCompaction.Unit> picked = UniversalCompaction.pickLevelZero(options, numLevels, runs);
         if (picked.isEmpty()) {
             return Optional.empty();
         }
         UniversalCompaction.Unit unit = picked.get();
         long compactedRecords = unit.files().stream().mapToLong(DataFileMeta::rowCount).sum();
-        if (compactedRecords > MAX_LOOKUP_RECORDS || vectorIndex.flatMap(IndexManifestEntry::externalPath).isPresent()) {
-            return Optional.of(compactWhole(session, table, partition, bucket, totalBuckets, files, UniversalCompaction.numLevels(options, files), deletionVectors));
+        boolean whole = compactedRecords > MAX_LOOKUP_RECORDS || vectorIndex.flatMap(IndexManifestEntry::externalPath).isPresent();
+        if (whole && !lookupChangelog) {
+            return Optional.of(compactWhole(session, table, partition, bucket, totalBuckets, files, numLevels, deletionVectors));
         }
-        int outputLevel = unit.outputLevel();
+        // a bucket compacted whole needs no lookup: nothing lies above its output
+        int outputLevel = whole ? numLevels - 1 : unit.outputLevel();
+        List<DataFileMeta> compacted = whole ? files : unit.files();
         // with deletion vectors a retraction is not kept at any level above 0: the row it retracts is marked deleted
-        boolean dropRetracts = tableOptions.deletionVectorsEnabled() ? outputLevel > 0 : unit.dropRetracts();
-        List<DataFileMeta> compacted = unit.files();
+        boolean dropRetracts = whole || (tableOptions.deletionVectorsEnabled() ? outputLevel > 0 : unit.dropRetracts());
         List<DataFileMeta> above = files.stream().filter(file -> file.level() > outputLevel).toList();
         List<PaimonDataFile> compactedFiles = BucketCompactor.dataFiles(table, partition, bucket, compacted, deletionVectors);
         List<PaimonDataFile> aboveFiles = BucketCompactor.dataFiles(table, partition, bucket, above, deletionVectors);
@@ -106,41 +112,70 @@ public final class LookupCompactor
         KeyLookup.Hits hits = lookup.find(compactedFiles, aboveFiles);
 
         Map<String, RoaringBitmap> deletedByFile = new LinkedHashMap<>();
-        BucketCompactionReader records;
+        List<PaimonDataFile> mergedFiles = compactedFiles;
+        Map<String, RoaringBitmap> selectedRows = Map.of();
         UnaryOperator<Page> filter = UnaryOperator.identity();
         if (tableOptions.lookupResolution() == TableOptions.LookupResolution.KEEP_FOUND) {
-            records = reader.createCompactionReader(session, table, compactedFiles, dropRetracts);
             if (!hits.keys().isEmpty()) {
                 filter = page -> withoutKeys(page, lookup, hits.keys());
             }
         }
         else {
-            for (int i = 0; i < above.size(); i++) {
-                RoaringBitmap found = hits.rows().get(aboveFiles.get(i).path());
-                if (found != null) {
-                    deletedByFile.put(above.get(i).fileName(), found);
+            if (tableOptions.deletionVectorsEnabled()) {
+                for (int i = 0; i < above.size(); i++) {
+                    RoaringBitmap found = hits.rows().get(aboveFiles.get(i).path());
+                    if (found != null) {
+                        deletedByFile.put(above.get(i).fileName(), found);
+                    }
                 }
             }
-            if (tableOptions.lookupResolution() == TableOptions.LookupResolution.REPLACE_FOUND) {
-                records = reader.createCompactionReader(session, table, compactedFiles, dropRetracts);
-            }
-            else {
-                List<PaimonDataFile> merged = ImmutableList.<PaimonDataFile>builder()
+            if (tableOptions.lookupResolution() == TableOptions.LookupResolution.MERGE_FOUND) {
+                mergedFiles = ImmutableList.<PaimonDataFile>builder()
                         .addAll(compactedFiles)
                         .addAll(aboveFiles.stream().filter(file -> hits.rows().containsKey(file.path())).toList())
                         .build();
-                records = reader.createCompactionReader(session, table, merged, hits.rows(), dropRetracts);
+                selectedRows = hits.rows();
             }
         }
         Location bucketDirectory = table.bucketLocation(partition, bucket);
-        List<DataFileMeta> output = compactor.write(session, table, bucketDirectory, records, outputLevel, filter);
+        List<DataFileMeta> output;
+        List<DataFileMeta> changelog = List.of();
+        if (lookupChangelog) {
+            // before: the shallowest record above level 0, in the compaction or found above it; triggers: level 0
+            List<PaimonDataFile> compactedAboveZero = compactedFiles.stream().filter(file -> file.level() > 0).toList();
+            List<PaimonDataFile> levelZero = compactedFiles.stream().filter(file -> file.level() == 0).toList();
+            boolean firstRow = tableOptions.lookupResolution() == TableOptions.LookupResolution.KEEP_FOUND;
+            List<PaimonDataFile> beforeFiles = firstRow
+                    ? compactedAboveZero
+                    : ImmutableList.<PaimonDataFile>builder()
+                            .addAll(compactedAboveZero)
+                            .addAll(aboveFiles.stream().filter(file -> hits.rows().containsKey(file.path())).toList())
+                            .build();
+            BucketCompactor.CompactionOutput written = compactor.compactWithChangelog(
+                    session,
+                    table,
+                    bucketDirectory,
+                    firstRow ? CompactionChangelog.Producer.FIRST_ROW : CompactionChangelog.Producer.LOOKUP,
+                    reader.createCompactionReader(session, table, mergedFiles, selectedRows, false),
+                    filter,
+                    dropRetracts,
+                    reader.createCompactionReader(session, table, beforeFiles, firstRow ? Map.of() : hits.rows(), false),
+                    reader.createCompactionReader(session, table, levelZero, false),
+                    outputLevel);
+            output = written.dataFiles();
+            changelog = written.changelogFiles();
+        }
+        else {
+            output = compactor.write(session, table, bucketDirectory, reader.createCompactionReader(session, table, mergedFiles, selectedRows, dropRetracts), outputLevel, filter);
+        }
         Optional<DeletionVectorFile> vectors = deletionVectors(session, table, partition, bucket, compacted, deletedByFile, deletionVectors, vectorIndex);
         return Optional.of(new CompactionFragment(
                 partition.serialize(),
                 bucket,
                 compacted.stream().map(DataFileMeta::fileName).toList(),
                 output.stream().map(file -> WrittenFile.of(partition, bucket, totalBuckets, file)).toList(),
-                vectors));
+                vectors,
+                changelog.stream().map(file -> WrittenFile.of(partition, bucket, totalBuckets, file)).toList()));
     }
 
     private CompactionFragment compactWhole(ConnectorSession session, PaimonTable table, BinaryRow partition, int bucket, int totalBuckets, List<DataFileMeta> files, int numLevels, DeletionVectorIndex deletionVectors)

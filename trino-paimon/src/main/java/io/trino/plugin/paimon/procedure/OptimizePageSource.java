@@ -6,7 +6,6 @@ import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.format.row.BinaryRow;
 import io.trino.plugin.paimon.read.PaimonDataFile;
 import io.trino.plugin.paimon.table.PaimonTable;
-import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.plugin.paimon.write.WrittenFile;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ConnectorPageSource;
@@ -14,7 +13,6 @@ import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.SourcePage;
 
 import java.io.IOException;
-import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -64,9 +62,7 @@ public final class OptimizePageSource
         }
         long start = System.nanoTime();
         Location bucketDirectory = table.bucketLocation(split.partitionPath(), split.bucket());
-        BucketCompactor.CompactionOutput output = table.options().changelogProducer() == TableOptions.ChangelogProducer.FULL_COMPACTION
-                ? compactor.compactWithChangelog(session, table, bucketDirectory, split.files(), split.outputLevel())
-                : new BucketCompactor.CompactionOutput(compactor.compact(session, table, bucketDirectory, split.files(), split.outputLevel(), true), List.of());
+        BucketCompactor.CompactionOutput output = compactor.compactFully(session, table, bucketDirectory, split.files(), split.outputLevel());
         BinaryRow partition = BinaryRow.deserialize(split.partition());
         CompactionFragment fragment = new CompactionFragment(
                 split.partition(),

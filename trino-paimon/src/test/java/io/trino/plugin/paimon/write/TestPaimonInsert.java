@@ -149,8 +149,6 @@ final class TestPaimonInsert
         paimon.createTable(DATABASE, "deletion_vectors", refused.option("bucket", "1").option("deletion-vectors.enabled", "true").option("write-only", "true").build());
         paimon.createTable(DATABASE, "first_row", Schema.newBuilder().column("id", DataTypes.INT()).column("v", DataTypes.STRING()).primaryKey("id")
                 .option("bucket", "1").option("merge-engine", "first-row").build());
-        paimon.createTable(DATABASE, "lookup_changelog", Schema.newBuilder().column("id", DataTypes.INT()).column("v", DataTypes.STRING()).primaryKey("id")
-                .option("bucket", "1").option("changelog-producer", "lookup").build());
         paimon.createTable(DATABASE, "changelog_format", Schema.newBuilder().column("id", DataTypes.INT()).column("v", DataTypes.STRING()).primaryKey("id")
                 .option("bucket", "1").option("changelog-producer", "input").option("changelog-file.stats-mode", "full").build());
         paimon.createTable(DATABASE, "orc_files", Schema.newBuilder().column("id", DataTypes.INT()).column("v", DataTypes.STRING()).primaryKey("id")
@@ -447,7 +445,6 @@ final class TestPaimonInsert
                 io.trino.Session.builder(getSession()).setCatalogSessionProperty("paimon", "compaction_on_write_enabled", "false").build(),
                 "INSERT INTO first_row VALUES (1, 'x')",
                 ".*Cannot write to Paimon table inserts.first_row: with option 'merge-engine' = 'first-row' .* session property 'compaction_on_write_enabled' = false turns that compaction off");
-        assertQueryFails("INSERT INTO lookup_changelog VALUES (1, 'x')", ".*Cannot write to Paimon table inserts.lookup_changelog: option 'changelog-producer' = 'lookup'.*");
         assertQueryFails("INSERT INTO changelog_format VALUES (1, 'x')", ".*Cannot write to Paimon table inserts.changelog_format: option 'changelog-file.stats-mode' is set.*");
         assertQueryFails("INSERT INTO orc_files VALUES (1, 'x')", ".*Cannot write to Paimon table inserts.orc_files: option 'file.compression' = 'gzip' is not a codec of orc files \\(zstd, lz4, snappy, zlib or none\\).*");
         assertQueryFails(
@@ -455,7 +452,7 @@ final class TestPaimonInsert
                 "INSERT INTO dedup VALUES ('z', 1, 'x', 0.0)",
                 "This connector does not support query retries");
         // nothing was written
-        for (String table : List.of("cross_partition", "postpone_bucket", "deletion_vectors", "first_row", "lookup_changelog", "changelog_format", "orc_files")) {
+        for (String table : List.of("cross_partition", "postpone_bucket", "deletion_vectors", "first_row", "changelog_format", "orc_files")) {
             assertThat(paimonRows(table)).as(table).isEmpty();
         }
     }

@@ -12,26 +12,40 @@ import io.trino.spi.block.Block;
 import io.trino.spi.type.Type;
 
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 import static io.trino.spi.type.TinyintType.TINYINT;
 import static java.util.Objects.requireNonNull;
 
 /**
- * A full compaction of a bucket of a {@code changelog-producer} = {@code full-compaction} table, which writes the
- * bucket's changelog as Paimon's full compaction does: for each key, the record it had at the highest level before (the
- * state the previous full compaction published) against the merged record after. A key whose only record is the one
- * at the highest level did not change and gives nothing. Otherwise a key without a record there gives +I of the merged
- * record, unless that is a retraction; a key with one gives -D of the old record when the merge retracts it, else -U of
- * the old record and +U of the merged one, a pair left out under {@code changelog-producer.row-deduplicate} when their
- * values are equal (the fields in {@code row-deduplicate-ignore-fields} aside). The changelog records keep the sequence
- * numbers of the records they show.
- * <p>
- * Three readers walk the bucket in key order: the merge of all its files (written, without retractions, as the new
- * highest level), the highest level alone (one record per key, as it was), and the merge of the other files, read only
- * to know which keys have records besides the highest level's.
+ * The changelog a compaction writes beside its output, as Paimon's compactions write it for the table's changelog
+ * producer. Three readers walk the compacted keys in key order: the compaction's merged records (the output), the
+ * records of the state streaming readers last saw ("before"), and records whose keys trigger a changelog:
+ * <ul>
+ * <li>{@link Producer#FULL_COMPACTION} ({@code changelog-producer} = {@code full-compaction}): before is a key's record
+ * at the highest level, and the trigger is any record of the other levels. A key whose only record is the one at the
+ * highest level did not change and gives nothing; a highest-level key the merge left out entirely gives -D.</li>
+ * <li>{@link Producer#LOOKUP} ({@code changelog-producer} = {@code lookup}): before is the key's record at the
+ * shallowest level above 0, in the compaction or found above it by the lookup, and the trigger is a level-0 record:
+ * keys without one give nothing.</li>
+ * <li>{@link Producer#FIRST_ROW} (lookup changelog of a {@code first-row} table): a key with a level-0 record and no
+ * record above level 0 in the compaction gives its record as it is (keys found above the output are dropped from the
+ * output before, and give nothing).</li>
+ * </ul>
+ * Otherwise a triggered key without a before record (or whose before record is a retraction) gives +I of the merged
+ * record, unless that is a retraction; a key with one gives -D of the old record when the merge retracts it, else -U
+ * of the old record and +U of the merged one, a pair left out under {@code changelog-producer.row-deduplicate} when
+ * their values are equal (the fields in {@code row-deduplicate-ignore-fields} aside). The changelog records keep the
+ * sequence numbers of the records they show.
  */
-final class FullCompactionChangelog
+final class CompactionChangelog
 {
+    enum Producer
+    {
+        FULL_COMPACTION, LOOKUP, FIRST_ROW
+    }
+
+    private final Producer producer;
     private final List<Type> types;
     private final KeyValueLayout layout;
     private final RecordComparator comparator;
@@ -43,8 +57,9 @@ final class FullCompactionChangelog
      * @param types the types of the key-value layout's channels: keys, sequence number, row kind, table columns
      * @param comparedChannels the value channels row deduplication compares
      */
-    FullCompactionChangelog(List<Type> types, KeyValueLayout layout, RecordComparator comparator, boolean rowDeduplicate, int[] comparedChannels)
+    CompactionChangelog(Producer producer, List<Type> types, KeyValueLayout layout, RecordComparator comparator, boolean rowDeduplicate, int[] comparedChannels)
     {
+        this.producer = requireNonNull(producer, "producer is null");
         this.types = ImmutableList.copyOf(types);
         this.layout = requireNonNull(layout, "layout is null");
         this.comparator = requireNonNull(comparator, "comparator is null");
@@ -57,44 +72,39 @@ final class FullCompactionChangelog
         }
     }
 
-    /** Writes the merged records and the changelog, and closes the readers. */
-    void compact(BucketCompactionReader merged, BucketCompactionReader highestLevel, BucketCompactionReader otherLevels, CompactedRunWriter writer)
+    /**
+     * Writes the merged records and the changelog, and closes the readers.
+     *
+     * @param filter what of each page of merged records is the output (the rest gives no changelog either)
+     * @param dropRetracts whether merged retractions are left out of the output (they still give changelog)
+     */
+    void compact(BucketCompactionReader merged, UnaryOperator<Page> filter, boolean dropRetracts, BucketCompactionReader beforeRecords, BucketCompactionReader triggers, CompactedRunWriter writer)
     {
-        try (merged; highestLevel; otherLevels) {
-            Cursor before = new Cursor(highestLevel);
-            Cursor others = new Cursor(otherLevels);
+        try (merged; beforeRecords; triggers) {
+            Cursor before = new Cursor(beforeRecords);
+            Cursor triggered = new Cursor(triggers);
             PageBuilder changelog = new PageBuilder(types);
             for (Page page = merged.nextPage(); page != null; page = merged.nextPage()) {
+                page = filter.apply(page);
                 Block kinds = page.getBlock(layout.kindChannel());
                 int[] kept = new int[page.getPositionCount()];
                 int keptCount = 0;
                 for (int position = 0; position < page.getPositionCount(); position++) {
                     boolean retract = KeyValueLayout.isRetract(TINYINT.getByte(kinds, position));
-                    if (!retract) {
+                    if (!retract || !dropRetracts) {
                         kept[keptCount++] = position;
                     }
-                    // a highest-level key that the merge left out entirely is gone
                     while (before.isBefore(page, position)) {
-                        append(changelog, before.page(), before.position(), KeyValueLayout.DELETE);
+                        if (producer == Producer.FULL_COMPACTION) {
+                            // a highest-level key that the merge left out entirely is gone
+                            append(changelog, before.page(), before.position(), KeyValueLayout.DELETE);
+                        }
                         before.next();
                     }
                     boolean hadRecord = before.isAt(page, position);
-                    boolean changed = others.skipTo(page, position);
-                    if (hadRecord && !changed) {
-                        before.next();
-                        continue;
-                    }
-                    if (!hadRecord) {
-                        if (!retract) {
-                            append(changelog, page, position, KeyValueLayout.INSERT);
-                        }
-                    }
-                    else if (retract) {
-                        append(changelog, before.page(), before.position(), KeyValueLayout.DELETE);
-                    }
-                    else if (!rowDeduplicate || !sameValues(before.page(), before.position(), page, position)) {
-                        append(changelog, before.page(), before.position(), KeyValueLayout.UPDATE_BEFORE);
-                        append(changelog, page, position, KeyValueLayout.UPDATE_AFTER);
+                    if (triggered.skipTo(page, position)) {
+                        boolean beforeIsAdd = hadRecord && !KeyValueLayout.isRetract(TINYINT.getByte(before.page().getBlock(layout.kindChannel()), before.position()));
+                        appendChange(changelog, beforeIsAdd ? before : null, hadRecord, page, position, retract);
                     }
                     if (hadRecord) {
                         before.next();
@@ -109,12 +119,43 @@ final class FullCompactionChangelog
                 }
             }
             while (before.hasRecord()) {
-                append(changelog, before.page(), before.position(), KeyValueLayout.DELETE);
+                if (producer == Producer.FULL_COMPACTION) {
+                    append(changelog, before.page(), before.position(), KeyValueLayout.DELETE);
+                }
                 before.next();
             }
             if (!changelog.isEmpty()) {
                 writer.writeChangelog(changelog.build());
             }
+        }
+    }
+
+    /**
+     * The changelog of one triggered key.
+     *
+     * @param before the cursor at the key's before record when that is an add, else null
+     * @param hadRecord whether the key had a before record at all
+     */
+    private void appendChange(PageBuilder changelog, Cursor before, boolean hadRecord, Page page, int position, boolean retract)
+    {
+        if (producer == Producer.FIRST_ROW) {
+            if (!hadRecord) {
+                // the first row of a new key, with the row kind it was written with
+                append(changelog, page, position, TINYINT.getByte(page.getBlock(layout.kindChannel()), position));
+            }
+            return;
+        }
+        if (before == null) {
+            if (!retract) {
+                append(changelog, page, position, KeyValueLayout.INSERT);
+            }
+        }
+        else if (retract) {
+            append(changelog, before.page(), before.position(), KeyValueLayout.DELETE);
+        }
+        else if (!rowDeduplicate || !sameValues(before.page(), before.position(), page, position)) {
+            append(changelog, before.page(), before.position(), KeyValueLayout.UPDATE_BEFORE);
+            append(changelog, page, position, KeyValueLayout.UPDATE_AFTER);
         }
     }
 
