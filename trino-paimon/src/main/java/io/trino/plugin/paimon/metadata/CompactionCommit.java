@@ -73,6 +73,22 @@ final class CompactionCommit
         if (fragments.isEmpty()) {
             return Optional.empty();
         }
+        try {
+            return Optional.of(commitFragments(baseSnapshotId, fragments, commitIdentifier, queryId));
+        }
+        catch (RuntimeException e) {
+            if (e instanceof TrinoException trinoException && !trinoException.getErrorCode().equals(PAIMON_COMMIT_STATE_UNKNOWN.toErrorCode())) {
+                discard(fragments, e);
+            }
+            else {
+                log.warn(e, "Compaction commit to %s failed with an unknown outcome; its data files are left in place", table.name());
+            }
+            throw e;
+        }
+    }
+
+    private Snapshot commitFragments(long baseSnapshotId, List<CompactionFragment> fragments, String commitIdentifier, String queryId)
+    {
         String tableName = table.name().toString();
         Location location = table.location();
         Snapshot base = new SnapshotFiles(fileSystem, location).readSnapshot(baseSnapshotId);
@@ -129,21 +145,8 @@ final class CompactionCommit
         };
         SnapshotCommitter committer = new SnapshotCommitter(fileSystem, location, table.schema(), commitIdentifier, table.options().commitMaxRetries());
         Map<String, String> properties = ImmutableMap.of(InsertCommit.COMMIT_ID_PROPERTY, commitIdentifier, InsertCommit.QUERY_ID_PROPERTY, queryId);
-        try {
-            List<ManifestEntry> changes = ImmutableList.<ManifestEntry>builder().addAll(deletes).addAll(adds).build();
-            return Optional.of(committer.commit(CommitKind.COMPACT, changes, changelogFiles, IndexManifestUpdate.bucketed(vectorChanges), false, properties, check));
-        }
-        catch (RuntimeException e) {
-            if (e instanceof TrinoException trinoException && !trinoException.getErrorCode().equals(PAIMON_COMMIT_STATE_UNKNOWN.toErrorCode())) {
-                deleteWritten(adds, e);
-                deleteWritten(changelogFiles, e);
-                deleteWrittenVectors(fragments, e);
-            }
-            else {
-                log.warn(e, "Compaction commit to %s failed with an unknown outcome; its data files are left in place", tableName);
-            }
-            throw e;
-        }
+        List<ManifestEntry> changes = ImmutableList.<ManifestEntry>builder().addAll(deletes).addAll(adds).build();
+        return committer.commit(CommitKind.COMPACT, changes, changelogFiles, IndexManifestUpdate.bucketed(vectorChanges), false, properties, check);
     }
 
     /**
@@ -225,32 +228,30 @@ final class CompactionCommit
                 .toList();
     }
 
-    private void deleteWrittenVectors(List<CompactionFragment> fragments, RuntimeException failure)
+    /**
+     * Deletes what compactions wrote that will not be committed: their data and changelog files and the deletion
+     * vector index files they wrote; failures to delete are added to the failure that made them unwanted.
+     */
+    void discard(List<CompactionFragment> fragments, RuntimeException failure)
     {
         for (CompactionFragment fragment : fragments) {
-            if (fragment.deletionVectors().isEmpty() || !fragment.deletionVectors().get().written()) {
-                continue;
+            for (WrittenFile written : fragment.allWrittenFiles()) {
+                ManifestEntry entry = written.toManifestEntry();
+                delete(table.bucketLocation(entry.partition(), entry.bucket()).appendPath(entry.file().fileName()), failure);
             }
-            Location file = DeletionVectorIndexFile.location(table.location(), fragment.deletionVectors().get().fileName());
-            try {
-                fileSystem.deleteFile(file);
-            }
-            catch (IOException e) {
-                failure.addSuppressed(new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to delete deletion vector index file " + file, e));
+            if (fragment.deletionVectors().isPresent() && fragment.deletionVectors().get().written()) {
+                delete(DeletionVectorIndexFile.location(table.location(), fragment.deletionVectors().get().fileName()), failure);
             }
         }
     }
 
-    private void deleteWritten(List<ManifestEntry> files, RuntimeException failure)
+    private void delete(Location file, RuntimeException failure)
     {
-        for (ManifestEntry entry : files) {
-            Location file = table.bucketLocation(entry.partition(), entry.bucket()).appendPath(entry.file().fileName());
-            try {
-                fileSystem.deleteFile(file);
-            }
-            catch (IOException e) {
-                failure.addSuppressed(new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to delete compacted data file " + file, e));
-            }
+        try {
+            fileSystem.deleteFile(file);
+        }
+        catch (IOException e) {
+            failure.addSuppressed(new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to delete compaction output " + file, e));
         }
     }
 

@@ -1,6 +1,5 @@
 package io.trino.plugin.paimon.metadata;
 
-import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
 import io.airlift.json.JsonCodec;
 import io.airlift.log.Logger;
@@ -32,6 +31,7 @@ import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ConnectorSession;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -144,12 +144,6 @@ public final class Compactions
         if (!table.hasPrimaryKey() || options.writeOnly() || !isCompactionOnWriteEnabled(session) || written.isEmpty()) {
             return;
         }
-        // Paimon's overwrite commit drops the changelog of the statement, its compaction's included
-        boolean fullChangelog = table.options().changelogProducer() == TableOptions.ChangelogProducer.FULL_COMPACTION && !handle.overwrite();
-        boolean deleteRestartsRow = MergeEngineOptions.toSpec(table.schema(), table.options()).deleteRestartsRow();
-        boolean levelZeroInvisible = table.options().batchScanSkipsLevelZero();
-        // lookup changelog comes from the compaction that moves level 0 up, which looks up the keys' older records
-        boolean lookupChangelog = table.options().changelogProducer() == TableOptions.ChangelogProducer.LOOKUP;
         Set<BucketKey> buckets = written.stream()
                 .map(entry -> new BucketKey(ByteBuffer.wrap(entry.partition().bytes()), entry.bucket()))
                 .collect(toImmutableSet());
@@ -159,8 +153,46 @@ public final class Compactions
         List<IndexManifestEntry> vectorIndexes = indexFiles.stream()
                 .filter(index -> index.indexType().equals(IndexManifestEntry.DELETION_VECTORS_INDEX))
                 .toList();
-        ImmutableList.Builder<CompactionFragment> fragments = ImmutableList.builder();
-        for (BucketFiles bucket : scan.liveFilesByBucket(appended, ScanFilter.ALL)) {
+        List<CompactionFragment> fragments = new ArrayList<>();
+        try {
+            compactBuckets(session, table, options, handle.overwrite(), scan.liveFilesByBucket(appended, ScanFilter.ALL), buckets, deletionVectors, vectorIndexes, fragments);
+        }
+        catch (RuntimeException e) {
+            // the buckets compacted before the failure are not committed
+            new CompactionCommit(fileSystem, table).discard(fragments, e);
+            throw e;
+        }
+        try {
+            new CompactionCommit(fileSystem, table).commit(appended.id(), fragments, handle.commitIdentifier(), session.getQueryId());
+        }
+        catch (TrinoException e) {
+            if (!e.getErrorCode().equals(TRANSACTION_CONFLICT.toErrorCode())) {
+                throw e;
+            }
+            // the statement's data is committed; another writer compacted or replaced these files first
+            log.warn(e, "Compaction after a write to %s gave way to a concurrent commit", tableName);
+        }
+    }
+
+    /** Compacts the written buckets that call for it, adding each compaction's fragment as it is done. */
+    private void compactBuckets(
+            ConnectorSession session,
+            PaimonTable table,
+            CompactionOptions options,
+            boolean overwrite,
+            List<BucketFiles> liveBuckets,
+            Set<BucketKey> buckets,
+            DeletionVectorIndex deletionVectors,
+            List<IndexManifestEntry> vectorIndexes,
+            List<CompactionFragment> fragments)
+    {
+        TableOptions tableOptions = table.options();
+        boolean fullCompactions = tableOptions.changelogProducer() == TableOptions.ChangelogProducer.FULL_COMPACTION;
+        boolean deleteRestartsRow = MergeEngineOptions.toSpec(table.schema(), tableOptions).deleteRestartsRow();
+        boolean levelZeroInvisible = tableOptions.batchScanSkipsLevelZero();
+        // lookup changelog comes from the compaction that moves level 0 up, which looks up the keys' older records
+        boolean lookupChangelog = tableOptions.changelogProducer() == TableOptions.ChangelogProducer.LOOKUP;
+        for (BucketFiles bucket : liveBuckets) {
             if (!buckets.contains(new BucketKey(ByteBuffer.wrap(bucket.partition().bytes()), bucket.bucket()))) {
                 continue;
             }
@@ -169,16 +201,20 @@ public final class Compactions
                     .filter(index -> index.bucket() == bucket.bucket() && Arrays.equals(index.partition().bytes(), bucket.partition().bytes()))
                     .findFirst();
             if (levelZeroInvisible || lookupChangelog) {
-                lookupCompactor.compact(session, table, options, bucket.partition(), bucket.bucket(), bucket.files().getFirst().totalBuckets(), files, deletionVectors, vectorIndex, !handle.overwrite())
+                lookupCompactor.compact(session, table, options, bucket.partition(), bucket.bucket(), bucket.files().getFirst().totalBuckets(), files, deletionVectors, vectorIndex, !overwrite)
                         .ifPresent(fragments::add);
                 continue;
             }
             int numLevels = UniversalCompaction.numLevels(options, files);
             List<UniversalCompaction.LevelRun> runs = UniversalCompaction.levelSortedRuns(files);
-            if (fullChangelog) {
-                // streaming readers of the table learn of its changes only from the changelog of full compactions
-                if (UniversalCompaction.pickFull(numLevels, runs).isPresent()) {
-                    fragments.add(compactWithChangelog(session, table, bucket.partition(), bucket.bucket(), bucket.files().getFirst().totalBuckets(), files, numLevels - 1, deletionVectors));
+            if (fullCompactions) {
+                // streaming readers of the table learn of its changes only from the changelog of full compactions;
+                // Paimon's overwrite commit drops the statement's changelog, but its writer still compacts fully
+                Optional<UniversalCompaction.Unit> full = UniversalCompaction.pickFull(numLevels, runs);
+                if (full.isPresent()) {
+                    fragments.add(overwrite
+                            ? compact(session, table, bucket.partition(), bucket.bucket(), bucket.files().getFirst().totalBuckets(), full.get(), deletionVectors)
+                            : compactWithChangelog(session, table, bucket.partition(), bucket.bucket(), bucket.files().getFirst().totalBuckets(), files, numLevels - 1, deletionVectors));
                 }
                 continue;
             }
@@ -190,16 +226,6 @@ public final class Compactions
             if (unit.isPresent()) {
                 fragments.add(compact(session, table, bucket.partition(), bucket.bucket(), bucket.files().getFirst().totalBuckets(), unit.get(), deletionVectors));
             }
-        }
-        try {
-            new CompactionCommit(fileSystem, table).commit(appended.id(), fragments.build(), handle.commitIdentifier(), session.getQueryId());
-        }
-        catch (TrinoException e) {
-            if (!e.getErrorCode().equals(TRANSACTION_CONFLICT.toErrorCode())) {
-                throw e;
-            }
-            // the statement's data is committed; another writer compacted or replaced these files first
-            log.warn(e, "Compaction after a write to %s gave way to a concurrent commit", tableName);
         }
     }
 

@@ -150,13 +150,7 @@ public final class BucketCompactor
             return new CompactionOutput(writer.finish(), writer.finishChangelog());
         }
         catch (RuntimeException e) {
-            try {
-                writer.abort();
-            }
-            catch (RuntimeException abortFailure) {
-                e.addSuppressed(abortFailure);
-            }
-            throw e;
+            throw abort(writer, e);
         }
     }
 
@@ -189,14 +183,19 @@ public final class BucketCompactor
             return writer.finish();
         }
         catch (RuntimeException e) {
-            try {
-                writer.abort();
-            }
-            catch (RuntimeException abortFailure) {
-                e.addSuppressed(abortFailure);
-            }
-            throw e;
+            throw abort(writer, e);
         }
+    }
+
+    private static RuntimeException abort(CompactedRunWriter writer, RuntimeException failure)
+    {
+        try {
+            writer.abort();
+        }
+        catch (RuntimeException abortFailure) {
+            failure.addSuppressed(abortFailure);
+        }
+        return failure;
     }
 
     /** The files of a bucket as the compaction reader takes them, each with its deletion vector, so deleted rows stay deleted. */

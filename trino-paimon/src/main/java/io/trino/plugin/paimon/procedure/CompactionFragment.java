@@ -23,7 +23,8 @@ public record CompactionFragment(byte[] partition, int bucket, List<String> comp
         compactedFiles = ImmutableList.copyOf(compactedFiles);
         writtenFiles = ImmutableList.copyOf(writtenFiles);
         requireNonNull(deletionVectors, "deletionVectors is null");
-        changelogFiles = ImmutableList.copyOf(changelogFiles);
+        // fragments staged before compactions wrote changelog have none
+        changelogFiles = changelogFiles == null ? ImmutableList.of() : ImmutableList.copyOf(changelogFiles);
     }
 
     public CompactionFragment(byte[] partition, int bucket, List<String> compactedFiles, List<WrittenFile> writtenFiles, Optional<DeletionVectorFile> deletionVectors)

@@ -24,6 +24,7 @@ import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ConnectorSession;
 import org.roaringbitmap.RoaringBitmap;
 
+import java.io.IOException;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -168,7 +169,22 @@ public final class LookupCompactor
         else {
             output = compactor.write(session, table, bucketDirectory, reader.createCompactionReader(session, table, mergedFiles, selectedRows, dropRetracts), outputLevel, filter);
         }
-        Optional<DeletionVectorFile> vectors = deletionVectors(session, table, partition, bucket, compacted, deletedByFile, deletionVectors, vectorIndex);
+        Optional<DeletionVectorFile> vectors;
+        try {
+            vectors = deletionVectors(session, table, partition, bucket, compacted, deletedByFile, deletionVectors, vectorIndex);
+        }
+        catch (RuntimeException e) {
+            TrinoFileSystem fileSystem = fileSystemFactory.create(session);
+            for (DataFileMeta file : ImmutableList.<DataFileMeta>builder().addAll(output).addAll(changelog).build()) {
+                try {
+                    fileSystem.deleteFile(bucketDirectory.appendPath(file.fileName()));
+                }
+                catch (IOException deleteFailure) {
+                    e.addSuppressed(deleteFailure);
+                }
+            }
+            throw e;
+        }
         return Optional.of(new CompactionFragment(
                 partition.serialize(),
                 bucket,

@@ -74,21 +74,43 @@ public final class OptimizePageSource
         Location fragmentLocation = Optimize.fragmentLocation(stagingLocation, split.bucketId());
         try {
             fileSystem.newOutputFile(fragmentLocation).createOrOverwrite(codec.toJsonBytes(fragment));
-            if (Optimize.isAbandoned(fileSystem, stagingLocation)) {
-                // the query failed elsewhere and its rollback may have listed the staging folder before this fragment
-                for (WrittenFile file : fragment.allWrittenFiles()) {
-                    fileSystem.deleteFile(bucketDirectory.appendPath(file.fileName()));
-                }
-                fileSystem.deleteFile(fragmentLocation);
-            }
         }
         catch (IOException e) {
-            throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to write compaction fragment " + fragmentLocation, e);
+            // without its fragment the rollback cannot find what this bucket wrote
+            TrinoException failure = new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to write compaction fragment " + fragmentLocation, e);
+            deleteWritten(bucketDirectory, fragment, failure);
+            throw failure;
+        }
+        if (Optimize.isAbandoned(fileSystem, stagingLocation)) {
+            // the query failed elsewhere and its rollback may have listed the staging folder before this fragment
+            TrinoException failure = new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to remove the output of abandoned compaction of " + split.bucketId());
+            deleteWritten(bucketDirectory, fragment, failure);
+            try {
+                fileSystem.deleteFile(fragmentLocation);
+            }
+            catch (IOException e) {
+                failure.addSuppressed(e);
+            }
+            if (failure.getSuppressed().length > 0) {
+                throw failure;
+            }
         }
         completedBytes = split.files().stream().mapToLong(PaimonDataFile::fileSize).sum();
         readTimeNanos = System.nanoTime() - start;
         finished = true;
         return null;
+    }
+
+    private void deleteWritten(Location bucketDirectory, CompactionFragment fragment, TrinoException failure)
+    {
+        for (WrittenFile file : fragment.allWrittenFiles()) {
+            try {
+                fileSystem.deleteFile(bucketDirectory.appendPath(file.fileName()));
+            }
+            catch (IOException e) {
+                failure.addSuppressed(e);
+            }
+        }
     }
 
     @Override

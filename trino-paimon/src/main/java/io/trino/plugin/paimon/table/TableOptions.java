@@ -162,10 +162,8 @@ public record TableOptions(
     /** The columns whose changes alone do not count as a change for {@link #changelogRowDeduplicate()}. */
     public List<String> changelogRowDeduplicateIgnoreFields()
     {
-        return Optional.ofNullable(options.get("changelog-producer.row-deduplicate-ignore-fields")).map(TableOptions::splitUntrimmed).orElse(ImmutableList.of()).stream()
-                .map(String::trim)
-                .filter(field -> !field.isEmpty())
-                .toList();
+        // names are taken as written between the commas, as Paimon takes them
+        return Optional.ofNullable(options.get("changelog-producer.row-deduplicate-ignore-fields")).map(TableOptions::splitUntrimmed).orElse(ImmutableList.of());
     }
 
     /** Whether deletion vectors are written in the 64-bit flavour ({@code deletion-vectors.bitmap64}, paimon-format.md §12). */

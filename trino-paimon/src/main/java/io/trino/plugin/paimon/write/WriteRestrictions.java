@@ -38,7 +38,7 @@ public final class WriteRestrictions
         if (primaryKeyTable && !schema.primaryKeys().containsAll(schema.partitionKeys())) {
             throw refuse(tableName, "the primary key %s does not contain every partition key %s (cross-partition upsert)".formatted(schema.primaryKeys(), schema.partitionKeys()));
         }
-        if (primaryKeyTable && options.changelogProducer() == ChangelogProducer.INPUT && options.options().containsKey("changelog-file.stats-mode")) {
+        if (primaryKeyTable && options.changelogProducer() != ChangelogProducer.NONE && options.options().containsKey("changelog-file.stats-mode")) {
             // changelog files are written with the data files' statistics
             throw refuse(tableName, "option 'changelog-file.stats-mode' is set (changelog files are written with the data files' statistics)");
         }

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -39,7 +40,7 @@ final class TestFullCompactionChangelog
     @Override
     protected void createTables(PaimonJavaCatalog paimon)
     {
-        for (String table : List.of("kept_trino", "kept_paimon", "optimized")) {
+        for (String table : List.of("kept_trino", "kept_paimon", "optimized", "large_trino", "large_paimon")) {
             paimon.createTable(DATABASE, table, Schema.newBuilder()
                     .column("k", DataTypes.INT().notNull())
                     .column("v", DataTypes.STRING())
@@ -114,6 +115,23 @@ final class TestFullCompactionChangelog
     }
 
     @Test
+    void changelogOfManyPagesEqualsPaimonJavas()
+    {
+        // 10,000 keys over two buckets: the merge, the old records and the changelog each span several pages
+        assertUpdate("INSERT INTO large_trino SELECT k, 'v' || CAST(k AS varchar) FROM UNNEST(sequence(1, 10000)) t(k)", 10_000);
+        assertUpdate("INSERT INTO large_trino SELECT k, 'w' || CAST(k AS varchar) FROM UNNEST(sequence(2, 10000, 2)) t(k)", 5_000);
+        Table paimonTable = paimon().getTable(DATABASE, "large_paimon");
+        writeAndCompactFully(paimonTable, IntStream.rangeClosed(1, 10_000).mapToObj(k -> row(k, "v" + k)).toList());
+        writeAndCompactFully(paimonTable, IntStream.rangeClosed(1, 5_000).mapToObj(i -> row(2 * i, "w" + 2 * i)).toList());
+
+        List<String> ours = PaimonJavaCatalog.readChangelog(paimon().getTable(DATABASE, "large_trino"));
+        assertThat(ours).hasSize(20_000);
+        assertThat(ours.stream().filter(row -> row.startsWith("-U(")).count()).isEqualTo(5_000);
+        assertThat(ours).contains("-U(10000, v10000)", "+U(10000, w10000)", "+I(9999, v9999)");
+        assertThat(ours).isEqualTo(PaimonJavaCatalog.readChangelog(paimon().getTable(DATABASE, "large_paimon")));
+    }
+
+    @Test
     void rowDeduplicationLeavesOutUnchangedRows()
     {
         assertUpdate("INSERT INTO deduplicated VALUES (1, 'a', 1), (2, 'b', 1)", 2);
@@ -160,6 +178,17 @@ final class TestFullCompactionChangelog
                 "+I(1, a)", "+I(2, b)",
                 "-U(1, a)", "+U(1, a2)", "-D(2, b)", "+I(3, c)");
         assertThat(tableRows("optimized")).containsExactly("(1, a2)", "(3, c)");
+        assertThat(fsckViolations("optimized")).isEmpty();
+
+        // an overwrite adds no changelog, as Paimon's overwrite commit drops it, but its rows are compacted fully, so
+        // the next write's changelog updates them
+        List<String> beforeOverwrite = PaimonJavaCatalog.readChangelog(paimon().getTable(DATABASE, "optimized"));
+        assertUpdate(Session.builder(getSession()).setCatalogSessionProperty("paimon", "insert_existing_partitions_behavior", "OVERWRITE").build(), "INSERT INTO optimized VALUES (5, 'e')", 1);
+        assertThat(PaimonJavaCatalog.readChangelog(paimon().getTable(DATABASE, "optimized"))).isEqualTo(beforeOverwrite);
+        assertUpdate("INSERT INTO optimized VALUES (5, 'e2')", 1);
+        List<String> afterOverwrite = PaimonJavaCatalog.readChangelog(paimon().getTable(DATABASE, "optimized"));
+        assertThat(afterOverwrite.subList(beforeOverwrite.size(), afterOverwrite.size())).containsExactly("-U(5, e)", "+U(5, e2)");
+        assertThat(tableRows("optimized")).containsExactly("(5, e2)");
         assertThat(fsckViolations("optimized")).isEmpty();
     }
 
