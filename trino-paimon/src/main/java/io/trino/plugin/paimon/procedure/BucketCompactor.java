@@ -7,9 +7,8 @@ import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.plugin.paimon.format.manifest.DataFileMeta;
 import io.trino.plugin.paimon.format.row.BinaryRow;
 import io.trino.plugin.paimon.format.schema.DataField;
-import io.trino.plugin.paimon.merge.KeyValueLayout;
-import io.trino.plugin.paimon.merge.RecordComparator;
 import io.trino.plugin.paimon.read.BucketCompactionReader;
+import io.trino.plugin.paimon.read.CompactionChangelog;
 import io.trino.plugin.paimon.read.DeletionVectorIndex;
 import io.trino.plugin.paimon.read.PaimonDataFile;
 import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
@@ -27,8 +26,6 @@ import java.util.Set;
 import java.util.function.UnaryOperator;
 import java.util.stream.IntStream;
 
-import static io.trino.spi.type.BigintType.BIGINT;
-import static io.trino.spi.type.TinyintType.TINYINT;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -130,23 +127,17 @@ public final class BucketCompactor
             BucketCompactionReader triggers,
             int outputLevel)
     {
-        List<DataField> keyFields = table.trimmedPrimaryKeyFields();
-        List<Type> keyTypes = keyFields.stream().map(typeMapping::toTrinoType).toList();
+        List<Type> keyTypes = table.trimmedPrimaryKeyFields().stream().map(typeMapping::toTrinoType).toList();
         List<DataField> columns = table.schema().fields();
-        ImmutableList.Builder<Type> types = ImmutableList.<Type>builder().addAll(keyTypes).add(BIGINT).add(TINYINT);
-        columns.forEach(field -> types.add(typeMapping.toTrinoType(field)));
-        int[] valueChannels = IntStream.range(0, columns.size()).map(i -> keyTypes.size() + 2 + i).toArray();
-        KeyValueLayout layout = new KeyValueLayout(keyTypes.size(), new int[0], false, valueChannels);
         Set<String> ignored = Set.copyOf(table.options().changelogRowDeduplicateIgnoreFields());
-        int[] comparedChannels = IntStream.range(0, columns.size())
+        int[] comparedColumns = IntStream.range(0, columns.size())
                 .filter(i -> !ignored.contains(columns.get(i).name()))
-                .map(i -> valueChannels[i])
                 .toArray();
-        CompactionChangelog changelog = new CompactionChangelog(producer, types.build(), layout, new RecordComparator(layout, keyTypes, List.of()), table.options().changelogRowDeduplicate(), comparedChannels);
+        CompactionChangelog changelog = new CompactionChangelog(producer, keyTypes, columns.stream().map(typeMapping::toTrinoType).toList(), table.options().changelogRowDeduplicate(), comparedColumns);
 
         CompactedRunWriter writer = new CompactedRunWriter(fileSystemFactory.create(session), table, typeMapping, bucketDirectory, outputLevel);
-        try {
-            changelog.compact(merged, filter, dropRetracts, before, triggers, writer);
+        try (merged; before; triggers) {
+            changelog.compact(merged::nextPage, filter, dropRetracts, before::nextPage, triggers::nextPage, writer::write, writer::writeChangelog);
             return new CompactionOutput(writer.finish(), writer.finishChangelog());
         }
         catch (RuntimeException e) {

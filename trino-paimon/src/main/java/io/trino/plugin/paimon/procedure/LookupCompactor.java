@@ -10,6 +10,7 @@ import io.trino.plugin.paimon.format.index.DeletionVectorIndexFile;
 import io.trino.plugin.paimon.format.manifest.DataFileMeta;
 import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
 import io.trino.plugin.paimon.format.row.BinaryRow;
+import io.trino.plugin.paimon.read.CompactionChangelog;
 import io.trino.plugin.paimon.read.DeletionVectorIndex;
 import io.trino.plugin.paimon.read.DeletionVectors;
 import io.trino.plugin.paimon.read.KeyLookup;

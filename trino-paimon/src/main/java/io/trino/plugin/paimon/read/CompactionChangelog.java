@@ -1,19 +1,19 @@
-package io.trino.plugin.paimon.procedure;
+package io.trino.plugin.paimon.read;
 
 import com.google.common.collect.ImmutableList;
 import io.trino.plugin.paimon.merge.KeyValueLayout;
 import io.trino.plugin.paimon.merge.RecordComparator;
 import io.trino.plugin.paimon.merge.ValueEquality;
-import io.trino.plugin.paimon.read.BucketCompactionReader;
-import io.trino.plugin.paimon.write.CompactedRunWriter;
 import io.trino.spi.Page;
 import io.trino.spi.PageBuilder;
 import io.trino.spi.block.Block;
 import io.trino.spi.type.Type;
 
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
+import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.TinyintType.TINYINT;
 import static java.util.Objects.requireNonNull;
 
@@ -38,11 +38,18 @@ import static java.util.Objects.requireNonNull;
  * their values are equal (the fields in {@code row-deduplicate-ignore-fields} aside). The changelog records keep the
  * sequence numbers of the records they show.
  */
-final class CompactionChangelog
+public final class CompactionChangelog
 {
-    enum Producer
+    public enum Producer
     {
         FULL_COMPACTION, LOOKUP, FIRST_ROW
+    }
+
+    /** Key-value pages (key channels, sequence number, row kind, every table column) in key order, one record per key. */
+    public interface Records
+    {
+        /** The next page; null after the last. */
+        Page nextPage();
     }
 
     private final Producer producer;
@@ -54,79 +61,85 @@ final class CompactionChangelog
     private final boolean rowDeduplicate;
 
     /**
-     * @param types the types of the key-value layout's channels: keys, sequence number, row kind, table columns
-     * @param comparedChannels the value channels row deduplication compares
+     * @param valueTypes the types of the table's columns
+     * @param comparedValues the table columns (by index) row deduplication compares
      */
-    CompactionChangelog(Producer producer, List<Type> types, KeyValueLayout layout, RecordComparator comparator, boolean rowDeduplicate, int[] comparedChannels)
+    public CompactionChangelog(Producer producer, List<Type> keyTypes, List<Type> valueTypes, boolean rowDeduplicate, int[] comparedValues)
     {
         this.producer = requireNonNull(producer, "producer is null");
-        this.types = ImmutableList.copyOf(types);
-        this.layout = requireNonNull(layout, "layout is null");
-        this.comparator = requireNonNull(comparator, "comparator is null");
+        this.types = ImmutableList.<Type>builder().addAll(keyTypes).add(BIGINT).add(TINYINT).addAll(valueTypes).build();
+        int[] valueChannels = new int[valueTypes.size()];
+        for (int i = 0; i < valueChannels.length; i++) {
+            valueChannels[i] = keyTypes.size() + 2 + i;
+        }
+        this.layout = new KeyValueLayout(keyTypes.size(), new int[0], false, valueChannels);
+        this.comparator = new RecordComparator(layout, keyTypes, List.of());
         this.rowDeduplicate = rowDeduplicate;
-        this.comparedChannels = comparedChannels.clone();
-        this.equalities = new ValueEquality[comparedChannels.length];
-        for (int i = 0; i < comparedChannels.length; i++) {
+        this.comparedChannels = new int[comparedValues.length];
+        this.equalities = new ValueEquality[comparedValues.length];
+        for (int i = 0; i < comparedValues.length; i++) {
+            comparedChannels[i] = valueChannels[comparedValues[i]];
             // Paimon compares the rows with its generated record equaliser
-            equalities[i] = ValueEquality.of(types.get(comparedChannels[i]), ValueEquality.Mode.RECORD_EQUALISER);
+            equalities[i] = ValueEquality.of(valueTypes.get(comparedValues[i]), ValueEquality.Mode.RECORD_EQUALISER);
         }
     }
 
     /**
-     * Writes the merged records and the changelog, and closes the readers.
+     * Passes the merged records to the output and their changelog to the changelog, each in key order.
      *
+     * @param merged the compaction's merged records, retractions included
      * @param filter what of each page of merged records is the output (the rest gives no changelog either)
      * @param dropRetracts whether merged retractions are left out of the output (they still give changelog)
+     * @param beforeRecords the records streaming readers last saw of the compacted keys
+     * @param triggers records whose keys get a changelog
      */
-    void compact(BucketCompactionReader merged, UnaryOperator<Page> filter, boolean dropRetracts, BucketCompactionReader beforeRecords, BucketCompactionReader triggers, CompactedRunWriter writer)
+    public void compact(Records merged, UnaryOperator<Page> filter, boolean dropRetracts, Records beforeRecords, Records triggers, Consumer<Page> output, Consumer<Page> changelogOutput)
     {
-        try (merged; beforeRecords; triggers) {
-            Cursor before = new Cursor(beforeRecords);
-            Cursor triggered = new Cursor(triggers);
-            PageBuilder changelog = new PageBuilder(types);
-            for (Page page = merged.nextPage(); page != null; page = merged.nextPage()) {
-                page = filter.apply(page);
-                Block kinds = page.getBlock(layout.kindChannel());
-                int[] kept = new int[page.getPositionCount()];
-                int keptCount = 0;
-                for (int position = 0; position < page.getPositionCount(); position++) {
-                    boolean retract = KeyValueLayout.isRetract(TINYINT.getByte(kinds, position));
-                    if (!retract || !dropRetracts) {
-                        kept[keptCount++] = position;
-                    }
-                    while (before.isBefore(page, position)) {
-                        if (producer == Producer.FULL_COMPACTION) {
-                            // a highest-level key that the merge left out entirely is gone
-                            append(changelog, before.page(), before.position(), KeyValueLayout.DELETE);
-                        }
-                        before.next();
-                    }
-                    boolean hadRecord = before.isAt(page, position);
-                    if (triggered.skipTo(page, position)) {
-                        boolean beforeIsAdd = hadRecord && !KeyValueLayout.isRetract(TINYINT.getByte(before.page().getBlock(layout.kindChannel()), before.position()));
-                        appendChange(changelog, beforeIsAdd ? before : null, hadRecord, page, position, retract);
-                    }
-                    if (hadRecord) {
-                        before.next();
-                    }
-                    if (changelog.isFull()) {
-                        writer.writeChangelog(changelog.build());
-                        changelog.reset();
-                    }
+        Cursor before = new Cursor(beforeRecords);
+        Cursor triggered = new Cursor(triggers);
+        PageBuilder changelog = new PageBuilder(types);
+        for (Page page = merged.nextPage(); page != null; page = merged.nextPage()) {
+            page = filter.apply(page);
+            Block kinds = page.getBlock(layout.kindChannel());
+            int[] kept = new int[page.getPositionCount()];
+            int keptCount = 0;
+            for (int position = 0; position < page.getPositionCount(); position++) {
+                boolean retract = KeyValueLayout.isRetract(TINYINT.getByte(kinds, position));
+                if (!retract || !dropRetracts) {
+                    kept[keptCount++] = position;
                 }
-                if (keptCount > 0) {
-                    writer.write(keptCount == page.getPositionCount() ? page : page.getPositions(kept, 0, keptCount));
+                while (before.isBefore(page, position)) {
+                    if (producer == Producer.FULL_COMPACTION) {
+                        // a highest-level key that the merge left out entirely is gone
+                        append(changelog, before.page(), before.position(), KeyValueLayout.DELETE);
+                    }
+                    before.next();
+                }
+                boolean hadRecord = before.isAt(page, position);
+                if (triggered.skipTo(page, position)) {
+                    boolean beforeIsAdd = hadRecord && !KeyValueLayout.isRetract(TINYINT.getByte(before.page().getBlock(layout.kindChannel()), before.position()));
+                    appendChange(changelog, beforeIsAdd ? before : null, hadRecord, page, position, retract);
+                }
+                if (hadRecord) {
+                    before.next();
+                }
+                if (changelog.isFull()) {
+                    changelogOutput.accept(changelog.build());
+                    changelog.reset();
                 }
             }
-            while (before.hasRecord()) {
-                if (producer == Producer.FULL_COMPACTION) {
-                    append(changelog, before.page(), before.position(), KeyValueLayout.DELETE);
-                }
-                before.next();
+            if (keptCount > 0) {
+                output.accept(keptCount == page.getPositionCount() ? page : page.getPositions(kept, 0, keptCount));
             }
-            if (!changelog.isEmpty()) {
-                writer.writeChangelog(changelog.build());
+        }
+        while (before.hasRecord()) {
+            if (producer == Producer.FULL_COMPACTION) {
+                append(changelog, before.page(), before.position(), KeyValueLayout.DELETE);
             }
+            before.next();
+        }
+        if (!changelog.isEmpty()) {
+            changelogOutput.accept(changelog.build());
         }
     }
 
@@ -186,11 +199,11 @@ final class CompactionChangelog
     /** A position in the records of one reader, in key order. */
     private final class Cursor
     {
-        private final BucketCompactionReader reader;
+        private final Records reader;
         private Page page;
         private int position;
 
-        Cursor(BucketCompactionReader reader)
+        Cursor(Records reader)
         {
             this.reader = requireNonNull(reader, "reader is null");
             this.page = reader.nextPage();
