@@ -96,7 +96,7 @@ public final class OrphanFiles
                 table.location().appendPath(SnapshotScan.MANIFEST_DIRECTORY),
                 table.location().appendPath(SnapshotScan.INDEX_DIRECTORY),
                 table.location().appendPath(StatisticsFiles.STATISTICS_DIRECTORY)));
-        directories.addAll(bucketDirectories(table.location(), table.partitionFields().size()));
+        directories.addAll(bucketDirectories(table.dataLocation(), table.partitionFields().size()));
         for (Location directory : directories) {
             for (FileEntry file : listFiles(directory)) {
                 if (file.lastModified().toEpochMilli() < olderThanMillis) {

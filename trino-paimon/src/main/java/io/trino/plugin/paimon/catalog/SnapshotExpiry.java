@@ -98,7 +98,7 @@ public final class SnapshotExpiry
     /**
      * @param olderThanMillis snapshots committed at or after this time are kept
      * @throws TrinoException {@code PAIMON_UNSUPPORTED_CONFIGURATION} for a table whose changelog outlives its
-     * snapshots, or whose data files are not under the table's folder
+     * snapshots
      */
     public Result expire(SnapshotRetention retention, long olderThanMillis)
     {
@@ -131,11 +131,6 @@ public final class SnapshotExpiry
         if (retention.changelogDecoupled()) {
             throw new TrinoException(PAIMON_UNSUPPORTED_CONFIGURATION, ("Cannot expire snapshots of Paimon table %s: its changelog.num-retained.min/max or changelog.time-retained keep " +
                     "the changelog longer than the snapshots, which needs Paimon's long-lived changelog files; expire it with Paimon").formatted(table.name()));
-        }
-        for (String option : List.of("data-file.path-directory", "data-file.external-paths")) {
-            if (table.schema().options().containsKey(option)) {
-                throw new TrinoException(PAIMON_UNSUPPORTED_CONFIGURATION, "Cannot clean files of Paimon table %s: option '%s' puts data files outside the table's bucket folders".formatted(table.name(), option));
-            }
         }
     }
 
@@ -330,7 +325,7 @@ public final class SnapshotExpiry
         String partitionPath = table.partitionPath(entry.partition());
         if (entry.bucket() == POSTPONE_BUCKET && entry.file().externalPath().isEmpty()) {
             // Paimon names the folder of the postpone bucket by word (paimon-format.md §1)
-            return MetadataPaths.child(table.location().appendPath(partitionPath + POSTPONE_BUCKET_DIRECTORY), entry.file().fileName(), "data file");
+            return MetadataPaths.child(table.dataLocation().appendPath(partitionPath + POSTPONE_BUCKET_DIRECTORY), entry.file().fileName(), "data file");
         }
         return table.dataFileLocation(partitionPath, entry.bucket(), entry.file());
     }

@@ -211,7 +211,7 @@ final class InsertCommit
         List<DataField> partitionFields = schema.partitionKeys().stream().map(name -> schema.field(name).orElseThrow()).collect(toImmutableList());
         for (ManifestEntry entry : files) {
             String partitionPath = PartitionPath.partitionPath(partitionFields, entry.partition(), options.partitionLegacyName(), options.partitionDefaultName());
-            Location file = location.appendPath(partitionPath + "bucket-" + entry.bucket()).appendPath(entry.file().fileName());
+            Location file = location.appendPath(options.bucketPath(partitionPath, entry.bucket())).appendPath(entry.file().fileName());
             try {
                 fileSystem.deleteFile(file);
             }

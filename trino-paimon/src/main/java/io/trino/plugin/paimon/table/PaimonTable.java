@@ -166,7 +166,13 @@ public final class PaimonTable
     /** The folder of a bucket's data files, {@code <table>/<partition path>bucket-<N>} (paimon-format.md §1). */
     public Location bucketLocation(String partitionPath, int bucket)
     {
-        return location.appendPath(partitionPath + "bucket-" + bucket);
+        return location.appendPath(options.bucketPath(partitionPath, bucket));
+    }
+
+    /** The folder that holds the partition and bucket folders: the table's, or {@code data-file.path-directory} in it. */
+    public Location dataLocation()
+    {
+        return options.dataFileDirectory().map(location::appendPath).orElse(location);
     }
 
     /**

@@ -121,6 +121,39 @@ public record TableOptions(
     }
 
     /**
+     * The folder of a bucket's data files relative to the table folder: {@code <partition path>bucket-<N>}, under
+     * {@code data-file.path-directory} when the table names one (paimon-format.md §1).
+     *
+     * @throws TrinoException {@code PAIMON_INVALID_TABLE_OPTION} when that option is not a plain relative folder
+     */
+    public String bucketPath(String partitionPath, int bucket)
+    {
+        return dataFileDirectory().map(directory -> directory + "/").orElse("") + partitionPath + "bucket-" + bucket;
+    }
+
+    /**
+     * {@code data-file.path-directory}: a folder inside the table folder that holds the partition and bucket folders.
+     * It comes from metadata, so it must name a folder below the table's, never one beside or above it.
+     */
+    public Optional<String> dataFileDirectory()
+    {
+        String value = options.get("data-file.path-directory");
+        if (value == null) {
+            return Optional.empty();
+        }
+        String directory = value.endsWith("/") ? value.substring(0, value.length() - 1) : value;
+        boolean plain = !directory.isEmpty()
+                && !directory.startsWith("/")
+                && !directory.contains(":")
+                && !directory.contains("\\")
+                && Splitter.on('/').splitToStream(directory).noneMatch(segment -> segment.isEmpty() || segment.equals(".") || segment.equals(".."));
+        if (!plain) {
+            throw invalid(tableName, "data-file.path-directory", value, "a relative folder inside the table's folder");
+        }
+        return Optional.of(directory);
+    }
+
+    /**
      * Whether reads use Paimon's lookup merge (only the shallowest non-zero level of a key joins its level-0
      * records): lookup changelog producer, deletion vectors, force-lookup, or first-row (merge-semantics §2.7).
      */

@@ -240,7 +240,7 @@ public final class PaimonPageSink
     private BucketWriter createWriter(BinaryRow partition, int bucket)
     {
         String partitionPath = PartitionPath.partitionPath(partitionFields, partition, options.partitionLegacyName(), options.partitionDefaultName());
-        Location directory = tableLocation.appendPath(partitionPath + "bucket-" + bucket);
+        Location directory = tableLocation.appendPath(options.bucketPath(partitionPath, bucket));
         ByteBuffer key = bucketKey(partition.serialize(), bucket);
         Long baseMaximum = baseSequenceNumbers.get(key);
         long firstSequenceNumber = baseMaximum == null ? 0 : baseMaximum + 1;

@@ -20,10 +20,6 @@ import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
  */
 public final class WriteRestrictions
 {
-    private static final List<String> UNSUPPORTED_OPTIONS = List.of(
-            "data-file.path-directory",
-            "data-file.external-paths");
-
     private WriteRestrictions() {}
 
     public static void checkInsertable(String tableName, TableSchema schema, TableOptions options)
@@ -54,10 +50,10 @@ public final class WriteRestrictions
                 || Boolean.parseBoolean(options.options().getOrDefault("file.suffix.include.compression", "false").trim())) {
             throw refuse(tableName, "options 'data-file.prefix', 'changelog-file.prefix' and 'file.suffix.include.compression' must keep their defaults");
         }
-        for (String option : UNSUPPORTED_OPTIONS) {
-            if (options.options().containsKey(option)) {
-                throw refuse(tableName, "option '%s' is set".formatted(option));
-            }
+        String externalPathStrategy = options.options().getOrDefault("data-file.external-paths.strategy", "none").trim();
+        if (!options.dataFileExternalPaths().isEmpty() && !externalPathStrategy.equalsIgnoreCase("none")) {
+            // Paimon would put new files in the external roots by that strategy; ours go to the bucket folders
+            throw refuse(tableName, "option 'data-file.external-paths.strategy' = '%s' (new data files would belong in the external paths)".formatted(externalPathStrategy));
         }
         for (String option : List.of("row-tracking.enabled", "data-evolution.enabled", "index-file-in-data-file-dir")) {
             if (Boolean.parseBoolean(options.options().getOrDefault(option, "false").trim())) {

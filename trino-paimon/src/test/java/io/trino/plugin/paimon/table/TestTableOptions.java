@@ -86,6 +86,21 @@ final class TestTableOptions
         assertInvalid(Map.of("changelog-producer", "always"), "Table db.t: option 'changelog-producer' has value 'always', expected one of none, input, full-compaction, lookup");
     }
 
+    @Test
+    void pathDirectoryStaysInsideTheTable()
+    {
+        assertThat(TableOptions.fromSchema("db.t", schema(Map.of())).bucketPath("dt=1/", 3)).isEqualTo("dt=1/bucket-3");
+        assertThat(TableOptions.fromSchema("db.t", schema(Map.of("data-file.path-directory", "data"))).bucketPath("dt=1/", 3)).isEqualTo("data/dt=1/bucket-3");
+        assertThat(TableOptions.fromSchema("db.t", schema(Map.of("data-file.path-directory", "a/b/"))).bucketPath("", 0)).isEqualTo("a/b/bucket-0");
+        for (String escaping : List.of("", "/", "../other", "a/../../b", "a//b", "./a", "/etc", "s3://bucket/x", "a\\..\\b")) {
+            TableOptions options = TableOptions.fromSchema("db.t", schema(Map.of("data-file.path-directory", escaping)));
+            assertThatThrownBy(() -> options.bucketPath("", 0))
+                    .as(escaping)
+                    .isInstanceOfSatisfying(TrinoException.class, e -> assertThat(e.getErrorCode()).isEqualTo(PAIMON_INVALID_TABLE_OPTION.toErrorCode()))
+                    .hasMessage("Table db.t: option 'data-file.path-directory' has value '%s', expected a relative folder inside the table's folder".formatted(escaping));
+        }
+    }
+
     // how Paimon spells an enum option's value
     private static String optionValue(Enum<?> value)
     {
