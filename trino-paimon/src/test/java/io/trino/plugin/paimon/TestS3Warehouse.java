@@ -159,6 +159,37 @@ final class TestS3Warehouse
                 .build());
         PaimonJavaCatalog.write(events, List.of(GenericRow.of(1L, BinaryString.fromString("open")), GenericRow.of(2L, BinaryString.fromString("click"))));
 
+        // the other file formats Paimon writes: ORC, and Avro at level 0 over Parquet above it (Paimon's advice for
+        // streaming ingest)
+        Table orc = paimon.createTable(DATABASE, "orc_orders", Schema.newBuilder()
+                .column("dt", DataTypes.STRING())
+                .column("id", DataTypes.BIGINT())
+                .column("item", DataTypes.STRING())
+                .column("amount", DataTypes.DECIMAL(10, 2))
+                .partitionKeys("dt")
+                .primaryKey("dt", "id")
+                .option("bucket", "2")
+                .option("file.format", "orc")
+                .build());
+        PaimonJavaCatalog.write(orc, List.of(order("2026-11-01", 1, "apple", 150), order("2026-11-01", 2, "pear", 275), order("2026-11-02", 3, "plum", 99)));
+        PaimonJavaCatalog.write(orc, List.of(order("2026-11-01", 2, "pear", 300), order("2026-11-02", 5, "kiwi", 42)));
+
+        Table mixed = paimon.createTable(DATABASE, "mixed_formats", Schema.newBuilder()
+                .column("id", DataTypes.INT())
+                .column("item", DataTypes.STRING())
+                .column("amount", DataTypes.DECIMAL(10, 2))
+                .primaryKey("id")
+                .option("bucket", "2")
+                .option("file.format.per.level", "0:avro")
+                .build());
+        PaimonJavaCatalog.write(mixed, List.of(item(1, "apple", 150), item(2, "pear", 275), item(3, "plum", 99)));
+        // two runs, so that the compaction rewrites them (one run alone would only move up a level, in Avro)
+        PaimonJavaCatalog.write(mixed, List.of(item(1, "apple", 150), item(2, "pear", 275), item(3, "plum", 99)));
+        PaimonJavaCatalog.compact(mixed, paimon.warehouse(), 2, _ -> true);
+        GenericRow deletedItem = item(3, "plum", 99);
+        deletedItem.setRowKind(RowKind.DELETE);
+        PaimonJavaCatalog.write(mixed, List.of(item(2, "pear", 300), deletedItem, item(4, "kiwi", 42)));
+
         for (String table : List.of("race_same_bucket", "race_other_buckets", "ambiguous", "refused")) {
             paimon.createTable(DATABASE, table, Schema.newBuilder()
                     .column("k", DataTypes.INT())
@@ -167,6 +198,11 @@ final class TestS3Warehouse
                     .option("bucket", table.equals("race_same_bucket") ? "1" : "4")
                     .build());
         }
+    }
+
+    private static GenericRow item(int id, String item, long cents)
+    {
+        return GenericRow.of(id, BinaryString.fromString(item), Decimal.fromUnscaledLong(cents, 10, 2));
     }
 
     private static GenericRow order(String dt, long id, String item, long cents)
@@ -214,6 +250,24 @@ final class TestS3Warehouse
         }
         assertThat(computeActual("SELECT id FROM orders WHERE dt = '2026-11-02'").getOnlyColumnAsSet()).containsExactlyInAnyOrder(4L, 5L);
         assertThat(computeActual("SHOW TABLES").getOnlyColumnAsSet()).contains("orders", "totals", "events");
+    }
+
+    @Test
+    void readsOrcAndAvroDataFilesOnS3()
+    {
+        assertThat(objects("orc_orders")).anyMatch(name -> name.endsWith(".orc")).noneMatch(name -> name.endsWith(".parquet"));
+        assertThat(rows("orc_orders")).containsExactly(
+                "(2026-11-01, 1, apple, 1.50)",
+                "(2026-11-01, 2, pear, 3.00)",
+                "(2026-11-02, 3, plum, 0.99)",
+                "(2026-11-02, 5, kiwi, 0.42)");
+        assertThat(computeActual("SELECT item FROM orc_orders WHERE dt = '2026-11-01' AND id = 2").getOnlyValue()).isEqualTo("pear");
+
+        assertThat(objects("mixed_formats")).anyMatch(name -> name.endsWith(".avro")).anyMatch(name -> name.endsWith(".parquet"));
+        assertThat(rows("mixed_formats")).containsExactly("(1, apple, 1.50)", "(2, pear, 3.00)", "(4, kiwi, 0.42)");
+        for (String table : List.of("orc_orders", "mixed_formats")) {
+            assertThat(rows(table)).as(table).isEqualTo(RowText.paimonText(paimonTable(table)));
+        }
     }
 
     @Test
