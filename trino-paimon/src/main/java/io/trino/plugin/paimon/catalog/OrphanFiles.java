@@ -8,10 +8,8 @@ import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ManifestFileMeta;
 import io.trino.plugin.paimon.format.manifest.SnapshotScan;
-import io.trino.plugin.paimon.format.schema.SchemaFiles;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
-import io.trino.plugin.paimon.format.snapshot.TagFiles;
 import io.trino.plugin.paimon.format.stats.StatisticsFiles;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.spi.TrinoException;
@@ -28,7 +26,6 @@ import java.util.OptionalLong;
 import java.util.Set;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
-import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_UNSUPPORTED_CONFIGURATION;
 import static java.util.Objects.requireNonNull;
 
@@ -43,8 +40,6 @@ import static java.util.Objects.requireNonNull;
 public final class OrphanFiles
 {
     private static final Logger log = Logger.get(OrphanFiles.class);
-    private static final String BRANCH_DIRECTORY = "branch";
-    private static final String BRANCH_PREFIX = "branch-";
     private static final String BUCKET_PREFIX = "bucket-";
     private static final String CHANGELOG_DIRECTORY = "changelog";
 
@@ -78,7 +73,7 @@ public final class OrphanFiles
         }
         List<Location> roots = new ArrayList<>();
         roots.add(table.location());
-        roots.addAll(branchRoots());
+        roots.addAll(BranchSnapshots.branchRoots(fileSystem, table));
 
         List<FileEntry> deletable = new ArrayList<>();
         for (Location root : roots) {
@@ -107,7 +102,7 @@ public final class OrphanFiles
         if (!candidates.isEmpty()) {
             Set<String> used = new HashSet<>();
             for (Location root : roots) {
-                for (Snapshot snapshot : snapshotsAndTags(root)) {
+                for (Snapshot snapshot : BranchSnapshots.snapshotsAndTags(fileSystem, root)) {
                     addUsedFiles(snapshot, candidates.keySet(), used);
                 }
             }
@@ -129,46 +124,6 @@ public final class OrphanFiles
         }
         log.info("Removed %s orphan files (%s bytes) of %s", deleted.size(), bytes, table.name());
         return new Result(deleted, bytes);
-    }
-
-    /** {@code branch/branch-<name>}: each has snapshots and tags of its own over the table's data files. */
-    private List<Location> branchRoots()
-    {
-        Location directory = table.location().appendPath(BRANCH_DIRECTORY);
-        List<Location> branches = new ArrayList<>();
-        for (Location branch : listDirectories(directory)) {
-            if (!branch.fileName().startsWith(BRANCH_PREFIX)) {
-                continue;
-            }
-            if (new SchemaFiles(fileSystem, branch).listSchemaIds().isEmpty()) {
-                // a branch without a schema is broken or half created: what it references cannot be known
-                throw new TrinoException(PAIMON_INVALID_METADATA, "Orphan files of Paimon table %s were not removed: branch %s has no schema; check it by hand".formatted(table.name(), branch));
-            }
-            branches.add(branch);
-        }
-        return branches;
-    }
-
-    private List<Snapshot> snapshotsAndTags(Location root)
-    {
-        List<Snapshot> found = new ArrayList<>();
-        SnapshotFiles snapshots = new SnapshotFiles(fileSystem, root);
-        for (long id : snapshots.listSnapshotIds()) {
-            try {
-                found.add(snapshots.readSnapshot(id));
-            }
-            catch (TrinoException e) {
-                // expired meanwhile; anything else that cannot be read stops the removal
-                if (snapshots.snapshotExists(id)) {
-                    throw e;
-                }
-            }
-        }
-        TagFiles tags = new TagFiles(fileSystem, root);
-        for (String tag : tags.listTags()) {
-            tags.readTag(tag).ifPresent(found::add);
-        }
-        return found;
     }
 
     private void addUsedFiles(Snapshot snapshot, Set<String> candidates, Set<String> used)

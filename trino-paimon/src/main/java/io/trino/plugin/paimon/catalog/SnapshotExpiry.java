@@ -53,8 +53,10 @@ import static java.util.Objects.requireNonNull;
  * <p>
  * In what order, so that a failure at any point leaves the retained snapshots whole: data files that the deltas of
  * the expired snapshots and of the end delete (a file deleted in snapshot n was last live in n-1), except those the
- * nearest older tag still holds; the changelog files the expired snapshots added; then their manifests, manifest
- * lists, index files and statistics that neither the end nor a tag in the range uses; then the snapshot files, oldest
+ * nearest older tag or any snapshot or tag of a branch still holds; the changelog files the expired snapshots added;
+ * then their manifests, manifest lists, index files and statistics that neither the end, a tag in the range nor a
+ * branch uses (Paimon 1.4.2 itself protects only tags, so a branch made from a tag that is then deleted loses files to
+ * it; the branches' own snapshots are never expired here); then the snapshot files, oldest
  * first; the EARLIEST hint last. Files are deleted one by one (never a directory), and a file that cannot be deleted
  * is left behind for orphan removal.
  */
@@ -151,6 +153,19 @@ public final class SnapshotExpiry
         List<Snapshot> excludingEnd = includingEnd.stream().filter(snapshot -> snapshot.id() != endExclusiveId).toList();
         long beginId = includingEnd.getFirst().id();
         List<Snapshot> taggedSnapshots = taggedSnapshots();
+        List<Snapshot> branchSnapshots;
+        Set<DataFileKey> branchFiles;
+        try {
+            branchSnapshots = new ArrayList<>();
+            for (Location branch : BranchSnapshots.branchRoots(fileSystem, table)) {
+                branchSnapshots.addAll(BranchSnapshots.snapshotsAndTags(fileSystem, branch));
+            }
+            branchFiles = liveFilesOf(branchSnapshots);
+        }
+        catch (TrinoException e) {
+            log.warn(e, "Cannot read the branches of %s; no snapshot is expired", table.name());
+            return new Result(0, 0);
+        }
 
         TagDataFiles tagFiles = new TagDataFiles();
         for (Snapshot snapshot : includingEnd) {
@@ -162,7 +177,7 @@ public final class SnapshotExpiry
             if (protectedFiles.isEmpty()) {
                 continue;
             }
-            deleteFilesDeletedIn(snapshot, protectedFiles.get());
+            deleteFilesDeletedIn(snapshot, protectedFiles.get(), branchFiles);
         }
         for (Snapshot snapshot : excludingEnd) {
             snapshot.changelogManifestList().ifPresent(this::deleteAddedFiles);
@@ -175,6 +190,8 @@ public final class SnapshotExpiry
         }
         List<Snapshot> keep = new ArrayList<>(tagsBetween(taggedSnapshots, beginId, endExclusiveId));
         keep.add(last);
+        // a branch's snapshots name the main branch's manifest lists, manifests and index files
+        keep.addAll(branchSnapshots);
         Optional<Set<String>> keptMetadata = metadataFilesOf(keep);
         if (keptMetadata.isPresent()) {
             Set<String> skip = keptMetadata.get();
@@ -191,8 +208,11 @@ public final class SnapshotExpiry
         return new Result(excludingEnd.size(), deletedFiles);
     }
 
-    /** Data files whose last DELETE in the snapshot's delta is not followed by an ADD of the same file, unless a tag holds them. */
-    private void deleteFilesDeletedIn(Snapshot snapshot, Set<DataFileKey> protectedFiles)
+    /**
+     * Data files whose last DELETE in the snapshot's delta is not followed by an ADD of the same file, unless a tag
+     * or a branch holds them.
+     */
+    private void deleteFilesDeletedIn(Snapshot snapshot, Set<DataFileKey> tagFiles, Set<DataFileKey> branchFiles)
     {
         Map<Location, ManifestEntry> toDelete = new LinkedHashMap<>();
         for (ManifestFileMeta manifest : tryReadManifestList(snapshot.deltaManifestList(), snapshot.deltaManifestListSize())) {
@@ -216,7 +236,8 @@ public final class SnapshotExpiry
             }
         }
         toDelete.forEach((location, entry) -> {
-            if (!protectedFiles.contains(DataFileKey.of(entry))) {
+            DataFileKey key = DataFileKey.of(entry);
+            if (!tagFiles.contains(key) && !branchFiles.contains(key)) {
                 delete(location);
                 for (String extraFile : entry.file().extraFiles()) {
                     delete(MetadataPaths.child(location.parentDirectory(), extraFile, "data file"));
@@ -338,6 +359,29 @@ public final class SnapshotExpiry
         }
         tagged.sort(Comparator.comparingLong(Snapshot::id));
         return tagged;
+    }
+
+    /**
+     * Every data file the snapshots' manifests add, each manifest read once (the snapshots of a branch share most of
+     * them): a superset of their live files, which is what keeping them needs.
+     *
+     * @throws TrinoException when a manifest list or manifest cannot be read
+     */
+    private Set<DataFileKey> liveFilesOf(List<Snapshot> snapshots)
+    {
+        Map<String, ManifestFileMeta> manifests = new LinkedHashMap<>();
+        for (Snapshot snapshot : snapshots) {
+            scan.manifests(snapshot).forEach(manifest -> manifests.putIfAbsent(manifest.fileName(), manifest));
+        }
+        Set<DataFileKey> files = new HashSet<>();
+        for (ManifestFileMeta manifest : manifests.values()) {
+            for (ManifestEntry entry : scan.readManifest(manifest)) {
+                if (entry.kind() == FileKind.ADD) {
+                    files.add(DataFileKey.of(entry));
+                }
+            }
+        }
+        return files;
     }
 
     /** The tags from the last one at or before {@code beginId} (or the first) to the last one before {@code endExclusiveId}. */

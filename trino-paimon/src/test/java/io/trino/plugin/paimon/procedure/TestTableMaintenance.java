@@ -81,7 +81,7 @@ final class TestTableMaintenance
     protected void createTables(PaimonJavaCatalog paimon)
     {
         paimon.createDatabase(COPIES);
-        for (String name : List.of("expired", "expired_changelog", "expired_dv", "littered", "pinned", "faulted")) {
+        for (String name : List.of("expired", "expired_changelog", "expired_dv", "littered", "pinned", "faulted", "branched")) {
             Schema.Builder schema = Schema.newBuilder()
                     .column("id", DataTypes.INT())
                     .column("v", DataTypes.STRING())
@@ -197,6 +197,49 @@ final class TestTableMaintenance
             assertThat(new LocalOrphanFilesClean(paimonTable, future, true).clean().getDeletedFilesPath()).as(table).isEmpty();
         }
         assertThat(fsck("capped")).isEmpty();
+    }
+
+    /**
+     * A branch made from a tag shares the tag's data files and manifests. Once the tag is deleted (its snapshot still
+     * live, so Paimon deletes only the tag file) and a compaction replaced those files on the main branch, an expiry
+     * that protects only tags, as Paimon 1.4.2's does, would delete what the branch reads. Ours keeps them, and the
+     * orphan removal after it finds nothing of the branch's to remove.
+     */
+    @Test
+    void expiryKeepsWhatABranchUses()
+            throws Exception
+    {
+        FileStoreTable table = (FileStoreTable) oracle().getTable(DATABASE, "branched");
+        PaimonJavaCatalog.write(table, List.of(GenericRow.of(1, text("a")), GenericRow.of(2, text("b")), GenericRow.of(3, text("c"))));
+        PaimonJavaCatalog.write(table, List.of(GenericRow.of(2, text("b2")), GenericRow.of(4, text("d"))));
+        table.createTag("base", 2);
+        table.createBranch("side", "base");
+        table.deleteTag("base");
+        PaimonJavaCatalog.write(table, List.of(GenericRow.of(1, text("a3"))));
+        PaimonJavaCatalog.compact(table, root(), 2, _ -> true);
+        // two more, so that snapshot.num-retained.min = 2 lets the compaction's deletions be expired
+        PaimonJavaCatalog.write(table, List.of(GenericRow.of(5, text("e"))));
+        PaimonJavaCatalog.write(table, List.of(GenericRow.of(6, text("f"))));
+        List<String> branchRows = List.of("(1, a)", "(2, b2)", "(3, c)", "(4, d)");
+        assertThat(rows("SELECT * FROM \"branched$branch_side\"")).isEqualTo(branchRows);
+        assertThat(RowText.paimonText(table.switchToBranch("side"))).isEqualTo(branchRows);
+        Set<String> filesBefore = files("branched");
+
+        assertUpdate(lowFloors(), "ALTER TABLE branched EXECUTE expire_snapshots(retention_threshold => '0s')");
+        assertThat(snapshotIds("branched")).containsExactly(5L, 6L);
+        Set<String> deleted = difference(filesBefore, files("branched"));
+        assertThat(deleted).anyMatch(file -> file.startsWith("snapshot/snapshot-"));
+        // the file of snapshot 3 (key 1 = a3), which the compaction replaced and the branch never saw, goes
+        assertThat(deleted).anyMatch(file -> file.startsWith("bucket-") && file.endsWith(".parquet"));
+        assertThat(deleted).noneMatch(file -> file.startsWith("branch/"));
+        assertThat(rows("SELECT * FROM \"branched$branch_side\"")).isEqualTo(branchRows);
+        assertThat(RowText.paimonText(((FileStoreTable) oracle().getTable(DATABASE, "branched")).switchToBranch("side"))).isEqualTo(branchRows);
+        assertThat(rows("SELECT * FROM branched")).containsExactly("(1, a3)", "(2, b2)", "(3, c)", "(4, d)", "(5, e)", "(6, f)");
+        assertThat(fsck("branched")).isEmpty();
+
+        assertUpdate(lowFloors(), "ALTER TABLE branched EXECUTE remove_orphan_files(retention_threshold => '0s')");
+        assertThat(rows("SELECT * FROM \"branched$branch_side\"")).isEqualTo(branchRows);
+        assertThat(RowText.paimonText(((FileStoreTable) oracle().getTable(DATABASE, "branched")).switchToBranch("side"))).isEqualTo(branchRows);
     }
 
     @Test
