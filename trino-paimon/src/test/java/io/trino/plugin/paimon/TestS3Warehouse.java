@@ -29,6 +29,7 @@ import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.Decimal;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.schema.Schema;
+import org.apache.paimon.schema.SchemaChange;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.types.DataTypes;
 import org.apache.paimon.types.RowKind;
@@ -76,6 +77,11 @@ final class TestS3Warehouse
 {
     private static final String DATABASE = "lake";
     private static final String WAREHOUSE = "warehouse";
+    // each format's names of the codecs Paimon writes
+    private static final Map<String, List<String>> CODECS = ImmutableMap.of(
+            "parquet", List.of("zstd", "lz4", "snappy", "gzip", "none"),
+            "orc", List.of("zstd", "lz4", "snappy", "zlib", "none"),
+            "avro", List.of("zstd", "snappy", "deflate", "null"));
 
     private S3Server server;
     private TempWarehouse local;
@@ -190,6 +196,31 @@ final class TestS3Warehouse
         deletedItem.setRowKind(RowKind.DELETE);
         PaimonJavaCatalog.write(mixed, List.of(item(2, "pear", 300), deletedItem, item(4, "kiwi", 42)));
 
+        // per format: one commit per codec, over keys the commit before also wrote, in thin mode with 64-bit
+        // deletion vectors (Paimon Java's lookup compaction marks the older rows deleted)
+        for (Map.Entry<String, List<String>> format : CODECS.entrySet()) {
+            String name = "codecs_" + format.getKey();
+            paimon.createTable(DATABASE, name, Schema.newBuilder()
+                    .column("id", DataTypes.INT().notNull())
+                    .column("v", DataTypes.STRING())
+                    .primaryKey("id")
+                    .option("bucket", "2")
+                    .option("file.format", format.getKey())
+                    .option("data-file.thin-mode", "true")
+                    .option("deletion-vectors.enabled", "true")
+                    .option("deletion-vectors.bitmap64", "true")
+                    .build());
+            List<String> codecs = format.getValue();
+            for (int commit = 0; commit < codecs.size(); commit++) {
+                paimon.alterTable(DATABASE, name, SchemaChange.setOption("file.compression", codecs.get(commit)));
+                List<GenericRow> rows = new ArrayList<>();
+                for (int id = commit * 50; id < commit * 50 + 100; id++) {
+                    rows.add(GenericRow.of(id, BinaryString.fromString(codecs.get(commit))));
+                }
+                PaimonJavaCatalog.write(paimon.getTable(DATABASE, name), rows);
+            }
+        }
+
         for (String table : List.of("race_same_bucket", "race_other_buckets", "ambiguous", "refused")) {
             paimon.createTable(DATABASE, table, Schema.newBuilder()
                     .column("k", DataTypes.INT())
@@ -267,6 +298,24 @@ final class TestS3Warehouse
         assertThat(rows("mixed_formats")).containsExactly("(1, apple, 1.50)", "(2, pear, 3.00)", "(4, kiwi, 0.42)");
         for (String table : List.of("orc_orders", "mixed_formats")) {
             assertThat(rows(table)).as(table).isEqualTo(RowText.paimonText(paimonTable(table)));
+        }
+    }
+
+    @Test
+    void readsEveryCodecThinModeAnd64BitDeletionVectorsOnS3()
+    {
+        for (Map.Entry<String, List<String>> format : CODECS.entrySet()) {
+            String table = "codecs_" + format.getKey();
+            List<String> codecs = format.getValue();
+            // key k was last written by commit min(k / 50, last): commit c wrote [50c, 50c + 100)
+            List<String> expected = new ArrayList<>();
+            for (int id = 0; id < (codecs.size() - 1) * 50 + 100; id++) {
+                expected.add("(%s, %s)".formatted(id, codecs.get(Math.min(id / 50, codecs.size() - 1))));
+            }
+            expected.sort(null);
+            assertThat(objects(table)).as(table).anyMatch(name -> name.startsWith("index/"));
+            assertThat(rows(table)).as(table).isEqualTo(expected);
+            assertThat(RowText.paimonText(paimonTable(table))).as(table).isEqualTo(expected);
         }
     }
 
