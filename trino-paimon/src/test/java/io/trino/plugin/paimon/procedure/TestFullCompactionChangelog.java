@@ -3,6 +3,7 @@ package io.trino.plugin.paimon.procedure;
 import io.trino.Session;
 import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
+import io.trino.plugin.paimon.testing.RowText;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -49,6 +51,14 @@ final class TestFullCompactionChangelog
                     .option("changelog-producer", "full-compaction")
                     .build());
         }
+        paimon.createTable(DATABASE, "counted", Schema.newBuilder()
+                .column("k", DataTypes.INT().notNull())
+                .column("v", DataTypes.STRING())
+                .primaryKey("k")
+                .option("bucket", "2")
+                .option("changelog-producer", "full-compaction")
+                .option("full-compaction.delta-commits", "3")
+                .build());
         paimon.createTable(DATABASE, "deduplicated", Schema.newBuilder()
                 .column("k", DataTypes.INT().notNull())
                 .column("v", DataTypes.STRING())
@@ -112,6 +122,24 @@ final class TestFullCompactionChangelog
         assertThat(table.store().newScan().withSnapshot(latest.id()).plan().files())
                 .allSatisfy(entry -> assertThat(entry.file().level()).isEqualTo(5));
         assertThat(fsckViolations("kept_trino")).isEmpty();
+    }
+
+    /**
+     * {@code full-compaction.delta-commits} counts the checkpoints of a streaming job; the commit at the end of a batch
+     * job (identifier {@code Long.MAX_VALUE}) always compacts fully, and each statement is such a job. Paimon's
+     * {@code compacted-full} scan, which starts from the newest full compaction by that same rule, finds ours.
+     */
+    @Test
+    void everyStatementCompactsFullyWhateverTheDeltaCommits()
+    {
+        assertUpdate("INSERT INTO counted VALUES (1, 'a'), (2, 'b')", 2);
+        assertUpdate("INSERT INTO counted VALUES (2, 'b2'), (3, 'c')", 2);
+        FileStoreTable table = (FileStoreTable) paimon().getTable(DATABASE, "counted");
+        Snapshot latest = table.snapshotManager().latestSnapshot();
+        assertThat(latest.commitKind()).isEqualTo(Snapshot.CommitKind.COMPACT);
+        assertThat(latest.commitIdentifier()).isEqualTo(Long.MAX_VALUE);
+        assertThat(RowText.paimonText(table.copy(Map.of("scan.mode", "compacted-full")))).containsExactly("(1, a)", "(2, b2)", "(3, c)");
+        assertThat(sorted(PaimonJavaCatalog.readChangelog(table))).isEqualTo(sorted(List.of("+I(1, a)", "+I(2, b)", "-U(2, b)", "+U(2, b2)", "+I(3, c)")));
     }
 
     @Test
