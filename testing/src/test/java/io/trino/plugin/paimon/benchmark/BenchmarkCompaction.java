@@ -6,8 +6,6 @@ import io.trino.plugin.paimon.testing.PaimonQueryRunner;
 import io.trino.testing.MaterializedRow;
 import io.trino.testing.QueryRunner;
 
-import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -78,7 +76,7 @@ public final class BenchmarkCompaction
         try (PaimonJavaCatalog paimon = new PaimonJavaCatalog(Files.createDirectories(root.resolve(PaimonQueryRunner.WAREHOUSE_DIRECTORY)));
                 QueryRunner queryRunner = PaimonQueryRunner.create(root, DATABASE)) {
             paimon.createDatabase(DATABASE);
-            String loadAtStart = loadAverage();
+            String loadAtStart = LoadAverage.now();
             StringBuilder report = new StringBuilder();
 
             // 1. optimize beside Paimon Java's full compaction
@@ -125,7 +123,7 @@ public final class BenchmarkCompaction
             report.append("| written only by Trino INSERTs (%,d rows each after the first) | %d | %.1f s | %d | %d | %.0f ms | %.0f ms | %.2f |%n".formatted(
                     keysPerInsert, settings.inserts(), insertSeconds, mostRuns, files, scanInserted, scanOptimized, scanInserted / scanOptimized));
             report.append("%nScans: every column aggregated, median of %d after a warm-up. Load average (1, 5, 15 min) at start: %s; at end: %s; %d processors%n"
-                    .formatted(SCANS, loadAtStart, loadAverage(), Runtime.getRuntime().availableProcessors()));
+                    .formatted(SCANS, loadAtStart, LoadAverage.now(), Runtime.getRuntime().availableProcessors()));
             System.out.println("\n" + report);
             Path output = Files.createDirectories(Path.of("target", "benchmark")).resolve("compaction.md");
             Files.writeString(output, report.toString());
@@ -165,16 +163,6 @@ public final class BenchmarkCompaction
         MaterializedRow theirChecksum = queryRunner.execute(BenchmarkInsert.CHECKSUM.formatted(theirs)).getMaterializedRows().getFirst();
         if (!oursChecksum.equals(theirChecksum)) {
             throw new IllegalStateException("the tables differ: ours %s, Paimon Java %s".formatted(oursChecksum, theirChecksum));
-        }
-    }
-
-    private static String loadAverage()
-    {
-        try {
-            return Files.readString(Path.of("/proc/loadavg")).trim();
-        }
-        catch (IOException e) {
-            return "%.2f (1 min)".formatted(ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         }
     }
 }

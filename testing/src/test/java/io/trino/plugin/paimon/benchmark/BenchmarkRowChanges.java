@@ -21,7 +21,6 @@ import org.apache.paimon.types.RowType;
 import org.apache.paimon.utils.CloseableIterator;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -114,14 +113,14 @@ public final class BenchmarkRowChanges
                 QueryRunner queryRunner = PaimonQueryRunner.create(root, DATABASE)) {
             paimon.createDatabase(DATABASE);
             Path ioDirectory = Files.createDirectories(root.resolve("io"));
-            String loadAtStart = loadAverage();
+            String loadAtStart = LoadAverage.now();
 
             int warmupRows = Math.max(10_000, settings.rows() / 10);
             run(queryRunner, paimon, ioDirectory, "warmup", warmupRows);
             System.out.println("warm-up of %,d rows done".formatted(warmupRows));
 
             List<Step> steps = run(queryRunner, paimon, ioDirectory, "run", settings.rows());
-            String loadAtEnd = loadAverage();
+            String loadAtEnd = LoadAverage.now();
 
             StringBuilder report = new StringBuilder();
             report.append("## UPDATE and MERGE on a 4-bucket primary-key table of %,d rows (after a warm-up at %,d rows)%n%n".formatted(settings.rows(), warmupRows));
@@ -344,15 +343,5 @@ public final class BenchmarkRowChanges
             copy.setField(i, getters.get(i).getFieldOrNull(row));
         }
         return copy;
-    }
-
-    private static String loadAverage()
-    {
-        try {
-            return Files.readString(Path.of("/proc/loadavg")).trim();
-        }
-        catch (IOException e) {
-            return "%.2f (1 min)".formatted(ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
-        }
     }
 }

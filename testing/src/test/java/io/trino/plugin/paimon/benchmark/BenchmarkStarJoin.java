@@ -1,0 +1,201 @@
+package io.trino.plugin.paimon.benchmark;
+
+import io.trino.Session;
+import io.trino.plugin.paimon.testing.PaimonQueryRunner;
+import io.trino.plugin.paimon.testing.ScanStatistics;
+import io.trino.testing.MaterializedResult;
+import io.trino.testing.QueryRunner;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static com.google.common.base.Preconditions.checkState;
+import static com.google.common.io.MoreFiles.deleteRecursively;
+import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
+
+/**
+ * A dashboard's star join (issue 14): a fact table of N rows partitioned by day over D days (4 buckets per
+ * partition, two sorted runs: the second updates every tenth row), joined with a filtered dimension, through an
+ * in-process Trino, with dynamic filtering on (the default: split planning waits up to
+ * {@code dynamic_filtering_wait_timeout}) and off ({@code enable_dynamic_filtering = false}), the two interleaved
+ * so that noise falls on both alike. Two joins:
+ * <ul>
+ * <li>by day: a calendar with two holidays, so the dynamic filter on the partition column leaves 2 of D partitions;</li>
+ * <li>by key: a customer dimension whose ten VIPs have adjacent ids, so the dynamic filter on the primary key prunes
+ * files and pages by key range, never values before the merge.</li>
+ * </ul>
+ * Reports per join and mode: median elapsed time, splits, data files opened, bytes read and rows read by the scans,
+ * from the queries' final statistics; both modes must return the same rows. Flags in {@code -Dbenchmark.args}:
+ * {@code --rows=N} (default 2,000,000), {@code --days=D} (30), {@code --iterations=I} (5), {@code --warmups=W} (1).
+ */
+public final class BenchmarkStarJoin
+{
+    private static final String DATABASE = "star";
+
+    private static final String BY_DAY = """
+            SELECT count(*), sum(s.amount), sum(s.quantity)
+            FROM sales s JOIN calendar c ON s.dt = c.dt
+            WHERE c.holiday""";
+    private static final String BY_KEY = """
+            SELECT count(*), sum(s.amount), sum(s.quantity)
+            FROM sales s JOIN customers c ON s.id = c.id
+            WHERE c.vip""";
+
+    private BenchmarkStarJoin() {}
+
+    record Settings(int rows, int days, int iterations, int warmups)
+    {
+        static Settings parse(String[] args)
+        {
+            int rows = 2_000_000;
+            int days = 30;
+            int iterations = 5;
+            int warmups = 1;
+            for (String arg : args) {
+                String value = arg.substring(arg.indexOf('=') + 1);
+                if (arg.startsWith("--rows=")) {
+                    rows = Integer.parseInt(value);
+                }
+                else if (arg.startsWith("--days=")) {
+                    days = Integer.parseInt(value);
+                }
+                else if (arg.startsWith("--iterations=")) {
+                    iterations = Integer.parseInt(value);
+                }
+                else if (arg.startsWith("--warmups=")) {
+                    warmups = Integer.parseInt(value);
+                }
+                else {
+                    throw new IllegalArgumentException("unknown argument: " + arg);
+                }
+            }
+            checkState(rows % 1000 == 0 && rows <= 10_000_000, "--rows must be a multiple of 1,000, at most 10,000,000");
+            return new Settings(rows, days, iterations, warmups);
+        }
+    }
+
+    /** One join in one mode: the median elapsed time and what its scans read (means over the measured runs). */
+    record Figures(String join, String mode, double medianMillis, double minMillis, double maxMillis, double splits, double files, double bytes, double rowsRead) {}
+
+    public static void main(String[] args)
+            throws Exception
+    {
+        Settings settings = Settings.parse(args);
+        Path root = Files.createTempDirectory("paimon-star-join-benchmark");
+        try {
+            Files.createDirectories(root.resolve(PaimonQueryRunner.WAREHOUSE_DIRECTORY));
+            try (QueryRunner queryRunner = PaimonQueryRunner.create(root, DATABASE)) {
+                String loadAtStart = LoadAverage.now();
+                long start = System.nanoTime();
+                writeTables(queryRunner, settings);
+                System.out.println("wrote the tables in %,d s".formatted((System.nanoTime() - start) / 1_000_000_000));
+
+                Session on = queryRunner.getDefaultSession();
+                Session off = Session.builder(on).setSystemProperty("enable_dynamic_filtering", "false").build();
+                List<Figures> figures = new ArrayList<>();
+                figures.addAll(measure(queryRunner, settings, "by day (2 holidays of %d days)".formatted(settings.days()), BY_DAY, on, off));
+                figures.addAll(measure(queryRunner, settings, "by key (10 VIPs, adjacent ids)", BY_KEY, on, off));
+                String report = report(settings, figures, loadAtStart, LoadAverage.now());
+                System.out.println("\n" + report);
+                Path output = Files.createDirectories(Path.of("target", "benchmark")).resolve("star-join.md");
+                Files.writeString(output, report);
+                System.out.println("report: " + output.toAbsolutePath());
+            }
+        }
+        finally {
+            deleteRecursively(root, ALLOW_INSECURE);
+        }
+    }
+
+    private static void writeTables(QueryRunner queryRunner, Settings settings)
+    {
+        queryRunner.execute("""
+                CREATE TABLE sales (dt date, id bigint, customer bigint, amount decimal(12, 2), quantity integer, note varchar)
+                WITH (primary_key = ARRAY['dt', 'id'], partitioned_by = ARRAY['dt'], bucket = 4)""");
+        // Trino's sequence() stops at 10,000 entries: two crossed give the ids
+        queryRunner.execute("""
+                INSERT INTO sales
+                SELECT date_add('day', id %% %1$d, DATE '2026-11-01'), id, id %% 1000, CAST(id %% 997 AS decimal(12, 2)) / 10, CAST(id %% 13 AS integer), 'sale ' || CAST(id AS varchar)
+                FROM (SELECT high * 1000 + low AS id FROM unnest(sequence(0, %2$d)) a(high) CROSS JOIN unnest(sequence(0, 999)) b(low))"""
+                .formatted(settings.days(), settings.rows() / 1000 - 1));
+        // a second sorted run in every bucket: the merge runs at read time
+        queryRunner.execute("INSERT INTO sales SELECT dt, id, customer, amount * 2, quantity + 1, note || ' updated' FROM sales WHERE id % 10 = 0");
+
+        queryRunner.execute("CREATE TABLE calendar (dt date, holiday boolean) WITH (primary_key = ARRAY['dt'], bucket = 1)");
+        queryRunner.execute("""
+                INSERT INTO calendar
+                SELECT date_add('day', day, DATE '2026-11-01'), day IN (3, 17) FROM unnest(sequence(0, %d)) t(day)""".formatted(settings.days() - 1));
+
+        queryRunner.execute("CREATE TABLE customers (id bigint, vip boolean) WITH (primary_key = ARRAY['id'], bucket = 1)");
+        // a thousand customers spread over the ids; the VIPs are ten adjacent ids in the middle
+        long middle = settings.rows() / 2;
+        queryRunner.execute("""
+                INSERT INTO customers
+                SELECT CASE WHEN k < 10 THEN %1$d + k ELSE k * %2$d END, k < 10 FROM unnest(sequence(0, 999)) t(k)"""
+                .formatted(middle, settings.rows() / 1000));
+    }
+
+    private static List<Figures> measure(QueryRunner queryRunner, Settings settings, String join, String sql, Session on, Session off)
+    {
+        List<Long> nanosOn = new ArrayList<>();
+        List<Long> nanosOff = new ArrayList<>();
+        double[] sumsOn = new double[4];
+        double[] sumsOff = new double[4];
+        MaterializedResult expected = null;
+        for (int iteration = -settings.warmups(); iteration < settings.iterations(); iteration++) {
+            // alternate which mode goes first, so that neither always runs on a warmer cache
+            boolean onFirst = iteration % 2 == 0;
+            for (boolean dynamicFiltering : onFirst ? new boolean[] {true, false} : new boolean[] {false, true}) {
+                ScanStatistics statistics = ScanStatistics.execute(queryRunner, dynamicFiltering ? on : off, sql);
+                if (expected == null) {
+                    expected = statistics.result();
+                    checkState((long) expected.getMaterializedRows().getFirst().getField(0) > 0, "%s: the join returned no row", join);
+                }
+                checkState(statistics.result().getMaterializedRows().equals(expected.getMaterializedRows()), "%s: dynamic filtering changed the result", join);
+                if (iteration < 0) {
+                    continue;
+                }
+                (dynamicFiltering ? nanosOn : nanosOff).add(statistics.elapsedNanos());
+                double[] sums = dynamicFiltering ? sumsOn : sumsOff;
+                sums[0] += statistics.splits();
+                sums[1] += statistics.filesOpened();
+                sums[2] += statistics.physicalInputBytes();
+                sums[3] += statistics.physicalInputRows();
+            }
+        }
+        System.out.println("%s: %s".formatted(join, expected.getMaterializedRows()));
+        return List.of(figures(join, "on", nanosOn, sumsOn), figures(join, "off", nanosOff, sumsOff));
+    }
+
+    private static Figures figures(String join, String mode, List<Long> nanos, double[] sums)
+    {
+        long[] sorted = nanos.stream().mapToLong(Long::longValue).sorted().toArray();
+        int count = sorted.length;
+        double median = count % 2 == 1 ? sorted[count / 2] : (sorted[count / 2 - 1] + sorted[count / 2]) / 2.0;
+        return new Figures(join, mode, median / 1e6, sorted[0] / 1e6, sorted[count - 1] / 1e6, sums[0] / count, sums[1] / count, sums[2] / count, sums[3] / count);
+    }
+
+    private static String report(Settings settings, List<Figures> figures, String loadAtStart, String loadAtEnd)
+    {
+        StringBuilder report = new StringBuilder();
+        report.append("## Star join: %,d-row fact table, %d daily partitions × 4 buckets, two sorted runs; dynamic filtering on and off, %d warm-up + %d measured runs each, interleaved%n%n"
+                .formatted(settings.rows(), settings.days(), settings.warmups(), settings.iterations()));
+        report.append("| join | dynamic filtering | median | min..max | splits | files opened | bytes read | rows read |\n");
+        report.append("| --- | --- | --- | --- | --- | --- | --- | --- |\n");
+        for (Figures figure : figures) {
+            report.append("| %s | %s | %,.0f ms | %,.0f..%,.0f ms | %,.1f | %,.1f | %,.0f | %,.0f |%n".formatted(
+                    figure.join(), figure.mode(), figure.medianMillis(), figure.minMillis(), figure.maxMillis(), figure.splits(), figure.files(), figure.bytes(), figure.rowsRead()));
+        }
+        report.append("\n| join | time on ÷ off | bytes on ÷ off |\n| --- | --- | --- |\n");
+        for (int i = 0; i + 1 < figures.size(); i += 2) {
+            Figures figureOn = figures.get(i);
+            Figures figureOff = figures.get(i + 1);
+            report.append("| %s | %.2f | %.3f |%n".formatted(figureOn.join(), figureOn.medianMillis() / figureOff.medianMillis(), figureOn.bytes() / figureOff.bytes()));
+        }
+        report.append("%nBoth modes returned the same rows in every run. Load average (1, 5, 15 min) at start: %s; at end: %s; %d processors%n"
+                .formatted(loadAtStart, loadAtEnd, Runtime.getRuntime().availableProcessors()));
+        return report.toString();
+    }
+}
