@@ -19,6 +19,7 @@ public class PaimonConfig
     private String warehouse;
     private DataSize maxWriteBufferSize = DataSize.of(256, MEGABYTE);
     private Duration dynamicFilteringWaitTimeout = new Duration(1, SECONDS);
+    private DataSize maxSplitSize = DataSize.of(128, MEGABYTE);
     private Duration expireSnapshotsMinRetention = new Duration(7, DAYS);
     private Duration removeOrphanFilesMinRetention = new Duration(7, DAYS);
     private DataSize metadataCacheMaxSize = DataSize.of(256, MEGABYTE);
@@ -82,6 +83,20 @@ public class PaimonConfig
     public PaimonConfig setDynamicFilteringWaitTimeout(Duration dynamicFilteringWaitTimeout)
     {
         this.dynamicFilteringWaitTimeout = dynamicFilteringWaitTimeout;
+        return this;
+    }
+
+    @NotNull
+    public DataSize getMaxSplitSize()
+    {
+        return maxSplitSize;
+    }
+
+    @Config("paimon.max-split-size")
+    @ConfigDescription("A bucket larger than this is read as several splits, cut between its sections of overlapping key ranges")
+    public PaimonConfig setMaxSplitSize(DataSize maxSplitSize)
+    {
+        this.maxSplitSize = maxSplitSize;
         return this;
     }
 

@@ -26,6 +26,7 @@ final class TestPaimonConfig
                 .setWarehouse(null)
                 .setMaxWriteBufferSize(DataSize.of(256, MEGABYTE))
                 .setDynamicFilteringWaitTimeout(new Duration(1, SECONDS))
+                .setMaxSplitSize(DataSize.of(128, MEGABYTE))
                 .setExpireSnapshotsMinRetention(new Duration(7, DAYS))
                 .setRemoveOrphanFilesMinRetention(new Duration(7, DAYS))
                 .setMetadataCacheMaxSize(DataSize.of(256, MEGABYTE))
@@ -39,6 +40,7 @@ final class TestPaimonConfig
                 "paimon.warehouse", "s3://bucket/warehouse",
                 "paimon.max-write-buffer-size", "64MB",
                 "paimon.dynamic-filtering.wait-timeout", "20s",
+                "paimon.max-split-size", "32MB",
                 "paimon.expire-snapshots.min-retention", "3d",
                 "paimon.remove-orphan-files.min-retention", "12h",
                 "paimon.metadata-cache.max-size", "16MB",
@@ -47,6 +49,7 @@ final class TestPaimonConfig
                 .setWarehouse("s3://bucket/warehouse")
                 .setMaxWriteBufferSize(DataSize.of(64, MEGABYTE))
                 .setDynamicFilteringWaitTimeout(new Duration(20, SECONDS))
+                .setMaxSplitSize(DataSize.of(32, MEGABYTE))
                 .setExpireSnapshotsMinRetention(new Duration(3, DAYS))
                 .setRemoveOrphanFilesMinRetention(new Duration(12, HOURS))
                 .setMetadataCacheMaxSize(DataSize.of(16, MEGABYTE))

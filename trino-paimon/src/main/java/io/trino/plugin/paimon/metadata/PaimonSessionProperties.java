@@ -10,6 +10,7 @@ import io.trino.spi.session.PropertyMetadata;
 
 import java.util.List;
 
+import static io.trino.plugin.base.session.PropertyMetadataUtil.dataSizeProperty;
 import static io.trino.plugin.base.session.PropertyMetadataUtil.durationProperty;
 import static io.trino.spi.session.PropertyMetadata.booleanProperty;
 import static io.trino.spi.session.PropertyMetadata.enumProperty;
@@ -20,6 +21,8 @@ import static io.trino.spi.session.PropertyMetadata.enumProperty;
  * partitions the INSERT writes (the whole table when it has no partitions), as Paimon's INSERT OVERWRITE does.
  * {@code dynamic_filtering_wait_timeout} has the name and meaning of Trino's Iceberg connector's: how long split
  * planning waits for a join's dynamic filters (catalog default {@code paimon.dynamic-filtering.wait-timeout}).
+ * {@code max_split_size} (catalog default {@code paimon.max-split-size}) is the size past which a bucket's read is cut
+ * into several splits.
  * The retention floors of {@code expire_snapshots} and {@code remove_orphan_files} have the names Trino's Iceberg
  * connector gives them and default to the catalog's {@code paimon.*.min-retention}.
  * <p>
@@ -30,6 +33,7 @@ public final class PaimonSessionProperties
 {
     public static final String INSERT_EXISTING_PARTITIONS_BEHAVIOR = "insert_existing_partitions_behavior";
     public static final String DYNAMIC_FILTERING_WAIT_TIMEOUT = PaimonSplitManager.DYNAMIC_FILTERING_WAIT_TIMEOUT;
+    public static final String MAX_SPLIT_SIZE = PaimonSplitManager.MAX_SPLIT_SIZE;
     public static final String EXPIRE_SNAPSHOTS_MIN_RETENTION = "expire_snapshots_min_retention";
     public static final String REMOVE_ORPHAN_FILES_MIN_RETENTION = "remove_orphan_files_min_retention";
     public static final String COMPACTION_ON_WRITE_ENABLED = "compaction_on_write_enabled";
@@ -56,6 +60,11 @@ public final class PaimonSessionProperties
                         DYNAMIC_FILTERING_WAIT_TIMEOUT,
                         "Longest time split planning waits for a join's dynamic filters before it plans without them",
                         config.getDynamicFilteringWaitTimeout(),
+                        false),
+                dataSizeProperty(
+                        MAX_SPLIT_SIZE,
+                        "A bucket larger than this is read as several splits, cut between its sections of overlapping key ranges",
+                        config.getMaxSplitSize(),
                         false),
                 durationProperty(
                         EXPIRE_SNAPSHOTS_MIN_RETENTION,

@@ -2,6 +2,7 @@ package io.trino.plugin.paimon.read;
 
 import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
+import io.airlift.units.DataSize;
 import io.airlift.units.Duration;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.filesystem.TrinoFileSystemFactory;
@@ -11,7 +12,10 @@ import io.trino.plugin.paimon.format.MetadataCache;
 import io.trino.plugin.paimon.format.manifest.BucketFiles;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.manifest.SnapshotScan;
+import io.trino.plugin.paimon.format.schema.DataField;
+import io.trino.plugin.paimon.format.schema.DataType;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
+import io.trino.plugin.paimon.merge.Section;
 import io.trino.plugin.paimon.table.CompactionOptions;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.TableOptions;
@@ -28,14 +32,15 @@ import io.trino.spi.connector.DynamicFilter;
 import io.trino.spi.connector.FixedSplitSource;
 import io.trino.spi.predicate.TupleDomain;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
 
 import static java.util.Objects.requireNonNull;
 
 /**
- * One split per (partition, bucket) of the pinned snapshot, carrying the bucket's files; for append tables one split
- * per file. Partitions, buckets and files whose key range the table handle's constraint excludes are left out. As in
+ * One split per (partition, bucket) of the pinned snapshot, carrying the bucket's files (a bucket larger than the
+ * session's {@code max_split_size} is cut between its sections into several); for append tables one split per file. Partitions, buckets and files whose key range the table handle's constraint excludes are left out. As in
  * Paimon's batch scan, deletion-vector and first-row tables do not read level-0 files (only compacted data is visible
  * there, merge-semantics §2.1), and postpone buckets are not read at all. Splits are planned when the join's dynamic
  * filters are known or the session's {@code dynamic_filtering_wait_timeout} is over, and those filters prune as the
@@ -46,6 +51,8 @@ public class PaimonSplitManager
 {
     /** The session property (declared with the others in the metadata layer) that bounds the wait for dynamic filters. */
     public static final String DYNAMIC_FILTERING_WAIT_TIMEOUT = "dynamic_filtering_wait_timeout";
+    /** The session property past whose size a bucket is read as several splits. */
+    public static final String MAX_SPLIT_SIZE = "max_split_size";
 
     // a bucket of this many bytes weighs as much as a standard split
     private static final long STANDARD_SPLIT_BYTES = 128L * 1024 * 1024;
@@ -91,6 +98,8 @@ public class PaimonSplitManager
         OptionalInt onlyLevel = primaryKeyTable && handle.view() == PaimonTableHandle.View.READ_OPTIMIZED
                 ? OptionalInt.of(CompactionOptions.of(table.name().toString(), table.schema().options()).maxLevel())
                 : OptionalInt.empty();
+        List<DataType> keyTypes = table.trimmedPrimaryKeyFields().stream().map(DataField::type).toList();
+        long maxSplitBytes = session.getProperty(MAX_SPLIT_SIZE, DataSize.class).toBytes();
         ImmutableList.Builder<ConnectorSplit> splits = ImmutableList.builder();
         // rows the splits so far are known to return: with a pushed-down limit, no further split is needed past it
         long knownRows = 0;
@@ -111,9 +120,11 @@ public class PaimonSplitManager
                 continue;
             }
             if (primaryKeyTable) {
-                splits.add(split(partitionPath, bucket.bucket(), files));
-                if (RawConvertible.isRawConvertible(files, options)) {
-                    knownRows += knownRows(files);
+                for (List<PaimonDataFile> part : parts(files, keyTypes, maxSplitBytes)) {
+                    splits.add(split(partitionPath, bucket.bucket(), part));
+                    if (RawConvertible.isRawConvertible(part, options)) {
+                        knownRows += knownRows(part);
+                    }
                 }
             }
             else {
@@ -127,6 +138,40 @@ public class PaimonSplitManager
             }
         }
         return splits.build();
+    }
+
+    /**
+     * A bucket's files as the splits that read it: one, or, when the files hold more than {@code maxSplitBytes}, runs
+     * of whole sections (files of overlapping key ranges, see {@link PaimonPageSource#sections}) of about that size,
+     * in key order. No key has records in two sections, so each part merges on its own and the parts of one hot
+     * bucket are read in parallel. A bucket whose files all overlap is one section and stays one split.
+     */
+    static List<List<PaimonDataFile>> parts(List<PaimonDataFile> files, List<DataType> keyTypes, long maxSplitBytes)
+    {
+        if (files.size() == 1 || bytes(files) <= maxSplitBytes) {
+            return List.of(files);
+        }
+        List<List<PaimonDataFile>> parts = new ArrayList<>();
+        List<PaimonDataFile> part = new ArrayList<>();
+        long partBytes = 0;
+        for (Section<PaimonDataFile> section : PaimonPageSource.sections(files, keyTypes)) {
+            List<PaimonDataFile> sectionFiles = section.runs().stream().flatMap(run -> run.files().stream()).toList();
+            long sectionBytes = bytes(sectionFiles);
+            if (!part.isEmpty() && partBytes + sectionBytes > maxSplitBytes) {
+                parts.add(part);
+                part = new ArrayList<>();
+                partBytes = 0;
+            }
+            part.addAll(sectionFiles);
+            partBytes += sectionBytes;
+        }
+        parts.add(part);
+        return parts;
+    }
+
+    private static long bytes(List<PaimonDataFile> files)
+    {
+        return files.stream().mapToLong(PaimonDataFile::fileSize).sum();
     }
 
     // the rows of files read as they are, unless a deletion vector removes an unknown number of them
@@ -143,8 +188,7 @@ public class PaimonSplitManager
 
     private static PaimonSplit split(String partitionPath, int bucket, List<PaimonDataFile> files)
     {
-        long bytes = files.stream().mapToLong(PaimonDataFile::fileSize).sum();
-        SplitWeight weight = SplitWeight.fromProportion(Math.clamp((double) bytes / STANDARD_SPLIT_BYTES, 0.01, 1.0));
+        SplitWeight weight = SplitWeight.fromProportion(Math.clamp((double) bytes(files) / STANDARD_SPLIT_BYTES, 0.01, 1.0));
         return new PaimonSplit(partitionPath, bucket, files, weight);
     }
 }
