@@ -111,6 +111,7 @@ public final class BenchmarkStarJoin
 
     private static void writeTables(QueryRunner queryRunner, Settings settings)
     {
+        queryRunner.execute("CREATE SCHEMA " + DATABASE);
         queryRunner.execute("""
                 CREATE TABLE sales (dt date, id bigint, customer bigint, amount decimal(12, 2), quantity integer, note varchar)
                 WITH (primary_key = ARRAY['dt', 'id'], partitioned_by = ARRAY['dt'], bucket = 4)""");
