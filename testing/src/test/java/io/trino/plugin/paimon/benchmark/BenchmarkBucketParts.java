@@ -23,9 +23,9 @@ import static io.trino.plugin.paimon.testing.PaimonQueryRunner.CATALOG;
 
 /**
  * One hot bucket (issue 15, parallelism inside a bucket): a one-bucket primary-key table of N rows, written by Paimon
- * Java in two runs, fully compacted into files of {@code target-file-size = 8mb}, with a small level-0 run on top
+ * Java in two runs, fully compacted into files of {@code target-file-size = 2mb}, with a small level-0 run on top
  * (an update of a narrow key range), scanned with every column aggregated through an in-process Trino as one split
- * (the default {@code max_split_size}) and cut between sections ({@code max_split_size = 16MB}), interleaved.
+ * (the default {@code max_split_size}) and cut between sections ({@code max_split_size = 4MB}), interleaved.
  * Reports the median time and the splits of each; both must return the same aggregate. Flags in
  * {@code -Dbenchmark.args}: {@code --rows=N} (default 2,000,000), {@code --iterations=I} (5), {@code --warmups=W} (1).
  */
@@ -68,7 +68,7 @@ public final class BenchmarkBucketParts
                     .column("note", DataTypes.STRING())
                     .primaryKey("id")
                     .option("bucket", "1")
-                    .option("target-file-size", "8mb")
+                    .option("target-file-size", "2mb")
                     .option("write-only", "true")
                     .build());
             PaimonJavaCatalog.write(table, rows(0, rows, 1, "first"));
@@ -77,7 +77,7 @@ public final class BenchmarkBucketParts
             PaimonJavaCatalog.write(table, rows(rows / 2, rows / 2 + 10_000, 1, "third"));
 
             Session whole = queryRunner.getDefaultSession();
-            Session parts = Session.builder(whole).setCatalogSessionProperty(CATALOG, "max_split_size", "16MB").build();
+            Session parts = Session.builder(whole).setCatalogSessionProperty(CATALOG, "max_split_size", "4MB").build();
             List<Long> wholeNanos = new ArrayList<>();
             List<Long> partsNanos = new ArrayList<>();
             long wholeSplits = 0;
@@ -105,12 +105,12 @@ public final class BenchmarkBucketParts
             double wholeMillis = median(wholeNanos) / 1e6;
             double partsMillis = median(partsNanos) / 1e6;
             String report = """
-                    ## One hot bucket: %,d rows, compacted into 8 MB files with a level-0 run on top, full scan with every column aggregated, %d warm-up + %d measured runs each, interleaved
+                    ## One hot bucket: %,d rows, compacted into 2 MB files with a level-0 run on top, full scan with every column aggregated, %d warm-up + %d measured runs each, interleaved
 
                     | read | splits | median |
                     | --- | --- | --- |
                     | one split (default `max_split_size`) | %d | %,.0f ms |
-                    | cut between sections (`max_split_size = 16MB`) | %d | %,.0f ms |
+                    | cut between sections (`max_split_size = 4MB`) | %d | %,.0f ms |
 
                     Parts ÷ whole (time): %.2f. Both returned %s. Load average at start: %s; at end: %s; %d processors
                     """.formatted(rows, warmups, iterations, wholeSplits, wholeMillis, partsSplits, partsMillis, partsMillis / wholeMillis, expected,
