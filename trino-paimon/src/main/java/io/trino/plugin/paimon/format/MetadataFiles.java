@@ -43,6 +43,37 @@ public final class MetadataFiles
                 .orElseThrow(() -> new TrinoException(PAIMON_INVALID_METADATA, "Paimon metadata file is missing: " + location));
     }
 
+    /**
+     * The file, which its metadata says holds {@code expectedLength} bytes, read into an array of that size (a manifest
+     * is read whole, so this saves the copies of reading to the end).
+     *
+     * @throws InvalidMetadataException when the file is shorter or longer
+     * @throws TrinoException {@code PAIMON_INVALID_METADATA} naming the file when it does not exist
+     */
+    public static byte[] readFile(TrinoFileSystem fileSystem, Location location, long expectedLength)
+    {
+        if (expectedLength < 0 || expectedLength > Integer.MAX_VALUE - 8) {
+            throw new InvalidMetadataException("its metadata says it has %s bytes".formatted(expectedLength));
+        }
+        try (InputStream input = fileSystem.newInputFile(location).newStream()) {
+            byte[] content = new byte[(int) expectedLength];
+            int read = input.readNBytes(content, 0, content.length);
+            if (read < content.length) {
+                throw new InvalidMetadataException("file has %s bytes, its metadata says %s".formatted(read, expectedLength));
+            }
+            if (input.read() >= 0) {
+                throw new InvalidMetadataException("file has more than %s bytes, its metadata says %s".formatted(expectedLength, expectedLength));
+            }
+            return content;
+        }
+        catch (FileNotFoundException | NoSuchFileException e) {
+            throw new TrinoException(PAIMON_INVALID_METADATA, "Paimon metadata file is missing: " + location, e);
+        }
+        catch (IOException e) {
+            throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to read " + location, e);
+        }
+    }
+
     public static Optional<byte[]> readIfExists(TrinoFileSystem fileSystem, Location location)
     {
         TrinoInputFile inputFile = fileSystem.newInputFile(location);

@@ -71,12 +71,11 @@ public final class AvroFiles
      */
     public static <T> long read(TrinoFileSystem fileSystem, Location location, OptionalLong expectedLength, DatumReader<T> reader, Consumer<? super T> consumer)
     {
-        byte[] content = MetadataFiles.readFile(fileSystem, location);
         long records = 0;
         try {
-            if (expectedLength.isPresent() && content.length != expectedLength.getAsLong()) {
-                throw new InvalidMetadataException("file has %s bytes, its metadata says %s".formatted(content.length, expectedLength.getAsLong()));
-            }
+            byte[] content = expectedLength.isPresent()
+                    ? MetadataFiles.readFile(fileSystem, location, expectedLength.getAsLong())
+                    : MetadataFiles.readFile(fileSystem, location);
             checkEndsWithSyncMarker(content);
             try (DataFileStream<T> stream = new DataFileStream<>(new ByteArrayInputStream(content), reader)) {
                 T value = null;

@@ -1,7 +1,9 @@
 package io.trino.plugin.paimon.format.avro;
 
+import io.airlift.compress.v3.MalformedInputException;
 import io.airlift.compress.v3.zstd.ZstdInputStream;
 import io.airlift.compress.v3.zstd.ZstdJavaCompressor;
+import io.airlift.compress.v3.zstd.ZstdJavaDecompressor;
 import org.apache.avro.file.Codec;
 import org.apache.avro.file.CodecFactory;
 
@@ -34,7 +36,14 @@ final class ZstandardCodec
         CodecFactory.addCodec(NAME, FACTORY);
     }
 
-    private ZstandardCodec() {}
+    // the smallest buffer a block of unknown size is first decoded into: Avro's default block of 64 KB and its last record
+    private static final int MIN_CAPACITY = 128 * 1024;
+
+    private final ZstdJavaDecompressor decompressor = new ZstdJavaDecompressor();
+    private byte[] first = new byte[0];
+    private byte[] second = new byte[0];
+
+    ZstandardCodec() {}
 
     /** Makes sure the codec is registered before Avro resolves a file's codec by name. */
     static CodecFactory factory()
@@ -59,15 +68,61 @@ final class ZstandardCodec
         return ByteBuffer.wrap(output, 0, length);
     }
 
+    /**
+     * Decodes a block in one call into a buffer this codec keeps for the next block, growing it only when a block
+     * needs more. A block whose frame does not declare its size (streaming encoders, such as zstd-jni's under Paimon
+     * Java, may leave it out) is tried in the buffer as it is, at least eight times the compressed size, and decoded
+     * as a stream only when that is too small. Avro reads each next compressed block into the array of the previous
+     * result, so two buffers alternate and the output never overwrites the input.
+     */
     @Override
     public ByteBuffer decompress(ByteBuffer compressed)
             throws IOException
     {
-        byte[] input = new byte[compressed.remaining()];
-        compressed.duplicate().get(input);
-        // frames written by streaming zstd encoders need not declare their size: decode as a stream
-        try (InputStream stream = new ZstdInputStream(new ByteArrayInputStream(input))) {
-            return ByteBuffer.wrap(stream.readAllBytes());
+        int length = compressed.remaining();
+        byte[] input;
+        int offset;
+        if (compressed.hasArray()) {
+            input = compressed.array();
+            offset = compressed.arrayOffset() + compressed.position();
+        }
+        else {
+            input = new byte[length];
+            compressed.duplicate().get(input);
+            offset = 0;
+        }
+        boolean useFirst = input != first;
+        byte[] output = useFirst ? first : second;
+        try {
+            long declared = decompressor.getDecompressedSize(input, offset, length);
+            if (declared > Integer.MAX_VALUE - 8) {
+                throw new IOException("Zstandard block declares %s bytes".formatted(declared));
+            }
+            int capacity = declared >= 0 ? (int) declared : Math.max(MIN_CAPACITY, (int) Math.min(Integer.MAX_VALUE - 8, 8L * length));
+            if (output.length < capacity) {
+                output = new byte[capacity];
+            }
+            int size;
+            try {
+                size = decompressor.decompress(input, offset, length, output, 0, output.length);
+            }
+            catch (MalformedInputException e) {
+                if (declared >= 0) {
+                    throw e;
+                }
+                // larger than the guess, or corrupt: the stream decoder tells which
+                try (InputStream stream = new ZstdInputStream(new ByteArrayInputStream(input, offset, length))) {
+                    output = stream.readAllBytes();
+                }
+                size = output.length;
+            }
+            if (useFirst) {
+                first = output;
+            }
+            else {
+                second = output;
+            }
+            return ByteBuffer.wrap(output, 0, size);
         }
         catch (RuntimeException e) {
             throw new IOException("Corrupt zstandard block", e);
