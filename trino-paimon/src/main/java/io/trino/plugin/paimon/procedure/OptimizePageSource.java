@@ -1,8 +1,11 @@
 package io.trino.plugin.paimon.procedure;
 
+import com.google.common.collect.ImmutableMap;
 import io.airlift.json.JsonCodec;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
+import io.trino.plugin.base.metrics.LongCount;
+import io.trino.plugin.paimon.format.manifest.DataFileMeta;
 import io.trino.plugin.paimon.format.row.BinaryRow;
 import io.trino.plugin.paimon.read.PaimonDataFile;
 import io.trino.plugin.paimon.table.PaimonTable;
@@ -11,6 +14,7 @@ import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.SourcePage;
+import io.trino.spi.metrics.Metrics;
 
 import java.io.IOException;
 import java.util.Optional;
@@ -32,6 +36,17 @@ import static java.util.Objects.requireNonNull;
 public final class OptimizePageSource
         implements ConnectorPageSource
 {
+    /** Connector metrics of an {@code optimize} (summed over its splits in the query's statistics): files it replaced. */
+    public static final String FILES_REWRITTEN_METRIC = "paimon.optimize.filesRewritten";
+    /** The bytes of the files it replaced. */
+    public static final String BYTES_REWRITTEN_METRIC = "paimon.optimize.bytesRewritten";
+    /** Data files it wrote. */
+    public static final String FILES_WRITTEN_METRIC = "paimon.optimize.filesWritten";
+    /** The bytes of the data files it wrote. */
+    public static final String BYTES_WRITTEN_METRIC = "paimon.optimize.bytesWritten";
+    /** Changelog files it wrote (changelog-producer tables). */
+    public static final String CHANGELOG_FILES_WRITTEN_METRIC = "paimon.optimize.changelogFilesWritten";
+
     private final ConnectorSession session;
     private final BucketCompactor compactor;
     private final TrinoFileSystem fileSystem;
@@ -42,6 +57,7 @@ public final class OptimizePageSource
     private long completedBytes;
     private long readTimeNanos;
     private boolean finished;
+    private Metrics metrics = Metrics.EMPTY;
 
     public OptimizePageSource(ConnectorSession session, BucketCompactor compactor, TrinoFileSystem fileSystem, JsonCodec<CompactionFragment> codec, PaimonTable table, OptimizeSplit split, Location stagingLocation)
     {
@@ -97,8 +113,21 @@ public final class OptimizePageSource
         }
         completedBytes = split.files().stream().mapToLong(PaimonDataFile::fileSize).sum();
         readTimeNanos = System.nanoTime() - start;
+        metrics = new Metrics(ImmutableMap.of(
+                FILES_REWRITTEN_METRIC, new LongCount(split.files().size()),
+                BYTES_REWRITTEN_METRIC, new LongCount(completedBytes),
+                FILES_WRITTEN_METRIC, new LongCount(output.dataFiles().size()),
+                BYTES_WRITTEN_METRIC, new LongCount(output.dataFiles().stream().mapToLong(DataFileMeta::fileSize).sum()),
+                CHANGELOG_FILES_WRITTEN_METRIC, new LongCount(output.changelogFiles().size())));
         finished = true;
         return null;
+    }
+
+    /** What this bucket's compaction did, shown with the query's statistics (the Web UI's operator details). */
+    @Override
+    public Metrics getMetrics()
+    {
+        return metrics;
     }
 
     private void deleteWritten(Location bucketDirectory, CompactionFragment fragment, TrinoException failure)

@@ -4,6 +4,8 @@ import io.trino.Session;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.filesystem.local.LocalFileSystem;
+import io.trino.operator.OperatorStats;
+import io.trino.plugin.base.metrics.LongCount;
 import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
 import io.trino.plugin.paimon.testing.FaultFs;
 import io.trino.plugin.paimon.testing.FaultFs.Hang;
@@ -11,10 +13,15 @@ import io.trino.plugin.paimon.testing.FaultFs.Operation;
 import io.trino.plugin.paimon.testing.Fsck;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import io.trino.plugin.paimon.testing.RowText;
+import io.trino.spi.QueryId;
+import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedRow;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.manifest.ManifestEntry;
 import org.apache.paimon.schema.Schema;
+import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.types.DataTypes;
 import org.apache.paimon.types.RowKind;
@@ -329,15 +336,40 @@ final class TestOptimize
         List<String> paimonBefore = RowText.paimonText(paimon().getTable(DATABASE, table));
         long snapshotBefore = latestSnapshotId(table);
 
-        getQueryRunner().execute("ALTER TABLE %s EXECUTE optimize".formatted(table));
+        List<DataFileMeta> filesBefore = paimonFiles(table);
+        DistributedQueryRunner runner = (DistributedQueryRunner) getQueryRunner();
+        QueryId queryId = runner.executeWithPlan(getSession(), "ALTER TABLE %s EXECUTE optimize".formatted(table)).queryId();
 
         assertThat(latestSnapshotId(table)).isEqualTo(snapshotBefore + 1);
+        // what it did, in the query's statistics, against Paimon Java's file lists before and after
+        List<DataFileMeta> filesAfter = paimonFiles(table);
+        Map<String, Long> metrics = new TreeMap<>();
+        for (OperatorStats operator : runner.getCoordinator().getQueryManager().getFullQueryInfo(queryId).getQueryStats().getOperatorSummaries()) {
+            operator.getConnectorMetrics().getMetrics().forEach((name, metric) -> {
+                if (name.startsWith("paimon.optimize.") && metric instanceof LongCount count) {
+                    metrics.merge(name, count.getTotal(), Long::sum);
+                }
+            });
+        }
+        assertThat(metrics).containsExactlyInAnyOrderEntriesOf(Map.of(
+                OptimizePageSource.FILES_REWRITTEN_METRIC, (long) filesBefore.size(),
+                OptimizePageSource.BYTES_REWRITTEN_METRIC, filesBefore.stream().mapToLong(DataFileMeta::fileSize).sum(),
+                OptimizePageSource.FILES_WRITTEN_METRIC, (long) filesAfter.size(),
+                OptimizePageSource.BYTES_WRITTEN_METRIC, filesAfter.stream().mapToLong(DataFileMeta::fileSize).sum(),
+                OptimizePageSource.CHANGELOG_FILES_WRITTEN_METRIC, 0L));
         assertThat(computeScalar("SELECT commit_kind FROM \"%s$snapshots\" ORDER BY snapshot_id DESC LIMIT 1".formatted(table))).isEqualTo("COMPACT");
         assertThat(rows(table)).isEqualTo(rowsBefore);
         assertThat(RowText.paimonText(paimon().getTable(DATABASE, table))).isEqualTo(paimonBefore);
         // one run per bucket, at the highest level
         assertThat(computeActual("SELECT DISTINCT level FROM \"%s$files\"".formatted(table)).getOnlyColumnAsSet()).containsExactly(MAX_LEVEL);
         assertThat(Fsck.check(new LocalFileSystem(root()), tableLocation(table), paimon().getTable(DATABASE, table))).isEmpty();
+    }
+
+    private List<DataFileMeta> paimonFiles(String table)
+    {
+        return ((FileStoreTable) paimon().getTable(DATABASE, table)).store().newScan().plan().files().stream()
+                .map(ManifestEntry::file)
+                .toList();
     }
 
     private void assertPaimonJavaWritesOnTop(String table, List<GenericRow> rows)
