@@ -37,6 +37,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_UNSUPPORTED_CONFIGURATION;
 import static io.trino.plugin.paimon.format.MetadataFiles.readIfExists;
 import static io.trino.plugin.paimon.format.manifest.ManifestEntry.POSTPONE_BUCKET;
@@ -163,8 +164,8 @@ public final class SnapshotExpiry
             branchFiles = liveFilesOf(branchSnapshots);
         }
         catch (TrinoException e) {
-            log.warn(e, "Cannot read the branches of %s; no snapshot is expired", table.name());
-            return new Result(0, 0);
+            // expiring without knowing what the branches use could delete their files
+            throw new TrinoException(PAIMON_INVALID_METADATA, "Cannot expire snapshots of Paimon table %s: the files its branches use cannot be read, so nothing was expired: %s".formatted(table.name(), e.getMessage()), e);
         }
 
         TagDataFiles tagFiles = new TagDataFiles();

@@ -23,6 +23,8 @@ import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_UNSUPPORTED_CONFIGUR
  */
 public final class MetadataFiles
 {
+    // files up to this length, as their metadata gives it, are read into an array of that length
+    private static final long EXACT_READ_LIMIT = 64L * 1024 * 1024;
     // stripes of the in-process lock of check-then-rename creates, by target location
     private static final Object[] RENAME_LOCKS = new Object[64];
 
@@ -52,8 +54,13 @@ public final class MetadataFiles
      */
     public static byte[] readFile(TrinoFileSystem fileSystem, Location location, long expectedLength)
     {
-        if (expectedLength < 0 || expectedLength > Integer.MAX_VALUE - 8) {
-            throw new InvalidMetadataException("its metadata says it has %s bytes".formatted(expectedLength));
+        if (expectedLength < 0 || expectedLength > EXACT_READ_LIMIT) {
+            // the length comes from metadata: a large one is not trusted with an allocation before the bytes are there
+            byte[] content = readFile(fileSystem, location);
+            if (content.length != expectedLength) {
+                throw new InvalidMetadataException("file has %s bytes, its metadata says %s".formatted(content.length, expectedLength));
+            }
+            return content;
         }
         try (InputStream input = fileSystem.newInputFile(location).newStream()) {
             byte[] content = new byte[(int) expectedLength];

@@ -11,8 +11,9 @@ import static io.airlift.slice.SizeOf.instanceSize;
 import static java.util.Objects.requireNonNull;
 
 /**
- * One bucket of one partition (for an append table: one file). A bucket's files overlap in key ranges and are
- * merged together, so they are never spread over several splits.
+ * One bucket of one partition (for an append table: one file), or, for a bucket larger than {@code max_split_size},
+ * some of its sections: the files of a section overlap in key ranges and are merged together, so a section is never
+ * spread over several splits.
  */
 public record PaimonSplit(String partition, int bucket, List<PaimonDataFile> files, SplitWeight splitWeight)
         implements ConnectorSplit

@@ -240,6 +240,17 @@ final class TestTableMaintenance
         assertUpdate(lowFloors(), "ALTER TABLE branched EXECUTE remove_orphan_files(retention_threshold => '0s')");
         assertThat(rows("SELECT * FROM \"branched$branch_side\"")).isEqualTo(branchRows);
         assertThat(RowText.paimonText(((FileStoreTable) oracle().getTable(DATABASE, "branched")).switchToBranch("side"))).isEqualTo(branchRows);
+
+        // a branch whose files cannot be known stops the expiry, with an error that says so
+        PaimonJavaCatalog.write(table, List.of(GenericRow.of(7, text("g"))));
+        PaimonJavaCatalog.write(table, List.of(GenericRow.of(8, text("h"))));
+        Files.createDirectories(tablePath("branched").resolve("branch/branch-broken"));
+        Set<String> filesBeforeRefusal = files("branched");
+        assertThatThrownBy(() -> getQueryRunner().execute(lowFloors(), "ALTER TABLE branched EXECUTE expire_snapshots(retention_threshold => '0s')"))
+                .hasMessageContaining("Cannot expire snapshots of Paimon table maintained.branched: the files its branches use cannot be read, so nothing was expired")
+                .hasMessageContaining("branch-broken");
+        assertThat(files("branched")).isEqualTo(filesBeforeRefusal);
+        Files.delete(tablePath("branched").resolve("branch/branch-broken"));
     }
 
     @Test

@@ -38,6 +38,8 @@ final class ZstandardCodec
 
     // the smallest buffer a block of unknown size is first decoded into: Avro's default block of 64 KB and its last record
     private static final int MIN_CAPACITY = 128 * 1024;
+    // the largest buffer a block of unknown size is first decoded into; a larger block is decoded as a stream
+    private static final int MAX_GUESS = 16 * 1024 * 1024;
 
     private final ZstdJavaDecompressor decompressor = new ZstdJavaDecompressor();
     private byte[] first = new byte[0];
@@ -71,8 +73,8 @@ final class ZstandardCodec
     /**
      * Decodes a block in one call into a buffer this codec keeps for the next block, growing it only when a block
      * needs more. A block whose frame does not declare its size (streaming encoders, such as zstd-jni's under Paimon
-     * Java, may leave it out) is tried in the buffer as it is, at least eight times the compressed size, and decoded
-     * as a stream only when that is too small. Avro reads each next compressed block into the array of the previous
+     * Java, may leave it out) is tried in the buffer as it is, grown to eight times the compressed size (at most
+     * 16 MB), and decoded as a stream when that is too small, as is a block of several frames. Avro reads each next compressed block into the array of the previous
      * result, so two buffers alternate and the output never overwrites the input.
      */
     @Override
@@ -98,7 +100,7 @@ final class ZstandardCodec
             if (declared > Integer.MAX_VALUE - 8) {
                 throw new IOException("Zstandard block declares %s bytes".formatted(declared));
             }
-            int capacity = declared >= 0 ? (int) declared : Math.max(MIN_CAPACITY, (int) Math.min(Integer.MAX_VALUE - 8, 8L * length));
+            int capacity = declared >= 0 ? (int) declared : (int) Math.clamp(8L * length, MIN_CAPACITY, MAX_GUESS);
             if (output.length < capacity) {
                 output = new byte[capacity];
             }
@@ -107,10 +109,8 @@ final class ZstandardCodec
                 size = decompressor.decompress(input, offset, length, output, 0, output.length);
             }
             catch (MalformedInputException e) {
-                if (declared >= 0) {
-                    throw e;
-                }
-                // larger than the guess, or corrupt: the stream decoder tells which
+                // larger than the guess (or, declared, than the first of several frames), or corrupt: the stream
+                // decoder tells which
                 try (InputStream stream = new ZstdInputStream(new ByteArrayInputStream(input, offset, length))) {
                     output = stream.readAllBytes();
                 }

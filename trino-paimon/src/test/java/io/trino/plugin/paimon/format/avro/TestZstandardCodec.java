@@ -54,6 +54,23 @@ final class TestZstandardCodec
     }
 
     @Test
+    void decodesABlockOfSeveralFrames()
+            throws IOException
+    {
+        // the first frame declares only its own size; the block holds two
+        byte[] first = text(new Random(3), 1000);
+        byte[] second = text(new Random(4), 2000);
+        byte[] firstFrame = compress(first);
+        byte[] secondFrame = compress(second);
+        byte[] block = Arrays.copyOf(firstFrame, firstFrame.length + secondFrame.length);
+        System.arraycopy(secondFrame, 0, block, firstFrame.length, secondFrame.length);
+        ByteBuffer result = new ZstandardCodec().decompress(ByteBuffer.wrap(block));
+        byte[] expected = Arrays.copyOf(first, first.length + second.length);
+        System.arraycopy(second, 0, expected, first.length, second.length);
+        assertThat(Arrays.copyOfRange(result.array(), result.position(), result.limit())).isEqualTo(expected);
+    }
+
+    @Test
     void corruptBlockFails()
     {
         byte[] compressed = compress(new byte[1000]);
