@@ -17,7 +17,7 @@ import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
 
 /**
  * A dashboard's star join (issue 14): a fact table of N rows partitioned by day over D days (4 buckets per
- * partition, two sorted runs: the second updates every tenth row), joined with a filtered dimension, through an
+ * partition, two sorted runs: the second updates every seventh row), joined with a filtered dimension, through an
  * in-process Trino, with dynamic filtering on (the default: split planning waits up to
  * {@code dynamic_filtering_wait_timeout}) and off ({@code enable_dynamic_filtering = false}), the two interleaved
  * so that noise falls on both alike. Two joins:
@@ -121,8 +121,9 @@ public final class BenchmarkStarJoin
                 SELECT date_add('day', id %% %1$d, DATE '2026-11-01'), id, id %% 1000, CAST(id %% 997 AS decimal(12, 2)) / 10, CAST(id %% 13 AS integer), 'sale ' || CAST(id AS varchar)
                 FROM (SELECT high * 1000 + low AS id FROM unnest(sequence(0, %2$d)) a(high) CROSS JOIN unnest(sequence(0, 999)) b(low))"""
                 .formatted(settings.days(), settings.rows() / 1000 - 1));
-        // a second sorted run in every bucket: the merge runs at read time
-        queryRunner.execute("INSERT INTO sales SELECT dt, id, customer, amount * 2, quantity + 1, note || ' updated' FROM sales WHERE id % 10 = 0");
+        // a second sorted run in every bucket: the merge runs at read time (every seventh id: 7 shares no factor
+        // with the day count, so every partition gets updates)
+        queryRunner.execute("INSERT INTO sales SELECT dt, id, customer, amount * 2, quantity + 1, note || ' updated' FROM sales WHERE id % 7 = 0");
 
         queryRunner.execute("CREATE TABLE calendar (dt date, holiday boolean) WITH (primary_key = ARRAY['dt'], bucket = 1)");
         queryRunner.execute("""
