@@ -102,8 +102,8 @@ public final class BenchmarkBucketParts
                     }
                 }
             }
-            double wholeMillis = median(wholeNanos) / 1e6;
-            double partsMillis = median(partsNanos) / 1e6;
+            double wholeMillis = Timing.of(wholeNanos).medianMillis();
+            double partsMillis = Timing.of(partsNanos).medianMillis();
             String report = """
                     ## One hot bucket: %,d rows, compacted into 2 MB files with a level-0 run on top, full scan with every column aggregated, %d warm-up + %d measured runs each, interleaved
 
@@ -123,13 +123,6 @@ public final class BenchmarkBucketParts
         finally {
             deleteRecursively(root, ALLOW_INSECURE);
         }
-    }
-
-    private static double median(List<Long> nanos)
-    {
-        long[] sorted = nanos.stream().mapToLong(Long::longValue).sorted().toArray();
-        int count = sorted.length;
-        return count % 2 == 1 ? sorted[count / 2] : (sorted[count / 2 - 1] + sorted[count / 2]) / 2.0;
     }
 
     // ids from, from + step, … below to

@@ -119,36 +119,6 @@ public final class BenchmarkReadAmplification
     record TableCase(String name, String shape, int runs) {}
 
     /** Nanoseconds of the measured iterations. */
-    record Timing(long[] nanos)
-    {
-        double medianMillis()
-        {
-            long[] sorted = nanos.clone();
-            Arrays.sort(sorted);
-            int middle = sorted.length / 2;
-            return (sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2.0) / 1e6;
-        }
-
-        double minMillis()
-        {
-            return Arrays.stream(nanos).min().orElseThrow() / 1e6;
-        }
-
-        double maxMillis()
-        {
-            return Arrays.stream(nanos).max().orElseThrow() / 1e6;
-        }
-
-        double rowsPerSecond(long rows)
-        {
-            return rows / (medianMillis() / 1e3);
-        }
-
-        String spread()
-        {
-            return "%,.0f..%,.0f ms".formatted(minMillis(), maxMillis());
-        }
-    }
 
     record ScanFigures(TableCase table, long liveRows, Timing query) {}
 

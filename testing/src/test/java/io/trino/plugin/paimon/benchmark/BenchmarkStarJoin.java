@@ -173,10 +173,9 @@ public final class BenchmarkStarJoin
 
     private static Figures figures(String join, String mode, List<Long> nanos, double[] sums)
     {
-        long[] sorted = nanos.stream().mapToLong(Long::longValue).sorted().toArray();
-        int count = sorted.length;
-        double median = count % 2 == 1 ? sorted[count / 2] : (sorted[count / 2 - 1] + sorted[count / 2]) / 2.0;
-        return new Figures(join, mode, median / 1e6, sorted[0] / 1e6, sorted[count - 1] / 1e6, sums[0] / count, sums[1] / count, sums[2] / count, sums[3] / count);
+        Timing timing = Timing.of(nanos);
+        int count = nanos.size();
+        return new Figures(join, mode, timing.medianMillis(), timing.minMillis(), timing.maxMillis(), sums[0] / count, sums[1] / count, sums[2] / count, sums[3] / count);
     }
 
     private static String report(Settings settings, List<Figures> figures, String loadAtStart, String loadAtEnd)
