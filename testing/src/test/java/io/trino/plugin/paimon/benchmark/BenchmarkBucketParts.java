@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import static com.google.common.base.Preconditions.checkState;
 import static com.google.common.io.MoreFiles.deleteRecursively;
@@ -39,24 +40,10 @@ public final class BenchmarkBucketParts
     public static void main(String[] args)
             throws Exception
     {
-        int rows = 2_000_000;
-        int iterations = 5;
-        int warmups = 1;
-        for (String arg : args) {
-            String value = arg.substring(arg.indexOf('=') + 1);
-            if (arg.startsWith("--rows=")) {
-                rows = Integer.parseInt(value);
-            }
-            else if (arg.startsWith("--iterations=")) {
-                iterations = Integer.parseInt(value);
-            }
-            else if (arg.startsWith("--warmups=")) {
-                warmups = Integer.parseInt(value);
-            }
-            else {
-                throw new IllegalArgumentException("unknown argument: " + arg);
-            }
-        }
+        IntegerFlags flags = IntegerFlags.parse(args, Map.of("rows", 2_000_000, "iterations", 5, "warmups", 1));
+        int rows = flags.get("rows");
+        int iterations = flags.get("iterations");
+        int warmups = flags.get("warmups");
         Path root = Files.createTempDirectory("paimon-bucket-parts-benchmark");
         try (PaimonJavaCatalog paimon = new PaimonJavaCatalog(Files.createDirectories(root.resolve(PaimonQueryRunner.WAREHOUSE_DIRECTORY)));
                 QueryRunner queryRunner = PaimonQueryRunner.create(root, DATABASE)) {

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import static com.google.common.base.Preconditions.checkState;
 import static com.google.common.io.MoreFiles.deleteRecursively;
@@ -49,30 +50,10 @@ public final class BenchmarkStarJoin
     {
         static Settings parse(String[] args)
         {
-            int rows = 2_000_000;
-            int days = 30;
-            int iterations = 5;
-            int warmups = 1;
-            for (String arg : args) {
-                String value = arg.substring(arg.indexOf('=') + 1);
-                if (arg.startsWith("--rows=")) {
-                    rows = Integer.parseInt(value);
-                }
-                else if (arg.startsWith("--days=")) {
-                    days = Integer.parseInt(value);
-                }
-                else if (arg.startsWith("--iterations=")) {
-                    iterations = Integer.parseInt(value);
-                }
-                else if (arg.startsWith("--warmups=")) {
-                    warmups = Integer.parseInt(value);
-                }
-                else {
-                    throw new IllegalArgumentException("unknown argument: " + arg);
-                }
-            }
+            IntegerFlags flags = IntegerFlags.parse(args, Map.of("rows", 2_000_000, "days", 30, "iterations", 5, "warmups", 1));
+            int rows = flags.get("rows");
             checkState(rows % 1000 == 0 && rows <= 10_000_000, "--rows must be a multiple of 1,000, at most 10,000,000");
-            return new Settings(rows, days, iterations, warmups);
+            return new Settings(rows, flags.get("days"), flags.get("iterations"), flags.get("warmups"));
         }
     }
 
