@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 import static java.util.Objects.requireNonNull;
 
@@ -44,6 +45,7 @@ public final class OutputPageBuilder
     private final int[] scratch;
     private final boolean ordered;
     private Supplier<Block[]> computedColumns = () -> new Block[0];
+    private UnaryOperator<Page> sourceValues = UnaryOperator.identity();
     private int size;
     private boolean combined;
 
@@ -84,6 +86,15 @@ public final class OutputPageBuilder
     public void setComputedColumns(Supplier<Block[]> computedColumns)
     {
         this.computedColumns = requireNonNull(computedColumns, "computedColumns is null");
+    }
+
+    /**
+     * How to get the value columns of a source page whose values a merge reads late: rows refer to the page with its
+     * keys, and the output is built from the page this gives for it.
+     */
+    public void setSourceValues(UnaryOperator<Page> sourceValues)
+    {
+        this.sourceValues = requireNonNull(sourceValues, "sourceValues is null");
     }
 
     public int columnCount()
@@ -180,7 +191,7 @@ public final class OutputPageBuilder
         }
         List<Page> pages = new ArrayList<>(sourceCount);
         for (int i = 0; i < sourceCount; i++) {
-            pages.add(sources[i].getColumns(sourceChannels).getPositions(sourcePositions[i], 0, counts[i]));
+            pages.add(sourceValues.apply(sources[i]).getColumns(sourceChannels).getPositions(sourcePositions[i], 0, counts[i]));
         }
         return pages;
     }
@@ -206,8 +217,9 @@ public final class OutputPageBuilder
             }
             else {
                 boolean consecutive = isConsecutive(start, end);
+                Page values = sourceValues.apply(page);
                 for (int column = 0; column < types.length; column++) {
-                    append(builders[column], page.getBlock(sourceChannels[column]), rowPositions, start, end, consecutive);
+                    append(builders[column], values.getBlock(sourceChannels[column]), rowPositions, start, end, consecutive);
                 }
             }
             start = end;
@@ -248,7 +260,7 @@ public final class OutputPageBuilder
                 }
             }
             else {
-                Block block = page == COMPUTED ? computed[column] : page.getBlock(channel);
+                Block block = page == COMPUTED ? computed[column] : sourceValues.apply(page).getBlock(channel);
                 append(builder, block, columnPositions, start, runEnd, false);
             }
             start = runEnd;

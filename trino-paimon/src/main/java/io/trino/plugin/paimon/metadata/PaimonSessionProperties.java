@@ -28,6 +28,9 @@ import static io.trino.spi.session.PropertyMetadata.enumProperty;
  * <p>
  * {@code compaction_on_write_enabled} (true) lets a statement that writes a primary-key table compact the buckets it
  * wrote as Paimon's writers do; false leaves them as written, for this statement only.
+ * <p>
+ * {@code late_materialization_enabled} (true) lets a merged read of a deduplicate table read the value columns of a
+ * page only when the merge returns one of its records; false reads every page whole, to compare.
  */
 public final class PaimonSessionProperties
 {
@@ -37,6 +40,7 @@ public final class PaimonSessionProperties
     public static final String EXPIRE_SNAPSHOTS_MIN_RETENTION = "expire_snapshots_min_retention";
     public static final String REMOVE_ORPHAN_FILES_MIN_RETENTION = "remove_orphan_files_min_retention";
     public static final String COMPACTION_ON_WRITE_ENABLED = "compaction_on_write_enabled";
+    public static final String LATE_MATERIALIZATION_ENABLED = "late_materialization_enabled";
 
     public enum InsertExistingPartitionsBehavior
     {
@@ -80,6 +84,11 @@ public final class PaimonSessionProperties
                         COMPACTION_ON_WRITE_ENABLED,
                         "Compact the buckets a write reaches, when their sorted runs reach the table's 'num-sorted-run.compaction-trigger', as Paimon's writers do (tables with 'write-only' = 'true' are never compacted on write)",
                         true,
+                        false),
+                booleanProperty(
+                        LATE_MATERIALIZATION_ENABLED,
+                        "In a merged read of a deduplicate table, read the value columns of a page only when the merge returns one of its records",
+                        true,
                         false));
     }
 
@@ -106,5 +115,10 @@ public final class PaimonSessionProperties
     public static boolean isCompactionOnWriteEnabled(ConnectorSession session)
     {
         return session.getProperty(COMPACTION_ON_WRITE_ENABLED, Boolean.class);
+    }
+
+    public static boolean isLateMaterializationEnabled(ConnectorSession session)
+    {
+        return session.getProperty(LATE_MATERIALIZATION_ENABLED, Boolean.class);
     }
 }

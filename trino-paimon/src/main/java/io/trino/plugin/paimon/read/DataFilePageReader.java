@@ -52,6 +52,32 @@ interface DataFilePageReader
     /** The next page, or null at the end of the file; a page may have no rows. */
     Page nextPage();
 
+    /**
+     * The next page as {@link #nextPage()} gives it, except that the channels marked in {@code deferred} may be left
+     * unread, with nulls standing in for them, until {@link #loadDeferred} reads them; a reader that cannot defer
+     * reads them at once ({@link #defersChannels()}). A merge reads keys first and the values only of pages that
+     * hold a record it returns.
+     */
+    default Page nextPage(boolean[] deferred)
+    {
+        return nextPage();
+    }
+
+    /** Whether {@link #nextPage(boolean[])} leaves channels unread. */
+    default boolean defersChannels()
+    {
+        return false;
+    }
+
+    /**
+     * The page last returned by {@link #nextPage(boolean[])} with its deferred channels read. Only that page: the
+     * next call moves the reader past it.
+     */
+    default Page loadDeferred(Page page)
+    {
+        return page;
+    }
+
     /** Row groups (Parquet) or stripes (ORC) of the file, and those left to read after pruning; an Avro file counts as one. */
     int rowGroupCount();
 

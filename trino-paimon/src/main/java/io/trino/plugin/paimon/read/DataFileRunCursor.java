@@ -10,7 +10,8 @@ import java.util.function.Function;
 import static java.util.Objects.requireNonNull;
 
 /**
- * A sorted run read file after file; each file is opened only when the run reaches it.
+ * A sorted run read file after file; each file is opened only when the run reaches it. With {@link DeferredValues},
+ * the value columns of each page are read only when the merge keeps the page's values (see there).
  */
 final class DataFileRunCursor
         implements SortedRunCursor
@@ -18,17 +19,34 @@ final class DataFileRunCursor
     private final List<PaimonDataFile> files;
     private final Function<PaimonDataFile, DataFilePageReader> openFile;
     private final ReadMetrics metrics;
+    private final DeferredValues deferredValues;
     private int nextFile;
     private DataFilePageReader reader;
     private int level;
     private Page page;
     private int position;
+    // whether the page's value columns are still to be read, the page with them once read, and whether to read them
+    private boolean pageDeferred;
+    private Page pageWithValues;
+    private boolean keepValues;
 
     DataFileRunCursor(SortedRun<PaimonDataFile> run, Function<PaimonDataFile, DataFilePageReader> openFile, ReadMetrics metrics)
+    {
+        this(run, openFile, metrics, null);
+    }
+
+    /**
+     * @param deferredValues where the run's pages get their values, or null to read every page whole
+     */
+    DataFileRunCursor(SortedRun<PaimonDataFile> run, Function<PaimonDataFile, DataFilePageReader> openFile, ReadMetrics metrics, DeferredValues deferredValues)
     {
         this.files = run.files();
         this.openFile = requireNonNull(openFile, "openFile is null");
         this.metrics = requireNonNull(metrics, "metrics is null");
+        this.deferredValues = deferredValues;
+        if (deferredValues != null) {
+            deferredValues.add(this);
+        }
     }
 
     @Override
@@ -36,19 +54,66 @@ final class DataFileRunCursor
     {
         position++;
         while (page == null || position >= page.getPositionCount()) {
-            Page next = nextPage();
+            leavePage();
+            Page next = nextPage(deferredValues == null ? null : deferredValues.channels());
             if (next == null) {
-                page = null;
                 return false;
             }
             page = next;
+            pageDeferred = deferredValues != null && reader.defersChannels();
             position = 0;
         }
         return true;
     }
 
+    @Override
+    public boolean onLastRecordOfPage()
+    {
+        return page != null && position == page.getPositionCount() - 1;
+    }
+
+    @Override
+    public void keepValues()
+    {
+        keepValues = true;
+    }
+
+    /** The current page with its value columns, read now if they were deferred. */
+    Page valuesOfCurrentPage()
+    {
+        if (!pageDeferred) {
+            return page;
+        }
+        if (pageWithValues == null) {
+            pageWithValues = reader.loadDeferred(page);
+        }
+        return pageWithValues;
+    }
+
+    // before the reader moves on: reads the page's values if the merge returns a record of it, else drops it unread
+    private void leavePage()
+    {
+        if (page != null && pageDeferred) {
+            if (keepValues || pageWithValues != null) {
+                deferredValues.pageLeft(page, valuesOfCurrentPage());
+            }
+            else {
+                metrics.valuesUnread(page.getPositionCount());
+            }
+        }
+        page = null;
+        pageDeferred = false;
+        pageWithValues = null;
+        keepValues = false;
+    }
+
     /** The next whole page of the run, for sections read straight through; null at the end. */
     Page nextPage()
+    {
+        return nextPage(null);
+    }
+
+    private Page nextPage(boolean[] deferred)
     {
         while (true) {
             if (reader == null) {
@@ -61,7 +126,7 @@ final class DataFileRunCursor
                 metrics.rowGroups(reader.rowGroupCount(), reader.rowGroupsRead());
                 level = file.level();
             }
-            Page next = reader.nextPage();
+            Page next = reader.nextPage(deferred);
             if (next != null) {
                 if (next.getPositionCount() == 0) {
                     continue;
@@ -100,7 +165,8 @@ final class DataFileRunCursor
     @Override
     public long memoryUsage()
     {
-        long pageBytes = page == null ? 0 : page.getRetainedSizeInBytes();
+        Page current = pageWithValues != null ? pageWithValues : page;
+        long pageBytes = current == null ? 0 : current.getRetainedSizeInBytes();
         return pageBytes + (reader == null ? 0 : reader.memoryUsage());
     }
 

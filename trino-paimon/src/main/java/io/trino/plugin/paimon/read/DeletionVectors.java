@@ -64,16 +64,23 @@ public final class DeletionVectors
     {
         int positions = page.getPositionCount();
         int[] kept = new int[positions];
+        int keptCount = keptPositions(positions, deletedRows, rowNumber, kept);
+        if (keptCount == positions) {
+            return page;
+        }
+        return page.getPositions(kept, 0, keptCount);
+    }
+
+    /** Writes into {@code kept} the positions of the rows the deletion vector does not mark, and returns their count. */
+    static int keptPositions(int positions, RoaringBitmap deletedRows, IntToLongFunction rowNumber, int[] kept)
+    {
         int keptCount = 0;
         for (int position = 0; position < positions; position++) {
             if (!deletedRows.contains((int) rowNumber.applyAsLong(position))) {
                 kept[keptCount++] = position;
             }
         }
-        if (keptCount == positions) {
-            return page;
-        }
-        return page.getPositions(kept, 0, keptCount);
+        return keptCount;
     }
 
     private static RoaringBitmap read64(ByteBuffer buffer, Location location, long offset)

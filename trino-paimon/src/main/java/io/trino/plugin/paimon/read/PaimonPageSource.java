@@ -50,6 +50,7 @@ public final class PaimonPageSource
     public static final String ROW_GROUPS_READ_METRIC = "paimon.rowGroupsRead";
     public static final String ROW_GROUPS_SKIPPED_METRIC = "paimon.rowGroupsSkipped";
     public static final String RECORDS_READ_METRIC = "paimon.recordsRead";
+    public static final String RECORDS_VALUES_UNREAD_METRIC = "paimon.recordsValuesUnread";
     public static final String ROWS_RETURNED_METRIC = "paimon.rowsReturned";
     public static final String SORTED_RUNS_METRIC = "paimon.sortedRuns";
     public static final String SECTIONS_PASSED_THROUGH_METRIC = "paimon.sectionsPassedThrough";
@@ -64,6 +65,8 @@ public final class PaimonPageSource
     private final RecordComparator comparator;
     private final boolean lookupMode;
     private final boolean keyValueFiles;
+    // the channels a merge reads late, or null to read pages whole
+    private final boolean[] lateValueChannels;
     private final Iterator<Section<PaimonDataFile>> sections;
     private final ReadMetrics metrics = new ReadMetrics();
 
@@ -71,6 +74,7 @@ public final class PaimonPageSource
     private DataFileRunCursor passThrough;
     private SortMergeReader merger;
     private OutputPageBuilder output;
+    private DeferredValues deferredValues;
     // pages of the merge not yet returned: a batch of merged rows comes out as a page per source page
     private final Queue<Page> mergedPages = new ArrayDeque<>();
     private final long rowLimit;
@@ -81,6 +85,9 @@ public final class PaimonPageSource
      * @param keyTypes Paimon types of the trimmed primary key, to order files by their key ranges
      * @param rowLimit the most rows the query needs from this split (a pushed-down LIMIT); any rows of the split
      * will do, so reading stops there, merged or not
+     * @param readValuesLate the merged row of each key is its newest record (deduplicate without
+     * {@code ignore-delete}, outside lookup mode): merged sections read each page's value columns only if the merge
+     * returns one of its records (see {@link DeferredValues})
      */
     public PaimonPageSource(
             List<PaimonDataFile> files,
@@ -92,6 +99,7 @@ public final class PaimonPageSource
             Supplier<MergeFunction> mergeFunctions,
             boolean lookupMode,
             boolean rawConvertible,
+            boolean readValuesLate,
             long rowLimit,
             Function<PaimonDataFile, DataFilePageReader> openFile)
     {
@@ -103,6 +111,7 @@ public final class PaimonPageSource
         this.comparator = comparator;
         this.lookupMode = lookupMode;
         this.keyValueFiles = keyValueFiles;
+        this.lateValueChannels = readValuesLate ? lateValueChannels(layout) : null;
         if (keyValueFiles && !rawConvertible) {
             this.sections = sections(files, keyTypes).iterator();
         }
@@ -110,6 +119,23 @@ public final class PaimonPageSource
             // append files, and buckets whose files hold each key once (raw-convertible): every file is read as is
             this.sections = files.stream().map(file -> Section.of(SortedRun.of(file))).iterator();
         }
+    }
+
+    // the output columns, but for user sequence fields, which the merge compares
+    private static boolean[] lateValueChannels(KeyValueLayout layout)
+    {
+        int channels = layout.firstValueChannel();
+        for (int channel : layout.outputChannels()) {
+            channels = Math.max(channels, channel + 1);
+        }
+        boolean[] late = new boolean[channels];
+        for (int channel : layout.outputChannels()) {
+            late[channel] = true;
+        }
+        for (int channel : layout.userSequenceChannels()) {
+            late[channel] = false;
+        }
+        return late;
     }
 
     /** A bucket's files cut into sections of overlapping key ranges, in key order, each made of sorted runs. */
@@ -159,8 +185,10 @@ public final class PaimonPageSource
         }
         Section<PaimonDataFile> section = sections.next();
         List<DataFileRunCursor> cursors = new ArrayList<>(section.runs().size());
+        boolean merged = section.runs().size() > 1;
+        deferredValues = merged && lateValueChannels != null ? new DeferredValues(lateValueChannels) : null;
         for (SortedRun<PaimonDataFile> run : section.runs()) {
-            cursors.add(new DataFileRunCursor(run, openFile, metrics));
+            cursors.add(new DataFileRunCursor(run, openFile, metrics, deferredValues));
         }
         currentRuns = cursors;
         metrics.section(cursors.size());
@@ -168,8 +196,12 @@ public final class PaimonPageSource
             passThrough = cursors.getFirst();
         }
         else {
-            merger = new SortMergeReader(ImmutableList.copyOf(cursors.stream().map(SortedRunCursor.class::cast).toList()), comparator, layout, mergeFunctions.get(), lookupMode);
+            List<SortedRunCursor> runs = ImmutableList.copyOf(cursors);
+            merger = new SortMergeReader(runs, comparator, layout, mergeFunctions.get(), lookupMode, deferredValues != null);
             output = new OutputPageBuilder(outputTypes, layout.outputChannels(), OUTPUT_PAGE_ROWS);
+            if (deferredValues != null) {
+                output.setSourceValues(deferredValues::valuesOf);
+            }
         }
         return true;
     }
@@ -206,6 +238,9 @@ public final class PaimonPageSource
         merger.mergeInto(output);
         if ((output.isFull() || merger.isFinished()) && !output.isEmpty()) {
             mergedPages.addAll(output.build());
+            if (deferredValues != null) {
+                deferredValues.outputBuilt();
+            }
         }
         if (merger.isFinished() && output.isEmpty() && mergedPages.isEmpty()) {
             merger = null;
@@ -222,6 +257,7 @@ public final class PaimonPageSource
         currentRuns = ImmutableList.of();
         passThrough = null;
         merger = null;
+        deferredValues = null;
     }
 
     @Override
@@ -252,7 +288,8 @@ public final class PaimonPageSource
      * {@value #FILES_OPENED_METRIC}: data files this split opened, after the split manager's pruning;
      * {@value #ROW_GROUPS_READ_METRIC} and {@value #ROW_GROUPS_SKIPPED_METRIC}: row groups (Parquet) or stripes
      * (ORC) of those files read, and skipped by their statistics (an Avro file counts as one);
-     * {@value #RECORDS_READ_METRIC}: physical records decoded from them, and
+     * {@value #RECORDS_READ_METRIC}: physical records decoded from them, {@value #RECORDS_VALUES_UNREAD_METRIC}: those
+     * of them whose value columns were never read, since the merge returned no record of their page, and
      * {@value #ROWS_RETURNED_METRIC}: rows this split returned after the merge; {@value #SORTED_RUNS_METRIC}: sorted
      * runs over all sections, {@value #SECTIONS_PASSED_THROUGH_METRIC} and {@value #SECTIONS_MERGED_METRIC}: sections
      * of one run read straight through, and of several runs merged.
@@ -265,6 +302,7 @@ public final class PaimonPageSource
                 .put(ROW_GROUPS_READ_METRIC, new LongCount(metrics.rowGroupsRead()))
                 .put(ROW_GROUPS_SKIPPED_METRIC, new LongCount(metrics.rowGroupsSkipped()))
                 .put(RECORDS_READ_METRIC, new LongCount(metrics.records()))
+                .put(RECORDS_VALUES_UNREAD_METRIC, new LongCount(metrics.recordsValuesUnread()))
                 .put(ROWS_RETURNED_METRIC, new LongCount(completedPositions))
                 .put(SORTED_RUNS_METRIC, new LongCount(metrics.sortedRuns()))
                 .put(SECTIONS_PASSED_THROUGH_METRIC, new LongCount(metrics.sectionsPassedThrough()))

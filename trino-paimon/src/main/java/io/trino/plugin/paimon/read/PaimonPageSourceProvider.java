@@ -40,6 +40,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import static io.trino.plugin.paimon.metadata.PaimonSessionProperties.isLateMaterializationEnabled;
 import static io.trino.spi.StandardErrorCode.GENERIC_INTERNAL_ERROR;
 import static java.util.Objects.requireNonNull;
 
@@ -117,7 +118,7 @@ public class PaimonPageSourceProvider
             KeyValueLayout layout = new KeyValueLayout(0, new int[0], false, outputChannels);
             return new PaimonPageSource(split.files(), false, ImmutableList.of(), layout, outputTypes, null, () -> {
                 throw new TrinoException(GENERIC_INTERNAL_ERROR, "Append files are never merged: " + table.name());
-            }, false, true, rowLimit, file -> fileOpener.open(file, ImmutableList.of(), false, requested));
+            }, false, true, false, rowLimit, file -> fileOpener.open(file, ImmutableList.of(), false, requested));
         }
 
         List<DataField> keyFields = table.trimmedPrimaryKeyFields();
@@ -159,7 +160,9 @@ public class PaimonPageSourceProvider
         MergeFunctionFactory mergeFunctions = new MergeFunctionFactory(mergeEngine, mergedValues, outputChannels);
         // first-row is not lookup-wrapped in Paimon: its levels above 0 hold each key once
         boolean lookupMode = options.needsLookup() && options.mergeEngine() != MergeEngine.FIRST_ROW;
-        return new PaimonPageSource(split.files(), true, keyTypes, layout, outputTypes, comparator, mergeFunctions::create, lookupMode, rawConvertible, rowLimit,
+        boolean newestRecordWins = mergeEngine.engine() == MergeEngine.DEDUPLICATE && !mergeEngine.ignoreDelete() && !lookupMode;
+        boolean readValuesLate = newestRecordWins && isLateMaterializationEnabled(session);
+        return new PaimonPageSource(split.files(), true, keyTypes, layout, outputTypes, comparator, mergeFunctions::create, lookupMode, rawConvertible, readValuesLate, rowLimit,
                 file -> fileOpener.open(file, keyColumns, true, valueColumns));
     }
 

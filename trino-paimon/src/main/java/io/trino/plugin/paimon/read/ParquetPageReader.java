@@ -38,6 +38,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import static com.google.common.base.Preconditions.checkState;
 import static io.trino.memory.context.AggregatedMemoryContext.newSimpleAggregatedMemoryContext;
 import static io.trino.parquet.ParquetTypeUtils.constructField;
 import static io.trino.parquet.ParquetTypeUtils.getColumnIO;
@@ -68,11 +69,13 @@ final class ParquetPageReader
     private final ParquetReader reader;
     private final AggregatedMemoryContext memoryContext;
     private final int channelCount;
-    private final Block[] missingColumns;
+    // per channel, a null of its type: a column the file lacks reads as nulls
+    private final Block[] nulls;
     private final int[] readerChannels;
     private final Optional<RoaringBitmap> deletedRows;
     private final int rowGroupCount;
     private final int rowGroupsRead;
+    private SourcePage currentPage;
 
     ParquetPageReader(
             TrinoFileSystem fileSystem,
@@ -91,13 +94,15 @@ final class ParquetPageReader
             MessageColumnIO messageColumnIO = getColumnIO(fileType, fileType);
 
             this.channelCount = channels.size();
-            this.missingColumns = new Block[channelCount];
+            this.nulls = new Block[channelCount];
             this.readerChannels = new int[channelCount];
             List<Column> columns = new ArrayList<>();
             Map<ColumnDescriptor, Domain> parquetDomains = new HashMap<>();
             Map<String, Integer> readChannelOfName = new HashMap<>();
             for (int channel = 0; channel < channelCount; channel++) {
                 DataFileChannels.Channel column = channels.get(channel);
+                // a column the file lacks reads as nulls, and so does a deferred channel until it is read
+                nulls[channel] = RunLengthEncodedBlock.create(column.type(), null, 1);
                 String name = column.fileName().orElse(null);
                 ColumnIO columnIO = name == null ? null : lookupColumnByName(messageColumnIO, name);
                 if (columnIO == null) {
@@ -105,7 +110,6 @@ final class ParquetPageReader
                         throw badData("column %s is missing".formatted(name));
                     }
                     readerChannels[channel] = -1;
-                    missingColumns[channel] = RunLengthEncodedBlock.create(column.type(), null, 1);
                     continue;
                 }
                 Type type = column.type();
@@ -170,35 +174,66 @@ final class ParquetPageReader
     @Override
     public Page nextPage()
     {
+        return nextPage(null);
+    }
+
+    @Override
+    public Page nextPage(boolean[] deferred)
+    {
         while (true) {
-            SourcePage sourcePage;
             try {
-                sourcePage = reader.nextPage();
+                currentPage = reader.nextPage();
             }
             catch (IOException e) {
                 throw new TrinoException(PAIMON_BAD_DATA, "Failed to read Paimon data file %s: %s".formatted(location, e.getMessage()), e);
             }
-            if (sourcePage == null) {
+            if (currentPage == null) {
                 return null;
             }
-            int positions = sourcePage.getPositionCount();
+            int positions = currentPage.getPositionCount();
+            if (deletedRows.isPresent()) {
+                // the reader appended each row's position in the file; the rows kept are selected before any column
+                // is read, so deferred channels are read for those rows only
+                Block rowNumbers = currentPage.getBlock(currentPage.getChannelCount() - 1);
+                int[] kept = new int[positions];
+                int keptCount = DeletionVectors.keptPositions(positions, deletedRows.get(), position -> BIGINT.getLong(rowNumbers, position), kept);
+                if (keptCount == 0) {
+                    continue;
+                }
+                if (keptCount < positions) {
+                    currentPage.selectPositions(kept, 0, keptCount);
+                    positions = keptCount;
+                }
+            }
             Block[] blocks = new Block[channelCount];
             for (int channel = 0; channel < channelCount; channel++) {
-                blocks[channel] = readerChannels[channel] < 0
-                        ? RunLengthEncodedBlock.create(missingColumns[channel], positions)
-                        : sourcePage.getBlock(readerChannels[channel]);
+                if (readerChannels[channel] < 0 || (deferred != null && deferred[channel])) {
+                    blocks[channel] = RunLengthEncodedBlock.create(nulls[channel], positions);
+                }
+                else {
+                    blocks[channel] = currentPage.getBlock(readerChannels[channel]);
+                }
             }
-            Page page = new Page(positions, blocks);
-            if (deletedRows.isEmpty()) {
-                return page;
-            }
-            // the reader appended each row's position in the file
-            Block rowNumbers = sourcePage.getBlock(sourcePage.getChannelCount() - 1);
-            page = DeletionVectors.withoutDeletedRows(page, deletedRows.get(), position -> BIGINT.getLong(rowNumbers, position));
-            if (page.getPositionCount() > 0) {
-                return page;
-            }
+            return new Page(positions, blocks);
         }
+    }
+
+    @Override
+    public boolean defersChannels()
+    {
+        return true;
+    }
+
+    @Override
+    public Page loadDeferred(Page page)
+    {
+        checkState(currentPage != null && currentPage.getPositionCount() == page.getPositionCount(), "not the page the reader is on: %s", location);
+        Block[] blocks = new Block[channelCount];
+        for (int channel = 0; channel < channelCount; channel++) {
+            // the reader keeps the blocks it read: a channel read already is not read again
+            blocks[channel] = readerChannels[channel] < 0 ? page.getBlock(channel) : currentPage.getBlock(readerChannels[channel]);
+        }
+        return new Page(page.getPositionCount(), blocks);
     }
 
     @Override

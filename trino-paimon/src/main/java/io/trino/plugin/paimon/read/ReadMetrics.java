@@ -1,7 +1,7 @@
 package io.trino.plugin.paimon.read;
 
 /**
- * Files opened, row groups read and skipped, records read, sections read straight through or merged, bytes read and
+ * Files opened, row groups read and skipped, records read and those whose values were never read, sections read straight through or merged, bytes read and
  * time spent reading the files of one split, reported to Trino by the page source.
  */
 final class ReadMetrics
@@ -10,6 +10,7 @@ final class ReadMetrics
     private long rowGroupsRead;
     private long rowGroupsSkipped;
     private long records;
+    private long recordsValuesUnread;
     private long sectionsPassedThrough;
     private long sectionsMerged;
     private long sortedRuns;
@@ -30,6 +31,11 @@ final class ReadMetrics
     void recordsRead(int count)
     {
         records += count;
+    }
+
+    void valuesUnread(int count)
+    {
+        recordsValuesUnread += count;
     }
 
     void section(int runs)
@@ -67,6 +73,11 @@ final class ReadMetrics
     long records()
     {
         return records;
+    }
+
+    long recordsValuesUnread()
+    {
+        return recordsValuesUnread;
     }
 
     long sectionsPassedThrough()

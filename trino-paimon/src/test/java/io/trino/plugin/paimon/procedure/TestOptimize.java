@@ -4,9 +4,8 @@ import io.trino.Session;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.filesystem.local.LocalFileSystem;
-import io.trino.operator.OperatorStats;
-import io.trino.plugin.base.metrics.LongCount;
 import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
+import io.trino.plugin.paimon.testing.ConnectorMetrics;
 import io.trino.plugin.paimon.testing.FaultFs;
 import io.trino.plugin.paimon.testing.FaultFs.Hang;
 import io.trino.plugin.paimon.testing.FaultFs.Operation;
@@ -343,14 +342,7 @@ final class TestOptimize
         assertThat(latestSnapshotId(table)).isEqualTo(snapshotBefore + 1);
         // what it did, in the query's statistics, against Paimon Java's file lists before and after
         List<DataFileMeta> filesAfter = paimonFiles(table);
-        Map<String, Long> metrics = new TreeMap<>();
-        for (OperatorStats operator : runner.getCoordinator().getQueryManager().getFullQueryInfo(queryId).getQueryStats().getOperatorSummaries()) {
-            operator.getConnectorMetrics().getMetrics().forEach((name, metric) -> {
-                if (name.startsWith("paimon.optimize.") && metric instanceof LongCount count) {
-                    metrics.merge(name, count.getTotal(), Long::sum);
-                }
-            });
-        }
+        Map<String, Long> metrics = ConnectorMetrics.of(runner, queryId, "paimon.optimize.");
         assertThat(metrics).containsExactlyInAnyOrderEntriesOf(Map.of(
                 OptimizePageSource.FILES_REWRITTEN_METRIC, (long) filesBefore.size(),
                 OptimizePageSource.BYTES_REWRITTEN_METRIC, filesBefore.stream().mapToLong(DataFileMeta::fileSize).sum(),
