@@ -90,14 +90,15 @@ final class DataFileRunCursor
         return pageWithValues;
     }
 
-    // before the reader moves on: reads the page's values if the merge returns a record of it, else drops it unread
+    // before the reader moves on: reads the page's values if the merge returns a record of it, else drops it unread;
+    // a page of a reader that cannot defer is kept as it is, on the same condition
     private void leavePage()
     {
-        if (page != null && pageDeferred) {
+        if (page != null && deferredValues != null) {
             if (keepValues || pageWithValues != null) {
                 deferredValues.pageLeft(page, valuesOfCurrentPage());
             }
-            else {
+            else if (pageDeferred) {
                 metrics.valuesUnread(page.getPositionCount());
             }
         }
