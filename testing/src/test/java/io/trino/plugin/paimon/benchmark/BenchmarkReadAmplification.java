@@ -1,7 +1,9 @@
 package io.trino.plugin.paimon.benchmark;
 
 import com.google.common.collect.ImmutableList;
+import io.trino.plugin.base.metrics.LongCount;
 import io.trino.plugin.paimon.benchmark.ReadAmplificationTables.Shape;
+import io.trino.plugin.paimon.read.PaimonPageSource;
 import io.trino.plugin.paimon.read.PaimonSplit;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import io.trino.plugin.paimon.testing.PaimonQueryRunner;
@@ -35,7 +37,8 @@ import static java.util.Objects.requireNonNull;
  * ({@link ReadAmplificationTables}). Measured, each after warm-up, median and spread:
  * <ol>
  * <li>full scans through our connector in an in-process Trino, every column consumed by an aggregate;</li>
- * <li>on one bucket, single-threaded: our page source; the physical floor (every record of the same files decoded by
+ * <li>on one bucket, single-threaded: our page source, with late materialization and with every page read whole
+ * (and the share of physical records whose values it never decoded); the physical floor (every record of the same files decoded by
  * the same file reader, no merge); Paimon Java 1.4.2's reader (its own merge read of the same format) with every field
  * of every row appended into Trino
  * blocks. Each produces pages whose blocks hold every value; the warm-ups also read every value of both merged
@@ -122,7 +125,11 @@ public final class BenchmarkReadAmplification
 
     record ScanFigures(TableCase table, long liveRows, Timing query) {}
 
-    record BucketFigures(TableCase table, long rows, long physicalRows, int files, Timing ours, Timing floor, Timing paimonJava) {}
+    /**
+     * @param oursWholePages our page source with late materialization off: every page of a merged section read whole
+     * @param valuesUnread physical records whose value columns our read never decoded
+     */
+    record BucketFigures(TableCase table, long rows, long physicalRows, int files, Timing ours, Timing oursWholePages, Timing floor, Timing paimonJava, long valuesUnread) {}
 
     record LookupFigures(TableCase table, String kind, Timing latency, double splits, double filesOpened, double bytes, long maxSplits, long maxFilesOpened) {}
 
@@ -266,6 +273,7 @@ public final class BenchmarkReadAmplification
         org.apache.paimon.table.Table paimonTable = paimon.getTable(DATABASE, table.name());
         List<Type> types = ourTable.types();
         long[] ours = new long[settings.iterations()];
+        long[] oursWholePages = new long[settings.iterations()];
         long[] floor = new long[settings.iterations()];
         long[] paimonJava = new long[settings.iterations()];
         long rows = 0;
@@ -281,12 +289,22 @@ public final class BenchmarkReadAmplification
                 throw new IllegalStateException("%s bucket %d: we read %d rows (checksum %d), Paimon Java %d rows (checksum %d)"
                         .formatted(table.name(), MEASURED_BUCKET, rows, oursChecksum.checksum(), paimonRows, paimonChecksum.checksum()));
             }
+            PageChecksum wholePagesChecksum = new PageChecksum(types, IntStream.range(0, types.size()).toArray());
+            long wholePagesRows = reads.readOursWholePages(ourTable, split, wholePagesChecksum::accept);
+            if (wholePagesRows != rows || wholePagesChecksum.checksum() != oursChecksum.checksum()) {
+                throw new IllegalStateException("%s bucket %d: with pages read whole we read %d rows (checksum %d), with late materialization %d rows (checksum %d)"
+                        .formatted(table.name(), MEASURED_BUCKET, wholePagesRows, wholePagesChecksum.checksum(), rows, oursChecksum.checksum()));
+            }
             physicalRows = reads.readPhysicalFloor(ourTable, split, _ -> {});
         }
         for (int iteration = 0; iteration < settings.iterations(); iteration++) {
             long start = System.nanoTime();
             rows = reads.readOurs(ourTable, split, _ -> {}, _ -> {});
             ours[iteration] = System.nanoTime() - start;
+
+            start = System.nanoTime();
+            reads.readOursWholePages(ourTable, split, _ -> {});
+            oursWholePages[iteration] = System.nanoTime() - start;
 
             start = System.nanoTime();
             physicalRows = reads.readPhysicalFloor(ourTable, split, _ -> {});
@@ -296,9 +314,10 @@ public final class BenchmarkReadAmplification
             PaimonJavaPageReader.read(paimonTable, MEASURED_BUCKET, types, _ -> {});
             paimonJava[iteration] = System.nanoTime() - start;
         }
-        BucketFigures figures = new BucketFigures(table, rows, physicalRows, split.files().size(), new Timing(ours), new Timing(floor), new Timing(paimonJava));
-        System.out.println("bucket %d of %-20s ours %,12.0f rows/s, floor %,12.0f physical rows/s, Paimon Java + blocks %,12.0f rows/s".formatted(MEASURED_BUCKET, table.name(),
-                figures.ours().rowsPerSecond(rows), figures.floor().rowsPerSecond(physicalRows), figures.paimonJava().rowsPerSecond(rows)));
+        long valuesUnread = ((LongCount) reads.readMetrics(ourTable, split).getMetrics().get(PaimonPageSource.RECORDS_VALUES_UNREAD_METRIC)).getTotal();
+        BucketFigures figures = new BucketFigures(table, rows, physicalRows, split.files().size(), new Timing(ours), new Timing(oursWholePages), new Timing(floor), new Timing(paimonJava), valuesUnread);
+        System.out.println("bucket %d of %-20s ours %,12.0f rows/s (pages whole %,12.0f rows/s, values unread for %.1f %% of records), floor %,12.0f physical rows/s, Paimon Java + blocks %,12.0f rows/s".formatted(MEASURED_BUCKET, table.name(),
+                figures.ours().rowsPerSecond(rows), figures.oursWholePages().rowsPerSecond(rows), 100.0 * valuesUnread / physicalRows, figures.floor().rowsPerSecond(physicalRows), figures.paimonJava().rowsPerSecond(rows)));
         return figures;
     }
 
@@ -351,17 +370,19 @@ public final class BenchmarkReadAmplification
                 out.append("| %s | %s | %d | %,.0f | %,.0f ms | %s | %.2f |%n".formatted(scan.table().name(), scan.table().shape(), scan.table().runs(), rate, scan.query().medianMillis(), scan.query().spread(), rate / compacted));
             }
             out.append("%n### 2–3. One bucket (bucket %d), one thread: our page source, the physical floor, Paimon Java 1.4.2 + row-to-block conversion%n%n".formatted(MEASURED_BUCKET));
-            out.append("| table | runs | files | live rows | physical rows | ours rows/s | floor (no merge) ms | ours ms | ours ÷ floor (time) | Paimon Java + blocks rows/s | ours ÷ Paimon Java | ours ÷ compacted (rows/s) |\n");
-            out.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+            out.append("| table | runs | files | live rows | physical rows | ours rows/s | floor (no merge) ms | ours ms | ours, pages whole ms | late ÷ whole (time) | values unread ÷ physical rows | ours ÷ floor (time) | Paimon Java + blocks rows/s | ours ÷ Paimon Java | ours ÷ compacted (time) |\n");
+            out.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
             BucketFigures compactedBucket = bucket(COMPACTED);
             double compactedRate = compactedBucket.ours().rowsPerSecond(compactedBucket.rows());
             for (BucketFigures bucket : buckets) {
                 double ours = bucket.ours().rowsPerSecond(bucket.rows());
                 double paimon = bucket.paimonJava().rowsPerSecond(bucket.rows());
-                out.append("| %s | %d | %d | %,d | %,d | %,.0f | %,.0f (%s) | %,.0f (%s) | %.2f | %,.0f | %.2f | %.2f |%n".formatted(
+                out.append("| %s | %d | %d | %,d | %,d | %,.0f | %,.0f (%s) | %,.0f (%s) | %,.0f (%s) | %.2f | %.3f | %.2f | %,.0f | %.2f | %.2f |%n".formatted(
                         bucket.table().name(), bucket.table().runs(), bucket.files(), bucket.rows(), bucket.physicalRows(), ours,
                         bucket.floor().medianMillis(), bucket.floor().spread(), bucket.ours().medianMillis(), bucket.ours().spread(),
-                        bucket.ours().medianMillis() / bucket.floor().medianMillis(), paimon, ours / paimon, ours / compactedRate));
+                        bucket.oursWholePages().medianMillis(), bucket.oursWholePages().spread(), bucket.ours().medianMillis() / bucket.oursWholePages().medianMillis(),
+                        (double) bucket.valuesUnread() / bucket.physicalRows(),
+                        bucket.ours().medianMillis() / bucket.floor().medianMillis(), paimon, ours / paimon, compactedRate / ours));
             }
             out.append("%n### 4. Lookups through Trino (%d per iteration; latency is the query's elapsed time)%n%n".formatted(settings.lookups()));
             out.append("| table | runs | lookup | median | spread | splits (mean / max) | files opened (mean / max) | bytes read (mean) | one bucket, ≤ one file per run |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
@@ -406,6 +427,8 @@ public final class BenchmarkReadAmplification
             }
             for (BucketFigures bucket : buckets) {
                 row(out, "bucket", bucket.table(), "ours_page_source", bucket.ours(), bucket.rows());
+                row(out, "bucket", bucket.table(), "ours_page_source_pages_whole", bucket.oursWholePages(), bucket.rows());
+                out.append("bucket,%s,%s,%d,values_unread,records,%d,,%n".formatted(bucket.table().name(), bucket.table().shape(), bucket.table().runs(), bucket.valuesUnread()));
                 row(out, "bucket", bucket.table(), "physical_floor", bucket.floor(), bucket.physicalRows());
                 row(out, "bucket", bucket.table(), "paimon_java_with_blocks", bucket.paimonJava(), bucket.rows());
             }

@@ -32,12 +32,14 @@ import io.trino.spi.connector.Constraint;
 import io.trino.spi.connector.DynamicFilter;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.SourcePage;
+import io.trino.spi.metrics.Metrics;
 import io.trino.spi.type.Type;
 import io.trino.testing.TestingConnectorSession;
 
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
@@ -55,6 +57,11 @@ final class SingleBucketReads
     // the split manager reads the connector's session properties (the dynamic-filter wait), so they must be declared
     private static final ConnectorSession SESSION = TestingConnectorSession.builder()
             .setPropertyMetadata(new PaimonSessionProperties(new PaimonConfig()).getSessionProperties())
+            .build();
+    // merged pages read whole, value columns and all, to compare with late materialization
+    private static final ConnectorSession WHOLE_PAGES_SESSION = TestingConnectorSession.builder()
+            .setPropertyMetadata(new PaimonSessionProperties(new PaimonConfig()).getSessionProperties())
+            .setPropertyValues(Map.of(PaimonSessionProperties.LATE_MATERIALIZATION_ENABLED, false))
             .build();
 
     private final FileSystemCatalog catalog;
@@ -108,9 +115,31 @@ final class SingleBucketReads
     long readOurs(Table table, PaimonSplit split, Consumer<Page> consumer, LongConsumer memoryUsage)
             throws Exception
     {
+        return readOurs(SESSION, table, split, consumer, memoryUsage, _ -> {});
+    }
+
+    /** Our merged read of the split with every page of a merged section read whole (no late materialization). */
+    long readOursWholePages(Table table, PaimonSplit split, Consumer<Page> consumer)
+            throws Exception
+    {
+        return readOurs(WHOLE_PAGES_SESSION, table, split, consumer, _ -> {}, _ -> {});
+    }
+
+    /** The page source's metrics of one read of the split. */
+    Metrics readMetrics(Table table, PaimonSplit split)
+            throws Exception
+    {
+        Metrics[] metrics = new Metrics[1];
+        readOurs(SESSION, table, split, _ -> {}, _ -> {}, read -> metrics[0] = read);
+        return metrics[0];
+    }
+
+    private long readOurs(ConnectorSession session, Table table, PaimonSplit split, Consumer<Page> consumer, LongConsumer memoryUsage, Consumer<Metrics> metrics)
+            throws Exception
+    {
         long rows = 0;
         List<ColumnHandle> columns = ImmutableList.copyOf(table.columns());
-        try (ConnectorPageSource pageSource = pageSourceProvider.createPageSource(PaimonTransactionHandle.create(), SESSION, split, table.handle(), columns, DynamicFilter.EMPTY)) {
+        try (ConnectorPageSource pageSource = pageSourceProvider.createPageSource(PaimonTransactionHandle.create(), session, split, table.handle(), columns, DynamicFilter.EMPTY)) {
             while (!pageSource.isFinished()) {
                 SourcePage page = pageSource.getNextSourcePage();
                 if (page != null) {
@@ -119,6 +148,7 @@ final class SingleBucketReads
                     memoryUsage.accept(pageSource.getMemoryUsage());
                 }
             }
+            metrics.accept(pageSource.getMetrics());
         }
         return rows;
     }

@@ -24,7 +24,7 @@ import static java.util.Objects.requireNonNull;
  * One stock Trino 476 process started by the repository's launcher ({@code testing/bin/run-trino --skip-build}), the
  * way a user starts it: the plugin folder built by plugin-assembly, the configuration in {@code etc/}.
  */
-final class TrinoServer
+public final class TrinoServer
         implements AutoCloseable
 {
     static final Duration STARTUP_TIMEOUT = Duration.ofMinutes(4);
@@ -45,7 +45,7 @@ final class TrinoServer
      * Starts the launcher with the given role arguments ({@code --coordinator-only}, {@code --worker-of PORT}, or
      * none for a single node) on the given port; {@link #awaitStarted} waits for the server.
      */
-    static TrinoServer launch(Path repositoryRoot, Path localRoot, int port, List<String> roleArguments)
+    public static TrinoServer launch(Path repositoryRoot, Path localRoot, int port, List<String> roleArguments)
             throws IOException
     {
         List<String> command = new ArrayList<>(List.of(
@@ -65,7 +65,7 @@ final class TrinoServer
         return port;
     }
 
-    Connection connect()
+    public Connection connect()
             throws SQLException
     {
         Properties properties = new Properties();
@@ -84,7 +84,7 @@ final class TrinoServer
     }
 
     /** Waits until the launcher reports the server started ("SERVER STARTED" in its log). */
-    void awaitStarted()
+    public void awaitStarted()
             throws IOException
     {
         long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
@@ -153,7 +153,7 @@ final class TrinoServer
         }
     }
 
-    static int freePort()
+    public static int freePort()
             throws IOException
     {
         try (ServerSocket socket = new ServerSocket(0)) {
