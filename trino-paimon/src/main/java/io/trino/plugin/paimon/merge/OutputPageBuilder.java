@@ -21,8 +21,9 @@ import static java.util.Objects.requireNonNull;
  * <p>
  * A batch of whole-record rows is not copied at all: its rows are grouped by source page and each group becomes a
  * view of that page's positions ({@link Page#getPositions}, dictionary blocks over the decoded values), as the
- * pass-through of single-run sections does. The rows of a split carry no order for Trino, so rows of different
- * source pages need not interleave as the merge emitted them. A batch with combined rows is copied column by
+ * pass-through of single-run sections does, or a region of the page when the positions are consecutive. The rows
+ * of a split carry no order for Trino, so rows of different source pages need not interleave as the merge emitted
+ * them. A batch with combined rows is copied column by
  * column, each run of values from one page with one {@code appendRange} or {@code appendPositions} call. No
  * object is created per row.
  */
@@ -191,7 +192,13 @@ public final class OutputPageBuilder
         }
         List<Page> pages = new ArrayList<>(sourceCount);
         for (int i = 0; i < sourceCount; i++) {
-            pages.add(sourceValues.apply(sources[i]).getColumns(sourceChannels).getPositions(sourcePositions[i], 0, counts[i]));
+            Page values = sourceValues.apply(sources[i]).getColumns(sourceChannels);
+            int[] positions = sourcePositions[i];
+            int count = counts[i];
+            // the merge reads each page front to back, so a page's positions ascend: when they leave no gap, the rows
+            // are a region of the page, which downstream operators read as plain blocks rather than dictionaries
+            boolean consecutive = positions[count - 1] - positions[0] == count - 1;
+            pages.add(consecutive ? values.getRegion(positions[0], count) : values.getPositions(positions, 0, count));
         }
         return pages;
     }

@@ -1,11 +1,13 @@
 package io.trino.plugin.paimon.merge;
 
 import io.trino.spi.Page;
+import io.trino.spi.block.Block;
 import io.trino.spi.block.BlockBuilder;
 import io.trino.spi.type.Type;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import static io.trino.spi.type.BigintType.BIGINT;
@@ -50,6 +52,34 @@ final class TestSortMergeReader
         SortedRunCursor run0 = run(0, record(1, 1, KeyValueLayout.DELETE, 10), record(2, 2, KeyValueLayout.UPDATE_AFTER, 20));
         SortedRunCursor run1 = run(0, record(3, 3, KeyValueLayout.INSERT, 30));
         assertThat(merge(List.of(run0, run1), false)).containsExactly(20L, 30L);
+    }
+
+    @Test
+    void runsAreToldWhichPagesHoldReturnedRecords()
+    {
+        // older run: pages [1 2] [3 4] [5 6]; newer run: pages [3 4] [6 deleted]. Returned: 1 and 2 of the first
+        // page, 5 of the third, 3 and 4 of the newer run's first page; the older run's second page loses whole, and
+        // the newer run's last page holds only a deletion, which returns nothing
+        PagedRun older = new PagedRun(List.of(
+                page(record(1, 1, KeyValueLayout.INSERT, 10), record(2, 2, KeyValueLayout.INSERT, 20)),
+                page(record(3, 3, KeyValueLayout.INSERT, 30), record(4, 4, KeyValueLayout.INSERT, 40)),
+                page(record(5, 5, KeyValueLayout.INSERT, 50), record(6, 6, KeyValueLayout.INSERT, 60))));
+        PagedRun newer = new PagedRun(List.of(
+                page(record(3, 7, KeyValueLayout.UPDATE_AFTER, 31), record(4, 8, KeyValueLayout.INSERT, 41)),
+                page(record(6, 9, KeyValueLayout.DELETE, 60))));
+        SortMergeReader reader = new SortMergeReader(List.of(older, newer), COMPARATOR, LAYOUT, new DeduplicateMergeFunction(false), false, true);
+        // an output of one row: the merge stops after every key, and the kept pages are checked at each page change
+        OutputPageBuilder output = new OutputPageBuilder(List.of(BIGINT), LAYOUT.outputChannels(), 1);
+        List<Long> values = new ArrayList<>();
+        while (!reader.isFinished()) {
+            reader.mergeInto(output);
+            for (Page page : output.build()) {
+                values.add(BIGINT.getLong(page.getBlock(0), 0));
+            }
+        }
+        assertThat(values).containsExactly(10L, 20L, 31L, 41L, 50L);
+        assertThat(older.keptPages()).containsExactly(0, 2);
+        assertThat(newer.keptPages()).containsExactly(0);
     }
 
     private static List<Long> merge(List<SortedRunCursor> runs, boolean lookupMode)
@@ -123,7 +153,91 @@ final class TestSortMergeReader
         };
     }
 
-    private static io.trino.spi.block.Block block(Type type, long value)
+    private static Page page(long[]... records)
+    {
+        BlockBuilder[] builders = {BIGINT.createBlockBuilder(null, records.length), BIGINT.createBlockBuilder(null, records.length), TINYINT.createBlockBuilder(null, records.length), BIGINT.createBlockBuilder(null, records.length)};
+        Type[] types = {BIGINT, BIGINT, TINYINT, BIGINT};
+        for (long[] record : records) {
+            for (int channel = 0; channel < 4; channel++) {
+                types[channel].writeLong(builders[channel], record[channel]);
+            }
+        }
+        return new Page(records.length, Arrays.stream(builders).map(BlockBuilder::build).toArray(Block[]::new));
+    }
+
+    /** A run of several records per page that notes which pages it was told to keep the values of, by index. */
+    private static final class PagedRun
+            implements SortedRunCursor
+    {
+        private final List<Page> pages;
+        private final List<Integer> keptPages = new ArrayList<>();
+        private int page = -1;
+        private int position;
+
+        PagedRun(List<Page> pages)
+        {
+            this.pages = pages;
+        }
+
+        List<Integer> keptPages()
+        {
+            return keptPages;
+        }
+
+        @Override
+        public boolean advance()
+        {
+            position++;
+            while (page < 0 || (page < pages.size() && position >= pages.get(page).getPositionCount())) {
+                page++;
+                position = 0;
+            }
+            return page < pages.size();
+        }
+
+        @Override
+        public boolean onLastRecordOfPage()
+        {
+            return page >= 0 && page < pages.size() && position == pages.get(page).getPositionCount() - 1;
+        }
+
+        @Override
+        public void keepValues()
+        {
+            if (!keptPages.contains(page)) {
+                keptPages.add(page);
+            }
+        }
+
+        @Override
+        public Page page()
+        {
+            return page < pages.size() ? pages.get(page) : null;
+        }
+
+        @Override
+        public int position()
+        {
+            return position;
+        }
+
+        @Override
+        public int level()
+        {
+            return 0;
+        }
+
+        @Override
+        public long memoryUsage()
+        {
+            return 0;
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    private static Block block(Type type, long value)
     {
         BlockBuilder builder = type.createBlockBuilder(null, 1);
         type.writeLong(builder, value);
