@@ -460,7 +460,7 @@ public final class BenchmarkReadAmplification
         List<ChartWriter.Series> chartSeries()
         {
             List<ChartWriter.Series> series = new ArrayList<>();
-            Color[] colors = {new Color(0, 90, 181), new Color(220, 50, 32)};
+            Color[] colors = {new Color(0, 90, 181), new Color(220, 50, 32), new Color(150, 80, 170)};
             for (Shape shape : Shape.values()) {
                 Color color = colors[shape.ordinal()];
                 String name = shape.name().toLowerCase(Locale.ENGLISH);

@@ -31,9 +31,11 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * Writes the benchmark's tables with Paimon Java: id BIGINT plus eight value columns of mixed types, 4 buckets, N
- * live rows, in Parquet files or another {@code file.format}. The first commit writes every key; each later commit updates N / 5 keys, drawn at random from all keys
- * ({@link Shape#RANDOM}: every file of a bucket overlaps) or from the newest quarter of the keys
- * ({@link Shape#CLUSTERED}: older files pass through unmerged). With {@code write-only}, every commit is one more
+ * live rows, in Parquet files or another {@code file.format}. The first commit writes every key; each later commit updates
+ * N / 5 keys, drawn at random from all keys ({@link Shape#RANDOM}: every file of a bucket overlaps), or from the newest
+ * quarter of the keys ({@link Shape#CLUSTERED}: older files pass through unmerged), or all the keys of a range of
+ * N / 5 consecutive ids, the next range each commit ({@link Shape#RANGES}, as a backfill rewrites a stretch of a
+ * table: whole pages of older runs lose the merge). With {@code write-only}, every commit is one more
  * level-0 sorted run per bucket; after commit R the table is copied (data files hard-linked) to
  * {@code <shape>_r<R>}. Also written: {@code compacted}, the live rows of the random table with the most runs fully
  * compacted into one run, and {@code deletion_vectors}, the random workload on a deletion-vector table.
@@ -47,7 +49,7 @@ final class ReadAmplificationTables
 
     enum Shape
     {
-        RANDOM, CLUSTERED;
+        RANDOM, CLUSTERED, RANGES;
 
         String tableName(int runs)
         {
@@ -76,7 +78,7 @@ final class ReadAmplificationTables
         Random random = new Random(shape.ordinal() * 1000L + 42);
         int maxRuns = sortedRuns.getLast();
         for (int run = 1; run <= maxRuns; run++) {
-            commit(table, run == 1 ? allKeys(random) : updates(random, shape), false);
+            commit(table, run == 1 ? allKeys(random) : updates(random, shape, run), false);
             if (sortedRuns.contains(run)) {
                 copyTable(work, shape.tableName(run));
             }
@@ -105,7 +107,7 @@ final class ReadAmplificationTables
         Table table = paimon.createTable(DATABASE, DELETION_VECTORS, schema().option("deletion-vectors.enabled", "true").build());
         Random random = new Random(42);
         for (int run = 1; run <= commits; run++) {
-            commit(table, run == 1 ? allKeys(random) : updates(random, Shape.RANDOM), false);
+            commit(table, run == 1 ? allKeys(random) : updates(random, Shape.RANDOM, run), false);
         }
     }
 
@@ -143,12 +145,20 @@ final class ReadAmplificationTables
         return batch;
     }
 
-    private List<GenericRow> updates(Random random, Shape shape)
+    // the updates of the run-th commit (2 and later): a fifth of the key count
+    private List<GenericRow> updates(Random random, Shape shape, int run)
     {
-        List<GenericRow> batch = new ArrayList<>(rows / 5);
+        int count = rows / 5;
+        List<GenericRow> batch = new ArrayList<>(count);
         int recent = rows / 4;
-        for (int i = 0; i < rows / 5; i++) {
-            long id = shape == Shape.RANDOM ? random.nextInt(rows) : rows - recent + random.nextInt(recent);
+        // ranges: every key of a range of a fifth of the keys, a different range each run
+        long rangeStart = (long) (run - 2) * count % rows;
+        for (int i = 0; i < count; i++) {
+            long id = switch (shape) {
+                case RANDOM -> random.nextInt(rows);
+                case CLUSTERED -> rows - recent + random.nextInt(recent);
+                case RANGES -> (rangeStart + i) % rows;
+            };
             batch.add(row(random, id));
         }
         return batch;
