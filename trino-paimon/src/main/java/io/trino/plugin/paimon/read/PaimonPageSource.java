@@ -121,7 +121,7 @@ public final class PaimonPageSource
         }
     }
 
-    // the output columns, but for user sequence fields, which the merge compares
+    // the output columns, but for user sequence fields, which the merge compares; null when that leaves none
     private static boolean[] lateValueChannels(KeyValueLayout layout)
     {
         int channels = layout.firstValueChannel();
@@ -135,7 +135,12 @@ public final class PaimonPageSource
         for (int channel : layout.userSequenceChannels()) {
             late[channel] = false;
         }
-        return late;
+        for (boolean channel : late) {
+            if (channel) {
+                return late;
+            }
+        }
+        return null;
     }
 
     /** A bucket's files cut into sections of overlapping key ranges, in key order, each made of sorted runs. */

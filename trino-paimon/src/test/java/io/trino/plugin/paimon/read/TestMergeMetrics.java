@@ -83,6 +83,13 @@ final class TestMergeMetrics
     }
 
     @Test
+    void noValuesAreDeferredWhenNoneAreAskedFor()
+    {
+        // count(*) asks for no value column, so no page has values left unread
+        assertThat(scanMetrics("SELECT count(*) FROM overlapping")).containsEntry(RECORDS_VALUES_UNREAD_METRIC, 0L).containsEntry(ROWS_RETURNED_METRIC, 12L);
+    }
+
+    @Test
     void disjointRunsArePassedThrough()
     {
         assertThat(scanMetrics("SELECT * FROM disjoint")).isEqualTo(Map.of(
