@@ -7,13 +7,10 @@ import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import io.trino.plugin.paimon.testing.RowText;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
-import org.apache.paimon.schema.Schema;
 import org.apache.paimon.table.Table;
-import org.apache.paimon.types.DataTypes;
 import org.apache.paimon.types.RowKind;
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -22,6 +19,8 @@ import java.util.stream.LongStream;
 import static io.trino.plugin.paimon.metadata.PaimonSessionProperties.LATE_MATERIALIZATION_ENABLED;
 import static io.trino.plugin.paimon.read.PaimonPageSource.RECORDS_READ_METRIC;
 import static io.trino.plugin.paimon.read.PaimonPageSource.RECORDS_VALUES_UNREAD_METRIC;
+import static io.trino.plugin.paimon.read.TestPaimonReadWorkloads.randomChanges;
+import static io.trino.plugin.paimon.read.TestPaimonReadWorkloads.schema;
 import static io.trino.plugin.paimon.testing.PaimonQueryRunner.CATALOG;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -98,33 +97,12 @@ final class TestLateMaterialization
                 .build();
     }
 
-    // six commits of 8,000 changes on 20,000 keys, one in six a delete; ts takes few values, so it ties often
+    // six commits of 8,000 changes on 20,000 keys; ts takes few values, so it ties often
     private static void writeRandomChanges(Table table, Random random)
     {
         for (int commit = 0; commit < 6; commit++) {
-            List<GenericRow> rows = new ArrayList<>();
-            for (int i = 0; i < 8_000; i++) {
-                RowKind kind = switch (random.nextInt(6)) {
-                    case 0 -> RowKind.DELETE;
-                    case 1 -> RowKind.UPDATE_AFTER;
-                    default -> RowKind.INSERT;
-                };
-                rows.add(row(kind, random.nextInt(20_000), "n" + random.nextInt(100_000), random.nextInt(1000), random.nextInt(50)));
-            }
-            PaimonJavaCatalog.write(table, rows);
+            PaimonJavaCatalog.write(table, randomChanges(random, 20_000, 8_000, false));
         }
-    }
-
-    private static Schema schema(Map<String, String> options)
-    {
-        return Schema.newBuilder()
-                .column("id", DataTypes.BIGINT())
-                .column("name", DataTypes.STRING())
-                .column("amount", DataTypes.INT())
-                .column("ts", DataTypes.BIGINT())
-                .primaryKey("id")
-                .options(options)
-                .build();
     }
 
     private static GenericRow row(RowKind kind, long id, String name, int amount, long ts)

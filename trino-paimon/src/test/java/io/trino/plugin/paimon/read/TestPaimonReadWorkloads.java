@@ -140,14 +140,43 @@ final class TestPaimonReadWorkloads
 
     private Table create(String name, Map<String, String> options)
     {
-        return paimon().createTable("db", name, Schema.newBuilder()
+        return paimon().createTable("db", name, schema(options));
+    }
+
+    /** The workloads' table: id BIGINT primary key, name STRING, amount INT, ts BIGINT. */
+    static Schema schema(Map<String, String> options)
+    {
+        return Schema.newBuilder()
                 .column("id", DataTypes.BIGINT())
                 .column("name", DataTypes.STRING())
                 .column("amount", DataTypes.INT())
                 .column("ts", DataTypes.BIGINT())
                 .primaryKey("id")
                 .options(options)
-                .build());
+                .build();
+    }
+
+    /**
+     * Changes of keys drawn from {@code keys}, about one in six a delete and one in six an update; with sparse
+     * values, about one value in three is null, so partial updates fill columns in commit by commit.
+     */
+    static List<GenericRow> randomChanges(Random random, int keys, int count, boolean sparseValues)
+    {
+        List<GenericRow> rows = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            long key = random.nextInt(keys);
+            RowKind kind = switch (random.nextInt(6)) {
+                case 0 -> RowKind.DELETE;
+                case 1 -> RowKind.UPDATE_AFTER;
+                default -> RowKind.INSERT;
+            };
+            rows.add(GenericRow.ofKind(kind,
+                    key,
+                    sparseValues && random.nextInt(3) == 0 ? null : BinaryString.fromString("n" + random.nextInt(100_000)),
+                    sparseValues && random.nextInt(3) == 0 ? null : random.nextInt(1000),
+                    sparseValues && random.nextInt(3) == 0 ? null : (long) random.nextInt(50)));
+        }
+        return rows;
     }
 
     /** At least 10,000 operations in total: keys drawn from a few thousand, about one in six a delete. */
@@ -157,25 +186,11 @@ final class TestPaimonReadWorkloads
         runWorkload(table, random, commits, keys, operationsPerCommit, compactBetween, false);
     }
 
-    // with sparse values, about one value in three is null, so partial updates fill columns in commit by commit
     private void runWorkload(Table table, Random random, int commits, int keys, int operationsPerCommit, boolean compactBetween, boolean sparseValues)
             throws Exception
     {
         for (int commit = 0; commit < commits; commit++) {
-            List<GenericRow> rows = new ArrayList<>();
-            for (int i = 0; i < operationsPerCommit; i++) {
-                long key = random.nextInt(keys);
-                RowKind kind = switch (random.nextInt(6)) {
-                    case 0 -> RowKind.DELETE;
-                    case 1 -> RowKind.UPDATE_AFTER;
-                    default -> RowKind.INSERT;
-                };
-                rows.add(GenericRow.ofKind(kind,
-                        key,
-                        sparseValues && random.nextInt(3) == 0 ? null : BinaryString.fromString("n" + random.nextInt(100_000)),
-                        sparseValues && random.nextInt(3) == 0 ? null : random.nextInt(1000),
-                        sparseValues && random.nextInt(3) == 0 ? null : (long) random.nextInt(50)));
-            }
+            List<GenericRow> rows = randomChanges(random, keys, operationsPerCommit, sparseValues);
             if (table.options().get("bucket").equals("-1")) {
                 // batch writers of dynamic-bucket tables are given each row's bucket; any fixed choice per key does
                 PaimonJavaCatalog.write(table, rows, row -> (int) (row.getLong(0) % 3));
