@@ -54,9 +54,10 @@ interface DataFilePageReader
 
     /**
      * The next page as {@link #nextPage()} gives it, except that the channels marked in {@code deferred} may be left
-     * unread, with nulls standing in for them, until {@link #loadDeferred} reads them; a reader that cannot defer
-     * reads them at once ({@link #defersChannels()}). A merge reads keys first and the values only of pages that
-     * hold a record it returns.
+     * unread, with nulls standing in for them, until {@link #loadDeferred} reads them; channels past the end of
+     * {@code deferred} are read at once, and so are all channels of a reader that cannot defer
+     * ({@link #defersChannels()}). A merge reads keys first and the values only of pages that hold a record it
+     * returns.
      */
     default Page nextPage(boolean[] deferred)
     {

@@ -124,8 +124,12 @@ public final class PaimonPageSource
     // the output columns, but for user sequence fields, which the merge compares; null when that leaves none
     private static boolean[] lateValueChannels(KeyValueLayout layout)
     {
+        // value channels past these (fields only the merge reads) are read at once: the readers take a shorter array
         int channels = layout.firstValueChannel();
         for (int channel : layout.outputChannels()) {
+            channels = Math.max(channels, channel + 1);
+        }
+        for (int channel : layout.userSequenceChannels()) {
             channels = Math.max(channels, channel + 1);
         }
         boolean[] late = new boolean[channels];

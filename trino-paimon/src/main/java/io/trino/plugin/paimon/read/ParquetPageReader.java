@@ -207,7 +207,7 @@ final class ParquetPageReader
             }
             Block[] blocks = new Block[channelCount];
             for (int channel = 0; channel < channelCount; channel++) {
-                if (readerChannels[channel] < 0 || (deferred != null && deferred[channel])) {
+                if (readerChannels[channel] < 0 || (deferred != null && channel < deferred.length && deferred[channel])) {
                     blocks[channel] = RunLengthEncodedBlock.create(nulls[channel], positions);
                 }
                 else {
