@@ -4,6 +4,7 @@ import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
 import io.airlift.units.Duration;
 import io.trino.plugin.paimon.PaimonConfig;
+import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
 import io.trino.plugin.paimon.read.PaimonSplitManager;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.session.PropertyMetadata;
@@ -40,7 +41,7 @@ public final class PaimonSessionProperties
     public static final String EXPIRE_SNAPSHOTS_MIN_RETENTION = "expire_snapshots_min_retention";
     public static final String REMOVE_ORPHAN_FILES_MIN_RETENTION = "remove_orphan_files_min_retention";
     public static final String COMPACTION_ON_WRITE_ENABLED = "compaction_on_write_enabled";
-    public static final String LATE_MATERIALIZATION_ENABLED = "late_materialization_enabled";
+    public static final String LATE_MATERIALIZATION_ENABLED = PaimonPageSourceProvider.LATE_MATERIALIZATION_ENABLED;
 
     public enum InsertExistingPartitionsBehavior
     {
@@ -115,10 +116,5 @@ public final class PaimonSessionProperties
     public static boolean isCompactionOnWriteEnabled(ConnectorSession session)
     {
         return session.getProperty(COMPACTION_ON_WRITE_ENABLED, Boolean.class);
-    }
-
-    public static boolean isLateMaterializationEnabled(ConnectorSession session)
-    {
-        return session.getProperty(LATE_MATERIALIZATION_ENABLED, Boolean.class);
     }
 }
