@@ -5,6 +5,7 @@ import io.trino.spi.ErrorCodeSupplier;
 import io.trino.spi.ErrorType;
 
 import static io.trino.spi.ErrorType.EXTERNAL;
+import static io.trino.spi.ErrorType.INTERNAL_ERROR;
 import static io.trino.spi.ErrorType.USER_ERROR;
 
 public enum PaimonErrorCode
@@ -30,7 +31,9 @@ public enum PaimonErrorCode
     /** A data file is missing, truncated or not what its manifest entry describes. */
     PAIMON_BAD_DATA(9, EXTERNAL),
     /** A commit's snapshot may or may not have been published: the file system failed and reading it back failed too. */
-    PAIMON_COMMIT_STATE_UNKNOWN(10, EXTERNAL);
+    PAIMON_COMMIT_STATE_UNKNOWN(10, EXTERNAL),
+    /** A data file a write produced cannot be described as Paimon requires (e.g. a NULL in a NOT NULL key); it is not committed. */
+    PAIMON_INVALID_DATA_FILE(11, INTERNAL_ERROR);
 
     // 0x0520_0000: not used by any connector bundled with Trino
     private static final int ERROR_CODE_BASE = 0x0520_0000;

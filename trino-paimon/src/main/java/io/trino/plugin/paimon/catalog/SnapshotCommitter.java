@@ -66,6 +66,7 @@ public final class SnapshotCommitter
     private final StatisticsFiles statisticsFiles;
     private final boolean writeOnly;
     private final ManifestMerge manifestMerge;
+    private final AddedFileCheck addedFileCheck;
 
     public SnapshotCommitter(TrinoFileSystem fileSystem, Location tableLocation, TableSchema schema, String commitUser, int maxRetries)
     {
@@ -81,6 +82,7 @@ public final class SnapshotCommitter
         this.schemaFiles = new SchemaFiles(fileSystem, tableLocation);
         this.statisticsFiles = new StatisticsFiles(fileSystem, tableLocation);
         this.writeOnly = schema.options().getOrDefault("write-only", "false").trim().equalsIgnoreCase("true");
+        this.addedFileCheck = new AddedFileCheck(tableName(tableLocation).toString(), schema);
         this.manifestMerge = new ManifestMerge(scan, manifestWriter, ManifestOptions.of(tableName(tableLocation).toString(), schema.options()), partitionTypes(), schema.id());
     }
 
@@ -140,6 +142,8 @@ public final class SnapshotCommitter
         requireNonNull(indexUpdate, "indexUpdate is null");
         requireNonNull(properties, "properties is null");
         requireNonNull(check, "check is null");
+        addedFileCheck.check(changes);
+        addedFileCheck.check(changelog);
         // the manifests and lists of this commit, removed again when it fails before its snapshot may have landed
         List<String> written = new ArrayList<>();
         try {

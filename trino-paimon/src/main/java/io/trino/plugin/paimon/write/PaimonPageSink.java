@@ -37,6 +37,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
+import static io.trino.spi.StandardErrorCode.CONSTRAINT_VIOLATION;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -70,6 +71,9 @@ public final class PaimonPageSink
     private final WriteOptions writeOptions;
     private final long bufferLimit;
     private final Map<WriterKey, BucketWriter> writers = new LinkedHashMap<>();
+    // the channels of NOT NULL columns (primary-key columns unless primary-key.nullable), and their names
+    private final int[] notNullChannels;
+    private final List<String> notNullNames;
     // primary-key tables: the merge of records with one key, built once
     private final KeyValueLayout keyValueLayout;
     private final RecordComparator comparator;
@@ -120,6 +124,9 @@ public final class PaimonPageSink
         this.assigner = requireNonNull(assigner, "assigner is null");
 
         List<String> columnNames = schema.fields().stream().map(DataField::name).toList();
+        List<DataField> notNullFields = schema.fields().stream().filter(field -> !field.type().nullable()).toList();
+        this.notNullChannels = notNullFields.stream().mapToInt(field -> columnNames.indexOf(field.name())).toArray();
+        this.notNullNames = notNullFields.stream().map(DataField::name).toList();
         this.partitionFields = schema.partitionKeys().stream().map(name -> schema.field(name).orElseThrow()).toList();
         this.partitionChannels = schema.partitionKeys().stream().mapToInt(columnNames::indexOf).toArray();
         this.partitionTypes = partitionFields.stream().map(DataField::type).toList();
@@ -177,10 +184,30 @@ public final class PaimonPageSink
      */
     public void appendRows(Page page, byte kind)
     {
+        checkNotNull(page);
         // in slices, so that the buffers are flushed close to their limit as Paimon flushes them record by record
         for (int start = 0; start < page.getPositionCount(); start += ROUTING_SLICE_ROWS) {
             route(page.getRegion(start, Math.min(ROUTING_SLICE_ROWS, page.getPositionCount() - start)), kind);
             flushWhileOverLimit();
+        }
+    }
+
+    /**
+     * Trino checks NOT NULL columns before an INSERT reaches the sink, but not for CREATE TABLE AS, whose table the
+     * engine does not know: a NULL key written there would make a file no reader can read. Trino's own wording.
+     */
+    private void checkNotNull(Page page)
+    {
+        for (int i = 0; i < notNullChannels.length; i++) {
+            Block block = page.getBlock(notNullChannels[i]);
+            if (!block.mayHaveNull()) {
+                continue;
+            }
+            for (int position = 0; position < block.getPositionCount(); position++) {
+                if (block.isNull(position)) {
+                    throw new TrinoException(CONSTRAINT_VIOLATION, "NULL value not allowed for NOT NULL column: " + notNullNames.get(i));
+                }
+            }
         }
     }
 

@@ -1,12 +1,16 @@
 package io.trino.plugin.paimon.catalog;
 
 import io.trino.filesystem.Location;
+import io.trino.plugin.paimon.format.manifest.DataFileMeta;
 import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ScanFilter;
 import io.trino.plugin.paimon.format.manifest.SnapshotScan;
+import io.trino.plugin.paimon.format.row.BinaryRow;
+import io.trino.plugin.paimon.format.row.BinaryRowWriter;
 import io.trino.plugin.paimon.format.row.PartitionPath;
 import io.trino.plugin.paimon.format.schema.DataField;
+import io.trino.plugin.paimon.format.schema.DataType;
 import io.trino.plugin.paimon.format.schema.SchemaFiles;
 import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
@@ -34,6 +38,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_CONFLICT;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_DATA_FILE;
 import static io.trino.plugin.paimon.testing.PaimonTestTables.DATABASE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -131,6 +136,52 @@ final class TestSnapshotCommitter
                 .hasMessageContaining("files it deletes are no longer live")
                 .hasMessageContaining("data-no-such-file.parquet");
         assertThat(new SnapshotFiles(tables.fileSystem(), tableLocation(copy)).latestSnapshotId().getAsLong()).isEqualTo(1);
+    }
+
+    @Test
+    void fileWithNullInNotNullKeyIsNotCommitted()
+            throws Exception
+    {
+        String copy = PaimonTestTables.MULTI_COMMIT + "_null_key";
+        recommit(PaimonTestTables.MULTI_COMMIT, copy);
+        TableSchema schema = new SchemaFiles(tables.fileSystem(), tableLocation(copy)).latestSchema().orElseThrow();
+        ManifestEntry live = liveFiles(copy).getFirst();
+        // the trimmed key is (id BIGINT NOT NULL): a min key with its null bit set is what a writer given a NULL key produced
+        BinaryRow nullKey = BinaryRowWriter.toBinaryRow(List.of(new DataType.BigIntType(false)), java.util.Arrays.asList((Object) null));
+        SnapshotCommitter committer = new SnapshotCommitter(tables.fileSystem(), tableLocation(copy), schema, "trino-test", 3);
+        List<String> manifestsBefore = listFiles(tableLocation(copy).appendPath("manifest"));
+
+        assertThatThrownBy(() -> committer.commit(CommitKind.APPEND, List.of(added(live, nullKey, live.file().maxKey())), Optional.empty(), false))
+                .isInstanceOfSatisfying(TrinoException.class, e -> assertThat(e.getErrorCode()).isEqualTo(PAIMON_INVALID_DATA_FILE.toErrorCode()))
+                .hasMessage("Refusing to commit data file data-new.parquet to Paimon table tables.%s: it has a NULL in NOT NULL column id of its min key".formatted(copy));
+        // a key row of another arity
+        assertThatThrownBy(() -> committer.commit(CommitKind.APPEND, List.of(added(live, live.file().minKey(), BinaryRow.EMPTY)), Optional.empty(), false))
+                .isInstanceOfSatisfying(TrinoException.class, e -> assertThat(e.getErrorCode()).isEqualTo(PAIMON_INVALID_DATA_FILE.toErrorCode()))
+                .hasMessageContaining("has a max key of 0 fields, the table has 1");
+        assertThat(new SnapshotFiles(tables.fileSystem(), tableLocation(copy)).latestSnapshotId().getAsLong()).isEqualTo(1);
+        assertThat(listFiles(tableLocation(copy).appendPath("manifest"))).isEqualTo(manifestsBefore);
+        // the same file with its real keys commits
+        assertThat(committer.commit(CommitKind.APPEND, List.of(added(live, live.file().minKey(), live.file().maxKey())), Optional.empty(), false).id()).isEqualTo(2);
+    }
+
+    private static ManifestEntry added(ManifestEntry live, BinaryRow minKey, BinaryRow maxKey)
+    {
+        DataFileMeta file = live.file();
+        return new ManifestEntry(ManifestEntry.FileKind.ADD, live.partition(), live.bucket(), live.totalBuckets(), new DataFileMeta(
+                "data-new.parquet", file.fileSize(), file.rowCount(), minKey, maxKey, file.keyStats(), file.valueStats(),
+                file.maxSequenceNumber() + 1000, file.maxSequenceNumber() + 1000 + file.rowCount(), file.schemaId(), 0, List.of(), file.creationTimeMillis(),
+                file.deleteRowCount(), Optional.empty(), file.fileSource(), file.valueStatsColumns(), Optional.empty(), java.util.OptionalLong.empty(), Optional.empty()));
+    }
+
+    private List<String> listFiles(Location folder)
+            throws java.io.IOException
+    {
+        List<String> names = new ArrayList<>();
+        var files = tables.fileSystem().listFiles(folder);
+        while (files.hasNext()) {
+            names.add(files.next().location().fileName());
+        }
+        return names.stream().sorted().toList();
     }
 
     @Test

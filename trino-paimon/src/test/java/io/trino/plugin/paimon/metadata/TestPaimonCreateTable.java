@@ -534,6 +534,47 @@ final class TestPaimonCreateTable
     }
 
     @Test
+    void createTableAsWithNullKeyIsRefusedAndLeavesNoTable()
+    {
+        // Trino checks NOT NULL for INSERT itself, but a CREATE TABLE AS writes into a table the engine has not seen
+        assertQueryFails("CREATE TABLE ctas_null_key WITH (primary_key = ARRAY['id']) AS SELECT * FROM (VALUES (1, 'a'), (CAST(NULL AS integer), 'b')) v(id, s)",
+                "NULL value not allowed for NOT NULL column: id");
+        assertThat(tableFolder(TRINO, "ctas_null_key")).doesNotExist();
+        assertQueryFails("CREATE TABLE ctas_null_key WITH (primary_key = ARRAY['id'], bucket = 1) AS SELECT CAST(NULL AS bigint) id, 'x' s",
+                "NULL value not allowed for NOT NULL column: id");
+        assertThat(tableFolder(TRINO, "ctas_null_key")).doesNotExist();
+        assertQueryFails("""
+                CREATE TABLE ctas_null_key WITH (primary_key = ARRAY['dt', 'id'], partitioned_by = ARRAY['dt'], bucket = 2) AS
+                SELECT * FROM (VALUES ('2024-01-01', BIGINT '1'), ('2024-01-02', NULL)) v(dt, id)""",
+                "NULL value not allowed for NOT NULL column: id");
+        assertThat(tableFolder(TRINO, "ctas_null_key")).doesNotExist();
+        // a NULL partition value of a key column: the partition column is part of the key, NOT NULL too
+        assertQueryFails("""
+                CREATE TABLE ctas_null_key WITH (primary_key = ARRAY['dt', 'id'], partitioned_by = ARRAY['dt'], bucket = 2) AS
+                SELECT * FROM (VALUES ('2024-01-01', BIGINT '1'), (NULL, BIGINT '2')) v(dt, id)""",
+                "NULL value not allowed for NOT NULL column: dt");
+        assertThat(tableFolder(TRINO, "ctas_null_key")).doesNotExist();
+        // a column declared NOT NULL is checked as well
+        assertUpdate("CREATE TABLE ctas_not_null_source (id integer, v integer NOT NULL) WITH (primary_key = ARRAY['id'], bucket = 1)");
+        assertQueryFails("INSERT INTO ctas_not_null_source VALUES (1, NULL)", "NULL value not allowed for NOT NULL column: v");
+    }
+
+    @Test
+    void createTableAsWithNullableKeyWritesNullKeysPaimonJavaReads()
+            throws Exception
+    {
+        assertUpdate("""
+                CREATE TABLE ctas_nullable_key WITH (primary_key = ARRAY['id'], bucket = 1, options = ARRAY['primary-key.nullable=true']) AS
+                SELECT * FROM (VALUES (1, 'a'), (CAST(NULL AS integer), 'b'), (2, 'c')) v(id, s)""", 3);
+        assertUpdate("INSERT INTO ctas_nullable_key VALUES (NULL, 'd'), (3, 'e')", 2);
+        assertThat(PaimonJavaCatalog.readRows(paimon().getTable(TRINO, "ctas_nullable_key")))
+                .containsExactlyInAnyOrder("+I(null, d)", "+I(1, a)", "+I(2, c)", "+I(3, e)");
+        assertQuery("SELECT * FROM ctas_nullable_key", "VALUES (NULL, 'd'), (1, 'a'), (2, 'c'), (3, 'e')");
+        assertQuery("SELECT s FROM ctas_nullable_key WHERE id IS NULL", "VALUES 'd'");
+        assertQuery("SELECT s FROM ctas_nullable_key WHERE id = 2", "VALUES 'c'");
+    }
+
+    @Test
     void refusedCreateTableAsLeavesNothing()
     {
         assertQueryFails("CREATE TABLE ctas_postpone WITH (primary_key = ARRAY['id'], bucket = -2) AS SELECT 1 id, 'x' v",
