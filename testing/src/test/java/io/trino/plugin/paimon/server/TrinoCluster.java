@@ -30,8 +30,19 @@ final class TrinoCluster
     static TrinoCluster start(Path repositoryRoot, Path localRoot)
             throws Exception
     {
-        int coordinatorPort = TrinoServer.freePort();
-        int workerPort = TrinoServer.freePort();
+        return start(repositoryRoot, localRoot, TrinoServer.freePort(), TrinoServer.freePort());
+    }
+
+    /** Starts the cluster again on the ports it had, as an operator restarts a server that crashed. */
+    TrinoCluster restart(Path repositoryRoot, Path localRoot)
+            throws Exception
+    {
+        return start(repositoryRoot, localRoot, coordinator.port(), worker.port());
+    }
+
+    private static TrinoCluster start(Path repositoryRoot, Path localRoot, int coordinatorPort, int workerPort)
+            throws Exception
+    {
         // both start at once: the worker keeps announcing itself until the coordinator's discovery answers
         TrinoServer coordinator = TrinoServer.launch(repositoryRoot, localRoot, coordinatorPort, List.of("--coordinator-only"));
         TrinoServer worker;
@@ -70,6 +81,12 @@ final class TrinoCluster
     String workerLog()
     {
         return worker.serverLog();
+    }
+
+    /** The coordinator's log of the run before this one on its port, kept by the launcher. */
+    String previousCoordinatorLog()
+    {
+        return coordinator.previousServerLog();
     }
 
     /** The worker's node id, as {@code system.runtime.nodes} and {@code system.runtime.tasks} name it. */

@@ -73,6 +73,17 @@ public final class TrinoServer
         return DriverManager.getConnection("jdbc:trino://127.0.0.1:%s/paimon".formatted(port), properties);
     }
 
+    String previousServerLog()
+    {
+        Path previous = logFile.resolveSibling(logFile.getFileName() + ".1");
+        try {
+            return Files.exists(previous) ? Files.readString(previous, UTF_8) : "";
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     String serverLog()
     {
         try {

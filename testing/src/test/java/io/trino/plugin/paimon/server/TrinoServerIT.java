@@ -267,7 +267,10 @@ final class TrinoServerIT
         boolean finishedBeforeKill = insert.isDone();
         server.kill();
         // restarted first: the client of the killed statement keeps retrying its requests for a while before it gives up
-        server = TrinoCluster.start(Path.of(System.getProperty("repository.root")).toRealPath(), localRoot);
+        server = server.restart(Path.of(System.getProperty("repository.root")).toRealPath(), localRoot);
+        // the launcher kept the killed coordinator's log beside the new one
+        assertThat(server.previousCoordinatorLog()).contains("SERVER STARTED");
+        assertThat(server.coordinatorLog()).contains("SERVER STARTED");
         long reported = insert.get();
         System.out.printf("killedInsertIsAllOrNothing: statement %s before the kill, reported %s rows%n", finishedBeforeKill ? "finished" : "still running", reported);
         long count = Long.parseLong(column("SELECT count(*) FROM paimon.crash.killed").getFirst());
