@@ -35,13 +35,20 @@ import static java.util.Objects.requireNonNull;
  * names no snapshot, tag or branch of the table refers to (directly, or through its manifest lists, manifests and
  * index manifest, DELETE entries included), and stray files in the {@code snapshot/} folders (left-over temporary
  * files of interrupted commits) other than the snapshots and their hints. Schema files, tags, snapshots and hints are
- * never touched, nor any folder. When a snapshot, tag or manifest that exists cannot be read, nothing is deleted.
+ * never touched, nor any folder but the staging folders of {@code optimize} executions that died before their commit
+ * or rollback (every file in them older than the time). When a snapshot, tag or manifest that exists cannot be read,
+ * nothing is deleted.
  */
 public final class OrphanFiles
 {
     private static final Logger log = Logger.get(OrphanFiles.class);
     private static final String BUCKET_PREFIX = "bucket-";
     private static final String CHANGELOG_DIRECTORY = "changelog";
+    /**
+     * The folders, directly in the table folder, where the workers of one {@code optimize} execution leave their
+     * results for its commit. The execution removes its folder; one whose server was killed leaves it behind.
+     */
+    public static final String OPTIMIZE_STAGING_PREFIX = "_trino-optimize-";
 
     private final TrinoFileSystem fileSystem;
     private final PaimonTable table;
@@ -122,6 +129,17 @@ public final class OrphanFiles
                 log.warn(e, "Could not delete orphan file %s of %s", file.location(), table.name());
             }
         }
+        for (Location staging : abandonedStagingFolders(olderThanMillis)) {
+            List<FileEntry> files = listFilesRecursively(staging);
+            try {
+                fileSystem.deleteDirectory(staging);
+                files.forEach(file -> deleted.add(file.location()));
+                bytes += files.stream().mapToLong(FileEntry::length).sum();
+            }
+            catch (IOException e) {
+                log.warn(e, "Could not delete the staging folder %s of an optimize execution of %s", staging, table.name());
+            }
+        }
         log.info("Removed %s orphan files (%s bytes) of %s", deleted.size(), bytes, table.name());
         return new Result(deleted, bytes);
     }
@@ -168,6 +186,40 @@ public final class OrphanFiles
     private List<ManifestEntry> readManifestIfPresent(ManifestFileMeta manifest)
     {
         return exists(scan.manifestLocation(manifest.fileName())) ? scan.readManifest(manifest) : List.of();
+    }
+
+    /**
+     * The staging folders of {@code optimize} executions whose files are all older than the time: a running
+     * execution keeps a recent file there (its marker, or the results of its latest buckets).
+     */
+    private List<Location> abandonedStagingFolders(long olderThanMillis)
+    {
+        List<Location> abandoned = new ArrayList<>();
+        for (Location folder : listDirectories(table.location())) {
+            if (folder.fileName().startsWith(OPTIMIZE_STAGING_PREFIX)
+                    && listFilesRecursively(folder).stream().allMatch(file -> file.lastModified().toEpochMilli() < olderThanMillis)) {
+                abandoned.add(folder);
+            }
+        }
+        return abandoned;
+    }
+
+    private List<FileEntry> listFilesRecursively(Location directory)
+    {
+        List<FileEntry> files = new ArrayList<>();
+        try {
+            FileIterator iterator = fileSystem.listFiles(directory);
+            while (iterator.hasNext()) {
+                files.add(iterator.next());
+            }
+        }
+        catch (FileNotFoundException | NoSuchFileException e) {
+            return List.of();
+        }
+        catch (IOException e) {
+            throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to list %s of table %s".formatted(directory, table.name()), e);
+        }
+        return files;
     }
 
     /** The bucket folders under the partition folders ({@code key=value}) of each level. */

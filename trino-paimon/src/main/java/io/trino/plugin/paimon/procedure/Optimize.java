@@ -12,6 +12,7 @@ import io.trino.plugin.paimon.PaimonColumnHandle;
 import io.trino.plugin.paimon.PaimonTableExecuteHandle;
 import io.trino.plugin.paimon.PaimonTableHandle;
 import io.trino.plugin.paimon.PaimonTableProcedureId;
+import io.trino.plugin.paimon.catalog.OrphanFiles;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.table.PaimonTable;
@@ -44,8 +45,6 @@ import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
  */
 public final class Optimize
 {
-    /** The folder under the table where the workers of an execution leave their fragments, removed after the commit. */
-    private static final String STAGING_PREFIX = "_trino-optimize-";
     /**
      * The file in the staging folder that says the execution may still commit. Trino cleans up a failed query while
      * tasks of its other buckets may still run, so a rollback removes this first, and a worker that finds it gone
@@ -86,7 +85,7 @@ public final class Optimize
                 }
             }
         });
-        String staging = table.location().appendPath(STAGING_PREFIX + UUID.randomUUID()).toString();
+        String staging = table.location().appendPath(OrphanFiles.OPTIMIZE_STAGING_PREFIX + UUID.randomUUID()).toString();
         PaimonTableExecuteHandle begun = new PaimonTableExecuteHandle(
                 handle.schemaTableName(),
                 handle.procedureId(),

@@ -81,7 +81,7 @@ final class TestTableMaintenance
     protected void createTables(PaimonJavaCatalog paimon)
     {
         paimon.createDatabase(COPIES);
-        for (String name : List.of("expired", "expired_changelog", "expired_dv", "littered", "pinned", "faulted", "branched")) {
+        for (String name : List.of("expired", "expired_changelog", "expired_dv", "littered", "staged", "pinned", "faulted", "branched")) {
             Schema.Builder schema = Schema.newBuilder()
                     .column("id", DataTypes.INT())
                     .column("v", DataTypes.STRING())
@@ -303,6 +303,43 @@ final class TestTableMaintenance
         assertThat(rows("SELECT * FROM littered FOR VERSION AS OF 'kept'")).isEqualTo(taggedBefore);
         assertThat(RowText.paimonText(oracle().getTable(DATABASE, "littered").copy(Map.of("scan.tag-name", "kept")))).isEqualTo(taggedBefore);
         assertThat(fsck("littered")).isEmpty();
+    }
+
+    /**
+     * An {@code optimize} whose server was killed leaves its staging folder ({@code _trino-optimize-<uuid>}, with the
+     * {@code OPEN} marker and the results of the buckets that finished); remove_orphan_files removes such a folder
+     * once every file in it is older than the retention, and leaves a running execution's folder and other folders.
+     */
+    @Test
+    void removeOrphanFilesSweepsStagingFoldersOfKilledOptimizeExecutions()
+            throws Exception
+    {
+        assertUpdate("INSERT INTO staged VALUES (1, 'a'), (2, 'b')", 2);
+        List<String> rowsBefore = rows("SELECT * FROM staged");
+        Path table = tablePath("staged");
+        FileTime old = FileTime.fromMillis(System.currentTimeMillis() - DAYS.toMillis(2));
+        Path killed = table.resolve("_trino-optimize-00000000-0000-0000-0000-000000000000");
+        Path running = table.resolve("_trino-optimize-11111111-1111-1111-1111-111111111111");
+        Path unrelated = table.resolve("_trino-other");
+        for (Path file : List.of(killed.resolve("OPEN"), killed.resolve("0-1.json"), running.resolve("OPEN"), running.resolve("0-1.json"), unrelated.resolve("OPEN"))) {
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, "{}");
+            Files.setLastModifiedTime(file, old);
+        }
+        // the running execution has just left the result of one more bucket
+        Files.writeString(running.resolve("1-1.json"), "{}");
+        Set<String> filesBefore = files("staged");
+
+        assertUpdate(lowFloors(), "ALTER TABLE staged EXECUTE remove_orphan_files(retention_threshold => '1d')");
+
+        assertThat(killed).doesNotExist();
+        assertThat(difference(filesBefore, files("staged"))).containsExactlyInAnyOrder(
+                "_trino-optimize-00000000-0000-0000-0000-000000000000/OPEN",
+                "_trino-optimize-00000000-0000-0000-0000-000000000000/0-1.json");
+        assertThat(running.resolve("OPEN")).exists();
+        assertThat(unrelated.resolve("OPEN")).exists();
+        assertThat(rows("SELECT * FROM staged")).isEqualTo(rowsBefore);
+        assertThat(fsck("staged")).isEmpty();
     }
 
     /**
