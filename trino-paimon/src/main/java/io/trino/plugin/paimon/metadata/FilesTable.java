@@ -8,6 +8,7 @@ import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ScanFilter;
 import io.trino.plugin.paimon.format.manifest.SnapshotScan;
 import io.trino.plugin.paimon.format.row.BinaryRow;
+import io.trino.plugin.paimon.format.row.PartitionPath;
 import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.format.schema.DataType;
 import io.trino.plugin.paimon.format.schema.SchemaFiles;
@@ -34,7 +35,8 @@ import static io.trino.spi.type.TimestampWithTimeZoneType.TIMESTAMP_TZ_MILLIS;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 
 /**
- * {@code "<table>$files"}: the live data files of the current snapshot, as its manifests list them.
+ * {@code "<table>$files"}: the live data files of the current snapshot, as its manifests list them. The partition is
+ * shown as Paimon's own {@code $files} shows it: {@code {v1, v2}} ({@code {}} when the table is not partitioned).
  */
 public final class FilesTable
         extends PaimonSystemTable
@@ -81,7 +83,7 @@ public final class FilesTable
                 keyTypesBySchema.put(file.schemaId(), keyTypes);
             }
             rows.addRow(
-                    partition.isEmpty() ? null : partition.substring(0, partition.length() - 1),
+                    PartitionPath.rowText(table.partitionFields(), entry.partition()),
                     entry.bucket(),
                     table.dataFileLocation(partition, entry.bucket(), file).toString(),
                     file.fileName().substring(file.fileName().lastIndexOf('.') + 1),

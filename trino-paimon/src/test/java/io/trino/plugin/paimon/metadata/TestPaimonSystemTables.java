@@ -58,6 +58,15 @@ final class TestPaimonSystemTables
         multiCommit.createTag("second", 2);
         createBranchedTable(paimon);
         createMergingTables(paimon);
+        Table dated = paimon.createTable(DATABASE, "dated", Schema.newBuilder()
+                .column("day", DataTypes.DATE())
+                .column("shop", DataTypes.INT())
+                .column("id", DataTypes.INT())
+                .partitionKeys("day", "shop")
+                .primaryKey("day", "shop", "id")
+                .option("bucket", "1")
+                .build());
+        PaimonJavaCatalog.write(dated, List.of(GenericRow.of(20456, 7, 1), GenericRow.of(-1, 8, 2)));
     }
 
     // partial-update with a sequence group and aggregation with retractions, each two commits; key 3 of each is
@@ -408,7 +417,7 @@ final class TestPaimonSystemTables
             FileStoreTable table = (FileStoreTable) paimon().getTable(DATABASE, tableName);
             List<String> expected = new ArrayList<>();
             for (ManifestEntry entry : table.store().newScan().plan().files()) {
-                expected.add("dt=%s %s %s %s %s %s %s".formatted(entry.partition().getString(0), entry.bucket(), entry.file().fileName(), entry.file().level(),
+                expected.add("{%s} %s %s %s %s %s %s".formatted(entry.partition().getString(0), entry.bucket(), entry.file().fileName(), entry.file().level(),
                         entry.file().rowCount(), entry.file().minSequenceNumber(), entry.file().maxSequenceNumber()));
             }
             expected.sort(null);
@@ -419,6 +428,33 @@ final class TestPaimonSystemTables
                     .toList();
             assertThat(actual).as(tableName).isEqualTo(expected);
         }
+    }
+
+    @Test
+    void filesShowPartitionsAsPaimonFilesTableDoes()
+            throws Exception
+    {
+        // dates as dates (the folder is day=20456 under the legacy partition names), several keys, and no partition
+        for (String tableName : List.of("dated", PaimonTestTables.MULTI_COMMIT, PaimonTestTables.APPEND, PARTIAL_UPDATE)) {
+            List<String> expected = PaimonJavaCatalog.readRows(paimon().getTable(DATABASE, tableName + "$files")).stream()
+                    .map(row -> row.substring("+I(".length(), row.indexOf(", ", row.indexOf("}"))) + " " + fileNameOfPaimonRow(row))
+                    .sorted()
+                    .toList();
+            List<String> actual = computeActual("SELECT partition, bucket, file_path FROM \"%s$files\"".formatted(tableName)).getMaterializedRows().stream()
+                    .map(row -> row.getField(0) + " " + fileName(row))
+                    .sorted()
+                    .toList();
+            assertThat(actual).as(tableName).isNotEmpty().isEqualTo(expected);
+        }
+        assertThat(computeActual("SELECT DISTINCT partition FROM \"dated$files\"").getOnlyColumnAsSet()).containsExactlyInAnyOrder("{2026-01-03, 7}", "{1969-12-31, 8}");
+        assertThat(computeActual("SELECT DISTINCT partition FROM \"%s$files\"".formatted(PARTIAL_UPDATE)).getOnlyValue()).isEqualTo("{}");
+    }
+
+    // the file name in a row of Paimon's $files, whose file_path is the whole path
+    private static String fileNameOfPaimonRow(String row)
+    {
+        int start = row.indexOf("data-");
+        return row.substring(start, row.indexOf(", ", start));
     }
 
     @Test

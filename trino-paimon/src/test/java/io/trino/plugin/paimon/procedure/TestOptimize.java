@@ -223,8 +223,8 @@ final class TestOptimize
                 assertThat(filesAfter.get(bucket)).as("files of %s", bucket).isNotEqualTo(filesBefore.get(bucket));
             }
         }
-        assertThat(computeActual("SELECT DISTINCT level FROM \"partitioned$files\" WHERE partition = 'dt=a'").getOnlyColumnAsSet()).containsExactly(MAX_LEVEL);
-        assertThat(computeActual("SELECT DISTINCT level FROM \"partitioned$files\" WHERE partition = 'dt=b'").getOnlyColumnAsSet()).containsExactly(0);
+        assertThat(computeActual("SELECT DISTINCT level FROM \"partitioned$files\" WHERE partition = '{a}'").getOnlyColumnAsSet()).containsExactly(MAX_LEVEL);
+        assertThat(computeActual("SELECT DISTINCT level FROM \"partitioned$files\" WHERE partition = '{b}'").getOnlyColumnAsSet()).containsExactly(0);
 
         assertThatThrownBy(() -> getQueryRunner().execute("ALTER TABLE partitioned EXECUTE optimize WHERE id = 1"))
                 .hasMessageContaining("the WHERE clause of optimize may only use partition columns [dt], not id");
