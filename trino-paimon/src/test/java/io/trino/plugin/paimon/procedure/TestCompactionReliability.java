@@ -154,11 +154,15 @@ final class TestCompactionReliability
         Hang compaction = faultFs.hangThroughInterrupts(Operation.CREATE, "**/raced/bucket-1/data-*", 1);
         Hang rollback = faultFs.hang(Operation.DELETE_DIRECTORY, "**/raced/_trino-optimize-*", 1);
         Hang cleanup = faultFs.hang(Operation.DELETE, "**/raced/_trino-optimize-*/*.json", 1);
+        // bucket 0 fails only once bucket 1 is under way: a failure before bucket 1 started would end the execution early
+        Hang failing = faultFs.hang(Operation.CREATE, "**/raced/bucket-0/data-*", 1);
         faultFs.addRule(Rule.nth(Operation.CREATE, "**/raced/bucket-0/data-*", 1, Action.THROW_BEFORE));
         ExecutorService executor = Executors.newSingleThreadExecutor();
         try {
             Future<?> optimize = executor.submit(() -> getQueryRunner().execute("ALTER TABLE raced EXECUTE optimize"));
             assertThat(compaction.awaitReached(1, TimeUnit.MINUTES)).as("the compaction of bucket 1 reached its data file").isTrue();
+            assertThat(failing.awaitReached(1, TimeUnit.MINUTES)).as("the compaction of bucket 0 reached its data file").isTrue();
+            failing.release();
             // Trino reports the failure only after the rollback ends
             assertThat(rollback.awaitReached(1, TimeUnit.MINUTES)).as("the rollback reached the staging folder's removal").isTrue();
             compaction.release();
