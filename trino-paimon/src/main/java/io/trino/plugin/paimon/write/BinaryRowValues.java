@@ -16,6 +16,7 @@ import java.math.BigInteger;
 import java.util.List;
 
 import static io.trino.spi.StandardErrorCode.GENERIC_INTERNAL_ERROR;
+import static io.trino.spi.type.Chars.padSpaces;
 import static io.trino.spi.type.DateTimeEncoding.unpackMillisUtc;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
@@ -47,7 +48,9 @@ public final class BinaryRowValues
             case DataType.DecimalType decimal -> decimal.precision() <= 18
                     ? new BigDecimal(BigInteger.valueOf(trinoType.getLong(block, position)), decimal.scale())
                     : new BigDecimal(((Int128) trinoType.getObject(block, position)).toBigInteger(), decimal.scale());
-            case DataType.CharType _, DataType.VarCharType _ -> trinoType.getSlice(block, position).toString(UTF_8);
+            // padded, as Paimon stores CHAR values (see CharPadding)
+            case DataType.CharType charType -> padSpaces(trinoType.getSlice(block, position), charType.length()).toString(UTF_8);
+            case DataType.VarCharType _ -> trinoType.getSlice(block, position).toString(UTF_8);
             case DataType.BinaryType _, DataType.VarBinaryType _ -> trinoType.getSlice(block, position).getBytes();
             // Trino keeps TIME as picoseconds of the day, Paimon as milliseconds
             case DataType.TimeType _ -> (int) (trinoType.getLong(block, position) / PICOSECONDS_PER_MILLISECOND);

@@ -61,6 +61,7 @@ public final class KeyValueFileWriter
     private final FormatFileWriter writer;
     private final List<ColumnStatsCollector> keyStats;
     private final List<ColumnStatsCollector> valueStats;
+    private final CharPadding charPadding;
     private long rowCount;
     private long deleteRowCount;
     private long minSequenceNumber = Long.MAX_VALUE;
@@ -108,6 +109,19 @@ public final class KeyValueFileWriter
             valueStats.add(new ColumnStatsCollector(column.type(), column.trinoType(), layout.valueStatsModes().get(i)));
         }
         this.valueStats = valueStats.build();
+        this.charPadding = new CharPadding(pageTypes(layout));
+    }
+
+    // the Trino types of the channels of the pages written: the key channels are there even in thin files
+    private static List<Type> pageTypes(DataFileLayout layout)
+    {
+        ImmutableList.Builder<Type> types = ImmutableList.builder();
+        if (layout.keyValue()) {
+            layout.keyColumns().forEach(column -> types.add(column.trinoType()));
+            types.add(BIGINT, TINYINT);
+        }
+        layout.valueColumns().forEach(column -> types.add(column.trinoType()));
+        return types.build();
     }
 
     /** Path of the file being written. */
@@ -118,15 +132,18 @@ public final class KeyValueFileWriter
 
     /**
      * Appends rows: for key-value files a page in {@link KeyValueLayout} with every table column as a value channel,
-     * sorted by key after the rows already written; for append files the table columns.
+     * sorted by key after the rows already written; for append files the table columns. CHAR values are written
+     * padded ({@link CharPadding}).
      */
-    public void write(Page page)
+    public void write(Page rows)
     {
         checkState(!closed, "file %s is closed", location);
-        int positions = page.getPositionCount();
+        int positions = rows.getPositionCount();
         if (positions == 0) {
             return;
         }
+        // files, key ranges and statistics hold CHAR values as Paimon stores them
+        Page page = charPadding.pad(rows);
         int keyCount = layout.keyColumns().size();
         int firstValue = layout.keyValue() ? keyCount + 2 : 0;
         if (layout.keyValue()) {

@@ -41,11 +41,25 @@ public final class PaimonJavaValues
     /** Every row Paimon Java reads from the table's latest snapshot, as values, in read order. */
     public static List<List<Object>> readValues(Table table)
     {
+        return readValues(table, true);
+    }
+
+    /**
+     * Every row Paimon Java reads from the table's latest snapshot, as values, in read order, CHAR values exactly as
+     * Paimon Java returns them (as stored), not padded here.
+     */
+    public static List<List<Object>> readStoredValues(Table table)
+    {
+        return readValues(table, false);
+    }
+
+    private static List<List<Object>> readValues(Table table, boolean padChars)
+    {
         ReadBuilder readBuilder = table.newReadBuilder();
         RowType rowType = table.rowType();
         List<List<Object>> rows = new ArrayList<>();
         try (RecordReader<InternalRow> reader = readBuilder.newRead().createReader(readBuilder.newScan().plan())) {
-            reader.forEachRemaining(row -> rows.add(fields(rowType, row)));
+            reader.forEachRemaining(row -> rows.add(fields(rowType, row, padChars)));
         }
         catch (Exception e) {
             throw new RuntimeException("Paimon Java failed to read " + table.name(), e);
@@ -59,20 +73,20 @@ public final class PaimonJavaValues
         return row.getFields().stream().map(PaimonJavaValues::normalize).toList();
     }
 
-    private static List<Object> fields(RowType rowType, InternalRow row)
+    private static List<Object> fields(RowType rowType, InternalRow row, boolean padChars)
     {
         List<Object> fields = new ArrayList<>();
         for (int i = 0; i < rowType.getFieldCount(); i++) {
-            fields.add(value(rowType.getTypeAt(i), InternalRow.createFieldGetter(rowType.getTypeAt(i), i).getFieldOrNull(row)));
+            fields.add(value(rowType.getTypeAt(i), InternalRow.createFieldGetter(rowType.getTypeAt(i), i).getFieldOrNull(row), padChars));
         }
         return fields;
     }
 
-    private static Object value(DataType type, Object value)
+    private static Object value(DataType type, Object value, boolean padChars)
     {
         return switch (value) {
             case null -> null;
-            case BinaryString string when type instanceof CharType charType -> String.format("%-" + charType.getLength() + "s", string);
+            case BinaryString string when padChars && type instanceof CharType charType -> String.format("%-" + charType.getLength() + "s", string);
             case BinaryString string -> string.toString();
             case byte[] bytes -> HexFormat.of().formatHex(bytes);
             case Decimal decimal -> decimal.toBigDecimal();
@@ -80,19 +94,19 @@ public final class PaimonJavaValues
             case Timestamp timestamp -> timestamp.toLocalDateTime();
             case Integer days when type instanceof DateType -> LocalDate.ofEpochDay(days);
             case Integer millis when type instanceof TimeType -> LocalTime.ofNanoOfDay(millis * 1_000_000L);
-            default -> nestedValue(type, value);
+            default -> nestedValue(type, value, padChars);
         };
     }
 
     // a Paimon value of a nested type, as the plain lists, maps and field lists the tests compare
-    private static Object nestedValue(DataType type, Object value)
+    private static Object nestedValue(DataType type, Object value, boolean padChars)
     {
         return switch (type) {
             case ArrayType array -> {
                 InternalArray elements = (InternalArray) value;
                 List<Object> list = new ArrayList<>();
                 for (int i = 0; i < elements.size(); i++) {
-                    list.add(value(array.getElementType(), InternalArray.createElementGetter(array.getElementType()).getElementOrNull(elements, i)));
+                    list.add(value(array.getElementType(), InternalArray.createElementGetter(array.getElementType()).getElementOrNull(elements, i), padChars));
                 }
                 yield list;
             }
@@ -100,12 +114,12 @@ public final class PaimonJavaValues
                 InternalMap entries = (InternalMap) value;
                 Map<Object, Object> result = new LinkedHashMap<>();
                 for (int i = 0; i < entries.size(); i++) {
-                    result.put(value(map.getKeyType(), InternalArray.createElementGetter(map.getKeyType()).getElementOrNull(entries.keyArray(), i)),
-                            value(map.getValueType(), InternalArray.createElementGetter(map.getValueType()).getElementOrNull(entries.valueArray(), i)));
+                    result.put(value(map.getKeyType(), InternalArray.createElementGetter(map.getKeyType()).getElementOrNull(entries.keyArray(), i), padChars),
+                            value(map.getValueType(), InternalArray.createElementGetter(map.getValueType()).getElementOrNull(entries.valueArray(), i), padChars));
                 }
                 yield result;
             }
-            case RowType row -> fields(row, (InternalRow) value);
+            case RowType row -> fields(row, (InternalRow) value, padChars);
             default -> value;
         };
     }
