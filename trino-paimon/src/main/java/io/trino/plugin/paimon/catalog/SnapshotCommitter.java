@@ -1,5 +1,6 @@
 package io.trino.plugin.paimon.catalog;
 
+import com.google.common.collect.ImmutableMap;
 import io.airlift.log.Logger;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
@@ -33,6 +34,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 
@@ -234,6 +236,8 @@ public final class SnapshotCommitter
                     .sum();
             Snapshot snapshot = new Snapshot(
                     Snapshot.CURRENT_VERSION,
+                    // Paimon 2.0 names every snapshot by a random uuid: after a snapshot that has one, ours gets its own
+                    latest.flatMap(Snapshot::uuid).map(_ -> UUID.randomUUID().toString()),
                     latest.map(previous -> previous.id() + 1).orElse(1L),
                     schemaId,
                     baseList.name(),
@@ -254,7 +258,9 @@ public final class SnapshotCommitter
                     latest.map(Snapshot::watermark).orElse(OptionalLong.empty()),
                     newStatistics.or(() -> inheritedStatistics(latest, schemaId)),
                     properties.isEmpty() ? Optional.empty() : Optional.of(properties),
-                    OptionalLong.of(latest.map(previous -> previous.nextRowId().orElse(0)).orElse(0L)));
+                    OptionalLong.of(latest.map(previous -> previous.nextRowId().orElse(0)).orElse(0L)),
+                    // writerVersion and operation describe the commit that wrote them, not this one
+                    ImmutableMap.of());
 
             if (snapshots.commit(snapshot)) {
                 // Paimon expires snapshots after each commit unless the table is write-only

@@ -19,6 +19,7 @@ import io.trino.plugin.paimon.merge.Section;
 import io.trino.plugin.paimon.table.CompactionOptions;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.TableOptions;
+import io.trino.plugin.paimon.table.UnsupportedOptions;
 import io.trino.spi.SplitWeight;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ConnectorSession;
@@ -71,6 +72,8 @@ public class PaimonSplitManager
     public ConnectorSplitSource getSplits(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorTableHandle tableHandle, DynamicFilter dynamicFilter, Constraint constraint)
     {
         PaimonTableHandle handle = (PaimonTableHandle) tableHandle;
+        // options that change how rows merge or where they lie, which no read here follows
+        UnsupportedOptions.check(handle.table().name().toString(), handle.table().schema().options());
         if (handle.snapshotId().isEmpty() || handle.constraint().isNone()) {
             return new FixedSplitSource(ImmutableList.of());
         }

@@ -5,6 +5,7 @@ import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.table.CompactionOptions;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.plugin.paimon.table.TableOptions.ChangelogProducer;
+import io.trino.plugin.paimon.table.UnsupportedOptions;
 import io.trino.spi.TrinoException;
 
 import java.util.HashSet;
@@ -24,6 +25,8 @@ public final class WriteRestrictions
 
     public static void checkInsertable(String tableName, TableSchema schema, TableOptions options)
     {
+        // what reads refuse too, with the same message
+        UnsupportedOptions.check(tableName, options.options());
         boolean primaryKeyTable = !schema.primaryKeys().isEmpty();
         if (options.bucket() == TableOptions.POSTPONE_BUCKET) {
             throw refuse(tableName, "the table has postpone buckets ('bucket' = '-2')");

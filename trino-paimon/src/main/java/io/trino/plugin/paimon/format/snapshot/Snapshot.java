@@ -12,9 +12,13 @@ import static java.util.Objects.requireNonNull;
 /**
  * One committed version of a table ({@code snapshot/snapshot-<id>}): the manifest lists that hold its files and
  * what the commit did. Fields Paimon leaves out when null are empty here and left out again when written.
+ * {@code uuid} names the snapshot (Paimon 2.0 gives every snapshot a random one); members this connector does not
+ * know (e.g. Paimon 2.0's {@code writerVersion} and {@code operation}) are kept as their JSON text, so a snapshot
+ * written again keeps them.
  */
 public record Snapshot(
         int version,
+        Optional<String> uuid,
         long id,
         long schemaId,
         String baseManifestList,
@@ -35,7 +39,8 @@ public record Snapshot(
         OptionalLong watermark,
         Optional<String> statistics,
         Optional<Map<String, String>> properties,
-        OptionalLong nextRowId)
+        OptionalLong nextRowId,
+        Map<String, String> unknownMembers)
 {
     public static final int CURRENT_VERSION = 3;
     /** The commit identifier of batch writers. */
@@ -43,6 +48,7 @@ public record Snapshot(
 
     public Snapshot
     {
+        requireNonNull(uuid, "uuid is null");
         checkArgument(id > 0, "snapshot id must be positive: %s", id);
         requireNonNull(baseManifestList, "baseManifestList is null");
         requireNonNull(baseManifestListSize, "baseManifestListSize is null");
@@ -61,6 +67,7 @@ public record Snapshot(
         requireNonNull(statistics, "statistics is null");
         properties = requireNonNull(properties, "properties is null").map(ImmutableMap::copyOf);
         requireNonNull(nextRowId, "nextRowId is null");
+        unknownMembers = ImmutableMap.copyOf(unknownMembers);
     }
 
     public enum CommitKind

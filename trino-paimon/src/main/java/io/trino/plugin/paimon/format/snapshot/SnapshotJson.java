@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.common.collect.ImmutableMap;
+import com.google.common.collect.ImmutableSet;
 import io.trino.plugin.paimon.format.InvalidMetadataException;
 import io.trino.plugin.paimon.format.snapshot.Snapshot.CommitKind;
 import io.trino.spi.TrinoException;
@@ -15,6 +16,7 @@ import java.util.Iterator;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
 import static io.trino.plugin.paimon.format.JsonFields.optionalLong;
@@ -26,14 +28,19 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The JSON of {@code snapshot-<id>} files. Reading ignores unknown members (files of newer Paimon versions);
- * writing emits Paimon's member order and leaves out what is absent, as Paimon 1.4 does.
+ * The JSON of {@code snapshot-<id>} files. Reading keeps unknown members (files of newer Paimon versions) as they
+ * are, and writing emits them after Paimon's members in Paimon's order, leaving out what is absent, as Paimon does.
  */
 public final class SnapshotJson
 {
     private static final ObjectMapper MAPPER = JsonMapper.builder()
             .enable(SerializationFeature.INDENT_OUTPUT)
             .build();
+
+    private static final Set<String> KNOWN_MEMBERS = ImmutableSet.of(
+            "version", "uuid", "id", "schemaId", "baseManifestList", "baseManifestListSize", "deltaManifestList", "deltaManifestListSize",
+            "changelogManifestList", "changelogManifestListSize", "indexManifest", "commitUser", "commitIdentifier", "commitKind", "timeMillis",
+            "logOffsets", "totalRecordCount", "deltaRecordCount", "changelogRecordCount", "watermark", "statistics", "properties", "nextRowId");
 
     private SnapshotJson() {}
 
@@ -47,6 +54,7 @@ public final class SnapshotJson
         try {
             return new Snapshot(
                     root.has("version") ? (int) requiredLong(root, "version") : 1,
+                    optionalText(root, "uuid"),
                     requiredLong(root, "id"),
                     requiredLong(root, "schemaId"),
                     requiredText(root, "baseManifestList"),
@@ -67,7 +75,8 @@ public final class SnapshotJson
                     optionalLong(root, "watermark"),
                     optionalText(root, "statistics"),
                     properties(root.get("properties")),
-                    optionalLong(root, "nextRowId"));
+                    optionalLong(root, "nextRowId"),
+                    unknownMembers(root));
         }
         catch (IllegalArgumentException e) {
             throw new InvalidMetadataException(e.getMessage(), e);
@@ -78,6 +87,7 @@ public final class SnapshotJson
     {
         ObjectNode root = MAPPER.createObjectNode();
         root.put("version", snapshot.version());
+        snapshot.uuid().ifPresent(value -> root.put("uuid", value));
         root.put("id", snapshot.id());
         root.put("schemaId", snapshot.schemaId());
         root.put("baseManifestList", snapshot.baseManifestList());
@@ -106,11 +116,28 @@ public final class SnapshotJson
         });
         snapshot.nextRowId().ifPresent(value -> root.put("nextRowId", value));
         try {
+            for (Map.Entry<String, String> member : snapshot.unknownMembers().entrySet()) {
+                root.set(member.getKey(), MAPPER.readTree(member.getValue()));
+            }
             return MAPPER.writeValueAsString(root).getBytes(UTF_8);
         }
         catch (JsonProcessingException e) {
             throw new TrinoException(PAIMON_INVALID_METADATA, "Cannot encode snapshot %s as JSON".formatted(snapshot.id()), e);
         }
+    }
+
+    // members of newer Paimon versions, as JSON text
+    private static Map<String, String> unknownMembers(JsonNode root)
+    {
+        ImmutableMap.Builder<String, String> members = ImmutableMap.builder();
+        Iterator<Map.Entry<String, JsonNode>> fields = root.fields();
+        while (fields.hasNext()) {
+            Map.Entry<String, JsonNode> field = fields.next();
+            if (!KNOWN_MEMBERS.contains(field.getKey())) {
+                members.put(field.getKey(), field.getValue().toString());
+            }
+        }
+        return members.buildOrThrow();
     }
 
     private static CommitKind commitKind(String text)
