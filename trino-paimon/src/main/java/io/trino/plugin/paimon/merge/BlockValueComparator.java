@@ -30,7 +30,10 @@ import static io.trino.spi.type.DateTimeEncoding.unpackMillisUtc;
 /**
  * Compares two non-null values of one column at positions of two blocks, in Paimon's order (paimon-format.md §10):
  * signed numbers, false before true, strings and binaries bytewise unsigned, floating point with {@code <} and
- * {@code >} only (NaN equals everything). One implementation per physical representation, no boxing.
+ * {@code >} only (NaN equals everything). CHAR values compare as Paimon stores them, padded with spaces to their
+ * length, whether a block holds them padded (as written) or without trailing spaces (as Trino keeps them): files
+ * Flink and Trino write are sorted by the padded values, and {@code 'a\t'} sorts before {@code 'a'} in a CHAR(2).
+ * One implementation per physical representation, no boxing.
  * <p>
  * The same order as {@code format.row.StatsValueComparator} on decoded values; NaN differs only in min/max
  * ({@link MinMaxAggregator}), where Paimon uses {@code Double.compare} and NaN is the greatest value.
@@ -70,7 +73,8 @@ public interface BlockValueComparator
                     compareFloating(DoubleType.DOUBLE.getDouble(left, leftPosition), DoubleType.DOUBLE.getDouble(right, rightPosition));
             case RealType _ -> (left, leftPosition, right, rightPosition) ->
                     compareFloating(RealType.REAL.getFloat(left, leftPosition), RealType.REAL.getFloat(right, rightPosition));
-            case VarcharType _, CharType _, VarbinaryType _ -> BlockValueComparator::compareBytes;
+            case VarcharType _, VarbinaryType _ -> BlockValueComparator::compareBytes;
+            case CharType _ -> BlockValueComparator::compareChars;
             default -> throw new TrinoException(PAIMON_UNSUPPORTED_TYPE, "Values of type %s cannot be primary-key or sequence fields: Paimon defines no order for them".formatted(type));
         };
     }
@@ -82,6 +86,39 @@ public interface BlockValueComparator
             return 1;
         }
         return left < right ? -1 : 0;
+    }
+
+    private static int compareChars(Block left, int leftPosition, Block right, int rightPosition)
+    {
+        VariableWidthBlock leftValues = (VariableWidthBlock) left.getUnderlyingValueBlock();
+        VariableWidthBlock rightValues = (VariableWidthBlock) right.getUnderlyingValueBlock();
+        int leftValuePosition = left.getUnderlyingValuePosition(leftPosition);
+        int rightValuePosition = right.getUnderlyingValuePosition(rightPosition);
+        Slice leftSlice = leftValues.getRawSlice();
+        Slice rightSlice = rightValues.getRawSlice();
+        int leftOffset = leftValues.getRawSliceOffset(leftValuePosition);
+        int rightOffset = rightValues.getRawSliceOffset(rightValuePosition);
+        int leftLength = leftValues.getSliceLength(leftValuePosition);
+        int rightLength = rightValues.getSliceLength(rightValuePosition);
+        int common = Math.min(leftLength, rightLength);
+        int result = leftSlice.compareTo(leftOffset, common, rightSlice, rightOffset, common);
+        if (result != 0) {
+            return result;
+        }
+        // the shorter value goes on with spaces: the first byte of the longer one that is not a space decides
+        for (int i = common; i < leftLength; i++) {
+            int value = leftSlice.getByte(leftOffset + i) & 0xFF;
+            if (value != ' ') {
+                return value < ' ' ? -1 : 1;
+            }
+        }
+        for (int i = common; i < rightLength; i++) {
+            int value = rightSlice.getByte(rightOffset + i) & 0xFF;
+            if (value != ' ') {
+                return value < ' ' ? 1 : -1;
+            }
+        }
+        return 0;
     }
 
     private static int compareBytes(Block left, int leftPosition, Block right, int rightPosition)

@@ -52,7 +52,9 @@ public final class RunHeads
                 case BigintType _, IntegerType _, SmallintType _, TinyintType _, DateType _ -> LONG;
                 case DecimalType decimal when decimal.isShort() -> LONG;
                 case TimestampType timestamp when timestamp.isShort() -> LONG;
-                case VarcharType _, CharType _, VarbinaryType _ -> BYTES;
+                case VarcharType _, VarbinaryType _ -> BYTES;
+                // CHAR values order as padded (see BlockValueComparator), not bytewise
+                case CharType _ -> GENERIC;
                 default -> GENERIC;
             };
         }

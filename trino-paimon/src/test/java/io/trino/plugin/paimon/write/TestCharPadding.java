@@ -75,6 +75,14 @@ final class TestCharPadding
                 .column("a", DataTypes.ARRAY(DataTypes.CHAR(2)))
                 .option("bucket", "-1")
                 .build());
+        for (String table : List.of("ordered_java", "ordered_trino")) {
+            paimon.createTable(DATABASE, table, Schema.newBuilder()
+                    .column("k", DataTypes.CHAR(3))
+                    .column("v", DataTypes.INT())
+                    .primaryKey("k")
+                    .option("bucket", "1")
+                    .build());
+        }
         for (String table : List.of("keyed", "keyed_java")) {
             paimon.createTable(DATABASE, table, Schema.newBuilder()
                     .column("p", DataTypes.CHAR(4))
@@ -241,6 +249,28 @@ final class TestCharPadding
         assertThat(sortedText(storedValues("keyed"))).contains("[ab  , b  , new   ]").doesNotContain("[ab  , b  , null]");
         assertQuery("SELECT count(*) FROM keyed", "VALUES " + rows.size());
         assertQuery("SELECT count(*) FROM keyed WHERE p = 'ab' AND k = 'b' AND v = 'new'", "VALUES 1");
+    }
+
+    @Test
+    void charKeysOrderAsTheirPaddedValues()
+    {
+        // padded, "a\t " sorts before "a  " (a tab is below a space): Paimon Java's file holds them in that order
+        PaimonJavaCatalog.write(paimon().getTable(DATABASE, "ordered_java"), List.of(
+                GenericRow.of(BinaryString.fromString("a  "), 1),
+                GenericRow.of(BinaryString.fromString("a\t "), 2)));
+        // a second sorted run replaces "a  "; the merge must meet both runs' "a  " as one key
+        assertUpdate("INSERT INTO ordered_java VALUES ('a', 10)", 1);
+        assertQuery("SELECT v, k = 'a' FROM ordered_java", "VALUES (10, true), (2, false)");
+        assertThat(sortedText(storedValues("ordered_java"))).containsExactly("[a\t , 2]", "[a  , 10]");
+
+        // Trino's own file is sorted the same way, and its key range says so
+        assertUpdate("INSERT INTO ordered_trino VALUES ('a', 1), ('a' || chr(9), 2)", 2);
+        List<ManifestEntry> entries = ((FileStoreTable) paimon().getTable(DATABASE, "ordered_trino")).store().newScan().plan().files();
+        assertThat(entries).hasSize(1);
+        assertThat(text(entries.getFirst().file().minKey(), 1)).isEqualTo("['a\t ']");
+        assertThat(text(entries.getFirst().file().maxKey(), 1)).isEqualTo("['a  ']");
+        assertThat(PaimonJavaValues.readStoredValues(paimon().getTable(DATABASE, "ordered_trino")))
+                .containsExactly(List.of("a\t ", 2), List.of("a  ", 1));
     }
 
     private static BinaryString padded(String value, int length)
