@@ -14,21 +14,10 @@ import io.trino.orc.metadata.StripeInformation;
 import io.trino.orc.metadata.statistics.StripeStatistics;
 import io.trino.spi.Page;
 import io.trino.spi.TrinoException;
-import io.trino.spi.block.ArrayBlockBuilder;
 import io.trino.spi.block.Block;
-import io.trino.spi.block.BlockBuilder;
-import io.trino.spi.block.MapBlockBuilder;
-import io.trino.spi.block.RowBlockBuilder;
 import io.trino.spi.block.RunLengthEncodedBlock;
-import io.trino.spi.block.SqlMap;
-import io.trino.spi.block.SqlRow;
 import io.trino.spi.connector.SourcePage;
-import io.trino.spi.type.ArrayType;
-import io.trino.spi.type.MapType;
-import io.trino.spi.type.RowType;
-import io.trino.spi.type.TimeType;
 import io.trino.spi.type.Type;
-import io.trino.spi.type.TypeOperators;
 import org.joda.time.DateTimeZone;
 import org.roaringbitmap.RoaringBitmap;
 
@@ -46,24 +35,22 @@ import static io.trino.orc.OrcReader.INITIAL_BATCH_SIZE;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_BAD_DATA;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
 import static io.trino.spi.type.BigintType.BIGINT;
-import static io.trino.spi.type.IntegerType.INTEGER;
 import static java.util.Objects.requireNonNull;
 
 /**
  * Reads one ORC data file into pages through Trino's ORC reader. Paimon writes ORC with the same column names and
  * order as Parquet (paimon-format.md §7.3) and no field ids the reader needs, so columns are found by the name
  * {@link DataFileChannels} took from the file's schema. Stripes and row groups (10,000 rows) whose statistics miss
- * the channels' domains are skipped. TIME is stored as an ORC int of milliseconds of the day, also inside arrays, maps
- * and rows, which Trino's reader does not read as TIME: it is read as an integer and converted here.
+ * the channels' domains are skipped. Columns the reader cannot return as their own type (TIME, an ORC int of
+ * milliseconds; timestamps of precisions other than 3, 6 and 9) are read as another and converted
+ * ({@link OrcColumnConversion}), also inside arrays, maps and rows.
  */
 final class OrcPageReader
         implements DataFilePageReader
 {
     // Trino's default for simplifying large IN lists before they are checked against the statistics
     private static final int DOMAIN_COMPACTION_THRESHOLD = 1000;
-    private static final long PICOSECONDS_PER_MILLISECOND = 1_000_000_000L;
     private static final OrcReaderOptions OPTIONS = new OrcReaderOptions();
-    private static final TypeOperators TYPE_OPERATORS = new TypeOperators();
 
     private final Location location;
     private final OrcDataSource dataSource;
@@ -72,7 +59,7 @@ final class OrcPageReader
     private final DataFileChannels channels;
     private final Block[] missingColumns;
     private final int[] readerChannels;
-    private final boolean[] timeOfDayMillis;
+    private final OrcColumnConversion[] conversions;
     private final Optional<RoaringBitmap> deletedRows;
     private final int stripeCount;
     private final int stripesRead;
@@ -86,7 +73,7 @@ final class OrcPageReader
         int channelCount = channels.size();
         this.missingColumns = new Block[channelCount];
         this.readerChannels = new int[channelCount];
-        this.timeOfDayMillis = new boolean[channelCount];
+        this.conversions = new OrcColumnConversion[channelCount];
         try {
             this.dataSource = new OrcFileDataSource(fileSystem.newInputFile(location, file.fileSize()), file.fileSize(), OPTIONS);
             Optional<OrcReader> orcReader = OrcReader.createOrcReader(dataSource, OPTIONS);
@@ -119,11 +106,8 @@ final class OrcPageReader
                     missingColumns[channel] = RunLengthEncodedBlock.create(column.type(), null, 1);
                     continue;
                 }
-                Type type = column.type();
-                if (containsTime(type)) {
-                    timeOfDayMillis[channel] = true;
-                    type = timeAsInteger(type);
-                }
+                conversions[channel] = OrcColumnConversion.of(column.type()).orElse(null);
+                Type type = conversions[channel] == null ? column.type() : conversions[channel].readType();
                 Integer existing = readChannelOfName.get(orcColumn.getColumnName());
                 if (existing != null && readTypes.get(existing).equals(type)) {
                     readerChannels[channel] = existing;
@@ -134,7 +118,8 @@ final class OrcPageReader
                     readColumns.add(orcColumn);
                     readTypes.add(type);
                 }
-                if (column.domain().isPresent() && !column.domain().get().isAll() && !timeOfDayMillis[channel]) {
+                // statistics are checked against a domain of the type they are read as
+                if (column.domain().isPresent() && !column.domain().get().isAll() && type.equals(column.type())) {
                     predicate.addColumn(orcColumn.getColumnId(), column.domain().get());
                     hasDomain = true;
                 }
@@ -196,7 +181,7 @@ final class OrcPageReader
                 }
                 else {
                     Block block = sourcePage.getBlock(readerChannels[channel]);
-                    blocks[channel] = timeOfDayMillis[channel] ? withTime(channels.get(channel).type(), block) : block;
+                    blocks[channel] = conversions[channel] == null ? block : conversions[channel].convert(block);
                 }
             }
             Page page = new Page(positions, blocks);
@@ -257,102 +242,5 @@ final class OrcPageReader
         catch (IOException e) {
             throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to close data file " + location, e);
         }
-    }
-
-    // the values of a type holding TIME, read with each TIME as an INTEGER of milliseconds (timeAsInteger)
-    private static Block withTime(Type type, Block read)
-    {
-        if (type instanceof TimeType time) {
-            return toTime(time, read);
-        }
-        Type readType = timeAsInteger(type);
-        int positions = read.getPositionCount();
-        BlockBuilder builder = type.createBlockBuilder(null, positions);
-        for (int position = 0; position < positions; position++) {
-            appendWithTime(type, readType, read, position, builder);
-        }
-        return builder.build();
-    }
-
-    private static void appendWithTime(Type type, Type readType, Block read, int position, BlockBuilder out)
-    {
-        if (read.isNull(position)) {
-            out.appendNull();
-            return;
-        }
-        switch (type) {
-            case TimeType time -> time.writeLong(out, INTEGER.getInt(read, position) * PICOSECONDS_PER_MILLISECOND);
-            case ArrayType array -> {
-                Type readElement = ((ArrayType) readType).getElementType();
-                Block elements = ((ArrayType) readType).getObject(read, position);
-                ((ArrayBlockBuilder) out).buildEntry(elementBuilder -> {
-                    for (int i = 0; i < elements.getPositionCount(); i++) {
-                        appendWithTime(array.getElementType(), readElement, elements, i, elementBuilder);
-                    }
-                });
-            }
-            case MapType map -> {
-                MapType readMap = (MapType) readType;
-                SqlMap entries = readMap.getObject(read, position);
-                int offset = entries.getRawOffset();
-                ((MapBlockBuilder) out).buildEntry((keyBuilder, valueBuilder) -> {
-                    for (int i = 0; i < entries.getSize(); i++) {
-                        appendWithTime(map.getKeyType(), readMap.getKeyType(), entries.getRawKeyBlock(), offset + i, keyBuilder);
-                        appendWithTime(map.getValueType(), readMap.getValueType(), entries.getRawValueBlock(), offset + i, valueBuilder);
-                    }
-                });
-            }
-            case RowType row -> {
-                RowType readRow = (RowType) readType;
-                SqlRow fields = readRow.getObject(read, position);
-                int index = fields.getRawIndex();
-                ((RowBlockBuilder) out).buildEntry(fieldBuilders -> {
-                    for (int i = 0; i < fields.getFieldCount(); i++) {
-                        appendWithTime(row.getFields().get(i).getType(), readRow.getFields().get(i).getType(), fields.getRawFieldBlock(i), index, fieldBuilders.get(i));
-                    }
-                });
-            }
-            default -> type.appendTo(read, position, out);
-        }
-    }
-
-    private static Block toTime(TimeType type, Block millisOfDay)
-    {
-        int positions = millisOfDay.getPositionCount();
-        BlockBuilder builder = type.createBlockBuilder(null, positions);
-        for (int position = 0; position < positions; position++) {
-            if (millisOfDay.isNull(position)) {
-                builder.appendNull();
-            }
-            else {
-                type.writeLong(builder, INTEGER.getInt(millisOfDay, position) * PICOSECONDS_PER_MILLISECOND);
-            }
-        }
-        return builder.build();
-    }
-
-    // the type with each TIME, however deep, replaced by the INTEGER of milliseconds Paimon stores it as in ORC
-    private static Type timeAsInteger(Type type)
-    {
-        return switch (type) {
-            case TimeType _ -> INTEGER;
-            case ArrayType array -> new ArrayType(timeAsInteger(array.getElementType()));
-            case MapType map -> new MapType(timeAsInteger(map.getKeyType()), timeAsInteger(map.getValueType()), TYPE_OPERATORS);
-            case RowType row -> RowType.from(row.getFields().stream()
-                    .map(field -> new RowType.Field(field.getName(), timeAsInteger(field.getType())))
-                    .toList());
-            default -> type;
-        };
-    }
-
-    private static boolean containsTime(Type type)
-    {
-        return switch (type) {
-            case TimeType _ -> true;
-            case ArrayType array -> containsTime(array.getElementType());
-            case MapType map -> containsTime(map.getKeyType()) || containsTime(map.getValueType());
-            case RowType row -> row.getFields().stream().anyMatch(field -> containsTime(field.getType()));
-            default -> false;
-        };
     }
 }

@@ -206,6 +206,34 @@ final class TestOrcAndAvroReads
             PaimonJavaCatalog.write(nestedTime, rows);
         }
 
+        // the types Paimon writes to ORC that Trino's reader takes in another form (TIME, timestamps of every
+        // precision), and arrays of rows, maps of arrays and rows of rows, with nulls and empty arrays and maps, over
+        // three commits into two buckets
+        Table nestedTypes = paimon.createTable(DATABASE, "nested_types_orc", Schema.newBuilder()
+                .column("id", DataTypes.INT().notNull())
+                .column("t", DataTypes.TIME(3))
+                .column("ts0", DataTypes.TIMESTAMP(0))
+                .column("ts9", DataTypes.TIMESTAMP(9))
+                .column("ltz3", DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(3))
+                .column("ltz6", DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(6))
+                .column("points", DataTypes.ARRAY(DataTypes.ROW(DataTypes.FIELD(400, "x", DataTypes.INT()), DataTypes.FIELD(401, "y", DataTypes.STRING()))))
+                .column("lists", DataTypes.MAP(DataTypes.STRING(), DataTypes.ARRAY(DataTypes.INT())))
+                .column("nested", DataTypes.ROW(
+                        DataTypes.FIELD(402, "r", DataTypes.ROW(DataTypes.FIELD(403, "z", DataTypes.INT()))),
+                        DataTypes.FIELD(404, "l", DataTypes.ARRAY(DataTypes.INT()))))
+                .primaryKey("id")
+                .option("bucket", Integer.toString(BUCKETS))
+                .option("file.format", "orc")
+                .option("write-only", "true")
+                .build());
+        for (int commit = 0; commit < 3; commit++) {
+            List<GenericRow> rows = new ArrayList<>();
+            for (int id = commit * 8; id < 16 + commit * 8; id++) {
+                rows.add(nestedTypesRow(id, commit));
+            }
+            PaimonJavaCatalog.write(nestedTypes, rows);
+        }
+
         // one sorted run of small stripes, to see key predicates skip them
         Table stripes = paimon.createTable(DATABASE, "stripes_orc", Schema.newBuilder()
                 .column("id", DataTypes.BIGINT().notNull())
@@ -299,6 +327,17 @@ final class TestOrcAndAvroReads
     }
 
     @Test
+    void everyTypeReadsNestedInOrc()
+    {
+        Table table = paimon().getTable(DATABASE, "nested_types_orc");
+        assertThat(dataFileExtensions(table)).containsOnly("orc");
+        assertSameRows(table, "SELECT * FROM nested_types_orc", 32);
+        assertThat(computeActual("SELECT cardinality(points), cardinality(lists), nested.r.z, cardinality(nested.l) FROM nested_types_orc WHERE id = 0")
+                .getMaterializedRows().getFirst().getFields())
+                .containsExactly(0L, 0L, null, 0L);
+    }
+
+    @Test
     void keyPredicatesSkipOrcStripes()
     {
         ScanStatistics whole = ScanStatistics.execute(getQueryRunner(), "SELECT count(*) FROM stripes_orc");
@@ -351,6 +390,42 @@ final class TestOrcAndAvroReads
             rows.add(GenericRow.of(id, BinaryString.fromString(value)));
         }
         return rows;
+    }
+
+    private static GenericRow nestedTypesRow(int id, int commit)
+    {
+        if (id % 7 == 3) {
+            return GenericRow.of(id, null, null, null, null, null, null, null, null);
+        }
+        // before and after 1970, whole seconds for TIMESTAMP(0)
+        long millis = (id - 12) * 86_400_123L + commit * 1_001L;
+        Object points = switch (id % 4) {
+            case 0 -> new GenericArray(new Object[0]);
+            case 1 -> null;
+            default -> new GenericArray(new Object[] {GenericRow.of(id, BinaryString.fromString("p" + id)), GenericRow.of(null, null), null});
+        };
+        // one entry a map at most: the comparison sees maps in read order
+        Object lists = switch (id % 3) {
+            case 0 -> new GenericMap(Map.of());
+            case 1 -> new GenericMap(Map.of(BinaryString.fromString(id % 2 == 0 ? "empty" : "some"), new GenericArray(id % 2 == 0 ? new Object[0] : new Object[] {id, null, commit})));
+            default -> null;
+        };
+        Object nested = switch (id % 5) {
+            case 0 -> GenericRow.of(null, new GenericArray(new Object[0]));
+            case 1 -> null;
+            case 2 -> GenericRow.of(GenericRow.of((Object) null), null);
+            default -> GenericRow.of(GenericRow.of(id * 10), new GenericArray(new Object[] {id, null}));
+        };
+        return GenericRow.of(
+                id,
+                (int) Math.floorMod(millis, 86_400_000L),
+                Timestamp.fromEpochMillis(Math.floorDiv(millis, 1000) * 1000),
+                Timestamp.fromEpochMillis(millis, id * 1_001 % 1_000_000),
+                Timestamp.fromEpochMillis(millis),
+                Timestamp.fromEpochMillis(millis, id * 1_000 % 1_000_000),
+                points,
+                lists,
+                nested);
     }
 
     private static Schema typesSchema(String format)
