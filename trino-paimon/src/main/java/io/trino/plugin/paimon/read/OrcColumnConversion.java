@@ -1,8 +1,10 @@
 package io.trino.plugin.paimon.read;
 
+import io.trino.orc.metadata.Footer;
 import io.trino.spi.block.ArrayBlockBuilder;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.BlockBuilder;
+import io.trino.spi.block.Fixed12Block;
 import io.trino.spi.block.MapBlockBuilder;
 import io.trino.spi.block.RowBlockBuilder;
 import io.trino.spi.block.SqlMap;
@@ -20,43 +22,98 @@ import io.trino.spi.type.TypeOperators;
 
 import java.util.Optional;
 
+import static io.trino.orc.metadata.OrcMetadataWriter.PRESTO_WRITER_ID;
+import static io.trino.orc.metadata.OrcMetadataWriter.TRINO_WRITER_ID;
 import static io.trino.spi.type.DateTimeEncoding.packDateTimeWithZone;
 import static io.trino.spi.type.DateTimeEncoding.unpackMillisUtc;
 import static io.trino.spi.type.DateTimeEncoding.unpackZoneKey;
 import static io.trino.spi.type.IntegerType.INTEGER;
 import static io.trino.spi.type.TimestampType.createTimestampType;
 import static io.trino.spi.type.TimestampWithTimeZoneType.createTimestampWithTimeZoneType;
+import static io.trino.spi.type.Timestamps.MICROSECONDS_PER_SECOND;
+import static io.trino.spi.type.Timestamps.MILLISECONDS_PER_SECOND;
+import static io.trino.spi.type.Timestamps.NANOSECONDS_PER_MICROSECOND;
+import static io.trino.spi.type.Timestamps.NANOSECONDS_PER_MILLISECOND;
+import static io.trino.spi.type.Timestamps.NANOSECONDS_PER_SECOND;
 import static io.trino.spi.type.Timestamps.PICOSECONDS_PER_MICROSECOND;
 import static io.trino.spi.type.Timestamps.PICOSECONDS_PER_MILLISECOND;
+import static io.trino.spi.type.Timestamps.PICOSECONDS_PER_NANOSECOND;
 import static io.trino.spi.type.Timestamps.round;
+import static java.lang.Math.floorMod;
 import static java.util.Objects.requireNonNull;
 
 /**
  * A column of an ORC data file that Trino's ORC reader cannot return as the column's type: it is read as another type
  * and each block converted. TIME is an ORC int of milliseconds of the day; a timestamp is read in the precision of 3,
- * 6 or 9 that holds the column's (the only ones the reader returns) and rounded to the column's.
+ * 6 or 9 that holds the column's (the only ones the reader returns) and rounded to the column's. And timestamps
+ * before 1970 get back the second the reader wrongly takes from some of them, below.
+ *
+ * <p>ORC stores a timestamp as whole seconds and the nanoseconds of the second, the seconds truncated toward zero
+ * instead of floored, so a reader takes a second off a time before 1970 whose seconds were truncated. Writers
+ * truncate the timestamp cut to some unit first: ORC Java and C++ (which Paimon Java, Spark, Hive and Flink write
+ * with) the milliseconds, so a time before 1970 has one second too many exactly when its fraction reaches a
+ * millisecond, and their readers take the second off only then (ORC-306; every file of theirs is written so, no
+ * writer version marks it). Trino's writer truncates microseconds for TIMESTAMP and milliseconds for TIMESTAMP WITH
+ * TIME ZONE, but Trino's reader takes the second off whenever the fraction is not zero: from a file of ORC Java,
+ * 1969-12-31 23:59:58.000001 (-2 seconds and 1,000 nanoseconds) would read as 23:59:57.000001. Values read so are
+ * exactly those before 1970 whose fraction lies strictly between zero and the writer's unit, which the reader never
+ * returns otherwise, and get the second back. Times within the second before 1970 are stored as zero seconds by
+ * every writer and cannot be told from the times after it: they read, as in ORC Java, one second late.
  */
 final class OrcColumnConversion
 {
     private static final TypeOperators TYPE_OPERATORS = new TypeOperators();
 
+    /** The unit to which a file's writer cut timestamps before truncating them to whole seconds. */
+    enum SecondsTruncation
+    {
+        // ORC Java and C++
+        MILLISECONDS(3, 3),
+        // Trino's (and Presto's) writer: TIMESTAMP from its epoch microseconds, TIMESTAMP WITH TIME ZONE from its epoch milliseconds
+        TRINO(6, 3);
+
+        // the fractional digits of the unit, and the unit in nanoseconds
+        private final int timestampDigits;
+        private final long timestampUnitNanos;
+        private final int instantDigits;
+        private final long instantUnitNanos;
+
+        SecondsTruncation(int timestampDigits, int instantDigits)
+        {
+            this.timestampDigits = timestampDigits;
+            this.timestampUnitNanos = NANOSECONDS_PER_SECOND / (long) Math.pow(10, timestampDigits);
+            this.instantDigits = instantDigits;
+            this.instantUnitNanos = NANOSECONDS_PER_SECOND / (long) Math.pow(10, instantDigits);
+        }
+
+        static SecondsTruncation of(Footer footer)
+        {
+            return footer.getWriterId()
+                    .filter(writer -> writer == TRINO_WRITER_ID || writer == PRESTO_WRITER_ID)
+                    .map(_ -> TRINO)
+                    .orElse(MILLISECONDS);
+        }
+    }
+
     private final Type type;
     private final Type readType;
+    private final SecondsTruncation truncation;
 
-    private OrcColumnConversion(Type type, Type readType)
+    private OrcColumnConversion(Type type, Type readType, SecondsTruncation truncation)
     {
         this.type = requireNonNull(type, "type is null");
         this.readType = requireNonNull(readType, "readType is null");
+        this.truncation = requireNonNull(truncation, "truncation is null");
     }
 
-    /** The conversion a column of the type needs, or none if the reader returns it as is. */
-    static Optional<OrcColumnConversion> of(Type type)
+    /** The conversion a column of the type needs in a file written so, or none if the reader returns it as is. */
+    static Optional<OrcColumnConversion> of(Type type, SecondsTruncation truncation)
     {
         Type readType = readType(type);
-        if (readType.equals(type)) {
+        if (readType.equals(type) && !readsFractionBelowUnit(readType, truncation)) {
             return Optional.empty();
         }
-        return Optional.of(new OrcColumnConversion(type, readType));
+        return Optional.of(new OrcColumnConversion(type, readType, truncation));
     }
 
     /** The type the reader reads the column as. */
@@ -67,6 +124,9 @@ final class OrcColumnConversion
 
     Block convert(Block read)
     {
+        if (type.equals(readType) && !anySecondTaken(read)) {
+            return read;
+        }
         int positions = read.getPositionCount();
         BlockBuilder builder = type.createBlockBuilder(null, positions);
         for (int position = 0; position < positions; position++) {
@@ -75,7 +135,52 @@ final class OrcColumnConversion
         return builder.build();
     }
 
-    private static void append(Type type, Type readType, Block read, int position, BlockBuilder out)
+    // whether a flat timestamp block holds a value the reader took a second from; nested blocks are always rebuilt
+    private boolean anySecondTaken(Block read)
+    {
+        int positions = read.getPositionCount();
+        switch (readType) {
+            case TimestampType timestamp when timestamp.isShort() -> {
+                for (int position = 0; position < positions; position++) {
+                    if (!read.isNull(position) && timestampSecondTaken(timestamp.getLong(read, position), 0)) {
+                        return true;
+                    }
+                }
+                return false;
+            }
+            case TimestampType _ -> {
+                // the fields of each LongTimestamp, without making one per value
+                Fixed12Block values = (Fixed12Block) read.getUnderlyingValueBlock();
+                for (int position = 0; position < positions; position++) {
+                    if (!read.isNull(position)) {
+                        int at = read.getUnderlyingValuePosition(position);
+                        if (timestampSecondTaken(values.getFixed12First(at), values.getFixed12Second(at))) {
+                            return true;
+                        }
+                    }
+                }
+                return false;
+            }
+            case TimestampWithTimeZoneType timestamp when !timestamp.isShort() -> {
+                // the packed epoch milliseconds and the picoseconds of each LongTimestampWithTimeZone
+                Fixed12Block values = (Fixed12Block) read.getUnderlyingValueBlock();
+                for (int position = 0; position < positions; position++) {
+                    if (!read.isNull(position)) {
+                        int at = read.getUnderlyingValuePosition(position);
+                        if (instantSecondTaken(unpackMillisUtc(values.getFixed12First(at)), values.getFixed12Second(at))) {
+                            return true;
+                        }
+                    }
+                }
+                return false;
+            }
+            default -> {
+                return true;
+            }
+        }
+    }
+
+    private void append(Type type, Type readType, Block read, int position, BlockBuilder out)
     {
         if (read.isNull(position)) {
             out.appendNull();
@@ -84,11 +189,18 @@ final class OrcColumnConversion
         switch (type) {
             case TimeType time -> time.writeLong(out, INTEGER.getInt(read, position) * (long) PICOSECONDS_PER_MILLISECOND);
             case TimestampType timestamp when timestamp.isShort() -> {
-                timestamp.writeLong(out, round(readType.getLong(read, position), 6 - timestamp.getPrecision()));
+                long micros = readType.getLong(read, position);
+                if (timestampSecondTaken(micros, 0)) {
+                    micros += MICROSECONDS_PER_SECOND;
+                }
+                timestamp.writeLong(out, round(micros, 6 - timestamp.getPrecision()));
             }
             case TimestampType timestamp -> {
                 LongTimestamp value = (LongTimestamp) readType.getObject(read, position);
                 long micros = value.getEpochMicros();
+                if (timestampSecondTaken(micros, value.getPicosOfMicro())) {
+                    micros += MICROSECONDS_PER_SECOND;
+                }
                 long picos = round(value.getPicosOfMicro(), 12 - timestamp.getPrecision());
                 if (picos == PICOSECONDS_PER_MICROSECOND) {
                     micros++;
@@ -97,12 +209,16 @@ final class OrcColumnConversion
                 timestamp.writeObject(out, new LongTimestamp(micros, (int) picos));
             }
             case TimestampWithTimeZoneType timestamp when timestamp.isShort() -> {
+                // read with milliseconds: no fraction below a millisecond to correct
                 long packed = readType.getLong(read, position);
                 timestamp.writeLong(out, packDateTimeWithZone(round(unpackMillisUtc(packed), 3 - timestamp.getPrecision()), unpackZoneKey(packed)));
             }
             case TimestampWithTimeZoneType timestamp -> {
                 LongTimestampWithTimeZone value = (LongTimestampWithTimeZone) readType.getObject(read, position);
                 long millis = value.getEpochMillis();
+                if (instantSecondTaken(millis, value.getPicosOfMilli())) {
+                    millis += MILLISECONDS_PER_SECOND;
+                }
                 long picos = round(value.getPicosOfMilli(), 12 - timestamp.getPrecision());
                 if (picos == PICOSECONDS_PER_MILLISECOND) {
                     millis++;
@@ -144,6 +260,20 @@ final class OrcColumnConversion
         }
     }
 
+    // whether the reader took from a TIMESTAMP (epoch microseconds and picoseconds of the microsecond) a second the writer did not add
+    private boolean timestampSecondTaken(long epochMicros, int picosOfMicro)
+    {
+        long fractionNanos = floorMod(epochMicros, MICROSECONDS_PER_SECOND) * NANOSECONDS_PER_MICROSECOND + picosOfMicro / PICOSECONDS_PER_NANOSECOND;
+        return epochMicros < 0 && fractionNanos > 0 && fractionNanos < truncation.timestampUnitNanos;
+    }
+
+    // whether the reader took from a TIMESTAMP WITH TIME ZONE (epoch milliseconds and picoseconds of the millisecond) a second the writer did not add
+    private boolean instantSecondTaken(long epochMillis, int picosOfMilli)
+    {
+        long fractionNanos = floorMod(epochMillis, MILLISECONDS_PER_SECOND) * (long) NANOSECONDS_PER_MILLISECOND + picosOfMilli / PICOSECONDS_PER_NANOSECOND;
+        return epochMillis < 0 && fractionNanos > 0 && fractionNanos < truncation.instantUnitNanos;
+    }
+
     // the type with each TIME replaced by INTEGER and each timestamp by the one of precision 3, 6 or 9 that holds it
     private static Type readType(Type type)
     {
@@ -163,5 +293,18 @@ final class OrcColumnConversion
     private static int readPrecision(int precision)
     {
         return precision <= 3 ? 3 : precision <= 6 ? 6 : 9;
+    }
+
+    // whether the type holds a timestamp read with a fraction finer than the unit its writer truncated
+    private static boolean readsFractionBelowUnit(Type type, SecondsTruncation truncation)
+    {
+        return switch (type) {
+            case TimestampType timestamp -> timestamp.getPrecision() > truncation.timestampDigits;
+            case TimestampWithTimeZoneType timestamp -> timestamp.getPrecision() > truncation.instantDigits;
+            case ArrayType array -> readsFractionBelowUnit(array.getElementType(), truncation);
+            case MapType map -> readsFractionBelowUnit(map.getKeyType(), truncation) || readsFractionBelowUnit(map.getValueType(), truncation);
+            case RowType row -> row.getFields().stream().anyMatch(field -> readsFractionBelowUnit(field.getType(), truncation));
+            default -> false;
+        };
     }
 }

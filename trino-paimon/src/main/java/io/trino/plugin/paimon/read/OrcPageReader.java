@@ -12,6 +12,7 @@ import io.trino.orc.OrcRecordReader;
 import io.trino.orc.TupleDomainOrcPredicate;
 import io.trino.orc.metadata.StripeInformation;
 import io.trino.orc.metadata.statistics.StripeStatistics;
+import io.trino.plugin.paimon.read.OrcColumnConversion.SecondsTruncation;
 import io.trino.spi.Page;
 import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
@@ -42,8 +43,8 @@ import static java.util.Objects.requireNonNull;
  * order as Parquet (paimon-format.md §7.3) and no field ids the reader needs, so columns are found by the name
  * {@link DataFileChannels} took from the file's schema. Stripes and row groups (10,000 rows) whose statistics miss
  * the channels' domains are skipped. Columns the reader cannot return as their own type (TIME, an ORC int of
- * milliseconds; timestamps of precisions other than 3, 6 and 9) are read as another and converted
- * ({@link OrcColumnConversion}), also inside arrays, maps and rows.
+ * milliseconds; timestamps of precisions other than 3, 6 and 9; some timestamps before 1970) are read as another
+ * and converted ({@link OrcColumnConversion}), also inside arrays, maps and rows.
  */
 final class OrcPageReader
         implements DataFilePageReader
@@ -84,6 +85,7 @@ final class OrcPageReader
                 this.stripesRead = 0;
                 return;
             }
+            SecondsTruncation truncation = SecondsTruncation.of(orcReader.get().getFooter());
             Map<String, OrcColumn> fileColumns = new HashMap<>();
             for (OrcColumn column : orcReader.get().getRootColumn().getNestedColumns()) {
                 fileColumns.put(column.getColumnName(), column);
@@ -106,7 +108,7 @@ final class OrcPageReader
                     missingColumns[channel] = RunLengthEncodedBlock.create(column.type(), null, 1);
                     continue;
                 }
-                conversions[channel] = OrcColumnConversion.of(column.type()).orElse(null);
+                conversions[channel] = OrcColumnConversion.of(column.type(), truncation).orElse(null);
                 Type type = conversions[channel] == null ? column.type() : conversions[channel].readType();
                 Integer existing = readChannelOfName.get(orcColumn.getColumnName());
                 if (existing != null && readTypes.get(existing).equals(type)) {

@@ -22,6 +22,7 @@ import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -50,6 +51,34 @@ final class TestOrcAndAvroReads
             "orc", List.of("zstd", "lz4", "snappy", "zlib", "none"),
             "avro", List.of("zstd", "snappy", "deflate", "null"),
             "parquet", List.of("lz4", "snappy", "gzip", "none"));
+
+    // instants whose ORC seconds and nanoseconds lie at the edges of the encoding, most before 1970
+    private static final List<LocalDateTime> PRE_EPOCH_INSTANTS = List.of(
+            LocalDateTime.of(1969, 12, 31, 23, 59, 59, 999_999_999),
+            LocalDateTime.of(1969, 12, 31, 23, 59, 59, 999_999_000),
+            LocalDateTime.of(1969, 12, 31, 23, 59, 59, 999_000_000),
+            LocalDateTime.of(1969, 12, 31, 23, 59, 59, 500_000_000),
+            LocalDateTime.of(1969, 12, 31, 23, 59, 59, 1_000),
+            LocalDateTime.of(1969, 12, 31, 23, 59, 59, 0),
+            LocalDateTime.of(1969, 12, 31, 23, 59, 58, 1_000),
+            LocalDateTime.of(1969, 12, 31, 23, 59, 58, 1),
+            LocalDateTime.of(1969, 12, 31, 23, 59, 58, 500_000_000),
+            LocalDateTime.of(1969, 12, 31, 23, 59, 57, 999_999),
+            LocalDateTime.of(1969, 12, 31, 23, 59, 57, 1_000_000),
+            LocalDateTime.of(1969, 12, 31, 23, 59, 57, 999_500),
+            LocalDateTime.of(1969, 12, 31, 0, 0, 0, 123_456_789),
+            LocalDateTime.of(1900, 1, 1, 0, 0, 0, 1_000_000),
+            LocalDateTime.of(1900, 1, 1, 0, 0, 0, 1_000),
+            LocalDateTime.of(1900, 1, 1, 0, 0, 0, 0),
+            LocalDateTime.of(1582, 10, 15, 0, 0, 0, 1_000),
+            LocalDateTime.of(1582, 10, 4, 23, 59, 59, 999_999_000),
+            LocalDateTime.of(1500, 6, 15, 12, 34, 56, 123_456_789),
+            LocalDateTime.of(1, 1, 1, 0, 0, 0, 0),
+            LocalDateTime.of(1, 1, 1, 0, 0, 0, 1_000),
+            LocalDateTime.of(1970, 1, 1, 0, 0, 0, 0),
+            LocalDateTime.of(1970, 1, 1, 0, 0, 0, 1_000),
+            LocalDateTime.of(1970, 1, 1, 0, 0, 1, 1),
+            LocalDateTime.of(2024, 2, 29, 23, 59, 59, 999_999_999));
 
     TestOrcAndAvroReads()
     {
@@ -206,6 +235,41 @@ final class TestOrcAndAvroReads
             PaimonJavaCatalog.write(nestedTime, rows);
         }
 
+        // instants at the edges of ORC's encoding of times before 1970 (whole seconds truncated toward zero), each
+        // column holding the instant truncated to its precision, top level and nested
+        Table preEpoch = paimon.createTable(DATABASE, "pre_epoch_orc", Schema.newBuilder()
+                .column("id", DataTypes.INT().notNull())
+                .column("ts3", DataTypes.TIMESTAMP(3))
+                .column("ts6", DataTypes.TIMESTAMP(6))
+                .column("ts9", DataTypes.TIMESTAMP(9))
+                .column("ltz3", DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(3))
+                .column("ltz6", DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(6))
+                .column("ltz9", DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(9))
+                .column("ts6_array", DataTypes.ARRAY(DataTypes.TIMESTAMP(6)))
+                .column("ltz6_map", DataTypes.MAP(DataTypes.STRING(), DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(6)))
+                .column("ts9_row", DataTypes.ROW(DataTypes.FIELD(300, "at", DataTypes.TIMESTAMP(9))))
+                .primaryKey("id")
+                .option("bucket", "1")
+                .option("file.format", "orc")
+                .option("write-only", "true")
+                .build());
+        List<GenericRow> preEpochRows = new ArrayList<>();
+        for (int id = 0; id < PRE_EPOCH_INSTANTS.size(); id++) {
+            LocalDateTime instant = PRE_EPOCH_INSTANTS.get(id);
+            preEpochRows.add(GenericRow.of(
+                    id,
+                    truncated(instant, 3),
+                    truncated(instant, 6),
+                    truncated(instant, 9),
+                    truncated(instant, 3),
+                    truncated(instant, 6),
+                    truncated(instant, 9),
+                    new GenericArray(new Object[] {truncated(instant, 6), null}),
+                    new GenericMap(Map.of(BinaryString.fromString("at"), truncated(instant, 6))),
+                    GenericRow.of(truncated(instant, 9))));
+        }
+        PaimonJavaCatalog.write(preEpoch, preEpochRows);
+
         // the types Paimon writes to ORC that Trino's reader takes in another form (TIME, timestamps of every
         // precision), and arrays of rows, maps of arrays and rows of rows, with nulls and empty arrays and maps, over
         // three commits into two buckets
@@ -327,6 +391,17 @@ final class TestOrcAndAvroReads
     }
 
     @Test
+    void timestampsBefore1970ReadAsPaimonJavaReadsThem()
+    {
+        assertSameRows(paimon().getTable(DATABASE, "pre_epoch_orc"), "SELECT * FROM pre_epoch_orc", PRE_EPOCH_INSTANTS.size());
+        // 1969-12-31 23:59:58.000001 is stored as -2 seconds and 1,000 nanoseconds: no second is borrowed
+        int id = PRE_EPOCH_INSTANTS.indexOf(LocalDateTime.of(1969, 12, 31, 23, 59, 58, 1_000));
+        assertThat(computeActual("SELECT CAST(ts6 AS varchar), CAST(ts9 AS varchar), CAST(ltz6 AS varchar), CAST(ts6_array[1] AS varchar), CAST(ts9_row.at AS varchar) FROM pre_epoch_orc WHERE id = " + id)
+                .getMaterializedRows().getFirst().getFields())
+                .containsExactly("1969-12-31 23:59:58.000001", "1969-12-31 23:59:58.000001000", "1969-12-31 23:59:58.000001 UTC", "1969-12-31 23:59:58.000001", "1969-12-31 23:59:58.000001000");
+    }
+
+    @Test
     void everyTypeReadsNestedInOrc()
     {
         Table table = paimon().getTable(DATABASE, "nested_types_orc");
@@ -390,6 +465,13 @@ final class TestOrcAndAvroReads
             rows.add(GenericRow.of(id, BinaryString.fromString(value)));
         }
         return rows;
+    }
+
+    // Paimon's timestamp of the wall clock, its digits below the precision dropped
+    private static Timestamp truncated(LocalDateTime value, int precision)
+    {
+        int unit = (int) Math.pow(10, 9 - precision);
+        return Timestamp.fromLocalDateTime(value.withNano(value.getNano() / unit * unit));
     }
 
     private static GenericRow nestedTypesRow(int id, int commit)

@@ -145,6 +145,15 @@ final class TestOrcAndAvroWrites
                         .build());
             }
         }
+        paimon.createTable(DATABASE, "orc_pre_epoch_ours", Schema.newBuilder()
+                .column("id", DataTypes.INT())
+                .column("ts", DataTypes.TIMESTAMP(6))
+                .column("ts_9", DataTypes.TIMESTAMP(9))
+                .column("ltz", DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(6))
+                .primaryKey("id")
+                .option("bucket", "1")
+                .option("file.format", "orc")
+                .build());
         for (String table : List.of("orc_epoch_ours", "orc_epoch_theirs")) {
             paimon.createTable(DATABASE, table, Schema.newBuilder()
                     .column("id", DataTypes.INT())
@@ -359,6 +368,16 @@ final class TestOrcAndAvroWrites
                 org.apache.paimon.data.Timestamp.fromMicros(-1))));
         assertThat(paimonRows("orc_epoch_ours")).isEqualTo(paimonRows("orc_epoch_theirs")).hasSize(1);
         assertThat(comparable(computeActual("SELECT * FROM orc_epoch_ours"))).isEqualTo(comparable(computeActual("SELECT * FROM orc_epoch_theirs")));
+    }
+
+    @Test
+    void orcTimestampsBefore1970BelowAMillisecondReadBackAsInserted()
+    {
+        // Trino's ORC writer truncates microseconds to whole seconds where ORC Java truncates milliseconds: our files
+        // are read by our writer's convention, not by the one the files of Paimon Java are read with
+        assertUpdate("INSERT INTO orc_pre_epoch_ours VALUES (1, TIMESTAMP '1969-12-31 23:59:58.000001', TIMESTAMP '1969-12-31 23:59:58.000000001', TIMESTAMP '1969-12-31 23:59:58.000001 UTC')", 1);
+        assertThat(computeActual("SELECT CAST(ts AS varchar), CAST(ts_9 AS varchar), CAST(ltz AS varchar) FROM orc_pre_epoch_ours").getMaterializedRows().getFirst().getFields())
+                .containsExactly("1969-12-31 23:59:58.000001", "1969-12-31 23:59:58.000000001", "1969-12-31 23:59:58.000001 UTC");
     }
 
     @ParameterizedTest
