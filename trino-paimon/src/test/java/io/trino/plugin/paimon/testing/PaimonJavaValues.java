@@ -16,6 +16,7 @@ import org.apache.paimon.types.DataType;
 import org.apache.paimon.types.DateType;
 import org.apache.paimon.types.LocalZonedTimestampType;
 import org.apache.paimon.types.MapType;
+import org.apache.paimon.types.MultisetType;
 import org.apache.paimon.types.RowType;
 import org.apache.paimon.types.TimeType;
 
@@ -32,7 +33,7 @@ import java.util.Map;
  * Rows as plain Java values both sides of a comparison agree on: Paimon Java's rows and Trino's materialized rows
  * become lists of strings (CHAR padded to its length), numbers (decimals as {@code BigDecimal}), booleans, hex
  * strings (binaries), {@code LocalDate}, {@code LocalTime}, {@code LocalDateTime} (timestamps), {@code Instant}
- * (timestamps with local time zone), lists (arrays and rows) and maps.
+ * (timestamps with local time zone), lists (arrays and rows) and maps (maps and multisets).
  */
 public final class PaimonJavaValues
 {
@@ -116,6 +117,16 @@ public final class PaimonJavaValues
                 for (int i = 0; i < entries.size(); i++) {
                     result.put(value(map.getKeyType(), InternalArray.createElementGetter(map.getKeyType()).getElementOrNull(entries.keyArray(), i), padChars),
                             value(map.getValueType(), InternalArray.createElementGetter(map.getValueType()).getElementOrNull(entries.valueArray(), i), padChars));
+                }
+                yield result;
+            }
+            case MultisetType multiset -> {
+                // a multiset is a map of each element to its count, as Trino reads it
+                InternalMap entries = (InternalMap) value;
+                Map<Object, Object> result = new LinkedHashMap<>();
+                for (int i = 0; i < entries.size(); i++) {
+                    result.put(value(multiset.getElementType(), InternalArray.createElementGetter(multiset.getElementType()).getElementOrNull(entries.keyArray(), i), padChars),
+                            entries.valueArray().getInt(i));
                 }
                 yield result;
             }
