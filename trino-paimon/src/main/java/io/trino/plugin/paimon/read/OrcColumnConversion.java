@@ -5,6 +5,7 @@ import io.trino.spi.block.ArrayBlockBuilder;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.BlockBuilder;
 import io.trino.spi.block.Fixed12Block;
+import io.trino.spi.block.LongArrayBlock;
 import io.trino.spi.block.MapBlockBuilder;
 import io.trino.spi.block.RowBlockBuilder;
 import io.trino.spi.block.SqlMap;
@@ -135,41 +136,41 @@ final class OrcColumnConversion
         return builder.build();
     }
 
-    // whether a flat timestamp block holds a value the reader took a second from; nested blocks are always rebuilt
+    // whether a flat timestamp block holds a value the reader took a second from (most values are after 1970 and
+    // leave at the first test); nested blocks are always rebuilt
     private boolean anySecondTaken(Block read)
     {
         int positions = read.getPositionCount();
-        switch (readType) {
-            case TimestampType timestamp when timestamp.isShort() -> {
+        switch (read.getUnderlyingValueBlock()) {
+            case LongArrayBlock values when readType instanceof TimestampType -> {
+                // epoch microseconds
                 for (int position = 0; position < positions; position++) {
-                    if (!read.isNull(position) && timestampSecondTaken(timestamp.getLong(read, position), 0)) {
+                    int at = read.getUnderlyingValuePosition(position);
+                    long micros = values.getLong(at);
+                    if (micros < 0 && timestampSecondTaken(micros, 0) && !values.isNull(at)) {
                         return true;
                     }
                 }
                 return false;
             }
-            case TimestampType _ -> {
-                // the fields of each LongTimestamp, without making one per value
-                Fixed12Block values = (Fixed12Block) read.getUnderlyingValueBlock();
+            case Fixed12Block values when readType instanceof TimestampType -> {
+                // epoch microseconds and picoseconds of the microsecond, without a LongTimestamp per value
                 for (int position = 0; position < positions; position++) {
-                    if (!read.isNull(position)) {
-                        int at = read.getUnderlyingValuePosition(position);
-                        if (timestampSecondTaken(values.getFixed12First(at), values.getFixed12Second(at))) {
-                            return true;
-                        }
+                    int at = read.getUnderlyingValuePosition(position);
+                    long micros = values.getFixed12First(at);
+                    if (micros < 0 && timestampSecondTaken(micros, values.getFixed12Second(at)) && !values.isNull(at)) {
+                        return true;
                     }
                 }
                 return false;
             }
-            case TimestampWithTimeZoneType timestamp when !timestamp.isShort() -> {
-                // the packed epoch milliseconds and the picoseconds of each LongTimestampWithTimeZone
-                Fixed12Block values = (Fixed12Block) read.getUnderlyingValueBlock();
+            case Fixed12Block values when readType instanceof TimestampWithTimeZoneType -> {
+                // packed epoch milliseconds and picoseconds of the millisecond
                 for (int position = 0; position < positions; position++) {
-                    if (!read.isNull(position)) {
-                        int at = read.getUnderlyingValuePosition(position);
-                        if (instantSecondTaken(unpackMillisUtc(values.getFixed12First(at)), values.getFixed12Second(at))) {
-                            return true;
-                        }
+                    int at = read.getUnderlyingValuePosition(position);
+                    long millis = unpackMillisUtc(values.getFixed12First(at));
+                    if (millis < 0 && instantSecondTaken(millis, values.getFixed12Second(at)) && !values.isNull(at)) {
+                        return true;
                     }
                 }
                 return false;
