@@ -83,6 +83,13 @@ final class TestCharPadding
                     .option("bucket", "1")
                     .build());
         }
+        paimon.createTable(DATABASE, "dynamic", Schema.newBuilder()
+                .column("k", DataTypes.CHAR(3))
+                .column("v", DataTypes.INT())
+                .primaryKey("k")
+                .option("bucket", "-1")
+                .option("dynamic-bucket.target-row-num", "1")
+                .build());
         for (String table : List.of("keyed", "keyed_java")) {
             paimon.createTable(DATABASE, table, Schema.newBuilder()
                     .column("p", DataTypes.CHAR(4))
@@ -271,6 +278,20 @@ final class TestCharPadding
         assertThat(text(entries.getFirst().file().maxKey(), 1)).isEqualTo("['a  ']");
         assertThat(PaimonJavaValues.readStoredValues(paimon().getTable(DATABASE, "ordered_trino")))
                 .containsExactly(List.of("a\t ", 2), List.of("a  ", 1));
+    }
+
+    @Test
+    void dynamicBucketsFindCharKeysByTheirPaddedHash()
+    {
+        // one key per bucket: the key index of Paimon's assigner holds the hashes of the padded keys
+        PaimonJavaCatalog.writeDynamicBuckets(paimon().getTable(DATABASE, "dynamic"), List.of(
+                GenericRow.of(BinaryString.fromString("a  "), 1),
+                GenericRow.of(BinaryString.fromString("b  "), 2)));
+        assertUpdate("INSERT INTO dynamic VALUES ('b', 20), ('c', 3)", 2);
+        // "b" is found in its bucket and replaced there, "c" opens a bucket of its own
+        assertThat(sortedText(storedValues("dynamic"))).containsExactly("[a  , 1]", "[b  , 20]", "[c  , 3]");
+        List<ManifestEntry> entries = ((FileStoreTable) paimon().getTable(DATABASE, "dynamic")).store().newScan().plan().files();
+        assertThat(entries.stream().map(ManifestEntry::bucket).distinct().count()).isEqualTo(3);
     }
 
     private static BinaryString padded(String value, int length)
