@@ -112,6 +112,8 @@ public final class SchemaValidation
         // nullable keys are a newer Paimon option (seeds: "Nullable Primary Keys"); it needs a key to apply to
         check(tableName, !options.primaryKeyNullable() || !primaryKeys.isEmpty(),
                 "Option 'primary-key.nullable' can only be enabled for a table with primary keys.");
+        // a table the connector would neither read nor write is not created or altered into one
+        UnsupportedOptions.check(tableName, schema.options());
         return options;
     }
 

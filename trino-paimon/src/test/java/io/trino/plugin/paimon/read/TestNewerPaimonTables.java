@@ -106,6 +106,24 @@ final class TestNewerPaimonTables
     }
 
     @Test
+    void tablesAreNotCreatedOrAlteredWithTheOptions()
+    {
+        assertQueryFails(
+                "CREATE TABLE created (id integer, v varchar) WITH (primary_key = ARRAY['id'], options = ARRAY['sequence.snapshot-ordering=true'])",
+                ".*Paimon table %s\\.created sets option 'sequence\\.snapshot-ordering' = 'true', which the connector does not support.*".formatted(DATABASE));
+        assertQueryFails(
+                "CREATE TABLE created (id integer, v varchar) WITH (file_format = 'lance')",
+                ".*Paimon table %s\\.created sets option 'file\\.format' = 'lance', which the connector does not support.*".formatted(DATABASE));
+        assertQueryFails("SHOW CREATE TABLE created", ".*Table '.*created' does not exist");
+        assertUpdate("CREATE TABLE altered (id integer, v varchar) WITH (primary_key = ARRAY['id'])");
+        assertQueryFails(
+                "ALTER TABLE altered SET PROPERTIES options = ARRAY['pk-clustering-override=true']",
+                ".*Paimon table %s\\.altered sets option 'pk-clustering-override' = 'true', which the connector does not support.*".formatted(DATABASE));
+        assertUpdate("INSERT INTO altered VALUES (1, 'one')", 1);
+        assertQuery("SELECT * FROM altered", "VALUES (1, 'one')");
+    }
+
+    @Test
     void snapshotsOfPaimon2AreReadAndCommittedAfter()
             throws IOException
     {
