@@ -19,6 +19,7 @@ import io.trino.spi.block.Block;
 import io.trino.spi.block.RunLengthEncodedBlock;
 import io.trino.spi.connector.SourcePage;
 import io.trino.spi.type.Type;
+import org.apache.orc.OrcProto;
 import org.joda.time.DateTimeZone;
 import org.roaringbitmap.RoaringBitmap;
 
@@ -76,8 +77,27 @@ final class OrcPageReader
         this.readerChannels = new int[channelCount];
         this.conversions = new OrcColumnConversion[channelCount];
         try {
-            this.dataSource = new OrcFileDataSource(fileSystem.newInputFile(location, file.fileSize()), file.fileSize(), OPTIONS);
-            Optional<OrcReader> orcReader = OrcReader.createOrcReader(dataSource, OPTIONS);
+            OrcDataSource readSource = new OrcFileDataSource(fileSystem.newInputFile(location, file.fileSize()), file.fileSize(), OPTIONS);
+            Optional<OrcReader> orcReader;
+            try {
+                orcReader = OrcReader.createOrcReader(readSource, OPTIONS);
+            }
+            catch (IllegalStateException e) {
+                // Trino's ORC reader refuses the codecs it has no decoder for (LZO, BROTLI) as it reads the postscript,
+                // and closes the file
+                OrcDataSource fileSource = new OrcFileDataSource(fileSystem.newInputFile(location, file.fileSize()), file.fileSize(), OPTIONS);
+                OrcProto.PostScript postScript = LzoOrcFile.postScript(fileSource, location);
+                if (postScript.getCompression() != OrcProto.CompressionKind.LZO) {
+                    fileSource.close();
+                }
+                switch (postScript.getCompression()) {
+                    case LZO -> readSource = LzoOrcFile.open(fileSource, location, postScript, OPTIONS);
+                    case NONE, ZLIB, SNAPPY, LZ4, ZSTD -> throw e;
+                    default -> throw DataFilePageReader.badData(location, "compressed with %s, which the connector cannot decompress (Trino's ORC reader has no %s decoder)".formatted(postScript.getCompression(), postScript.getCompression()));
+                }
+                orcReader = OrcReader.createOrcReader(readSource, OPTIONS);
+            }
+            this.dataSource = readSource;
             if (orcReader.isEmpty()) {
                 // a file of no bytes holds no rows
                 this.reader = null;

@@ -1,11 +1,11 @@
 package io.trino.plugin.paimon.read;
 
+import com.google.common.collect.Sets;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.memory.context.AggregatedMemoryContext;
 import io.trino.parquet.Column;
 import io.trino.parquet.Field;
-import io.trino.parquet.ParquetDataSource;
 import io.trino.parquet.ParquetReaderOptions;
 import io.trino.parquet.metadata.BlockMetadata;
 import io.trino.parquet.metadata.ParquetMetadata;
@@ -22,6 +22,11 @@ import io.trino.spi.predicate.Domain;
 import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.type.Type;
 import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.format.ColumnChunk;
+import org.apache.parquet.format.ColumnMetaData;
+import org.apache.parquet.format.CompressionCodec;
+import org.apache.parquet.format.FileMetaData;
+import org.apache.parquet.format.RowGroup;
 import org.apache.parquet.io.ColumnIO;
 import org.apache.parquet.io.MessageColumnIO;
 import org.apache.parquet.io.PrimitiveColumnIO;
@@ -34,9 +39,11 @@ import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import static com.google.common.base.Preconditions.checkState;
 import static io.trino.memory.context.AggregatedMemoryContext.newSimpleAggregatedMemoryContext;
@@ -50,6 +57,7 @@ import static io.trino.parquet.predicate.PredicateUtils.getFilteredRowGroups;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_BAD_DATA;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
 import static io.trino.spi.type.BigintType.BIGINT;
+import static java.util.Locale.ENGLISH;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -63,9 +71,18 @@ final class ParquetPageReader
 {
     // Trino's default for simplifying large IN lists before they are checked against bloom filters
     private static final int DOMAIN_COMPACTION_THRESHOLD = 1000;
+    // Trino 476's Parquet reader decompresses these; LZ4_RAW is decompressed here (Lz4RawColumnChunks)
+    private static final Set<CompressionCodec> READABLE_CODECS = Sets.immutableEnumSet(
+            CompressionCodec.UNCOMPRESSED,
+            CompressionCodec.SNAPPY,
+            CompressionCodec.GZIP,
+            CompressionCodec.LZO,
+            CompressionCodec.LZ4,
+            CompressionCodec.ZSTD,
+            CompressionCodec.LZ4_RAW);
 
     private final Location location;
-    private final ParquetDataSource dataSource;
+    private final ParquetFileDataSource dataSource;
     private final ParquetReader reader;
     private final AggregatedMemoryContext memoryContext;
     private final int channelCount;
@@ -99,6 +116,7 @@ final class ParquetPageReader
             List<Column> columns = new ArrayList<>();
             Map<ColumnDescriptor, Domain> parquetDomains = new HashMap<>();
             Map<String, Integer> readChannelOfName = new HashMap<>();
+            Set<String> readColumns = new HashSet<>();
             for (int channel = 0; channel < channelCount; channel++) {
                 DataFileChannels.Channel column = channels.get(channel);
                 // a column the file lacks reads as nulls, and so does a deferred channel until it is read
@@ -113,6 +131,8 @@ final class ParquetPageReader
                     continue;
                 }
                 Type type = column.type();
+                // Trino's Parquet reader names columns in lower case
+                readColumns.add(columnIO.getName().toLowerCase(ENGLISH));
                 // a key channel and a value channel of the same field read one column
                 Integer existing = readChannelOfName.get(columnIO.getName());
                 if (existing != null && columns.get(existing).field().getType().equals(type)) {
@@ -128,6 +148,14 @@ final class ParquetPageReader
                 if (columnIO instanceof PrimitiveColumnIO primitive && column.domain().isPresent() && !column.domain().get().isAll()) {
                     parquetDomains.merge(primitive.getColumnDescriptor(), column.domain().get(), Domain::intersect);
                 }
+            }
+
+            checkCodecs(metadata.getParquetMetadata(), readColumns);
+            Optional<Lz4RawColumnChunks.Moved> moved = Lz4RawColumnChunks.move(dataSource, location, metadata.getParquetMetadata(), readColumns);
+            if (moved.isPresent()) {
+                // Trino reads the LZ4_RAW chunks decompressed, at the addresses the moved footer gives them
+                dataSource.serve(moved.get().chunks());
+                metadata = new ParquetMetadata(moved.get().footer(), dataSource.getId());
             }
 
             Map<List<String>, ColumnDescriptor> descriptors = getDescriptors(fileType, fileType);
@@ -274,6 +302,20 @@ final class ParquetPageReader
         }
         catch (IOException e) {
             throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to close data file " + location, e);
+        }
+    }
+
+    // fails before any page is read, naming the codec, rather than on the first page with "Could not decompress page"
+    private void checkCodecs(FileMetaData footer, Set<String> readColumns)
+    {
+        for (RowGroup rowGroup : footer.getRow_groups()) {
+            for (ColumnChunk chunk : rowGroup.getColumns()) {
+                ColumnMetaData metadata = chunk.getMeta_data();
+                if (metadata != null && !READABLE_CODECS.contains(metadata.getCodec()) && readColumns.contains(metadata.getPath_in_schema().getFirst().toLowerCase(ENGLISH))) {
+                    throw badData("column %s is compressed with %s, which the connector cannot decompress (Trino's Parquet reader has no %s decoder)".formatted(
+                            String.join(".", metadata.getPath_in_schema()), metadata.getCodec(), metadata.getCodec()));
+                }
+            }
         }
     }
 
