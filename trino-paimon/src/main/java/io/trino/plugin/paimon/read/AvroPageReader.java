@@ -1,5 +1,6 @@
 package io.trino.plugin.paimon.read;
 
+import com.google.common.collect.ImmutableSet;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.filesystem.TrinoInputStream;
@@ -22,6 +23,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_BAD_DATA;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
@@ -38,6 +40,8 @@ final class AvroPageReader
 {
     private static final int MAX_PAGE_ROWS = 4096;
     private static final long MAX_PAGE_BYTES = 1024 * 1024;
+    // the Avro codecs whose decoders the plugin carries (bzip2 through commons-compress)
+    private static final Set<String> READABLE_CODECS = ImmutableSet.of("null", "deflate", "snappy", "zstandard", "bzip2");
 
     private final Location location;
     private final TrinoInputStream input;
@@ -88,6 +92,11 @@ final class AvroPageReader
             this.input = opened;
             // reads the header: the writer schema builds the decoder's tree
             this.stream = AvroFiles.openStream(input, decoder);
+            // Avro knows xz, but its decoder (org.tukaani:xz) is not in the plugin: fail on opening, naming it
+            String codec = stream.getMetaString("avro.codec");
+            if (codec != null && !READABLE_CODECS.contains(codec)) {
+                throw DataFilePageReader.badData(location, "compressed with %s, which the connector cannot decompress (the plugin has no %s decoder)".formatted(codec, codec));
+            }
         }
         catch (FileNotFoundException | NoSuchFileException e) {
             // the file was there when the query planned: its snapshot expired, or the file was removed, meanwhile

@@ -27,6 +27,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -93,6 +94,8 @@ final class TestDataFileCodecs
         // rewritten in place to say BROTLI
         writeRows(createTable(paimon, "parquet", "snappy", "brotli_parquet"));
         writeRows(createTable(paimon, "orc", "snappy", "brotli_orc"));
+        // and an Avro file whose header names xz, which Paimon cannot write here
+        writeRows(createTable(paimon, "avro", "null", "xz_avro"));
     }
 
     static Stream<Arguments> writtenCodecs()
@@ -191,6 +194,16 @@ final class TestDataFileCodecs
                 "Paimon data file .*" + quote(file.getFileName().toString()) + ": compressed with BROTLI, which the connector cannot decompress.*");
     }
 
+    @Test
+    void avroXzFailsNamingFileAndCodec()
+            throws IOException
+    {
+        Path file = onlyDataFile("xz_avro");
+        rewriteAvroCodec(file, "xz");
+        assertQueryFails("SELECT * FROM xz_avro",
+                "Paimon data file .*" + quote(file.getFileName().toString()) + ": compressed with xz, which the connector cannot decompress.*");
+    }
+
     private static Table createTable(PaimonJavaCatalog paimon, String format, String codec)
     {
         return createTable(paimon, format, codec, tableName(format, codec));
@@ -276,6 +289,49 @@ final class TestDataFileCodecs
         assertThat(rewritten.size()).isEqualTo(footerLength);
         System.arraycopy(rewritten.toByteArray(), 0, bytes, footerStart, footerLength);
         Files.write(file, bytes);
+    }
+
+    // renames the codec in the header of a file written with the null codec, padding the schema's JSON with spaces
+    // so that the file keeps its length
+    private static void rewriteAvroCodec(Path file, String codec)
+            throws IOException
+    {
+        byte[] bytes = Files.readAllBytes(file);
+        String text = new String(bytes, StandardCharsets.ISO_8859_1);
+        // a map entry: key length (zig-zag varint), key, value length, value
+        String oldEntry = "\u0014avro.codec\u0008null";
+        int at = text.indexOf(oldEntry);
+        assertThat(at).as("codec entry in %s", file).isPositive();
+        String newEntry = "\u0014avro.codec" + (char) (codec.length() * 2) + codec;
+        int padding = oldEntry.length() - newEntry.length();
+        int schemaKey = text.indexOf("\u0016avro.schema");
+        assertThat(schemaKey).as("schema entry in %s", file).isPositive();
+        int lengthAt = schemaKey + 12;
+        // the schema's length: a zig-zag varint of one or two bytes
+        long zigZag = bytes[lengthAt] & 0x7F;
+        int lengthBytes = 1;
+        if ((bytes[lengthAt] & 0x80) != 0) {
+            zigZag |= (long) (bytes[lengthAt + 1] & 0x7F) << 7;
+            lengthBytes = 2;
+        }
+        int schemaLength = (int) (zigZag >>> 1);
+        int newZigZag = (schemaLength + padding) * 2;
+        byte[] newLength = newZigZag < 0x80 ? new byte[] {(byte) newZigZag} : new byte[] {(byte) (newZigZag & 0x7F | 0x80), (byte) (newZigZag >>> 7)};
+        assertThat(newLength.length).isEqualTo(lengthBytes);
+        int schemaEnd = lengthAt + lengthBytes + schemaLength;
+        String schema = new String(newLength, StandardCharsets.ISO_8859_1) + text.substring(lengthAt + lengthBytes, schemaEnd) + " ".repeat(padding);
+        // the later of the two entries is replaced first, so that the earlier one's offsets hold
+        if (at >= schemaEnd) {
+            text = text.substring(0, at) + newEntry + text.substring(at + oldEntry.length());
+            text = text.substring(0, lengthAt) + schema + text.substring(schemaEnd);
+        }
+        else {
+            text = text.substring(0, lengthAt) + schema + text.substring(schemaEnd);
+            text = text.substring(0, at) + newEntry + text.substring(at + oldEntry.length());
+        }
+        byte[] rewritten = text.getBytes(StandardCharsets.ISO_8859_1);
+        assertThat(rewritten.length).isEqualTo(bytes.length);
+        Files.write(file, rewritten);
     }
 
     // rewrites the postscript (the file's last bytes, its length in the very last byte) to name another compression
