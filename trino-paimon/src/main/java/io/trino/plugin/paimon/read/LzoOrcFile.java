@@ -172,6 +172,12 @@ final class LzoOrcFile
         }
     }
 
+    /** The file this view reads: what it reads from there is the input, not the decompressed bytes it serves. */
+    OrcDataSource file()
+    {
+        return file;
+    }
+
     @Override
     public void close()
             throws IOException

@@ -56,6 +56,8 @@ final class OrcPageReader
 
     private final Location location;
     private final OrcDataSource dataSource;
+    // the source reading the file itself, whose bytes are the input (dataSource, unless it is an LzoOrcFile)
+    private final OrcDataSource inputSource;
     private final OrcRecordReader reader;
     private final AggregatedMemoryContext memoryContext;
     private final DataFileChannels channels;
@@ -98,6 +100,7 @@ final class OrcPageReader
                 orcReader = OrcReader.createOrcReader(readSource, OPTIONS);
             }
             this.dataSource = readSource;
+            this.inputSource = readSource instanceof LzoOrcFile lzoFile ? lzoFile.file() : readSource;
             if (orcReader.isEmpty()) {
                 // a file of no bytes holds no rows
                 this.reader = null;
@@ -240,13 +243,13 @@ final class OrcPageReader
     @Override
     public long readBytes()
     {
-        return dataSource.getReadBytes();
+        return inputSource.getReadBytes();
     }
 
     @Override
     public long readTimeNanos()
     {
-        return dataSource.getReadTimeNanos();
+        return inputSource.getReadTimeNanos();
     }
 
     @Override

@@ -21,6 +21,7 @@ final class ParquetFileDataSource
     private final TrinoInput input;
     private final long fileSize;
     private Optional<Lz4RawColumnChunks> movedChunks = Optional.empty();
+    private long movedBytesServed;
 
     ParquetFileDataSource(TrinoInputFile file, long fileSize, ParquetReaderOptions options)
             throws IOException
@@ -36,12 +37,19 @@ final class ParquetFileDataSource
         movedChunks = Optional.of(chunks);
     }
 
+    /** The bytes read from the file: the decompressed bytes of moved chunks, served from memory, are not counted. */
+    long fileReadBytes()
+    {
+        return getReadBytes() - movedBytesServed;
+    }
+
     @Override
     protected void readInternal(long position, byte[] buffer, int bufferOffset, int bufferLength)
             throws IOException
     {
         if (position >= fileSize && movedChunks.isPresent()) {
             movedChunks.get().read(this, position, buffer, bufferOffset, bufferLength);
+            movedBytesServed += bufferLength;
             return;
         }
         input.readFully(position, buffer, bufferOffset, bufferLength);

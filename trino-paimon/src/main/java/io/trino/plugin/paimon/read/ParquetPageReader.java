@@ -285,7 +285,7 @@ final class ParquetPageReader
     @Override
     public long readBytes()
     {
-        return dataSource.getReadBytes();
+        return dataSource.fileReadBytes();
     }
 
     @Override

@@ -148,6 +148,26 @@ final class TestDataFileCodecs
     }
 
     @Test
+    void physicalInputCountsBytesOfTheFiles()
+            throws IOException
+    {
+        // the codecs decompressed here read each file's bytes at most twice (to lay it out, then as served), plus
+        // the tail Trino's readers read for the footer (up to 64 kB); the decompressed bytes served are not input
+        for (String name : List.of("parquet_lz4_raw", "orc_lzo")) {
+            long fileBytes = 0;
+            int files = 0;
+            try (Stream<Path> paths = Files.walk(root().resolve("warehouse").resolve(DATABASE + ".db").resolve(name))) {
+                for (Path path : paths.filter(path -> path.getFileName().toString().startsWith("data-")).toList()) {
+                    fileBytes += Files.size(path);
+                    files++;
+                }
+            }
+            ScanStatistics scan = ScanStatistics.execute(getQueryRunner(), "SELECT * FROM " + name);
+            assertThat(scan.physicalInputBytes()).as(name).isPositive().isLessThanOrEqualTo(2 * fileBytes + files * 65_536L);
+        }
+    }
+
+    @Test
     void codecsPaimonCannotWriteHere()
     {
         for (Map.Entry<String, Map<String, String>> format : NOT_WRITTEN.entrySet()) {
