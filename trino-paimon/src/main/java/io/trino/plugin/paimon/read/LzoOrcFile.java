@@ -107,7 +107,7 @@ final class LzoOrcFile
                     streamOffset += stream.getLength();
                     continue;
                 }
-                int length = decompress(decompressor, location, blockSize, file.readFully(streamOffset, toInt(location, stream.getLength()))).length;
+                int length = decompressedLength(decompressor, location, blockSize, file.readFully(streamOffset, toInt(location, stream.getLength())));
                 segments.add(Segment.stream(offset, length, streamOffset, toInt(location, stream.getLength())));
                 servedFooter.addStreams(stream.toBuilder().setLength(length));
                 streamOffset += stream.getLength();
@@ -221,7 +221,26 @@ final class LzoOrcFile
     // the bytes of an ORC stream (or footer, metadata, stripe footer) compressed in chunks, each LZO or stored as is
     private static byte[] decompress(LzoDecompressor decompressor, Location location, int blockSize, Slice compressed)
     {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(compressed.length() * 3);
+        ByteArrayOutputStream out = new ByteArrayOutputStream(compressed.length() * 2);
+        forEachChunk(decompressor, location, blockSize, compressed, out::write);
+        return out.toByteArray();
+    }
+
+    // the length of a stream decompressed, holding one chunk at a time
+    private static int decompressedLength(LzoDecompressor decompressor, Location location, int blockSize, Slice compressed)
+    {
+        long[] length = new long[1];
+        forEachChunk(decompressor, location, blockSize, compressed, (_, _, chunkLength) -> length[0] += chunkLength);
+        return toInt(location, length[0]);
+    }
+
+    private interface ChunkConsumer
+    {
+        void accept(byte[] bytes, int offset, int length);
+    }
+
+    private static void forEachChunk(LzoDecompressor decompressor, Location location, int blockSize, Slice compressed, ChunkConsumer consumer)
+    {
         byte[] block = new byte[blockSize];
         int position = 0;
         while (position < compressed.length()) {
@@ -236,7 +255,7 @@ final class LzoOrcFile
                 throw new TrinoException(PAIMON_BAD_DATA, "Paimon data file %s: ORC compression chunk of %s bytes runs past its stream".formatted(location, length));
             }
             if (original) {
-                out.write(compressed.byteArray(), compressed.byteArrayOffset() + position, length);
+                consumer.accept(compressed.byteArray(), compressed.byteArrayOffset() + position, length);
             }
             else {
                 int written;
@@ -246,11 +265,10 @@ final class LzoOrcFile
                 catch (MalformedInputException e) {
                     throw new TrinoException(PAIMON_BAD_DATA, "Paimon data file %s: LZO chunk does not decompress: %s".formatted(location, e.getMessage()), e);
                 }
-                out.write(block, 0, written);
+                consumer.accept(block, 0, written);
             }
             position += length;
         }
-        return out.toByteArray();
     }
 
     private static int toInt(Location location, long length)
