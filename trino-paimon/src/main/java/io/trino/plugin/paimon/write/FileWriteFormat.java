@@ -23,7 +23,7 @@ import static java.util.Objects.requireNonNull;
  * for the format: Parquet zstd, snappy, gzip, none; ORC zstd, lz4, snappy, zlib, none; Avro zstd, snappy, deflate,
  * null (none). {@code file.compression.zstd-level} is not applied: the zstd of Trino's writers has one level.
  */
-public record FileWriteFormat(Format format, String compression)
+public record FileWriteFormat(Format format, String compression, ParquetLayout parquetLayout)
 {
     public enum Format
     {
@@ -40,12 +40,13 @@ public record FileWriteFormat(Format format, String compression)
     {
         requireNonNull(format, "format is null");
         requireNonNull(compression, "compression is null");
+        requireNonNull(parquetLayout, "parquetLayout is null");
     }
 
     /**
      * @param formatOption and compressionOption: the options the values come from, named in errors
      */
-    public static FileWriteFormat of(String tableName, String formatOption, String format, String compressionOption, String compression)
+    public static FileWriteFormat of(String tableName, String formatOption, String format, String compressionOption, String compression, ParquetLayout parquetLayout)
     {
         Format kind = switch (format.trim().toLowerCase(Locale.ENGLISH)) {
             case "parquet" -> Format.PARQUET;
@@ -54,7 +55,7 @@ public record FileWriteFormat(Format format, String compression)
             default -> throw new TrinoException(NOT_SUPPORTED, "Cannot write to Paimon table %s: option '%s' = '%s'; data files can be written as parquet, orc or avro"
                     .formatted(tableName, formatOption, format));
         };
-        FileWriteFormat result = new FileWriteFormat(kind, compression.trim().toLowerCase(Locale.ENGLISH));
+        FileWriteFormat result = new FileWriteFormat(kind, compression.trim().toLowerCase(Locale.ENGLISH), parquetLayout);
         boolean known = switch (kind) {
             case PARQUET -> result.parquetCodec() != null;
             case ORC -> result.orcCodec() != null;
@@ -101,7 +102,7 @@ public record FileWriteFormat(Format format, String compression)
             throws IOException
     {
         return switch (format) {
-            case PARQUET -> new ParquetFormatFileWriter(output, columns, parquetCodec());
+            case PARQUET -> new ParquetFormatFileWriter(output, columns, parquetCodec(), parquetLayout);
             case ORC -> new OrcFormatFileWriter(output, columns, orcCodec());
             case AVRO -> new AvroFormatFileWriter(output, columns, avroCodec());
         };

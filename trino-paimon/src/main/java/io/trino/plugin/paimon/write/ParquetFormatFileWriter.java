@@ -1,35 +1,87 @@
 package io.trino.plugin.paimon.write;
 
+import io.airlift.units.DataSize;
 import io.trino.parquet.writer.ParquetWriter;
 import io.trino.parquet.writer.ParquetWriterOptions;
 import io.trino.spi.Page;
 import io.trino.spi.block.Block;
+import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.format.CompressionCodec;
+import org.apache.parquet.schema.MessageType;
 import org.joda.time.DateTimeZone;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
+import static java.lang.Math.min;
 import static java.util.Objects.requireNonNull;
 
-/** A Parquet data file written by Trino's Parquet writer in the schema Paimon gives it ({@link ParquetFileSchema}). */
+/**
+ * A Parquet data file written by Trino's Parquet writer in the schema Paimon gives it ({@link ParquetFileSchema}),
+ * with row groups and pages of the table's {@link ParquetLayout}, and, as Paimon's files have them, the column and
+ * offset indexes that let a key lookup decode one page per column ({@link ParquetPageIndexes}).
+ * <p>
+ * Rows go to the writer in pieces of at most {@value #MAX_PIECE_ROWS} rows that never cross a multiple of the page
+ * row limit within a row group: the writer ends pages only between pieces, so the bounds of each piece make the
+ * bounds of each page. Files with a repeated column (array, map, multiset) get no page indexes: their pages' first
+ * rows cannot be read from the page headers.
+ */
 final class ParquetFormatFileWriter
         implements FormatFileWriter
 {
-    private final List<DataFileColumn> columns;
-    private final ParquetWriter writer;
+    private static final int MAX_PIECE_ROWS = 1024;
 
-    ParquetFormatFileWriter(OutputStream output, List<DataFileColumn> columns, CompressionCodec compression)
+    private final List<DataFileColumn> columns;
+    private final OutputStream output;
+    private final ParquetWriter writer;
+    private final int pageRowLimit;
+    private final int leafColumns;
+    // null when the file gets no page indexes
+    private final ParquetPageLocator locator;
+    private final Map<Integer, ColumnPageBounds> bounds = new HashMap<>();
+    private long[] pieceStarts = new long[64];
+    private int pieces;
+    private long rows;
+    private long rowGroupRows;
+    private long writtenBytes;
+
+    ParquetFormatFileWriter(OutputStream output, List<DataFileColumn> columns, CompressionCodec compression, ParquetLayout layout)
     {
         this.columns = List.copyOf(requireNonNull(columns, "columns is null"));
+        this.output = requireNonNull(output, "output is null");
+        this.pageRowLimit = layout.pageRowLimit();
         ParquetFileSchema schema = new ParquetFileSchema(columns);
+        MessageType messageType = schema.messageType();
+        List<ColumnDescriptor> leaves = messageType.getColumns();
+        this.leafColumns = leaves.size();
+        boolean indexed = leaves.stream().allMatch(leaf -> leaf.getMaxRepetitionLevel() == 0);
+        this.locator = indexed ? new ParquetPageLocator(output) : null;
+        if (indexed) {
+            for (int leaf = 0; leaf < leaves.size(); leaf++) {
+                ColumnDescriptor descriptor = leaves.get(leaf);
+                if (descriptor.getPath().length == 1) {
+                    int channel = messageType.getFieldIndex(descriptor.getPath()[0]);
+                    Optional<ColumnPageBounds> columnBounds = ColumnPageBounds.of(descriptor.getPrimitiveType(), schema.primitiveTypes().get(List.of(descriptor.getPath())), channel);
+                    if (columnBounds.isPresent()) {
+                        bounds.put(leaf, columnBounds.get());
+                    }
+                }
+            }
+        }
         this.writer = new ParquetWriter(
-                output,
-                schema.messageType(),
+                indexed ? locator : output,
+                messageType,
                 schema.primitiveTypes(),
-                ParquetWriterOptions.builder().build(),
+                ParquetWriterOptions.builder()
+                        .setMaxBlockSize(DataSize.ofBytes(layout.rowGroupSize()))
+                        .setMaxPageSize(DataSize.ofBytes(layout.pageSize()))
+                        .setMaxPageValueCount(layout.pageRowLimit())
+                        .build(),
                 compression,
                 "trino-paimon",
                 // int96 timestamps hold the wall clock (TIMESTAMP) or the instant (LTZ) as if in UTC
@@ -46,7 +98,33 @@ final class ParquetFormatFileWriter
             DataFileColumn column = columns.get(i);
             blocks[i] = ParquetFileSchema.toStorage(column.type(), column.trinoType(), page.getBlock(i));
         }
-        writer.write(new Page(page.getPositionCount(), blocks));
+        Page storage = new Page(page.getPositionCount(), blocks);
+        if (locator == null) {
+            writer.write(storage);
+            return;
+        }
+        int position = 0;
+        while (position < storage.getPositionCount()) {
+            int length = min(storage.getPositionCount() - position, min(MAX_PIECE_ROWS, pageRowLimit - (int) (rowGroupRows % pageRowLimit)));
+            Page piece = storage.getRegion(position, length);
+            if (pieces == pieceStarts.length) {
+                pieceStarts = Arrays.copyOf(pieceStarts, pieces * 2);
+            }
+            pieceStarts[pieces++] = rows;
+            for (ColumnPageBounds columnBounds : bounds.values()) {
+                columnBounds.add(piece.getBlock(columnBounds.channel()));
+            }
+            writer.write(piece);
+            rows += length;
+            rowGroupRows += length;
+            // the writer writes out a row group, and only then, while it takes a piece
+            long written = writer.getWrittenBytes();
+            if (written != writtenBytes) {
+                writtenBytes = written;
+                rowGroupRows = 0;
+            }
+            position += length;
+        }
     }
 
     @Override
@@ -65,13 +143,27 @@ final class ParquetFormatFileWriter
     @Override
     public long retainedBytes()
     {
-        return writer.getRetainedBytes();
+        long retained = writer.getRetainedBytes() + (long) pieceStarts.length * Long.BYTES;
+        for (ColumnPageBounds columnBounds : bounds.values()) {
+            retained += columnBounds.retainedBytes();
+        }
+        return retained;
     }
 
     @Override
     public void close()
             throws IOException
     {
-        writer.close();
+        if (locator == null) {
+            writer.close();
+            return;
+        }
+        try (output) {
+            locator.expectLastRowGroup(writer.getWrittenBytes(), rowGroupRows, leafColumns);
+            writer.close();
+            if (!ParquetPageIndexes.write(writer.getFileMetaData(), locator, Arrays.copyOf(pieceStarts, pieces), bounds)) {
+                locator.releaseHeld();
+            }
+        }
     }
 }

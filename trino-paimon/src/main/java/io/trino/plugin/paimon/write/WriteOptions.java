@@ -37,6 +37,7 @@ public record WriteOptions(long writeBufferSize, long targetFileSize, Map<Intege
         String compression = options.getOrDefault(COMPRESSION, "zstd");
         Map<Integer, String> formatPerLevel = perLevel(tableName, options, FORMAT_PER_LEVEL);
         Map<Integer, String> compressionPerLevel = perLevel(tableName, options, COMPRESSION_PER_LEVEL);
+        ParquetLayout parquetLayout = ParquetLayout.of(tableName, options);
         Set<Integer> levels = new TreeSet<>(formatPerLevel.keySet());
         levels.addAll(compressionPerLevel.keySet());
         levels.add(0);
@@ -47,9 +48,10 @@ public record WriteOptions(long writeBufferSize, long targetFileSize, Map<Intege
                     formatPerLevel.containsKey(level) ? FORMAT_PER_LEVEL : FORMAT,
                     formatPerLevel.getOrDefault(level, format),
                     compressionPerLevel.containsKey(level) ? COMPRESSION_PER_LEVEL : COMPRESSION,
-                    compressionPerLevel.getOrDefault(level, compression)));
+                    compressionPerLevel.getOrDefault(level, compression),
+                    parquetLayout));
         }
-        FileWriteFormat defaultFormat = FileWriteFormat.of(tableName, FORMAT, format, COMPRESSION, compression);
+        FileWriteFormat defaultFormat = FileWriteFormat.of(tableName, FORMAT, format, COMPRESSION, compression, parquetLayout);
         Map<Integer, FileWriteFormat> formats = levelFormats.buildOrThrow();
         String changelogFormatOption = options.containsKey("changelog-file.format") ? "changelog-file.format" : formatPerLevel.containsKey(0) ? FORMAT_PER_LEVEL : FORMAT;
         String changelogCompressionOption = options.containsKey("changelog-file.compression") ? "changelog-file.compression" : compressionPerLevel.containsKey(0) ? COMPRESSION_PER_LEVEL : COMPRESSION;
@@ -58,7 +60,8 @@ public record WriteOptions(long writeBufferSize, long targetFileSize, Map<Intege
                 changelogFormatOption,
                 options.getOrDefault("changelog-file.format", formats.get(0).format().extension()),
                 changelogCompressionOption,
-                options.getOrDefault("changelog-file.compression", formats.get(0).compression()));
+                options.getOrDefault("changelog-file.compression", formats.get(0).compression()),
+                parquetLayout);
         return new WriteOptions(writeBufferSize, targetFileSize, formats, defaultFormat, changelogFormat);
     }
 

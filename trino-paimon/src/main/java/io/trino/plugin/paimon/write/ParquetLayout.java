@@ -1,0 +1,56 @@
+package io.trino.plugin.paimon.write;
+
+import io.trino.spi.TrinoException;
+
+import java.util.Map;
+
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION;
+
+/**
+ * The sizes of the row groups and pages of the Parquet files written, from the table options Paimon's Parquet writer
+ * reads, with its defaults: {@code parquet.block.size} (128 MB), {@code parquet.page.size} (1 MB) and
+ * {@code parquet.page.row.count.limit} (20,000 rows; Apache Parquet's default). A page ends at whichever limit it
+ * reaches first, so a point lookup decodes about one page per column of each file it opens.
+ */
+public record ParquetLayout(long rowGroupSize, long pageSize, int pageRowLimit)
+{
+    public static final ParquetLayout DEFAULT = new ParquetLayout(128L << 20, 1L << 20, 20_000);
+
+    private static final String BLOCK_SIZE = "parquet.block.size";
+    private static final String PAGE_SIZE = "parquet.page.size";
+    private static final String PAGE_ROW_COUNT_LIMIT = "parquet.page.row.count.limit";
+
+    public ParquetLayout
+    {
+        if (rowGroupSize <= 0 || pageSize <= 0 || pageRowLimit <= 0) {
+            throw new IllegalArgumentException("Parquet sizes must be positive: %s, %s, %s".formatted(rowGroupSize, pageSize, pageRowLimit));
+        }
+    }
+
+    public static ParquetLayout of(String tableName, Map<String, String> options)
+    {
+        return new ParquetLayout(
+                positive(tableName, options, BLOCK_SIZE, DEFAULT.rowGroupSize, Integer.MAX_VALUE),
+                positive(tableName, options, PAGE_SIZE, DEFAULT.pageSize, Integer.MAX_VALUE),
+                (int) positive(tableName, options, PAGE_ROW_COUNT_LIMIT, DEFAULT.pageRowLimit, Integer.MAX_VALUE));
+    }
+
+    // Paimon hands these to Hadoop's Configuration, which reads plain numbers of bytes or rows
+    private static long positive(String tableName, Map<String, String> options, String option, long defaultValue, long max)
+    {
+        String value = options.get(option);
+        if (value == null) {
+            return defaultValue;
+        }
+        try {
+            long parsed = Long.parseLong(value.trim());
+            if (parsed > 0 && parsed <= max) {
+                return parsed;
+            }
+        }
+        catch (NumberFormatException _) {
+            // reported below
+        }
+        throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "Table %s: option '%s' = '%s' is not a number between 1 and %s".formatted(tableName, option, value, max));
+    }
+}

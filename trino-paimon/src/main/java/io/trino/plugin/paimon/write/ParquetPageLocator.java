@@ -1,0 +1,275 @@
+package io.trino.plugin.paimon.write;
+
+import org.apache.parquet.format.PageHeader;
+import org.apache.parquet.format.PageType;
+import org.apache.parquet.format.Util;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The stream between Trino's Parquet writer and the data file: passes the bytes on as they come, and reads the page
+ * headers among them to learn where each page lies, which Trino's writer does not tell. Once told the shape of the
+ * last row group, it knows where the data ends and holds back what follows (the writer's footer), so that the
+ * column and offset indexes can go before a footer that points at them ({@link ParquetPageIndexes}).
+ * <p>
+ * A header that cannot be read stops the locating: every byte then passes on unchanged, and the file is the
+ * writer's, without page indexes.
+ */
+final class ParquetPageLocator
+        extends OutputStream
+{
+    // a page header without statistics takes a few dozen bytes; Trino's writer puts no statistics in page headers
+    private static final int MAX_HEADER_BYTES = 64 * 1024;
+    private static final int MAGIC_BYTES = 4;
+
+    private final OutputStream output;
+    private final List<Page> pages = new ArrayList<>();
+    private final GrowingBuffer header = new GrowingBuffer();
+    private final ByteArrayOutputStream held = new ByteArrayOutputStream();
+
+    private long position;
+    private long nextHeader = MAGIC_BYTES;
+    private boolean failed;
+
+    // the last row group: from where, how many rows, and how many columns are still to come in it
+    private long lastRowGroupStart = -1;
+    private long lastRowGroupRows;
+    private int columnsLeft;
+    private long columnValues;
+    private long heldFrom = -1;
+
+    /** A page as it lies in the file: where its header starts, its size with the header, its values. */
+    record Page(long offset, int size, boolean dictionary, long values) {}
+
+    ParquetPageLocator(OutputStream output)
+    {
+        this.output = requireNonNull(output, "output is null");
+    }
+
+    /**
+     * The writer is about to write its last row group from {@code start}, {@code rows} rows in each of
+     * {@code columns} columns, then its footer: from the end of that row group on, bytes are held back.
+     */
+    void expectLastRowGroup(long start, long rows, int columns)
+    {
+        if (rows <= 0) {
+            // an empty last row group cannot be counted off: the file keeps the writer's footer
+            failed = true;
+            return;
+        }
+        this.lastRowGroupStart = Math.max(start, MAGIC_BYTES);
+        this.lastRowGroupRows = rows;
+        this.columnsLeft = columns;
+        this.columnValues = 0;
+    }
+
+    /** The pages located, in file order; empty when locating failed. */
+    List<Page> pages()
+    {
+        return failed ? List.of() : pages;
+    }
+
+    /** Where the held back bytes start, or -1 when none were held. */
+    long heldFrom()
+    {
+        return failed ? -1 : heldFrom;
+    }
+
+    /** Bytes passed on so far. */
+    long position()
+    {
+        return position;
+    }
+
+    /** Passes the held back bytes on unchanged: the file ends as the writer ended it. */
+    void releaseHeld()
+            throws IOException
+    {
+        held.writeTo(output);
+        position += held.size();
+        held.reset();
+    }
+
+    /** Drops the held back bytes: the caller writes another ending. */
+    void dropHeld()
+    {
+        held.reset();
+    }
+
+    /** Writes bytes of the caller's own (indexes, footer) after the data. */
+    void append(byte[] bytes)
+            throws IOException
+    {
+        output.write(bytes);
+        position += bytes.length;
+    }
+
+    OutputStream output()
+    {
+        return output;
+    }
+
+    @Override
+    public void write(int b)
+            throws IOException
+    {
+        write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    @Override
+    public void write(byte[] bytes, int offset, int length)
+            throws IOException
+    {
+        while (length > 0) {
+            if (heldFrom >= 0) {
+                held.write(bytes, offset, length);
+                return;
+            }
+            if (failed) {
+                pass(bytes, offset, length);
+                return;
+            }
+            if (position < nextHeader) {
+                int skipped = (int) Math.min(length, nextHeader - position);
+                pass(bytes, offset, skipped);
+                offset += skipped;
+                length -= skipped;
+                continue;
+            }
+            if (header.size() == 0 && lastRowGroupStart >= 0 && position >= lastRowGroupStart && columnsLeft == 0) {
+                heldFrom = position;
+                continue;
+            }
+            int taken = Math.min(length, 256);
+            int before = header.size();
+            header.write(bytes, offset, taken);
+            int headerLength = readHeader();
+            if (headerLength < 0) {
+                pass(bytes, offset, taken);
+                offset += taken;
+                length -= taken;
+                if (header.size() > MAX_HEADER_BYTES) {
+                    failed = true;
+                }
+                continue;
+            }
+            int headerBytesHere = headerLength - before;
+            pass(bytes, offset, headerBytesHere);
+            offset += headerBytesHere;
+            length -= headerBytesHere;
+        }
+    }
+
+    // the length of the header in the buffer once it is whole, else -1; records the page and where the next one starts
+    private int readHeader()
+    {
+        HeaderInput input = new HeaderInput(header.bytes(), header.size());
+        PageHeader pageHeader;
+        try {
+            pageHeader = Util.readPageHeader(input);
+        }
+        catch (IOException | RuntimeException _) {
+            // not whole yet: more bytes are needed (or the header is broken, which the size limit ends)
+            return -1;
+        }
+        int headerLength = input.consumed();
+        header.reset();
+        long headerStart = nextHeader;
+        boolean dictionary = pageHeader.getType() == PageType.DICTIONARY_PAGE;
+        long values;
+        if (pageHeader.isSetData_page_header()) {
+            values = pageHeader.getData_page_header().getNum_values();
+        }
+        else if (pageHeader.isSetData_page_header_v2()) {
+            values = pageHeader.getData_page_header_v2().getNum_values();
+        }
+        else if (dictionary) {
+            values = 0;
+        }
+        else {
+            failed = true;
+            return headerLength;
+        }
+        int size = headerLength + pageHeader.getCompressed_page_size();
+        pages.add(new Page(headerStart, size, dictionary, values));
+        nextHeader = headerStart + size;
+        if (!dictionary && lastRowGroupStart >= 0 && headerStart >= lastRowGroupStart && columnsLeft > 0) {
+            columnValues += values;
+            if (columnValues >= lastRowGroupRows) {
+                columnsLeft--;
+                columnValues = 0;
+            }
+        }
+        return headerLength;
+    }
+
+    private void pass(byte[] bytes, int offset, int length)
+            throws IOException
+    {
+        output.write(bytes, offset, length);
+        position += length;
+    }
+
+    @Override
+    public void flush()
+            throws IOException
+    {
+        output.flush();
+    }
+
+    // the writer closes its stream after its footer; the caller finishes the file and closes the output
+    @Override
+    public void close() {}
+
+    private static final class GrowingBuffer
+    {
+        private byte[] bytes = new byte[64];
+        private int size;
+
+        void write(byte[] source, int offset, int length)
+        {
+            if (size + length > bytes.length) {
+                bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + length));
+            }
+            System.arraycopy(source, offset, bytes, size, length);
+            size += length;
+        }
+
+        byte[] bytes()
+        {
+            return bytes;
+        }
+
+        int size()
+        {
+            return size;
+        }
+
+        void reset()
+        {
+            size = 0;
+        }
+    }
+
+    private static final class HeaderInput
+            extends ByteArrayInputStream
+    {
+        HeaderInput(byte[] bytes, int length)
+        {
+            super(bytes, 0, length);
+        }
+
+        int consumed()
+        {
+            return pos;
+        }
+    }
+}
