@@ -40,6 +40,7 @@ final class ParquetFormatFileWriter
     private final OutputStream output;
     private final ParquetWriter writer;
     private final int pageRowLimit;
+    private final long maxPieceBytes;
     private final int leafColumns;
     // null when the file gets no page indexes
     private final ParquetPageLocator locator;
@@ -55,6 +56,8 @@ final class ParquetFormatFileWriter
         this.columns = List.copyOf(requireNonNull(columns, "columns is null"));
         this.output = requireNonNull(output, "output is null");
         this.pageRowLimit = layout.pageRowLimit();
+        // Trino's writer halves a piece above half a row group: pieces are cut that small first, so it takes them whole
+        this.maxPieceBytes = Math.max(1, layout.rowGroupSize() / 2);
         ParquetFileSchema schema = new ParquetFileSchema(columns);
         MessageType messageType = schema.messageType();
         List<ColumnDescriptor> leaves = messageType.getColumns();
@@ -81,6 +84,7 @@ final class ParquetFormatFileWriter
                         .setMaxBlockSize(DataSize.ofBytes(layout.rowGroupSize()))
                         .setMaxPageSize(DataSize.ofBytes(layout.pageSize()))
                         .setMaxPageValueCount(layout.pageRowLimit())
+                        .setBatchSize(MAX_PIECE_ROWS)
                         .build(),
                 compression,
                 "trino-paimon",
@@ -107,6 +111,10 @@ final class ParquetFormatFileWriter
         while (position < storage.getPositionCount()) {
             int length = min(storage.getPositionCount() - position, min(MAX_PIECE_ROWS, pageRowLimit - (int) (rowGroupRows % pageRowLimit)));
             Page piece = storage.getRegion(position, length);
+            while (length > 1 && piece.getSizeInBytes() > maxPieceBytes) {
+                length /= 2;
+                piece = storage.getRegion(position, length);
+            }
             if (pieces == pieceStarts.length) {
                 pieceStarts = Arrays.copyOf(pieceStarts, pieces * 2);
             }

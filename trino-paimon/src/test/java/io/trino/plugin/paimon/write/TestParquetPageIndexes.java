@@ -85,6 +85,27 @@ final class TestParquetPageIndexes
     }
 
     @Test
+    void pagesEndingBySizeAndSeveralRowGroupsAreIndexed()
+    {
+        // pages of 2 kB end before 500 rows, and row groups of 64 kB make several per file: each row group gets its
+        // own indexes, pointing at pages that end wherever the writer ended them
+        assertUpdate("""
+                CREATE TABLE small_pages (id bigint NOT NULL, name varchar, v integer)
+                WITH (primary_key = ARRAY['id'], bucket = 1,
+                      options = ARRAY['parquet.page.row.count.limit=%s', 'parquet.page.size=2048', 'parquet.block.size=65536'])
+                """.formatted(PAGE_ROWS));
+        assertUpdate("INSERT INTO small_pages SELECT id, to_hex(md5(to_utf8(CAST(id AS varchar)))), CAST(id AS integer) FROM (" + KEY_SEQUENCE + ")", KEYS);
+        for (int key : List.of(0, 7777, KEYS - 1)) {
+            ScanStatistics lookup = ScanStatistics.execute(getQueryRunner(), "SELECT v FROM small_pages WHERE id = " + key);
+            assertThat(lookup.result().getOnlyColumnAsSet()).containsExactly(key);
+            assertThat(lookup.rowGroupsRead()).isEqualTo(1);
+            assertThat(lookup.rowGroupsSkipped()).isGreaterThan(3);
+            assertThat(lookup.physicalInputRows()).as("key %s", key).isLessThanOrEqualTo(PAGE_ROWS);
+        }
+        assertThat(fsckViolations("small_pages")).isEmpty();
+    }
+
+    @Test
     void filesWithRepeatedColumnsReadWhole()
     {
         // an array column's pages do not show their first rows: such files keep Trino's writer's ending, and read
