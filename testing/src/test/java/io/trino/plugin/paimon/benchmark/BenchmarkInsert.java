@@ -44,12 +44,12 @@ import static java.lang.Math.toIntExact;
  */
 public final class BenchmarkInsert
 {
-    private static final long SCRAMBLE = 1_000_003;
-    private static final int CHUNK = 1000;
+    static final long SCRAMBLE = 1_000_003;
+    static final int CHUNK = 1000;
     private static final int HEAP_SAMPLES = 10;
 
     // one function of id, written twice: as Trino SQL for the INSERT and in Java for Paimon's writer
-    private static final String INSERT = """
+    static final String INSERT = """
             INSERT INTO %1$s
             SELECT id,
                 id * 2654435761,
@@ -202,7 +202,12 @@ public final class BenchmarkInsert
     /** Writes the rows in one commit; returns the nanoseconds from the first row to the end of the commit. */
     static long writeWithPaimonJava(PaimonJavaCatalog paimon, String tableName, int rows, Path ioDirectory, LongConsumer afterRow)
     {
-        Table table = paimon.createTable(DATABASE, tableName, tableSchema(rows));
+        return writeWithPaimonJava(paimon, tableName, tableSchema(rows), rows, ioDirectory, afterRow);
+    }
+
+    static long writeWithPaimonJava(PaimonJavaCatalog paimon, String tableName, org.apache.paimon.schema.Schema schema, int rows, Path ioDirectory, LongConsumer afterRow)
+    {
+        Table table = paimon.createTable(DATABASE, tableName, schema);
         long start = System.nanoTime();
         BatchWriteBuilder builder = table.newBatchWriteBuilder();
         try (BatchTableWrite write = builder.newWrite().withIOManager(IOManager.create(ioDirectory.toString()));

@@ -112,11 +112,6 @@ final class ParquetPageLocator
         position += bytes.length;
     }
 
-    OutputStream output()
-    {
-        return output;
-    }
-
     @Override
     public void write(int b)
             throws IOException
