@@ -106,6 +106,24 @@ final class TestParquetPageIndexes
     }
 
     @Test
+    void deletionVectorsApplyToThePagesRead()
+    {
+        // the reader numbers the rows of the pages it reads by their place in the file, which the deletion vectors name
+        assertUpdate("""
+                CREATE TABLE with_vectors (id bigint NOT NULL, name varchar, v integer)
+                WITH (primary_key = ARRAY['id'], bucket = 1, deletion_vectors_enabled = true,
+                      options = ARRAY['parquet.page.row.count.limit=%s'])
+                """.formatted(PAGE_ROWS));
+        assertUpdate("INSERT INTO with_vectors SELECT id, 'name-' || CAST(id AS varchar), CAST(id AS integer) FROM (" + KEY_SEQUENCE + ")", KEYS);
+        assertUpdate("DELETE FROM with_vectors WHERE id % 1000 = 345", KEYS / 1000);
+        assertUpdate("UPDATE with_vectors SET v = -v WHERE id % 1000 = 346", KEYS / 1000);
+        assertQueryReturnsEmptyResult("SELECT * FROM with_vectors WHERE id = 12345");
+        assertQuery("SELECT id, name, v FROM with_vectors WHERE id IN (12344, 12346, 12347)", "VALUES (12344, 'name-12344', 12344), (12346, 'name-12346', -12346), (12347, 'name-12347', 12347)");
+        assertQuery("SELECT count(*), sum(v) FROM with_vectors WHERE id BETWEEN 12000 AND 12999", "VALUES (999, %s)".formatted(sumOf(12000, 12999) - 12345 - 2 * 12346));
+        assertThat(fsckViolations("with_vectors")).isEmpty();
+    }
+
+    @Test
     void filesWithRepeatedColumnsReadWhole()
     {
         // an array column's pages do not show their first rows: such files keep Trino's writer's ending, and read
