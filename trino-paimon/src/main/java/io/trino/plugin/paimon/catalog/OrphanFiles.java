@@ -204,24 +204,6 @@ public final class OrphanFiles
         return abandoned;
     }
 
-    private List<FileEntry> listFilesRecursively(Location directory)
-    {
-        List<FileEntry> files = new ArrayList<>();
-        try {
-            FileIterator iterator = fileSystem.listFiles(directory);
-            while (iterator.hasNext()) {
-                files.add(iterator.next());
-            }
-        }
-        catch (FileNotFoundException | NoSuchFileException e) {
-            return List.of();
-        }
-        catch (IOException e) {
-            throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to list %s of table %s".formatted(directory, table.name()), e);
-        }
-        return files;
-    }
-
     /** The bucket folders under the partition folders ({@code key=value}) of each level. */
     private List<Location> bucketDirectories(Location directory, int partitionLevels)
     {
@@ -241,15 +223,20 @@ public final class OrphanFiles
     /** The files directly in a folder; none when it does not exist. */
     private List<FileEntry> listFiles(Location directory)
     {
+        // only the folder's own files: the listing is recursive
+        return listFilesRecursively(directory).stream()
+                .filter(file -> sameFolder(file.location(), directory))
+                .toList();
+    }
+
+    /** The files in a folder and the folders below it; none when it does not exist. */
+    private List<FileEntry> listFilesRecursively(Location directory)
+    {
         List<FileEntry> files = new ArrayList<>();
         try {
             FileIterator iterator = fileSystem.listFiles(directory);
             while (iterator.hasNext()) {
-                FileEntry file = iterator.next();
-                // only the folder's own files: the listing is recursive
-                if (sameFolder(file.location(), directory)) {
-                    files.add(file);
-                }
+                files.add(iterator.next());
             }
         }
         catch (FileNotFoundException | NoSuchFileException e) {
