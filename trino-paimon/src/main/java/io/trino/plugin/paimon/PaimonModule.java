@@ -24,6 +24,7 @@ import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
 import io.trino.plugin.paimon.read.PaimonSplitManager;
 import io.trino.plugin.paimon.write.PaimonNodePartitioningProvider;
 import io.trino.plugin.paimon.write.PaimonPageSinkProvider;
+import io.trino.plugin.paimon.write.SortedRunMerger;
 import io.trino.plugin.paimon.write.WriteFragment;
 import io.trino.spi.connector.TableProcedureMetadata;
 import io.trino.spi.procedure.Procedure;
@@ -58,6 +59,7 @@ public class PaimonModule
         binder.bind(TableExecuteSplitManager.class).in(Scopes.SINGLETON);
         binder.bind(TableExecutePageSourceProvider.class).in(Scopes.SINGLETON);
         binder.bind(BucketCompactor.class).in(Scopes.SINGLETON);
+        binder.bind(SortedRunMerger.class).to(BucketCompactor.class);
         binder.bind(LookupCompactor.class).in(Scopes.SINGLETON);
         binder.bind(Compactions.class).in(Scopes.SINGLETON);
         jsonCodecBinder(binder).bindJsonCodec(CompactionFragment.class);

@@ -16,12 +16,14 @@ import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.plugin.paimon.table.TypeMapping;
 import io.trino.plugin.paimon.write.CompactedRunWriter;
+import io.trino.plugin.paimon.write.SortedRunMerger;
 import io.trino.spi.Page;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.type.Type;
 import io.trino.spi.type.TypeManager;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 import java.util.stream.IntStream;
@@ -34,6 +36,7 @@ import static java.util.Objects.requireNonNull;
  * files: which runs to take is decided by {@link UniversalCompaction}, and the commit by the caller.
  */
 public final class BucketCompactor
+        implements SortedRunMerger
 {
     private final TrinoFileSystemFactory fileSystemFactory;
     private final PaimonPageSourceProvider reader;
@@ -54,6 +57,20 @@ public final class BucketCompactor
     public List<DataFileMeta> compact(ConnectorSession session, PaimonTable table, Location bucketDirectory, List<PaimonDataFile> files, int outputLevel, boolean dropRetracts)
     {
         return write(session, table, bucketDirectory, reader.createCompactionReader(session, table, files, dropRetracts), outputLevel, UnaryOperator.identity());
+    }
+
+    /**
+     * Merges the runs a statement's write flushed into one run of level 0, keeping retractions: older runs of the
+     * bucket may hold the keys they retract.
+     */
+    @Override
+    public List<DataFileMeta> merge(ConnectorSession session, PaimonTable table, Location bucketDirectory, List<DataFileMeta> runs)
+    {
+        List<PaimonDataFile> files = runs.stream()
+                .map(file -> PaimonDataFile.of(file, bucketDirectory.appendPath(file.fileName()), Optional.empty()))
+                .toList();
+        CompactedRunWriter writer = new CompactedRunWriter(fileSystemFactory.create(session), table, typeMapping, bucketDirectory, 0, DataFileMeta.FILE_SOURCE_APPEND);
+        return write(reader.createCompactionReader(session, table, files, false), writer, UnaryOperator.identity());
     }
 
     /**
@@ -163,7 +180,11 @@ public final class BucketCompactor
      */
     public List<DataFileMeta> write(ConnectorSession session, PaimonTable table, Location bucketDirectory, BucketCompactionReader records, int outputLevel, UnaryOperator<Page> filter)
     {
-        CompactedRunWriter writer = new CompactedRunWriter(fileSystemFactory.create(session), table, typeMapping, bucketDirectory, outputLevel);
+        return write(records, new CompactedRunWriter(fileSystemFactory.create(session), table, typeMapping, bucketDirectory, outputLevel), filter);
+    }
+
+    private static List<DataFileMeta> write(BucketCompactionReader records, CompactedRunWriter writer, UnaryOperator<Page> filter)
+    {
         try (records) {
             for (Page page = records.nextPage(); page != null; page = records.nextPage()) {
                 Page kept = filter.apply(page);

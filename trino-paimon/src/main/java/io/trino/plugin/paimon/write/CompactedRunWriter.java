@@ -19,7 +19,8 @@ import static java.util.Objects.requireNonNull;
 /**
  * Writes the output of a compaction of one bucket: one sorted run, given as key-value pages in key order, rolled into
  * files of the table's target file size like any written run, and described as Paimon describes compaction output:
- * at the compaction's output level, in that level's format, with file source COMPACT (paimon-format.md §4.4).
+ * at the compaction's output level, in that level's format, with file source COMPACT (paimon-format.md §4.4). The
+ * runs a statement's write merged into one ({@link SortedRunMerger}) are new data, not a compaction: file source APPEND.
  */
 public final class CompactedRunWriter
 {
@@ -27,9 +28,19 @@ public final class CompactedRunWriter
     private final RollingFileWriter run;
     private final Location bucketDirectory;
     private final int outputLevel;
+    private final int fileSource;
     private RollingFileWriter changelog;
 
     public CompactedRunWriter(TrinoFileSystem fileSystem, PaimonTable table, TypeMapping typeMapping, Location bucketDirectory, int outputLevel)
+    {
+        this(fileSystem, table, typeMapping, bucketDirectory, outputLevel, DataFileMeta.FILE_SOURCE_COMPACT);
+    }
+
+    /**
+     * @param fileSource the file source of the run's data files: {@link DataFileMeta#FILE_SOURCE_COMPACT} or
+     * {@link DataFileMeta#FILE_SOURCE_APPEND}
+     */
+    public CompactedRunWriter(TrinoFileSystem fileSystem, PaimonTable table, TypeMapping typeMapping, Location bucketDirectory, int outputLevel, int fileSource)
     {
         String tableName = table.name().toString();
         WriteOptions options = WriteOptions.of(tableName, table.schema().options(), true);
@@ -37,6 +48,7 @@ public final class CompactedRunWriter
         this.bucketDirectory = requireNonNull(bucketDirectory, "bucketDirectory is null");
         this.run = files.rollingDataFiles(bucketDirectory);
         this.outputLevel = outputLevel;
+        this.fileSource = fileSource;
     }
 
     /**
@@ -65,7 +77,7 @@ public final class CompactedRunWriter
     /** Closes the run; its files, in key order. */
     public List<DataFileMeta> finish()
     {
-        return describe(run.close(), DataFileMeta.FILE_SOURCE_COMPACT);
+        return describe(run.close(), fileSource);
     }
 
     /** Closes the changelog; its files, described as Paimon's compaction describes them: at the output level, file source APPEND. */

@@ -82,6 +82,7 @@ public final class PaimonPageSink
     // dynamic-bucket tables: the bucket assignment, and the trimmed primary key whose hash it assigns by
     private final Optional<DynamicBucketAssigner> assigner;
     private final List<DataType> keyTypes;
+    private final Optional<SpilledRunMerge> runMerge;
     private final MetadataFileNames indexFileNames = new MetadataFileNames();
     private final List<Location> createdIndexFiles = new ArrayList<>();
 
@@ -95,6 +96,7 @@ public final class PaimonPageSink
      * The deletes are numbered from the bucket's first sequence number and the added rows after the reserved range,
      * so that a MERGE that deletes a key and inserts it again keeps the new row whatever order its rows arrive in
      * @param bufferLimit the most memory the buffers of all buckets may hold before the largest is flushed
+     * @param runMerge for primary-key tables whose write buffer spills, how a bucket's runs become one at the end
      */
     public PaimonPageSink(
             String tableName,
@@ -108,7 +110,8 @@ public final class PaimonPageSink
             JsonCodec<WriteFragment> codec,
             WriteOptions writeOptions,
             long bufferLimit,
-            Optional<DynamicBucketAssigner> assigner)
+            Optional<DynamicBucketAssigner> assigner,
+            Optional<SpilledRunMerge> runMerge)
     {
         this.tableName = requireNonNull(tableName, "tableName is null");
         this.tableLocation = requireNonNull(tableLocation, "tableLocation is null");
@@ -122,6 +125,7 @@ public final class PaimonPageSink
         this.writeOptions = requireNonNull(writeOptions, "writeOptions is null");
         this.bufferLimit = bufferLimit;
         this.assigner = requireNonNull(assigner, "assigner is null");
+        this.runMerge = requireNonNull(runMerge, "runMerge is null");
 
         List<String> columnNames = schema.fields().stream().map(DataField::name).toList();
         List<DataField> notNullFields = schema.fields().stream().filter(field -> !field.type().nullable()).toList();
@@ -276,7 +280,7 @@ public final class PaimonPageSink
             return new AppendBucketWriter(partition, bucket, directory, files, writeOptions.targetFileSize(), firstSequenceNumber);
         }
         SortBuffer buffer = new SortBuffer(keyValueLayout, columnTypes, keyValueChannels, comparator, mergeFunctions, firstSequenceNumber, deleteRange);
-        return new MergeTreeBucketWriter(partition, bucket, directory, files, buffer);
+        return new MergeTreeBucketWriter(partition, bucket, directory, files, buffer, runMerge);
     }
 
     // while the buffers together hold more than the limit, the largest one is written out

@@ -34,6 +34,7 @@ import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
 
@@ -48,14 +49,16 @@ public class PaimonPageSinkProvider
     private final TypeMapping typeMapping;
     private final JsonCodec<WriteFragment> codec;
     private final long maxWriteBufferSize;
+    private final SortedRunMerger runMerger;
 
     @Inject
-    public PaimonPageSinkProvider(TrinoFileSystemFactory fileSystemFactory, TypeManager typeManager, JsonCodec<WriteFragment> codec, PaimonConfig config)
+    public PaimonPageSinkProvider(TrinoFileSystemFactory fileSystemFactory, TypeManager typeManager, JsonCodec<WriteFragment> codec, PaimonConfig config, SortedRunMerger runMerger)
     {
         this.fileSystemFactory = requireNonNull(fileSystemFactory, "fileSystemFactory is null");
         this.typeMapping = new TypeMapping(typeManager.getTypeOperators());
         this.codec = requireNonNull(codec, "codec is null");
         this.maxWriteBufferSize = config.getMaxWriteBufferSize().toBytes();
+        this.runMerger = requireNonNull(runMerger, "runMerger is null");
     }
 
     @Override
@@ -123,7 +126,8 @@ public class PaimonPageSinkProvider
                 codec,
                 writeOptions,
                 Math.min(writeOptions.writeBufferSize(), maxWriteBufferSize),
-                handle.dynamicBuckets().map(dynamic -> assigner(fileSystem, dynamic)));
+                handle.dynamicBuckets().map(dynamic -> assigner(fileSystem, dynamic)),
+                writeOptions.writeBufferSpillable() ? Optional.of(new SpilledRunMerge(runMerger, session, handle.table())) : Optional.empty());
     }
 
     // Paimon's overwrite commit drops the changelog of the statement, so an overwrite does not write it

@@ -9,15 +9,17 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION;
+import static io.trino.plugin.paimon.table.TableOptions.parseBoolean;
 import static io.trino.plugin.paimon.table.TableOptions.parseMemorySize;
 
 /**
- * The table options that shape written files, with Paimon's defaults: write buffer size, target file size, and the
+ * The table options that shape written files, with Paimon's defaults: write buffer size, whether a bucket whose rows
+ * overflow the buffer still ends a statement with one sorted run ({@code write-buffer-spillable}), target file size, and the
  * format and codec of the files of each level ({@code file.format} and {@code file.compression}, overridden per level
  * by {@code file.format.per.level} and {@code file.compression.per.level}, e.g. {@code 0:avro,5:parquet}) and of
  * changelog files ({@code changelog-file.format} and {@code changelog-file.compression}, else those of level 0).
  */
-public record WriteOptions(long writeBufferSize, long targetFileSize, Map<Integer, FileWriteFormat> levelFormats, FileWriteFormat defaultFormat, FileWriteFormat changelogFormat)
+public record WriteOptions(long writeBufferSize, boolean writeBufferSpillable, long targetFileSize, Map<Integer, FileWriteFormat> levelFormats, FileWriteFormat defaultFormat, FileWriteFormat changelogFormat)
 {
     private static final String FORMAT = "file.format";
     private static final String COMPRESSION = "file.compression";
@@ -32,6 +34,7 @@ public record WriteOptions(long writeBufferSize, long targetFileSize, Map<Intege
     public static WriteOptions of(String tableName, Map<String, String> options, boolean primaryKeyTable)
     {
         long writeBufferSize = memorySize(tableName, options, "write-buffer-size", "256 mb");
+        boolean writeBufferSpillable = parseBoolean(tableName, "write-buffer-spillable", options.getOrDefault("write-buffer-spillable", "true"));
         long targetFileSize = memorySize(tableName, options, "target-file-size", primaryKeyTable ? "128 mb" : "256 mb");
         String format = options.getOrDefault(FORMAT, "parquet");
         String compression = options.getOrDefault(COMPRESSION, "zstd");
@@ -62,7 +65,7 @@ public record WriteOptions(long writeBufferSize, long targetFileSize, Map<Intege
                 changelogCompressionOption,
                 options.getOrDefault("changelog-file.compression", formats.get(0).compression()),
                 parquetLayout);
-        return new WriteOptions(writeBufferSize, targetFileSize, formats, defaultFormat, changelogFormat);
+        return new WriteOptions(writeBufferSize, writeBufferSpillable, targetFileSize, formats, defaultFormat, changelogFormat);
     }
 
     /** The format and codec of the data files written at the level. */

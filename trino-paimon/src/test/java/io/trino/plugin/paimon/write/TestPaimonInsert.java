@@ -104,11 +104,23 @@ final class TestPaimonInsert
         for (String table : List.of("wide", "wide_copy")) {
             paimon.createTable(DATABASE, table, wideSchema());
         }
-        paimon.createTable(DATABASE, "small_buffer", Schema.newBuilder()
+        for (String table : List.of("small_buffer", "small_buffer_runs")) {
+            paimon.createTable(DATABASE, table, Schema.newBuilder()
+                    .column("id", DataTypes.INT())
+                    .column("v", DataTypes.STRING())
+                    .primaryKey("id")
+                    .option("bucket", "1")
+                    .option("write-buffer-size", "4 kb")
+                    .option("write-buffer-spillable", String.valueOf(table.equals("small_buffer")))
+                    .build());
+        }
+        paimon.createTable(DATABASE, "small_buffer_sum", Schema.newBuilder()
                 .column("id", DataTypes.INT())
-                .column("v", DataTypes.STRING())
+                .column("total", DataTypes.BIGINT())
                 .primaryKey("id")
-                .option("bucket", "1")
+                .option("bucket", "2")
+                .option("merge-engine", "aggregation")
+                .option("fields.total.aggregate-function", "sum")
                 .option("write-buffer-size", "4 kb")
                 .build());
 
@@ -423,15 +435,55 @@ final class TestPaimonInsert
         return files.getFirst().file();
     }
 
+    /**
+     * A statement whose rows overflow the write buffer leaves one sorted run per bucket, as Paimon's spillable buffer
+     * does: the runs flushed on the way are merged when the statement's writers finish, and deleted.
+     */
     @Test
-    void smallWriteBufferFlushesSeveralSortedRuns()
+    void smallWriteBufferLeavesOneSortedRunPerBucket()
     {
         assertUpdate("INSERT INTO small_buffer SELECT CAST(x % 500 AS integer), 'v' || CAST(x AS varchar) FROM UNNEST(sequence(1, 2000)) t(x)", 2000);
         List<org.apache.paimon.manifest.ManifestEntry> files = ((FileStoreTable) paimon().getTable(DATABASE, "small_buffer")).store().newScan().plan().files();
-        assertThat(files).hasSizeGreaterThan(1);
+        assertThat(files).hasSize(1);
+        assertThat(files.getFirst().file().rowCount()).isEqualTo(500);
+        assertThat(files.getFirst().file().level()).isZero();
+        assertThat(files.getFirst().file().fileSource()).hasValue(org.apache.paimon.manifest.FileSource.APPEND);
+        assertThat(dataFileNames("small_buffer")).containsExactly(files.getFirst().file().fileName());
         // the last row of each key wins, wherever the flushes cut the statement
         assertThat(paimonRows("small_buffer")).hasSize(500).contains("+I(0, v2000)", "+I(1, v1501)", "+I(499, v1999)");
         assertQuery("SELECT count(*), min(v), max(v) FROM small_buffer WHERE id = 7", "VALUES (1, 'v1507', 'v1507')");
+
+        // a DELETE whose removals overflow the buffer leaves one more run, of -D records
+        assertUpdate("DELETE FROM small_buffer WHERE id < 400", 400);
+        files = ((FileStoreTable) paimon().getTable(DATABASE, "small_buffer")).store().newScan().plan().files();
+        assertThat(files).hasSize(2);
+        assertThat(files.stream().mapToLong(entry -> entry.file().deleteRowCount().orElseThrow()).sum()).isEqualTo(400);
+        assertThat(dataFileNames("small_buffer")).containsExactlyInAnyOrderElementsOf(files.stream().map(entry -> entry.file().fileName()).toList());
+        assertThat(paimonRows("small_buffer")).hasSize(100).contains("+I(400, v1900)", "+I(499, v1999)");
+        assertThat(fsckViolations("small_buffer")).isEmpty();
+    }
+
+    /** Records of one key in different flushes of a statement are folded by the merge engine when the runs merge. */
+    @Test
+    void smallWriteBufferFoldsAggregatesAcrossFlushes()
+    {
+        assertUpdate("INSERT INTO small_buffer_sum SELECT CAST(x % 300 AS integer), x FROM UNNEST(sequence(1, 3000)) t(x)", 3000);
+        List<org.apache.paimon.manifest.ManifestEntry> files = ((FileStoreTable) paimon().getTable(DATABASE, "small_buffer_sum")).store().newScan().plan().files();
+        assertThat(files).hasSize(2);
+        assertThat(files.stream().mapToLong(entry -> entry.file().rowCount()).sum()).isEqualTo(300);
+        // key k sums k + (k + 300) + ... + (k + 2700), key 0 the multiples of 300 up to 3000
+        assertThat(paimonRows("small_buffer_sum")).hasSize(300).contains("+I(1, %s)".formatted(10 * 1 + 300 * 45), "+I(0, %s)".formatted(300 * 55));
+        assertQuery("SELECT sum(total) FROM small_buffer_sum", "VALUES %s".formatted(3000L * 3001 / 2));
+    }
+
+    /** With {@code write-buffer-spillable} = false each flush stays a sorted run, as in Paimon. */
+    @Test
+    void unspillableWriteBufferFlushesSeveralSortedRuns()
+    {
+        assertUpdate("INSERT INTO small_buffer_runs SELECT CAST(x % 500 AS integer), 'v' || CAST(x AS varchar) FROM UNNEST(sequence(1, 2000)) t(x)", 2000);
+        List<org.apache.paimon.manifest.ManifestEntry> files = ((FileStoreTable) paimon().getTable(DATABASE, "small_buffer_runs")).store().newScan().plan().files();
+        assertThat(files).hasSizeGreaterThan(1);
+        assertThat(paimonRows("small_buffer_runs")).hasSize(500).contains("+I(0, v2000)", "+I(1, v1501)", "+I(499, v1999)");
     }
 
     @Test
@@ -470,6 +522,15 @@ final class TestPaimonInsert
                             case null, default -> value;
                         })
                         .collect(Collectors.toList()))
+                .toList();
+    }
+
+    // the names of the data files in the table's folders, committed or not
+    private List<String> dataFileNames(String table)
+    {
+        return tableFiles(table).stream()
+                .map(path -> path.substring(path.lastIndexOf('/') + 1))
+                .filter(name -> name.startsWith("data-"))
                 .toList();
     }
 

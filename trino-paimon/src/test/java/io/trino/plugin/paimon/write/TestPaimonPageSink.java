@@ -7,9 +7,12 @@ import io.trino.filesystem.local.LocalFileSystemFactory;
 import io.trino.plugin.paimon.PaimonColumnHandle;
 import io.trino.plugin.paimon.PaimonConfig;
 import io.trino.plugin.paimon.PaimonInsertTableHandle;
+import io.trino.plugin.paimon.format.manifest.DataFileMeta;
 import io.trino.plugin.paimon.format.schema.SchemaFiles;
 import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.merge.KeyValueLayout;
+import io.trino.plugin.paimon.procedure.BucketCompactor;
+import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import io.trino.spi.Page;
@@ -33,6 +36,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -73,7 +77,9 @@ final class TestPaimonPageSink
         root = Files.createTempDirectory("paimon-sink");
         paimon = new PaimonJavaCatalog(Files.createDirectories(root.resolve("warehouse")));
         paimon.createDatabase(DATABASE);
-        provider = new PaimonPageSinkProvider(new LocalFileSystemFactory(root), TESTING_TYPE_MANAGER, CODEC, new PaimonConfig());
+        LocalFileSystemFactory fileSystemFactory = new LocalFileSystemFactory(root);
+        BucketCompactor runMerger = new BucketCompactor(fileSystemFactory, new PaimonPageSourceProvider(fileSystemFactory, TESTING_TYPE_MANAGER), TESTING_TYPE_MANAGER);
+        provider = new PaimonPageSinkProvider(fileSystemFactory, TESTING_TYPE_MANAGER, CODEC, new PaimonConfig(), runMerger);
     }
 
     @AfterAll
@@ -104,11 +110,12 @@ final class TestPaimonPageSink
         assertThat(PaimonJavaCatalog.readRows(paimon.getTable(DATABASE, "aborted"))).containsExactly("+I(1, existing)");
     }
 
+    /** With {@code write-buffer-spillable} = false each flush stays a sorted run of its own, as in Paimon. */
     @Test
     void finishDescribesEverySortedRunWritten()
             throws IOException
     {
-        createTable("finished");
+        createTable("finished", Map.of("write-buffer-spillable", "false"));
         ConnectorPageSink sink = createSink("finished");
         // keys 0..999 twice, the second time in reverse order
         sink.appendPage(rows(0, 1000));
@@ -135,6 +142,31 @@ final class TestPaimonPageSink
     }
 
     /**
+     * By default the runs a bucket flushed are merged into one when the sink finishes, and deleted: the merged run holds
+     * every key once, with the values and sequence numbers of its newest records.
+     */
+    @Test
+    void finishMergesTheFlushedRunsIntoOne()
+            throws IOException
+    {
+        createTable("merged");
+        ConnectorPageSink sink = createSink("merged");
+        sink.appendPage(rows(0, 1000));
+        sink.appendPage(reversedRows(1000));
+        assertThat(dataFiles("merged")).hasSizeGreaterThan(1);
+        List<WrittenFile> files = sink.finish().join().stream().map(fragment -> CODEC.fromJson(fragment.getBytes()).dataFile().orElseThrow()).toList();
+        assertThat(files).hasSize(1);
+        WrittenFile file = files.getFirst();
+        assertThat(dataFiles("merged")).containsExactly(root.resolve("warehouse/%s.db/merged/bucket-0".formatted(DATABASE)).resolve(file.fileName()));
+        assertThat(file.rowCount()).isEqualTo(1000);
+        assertThat(file.level()).isZero();
+        assertThat(file.fileSource()).isEqualTo(DataFileMeta.FILE_SOURCE_APPEND);
+        // the second page's records, numbered 1000..1999, replaced the first page's
+        assertThat(file.minSequenceNumber()).isEqualTo(1000);
+        assertThat(file.maxSequenceNumber()).isEqualTo(1999);
+    }
+
+    /**
      * A key whose records in one statement fold to a removal (+I then -D under deduplicate) is still written, as its
      * -D: dropping it would let the key's row in older files be read again.
      */
@@ -156,12 +188,18 @@ final class TestPaimonPageSink
 
     private Table createTable(String name)
     {
+        return createTable(name, Map.of());
+    }
+
+    private Table createTable(String name, Map<String, String> options)
+    {
         return paimon.createTable(DATABASE, name, Schema.newBuilder()
                 .column("id", DataTypes.INT())
                 .column("v", DataTypes.STRING())
                 .primaryKey("id")
                 .option("bucket", "1")
                 .option("write-buffer-size", "256 kb")
+                .options(options)
                 .build());
     }
 

@@ -1,0 +1,23 @@
+package io.trino.plugin.paimon.write;
+
+import io.trino.filesystem.Location;
+import io.trino.plugin.paimon.format.manifest.DataFileMeta;
+import io.trino.plugin.paimon.table.PaimonTable;
+import io.trino.spi.connector.ConnectorSession;
+
+import java.util.List;
+
+/**
+ * Merges the sorted runs one bucket writer flushed during a statement into a single sorted run of level 0, as Paimon's
+ * spillable write buffer does: a statement whose rows overflow the write buffer still leaves one run per bucket, so a
+ * key lookup reads one page per column instead of one per run. Reading the runs back takes the read path's merge, so
+ * the implementation lives beside compaction, outside this package.
+ */
+public interface SortedRunMerger
+{
+    /**
+     * @param runs the files of the runs, all in {@code bucketDirectory} at level 0; they are left in place
+     * @return the files of the merged run, in key order, at level 0 with file source APPEND
+     */
+    List<DataFileMeta> merge(ConnectorSession session, PaimonTable table, Location bucketDirectory, List<DataFileMeta> runs);
+}
