@@ -273,30 +273,34 @@ public final class FaultFs
     {
         counts.get(operation).incrementAndGet();
         Path path = Path.of(location.path());
-        // every rule counts the operation before any hang holds it, so that the n-th occurrence means the same for each
+        // every rule counts the operation before any hang holds it, so that the n-th occurrence means the same for each;
+        // the rules count one operation at a time, or two racing operations could each be the first for one rule and
+        // the second for another, and one of two hangs meant for them would hold neither
         Optional<Hang> held = Optional.empty();
         Optional<Rule> failing = Optional.empty();
-        for (ActiveRule active : rules) {
-            Rule rule = active.rule();
-            if (rule.operation() != operation || !active.matcher().matches(path)) {
-                continue;
-            }
-            int seen = active.seen().incrementAndGet();
-            boolean fire;
-            if (rule.occurrence() > 0) {
-                fire = seen == rule.occurrence();
-            }
-            else {
-                synchronized (random) {
-                    fire = random.nextDouble() < rule.probability();
+        synchronized (rules) {
+            for (ActiveRule active : rules) {
+                Rule rule = active.rule();
+                if (rule.operation() != operation || !active.matcher().matches(path)) {
+                    continue;
                 }
-            }
-            if (fire && rule.action() == Action.HANG) {
-                held = held.or(() -> Optional.ofNullable(hangs.get(rule)));
-            }
-            else if (fire && failing.isEmpty()) {
-                injected.incrementAndGet();
-                failing = Optional.of(rule);
+                int seen = active.seen().incrementAndGet();
+                boolean fire;
+                if (rule.occurrence() > 0) {
+                    fire = seen == rule.occurrence();
+                }
+                else {
+                    synchronized (random) {
+                        fire = random.nextDouble() < rule.probability();
+                    }
+                }
+                if (fire && rule.action() == Action.HANG) {
+                    held = held.or(() -> Optional.ofNullable(hangs.get(rule)));
+                }
+                else if (fire && failing.isEmpty()) {
+                    injected.incrementAndGet();
+                    failing = Optional.of(rule);
+                }
             }
         }
         held.ifPresent(Hang::hold);
