@@ -6,6 +6,7 @@ import io.trino.plugin.base.classloader.ClassLoaderSafeConnectorMetadata;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
 import io.trino.plugin.paimon.metadata.Compactions;
 import io.trino.plugin.paimon.metadata.PaimonMetadata;
+import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
 import io.trino.plugin.paimon.write.WriteFragment;
 import io.trino.spi.connector.ConnectorMetadata;
 import io.trino.spi.connector.ConnectorTransactionHandle;
@@ -27,12 +28,14 @@ public class PaimonTransactionManager
     private final TypeManager typeManager;
     private final JsonCodec<WriteFragment> fragmentCodec;
     private final Compactions compactions;
+    private final PaimonPageSourceProvider pageSources;
     private final Map<ConnectorTransactionHandle, ConnectorMetadata> transactions = new ConcurrentHashMap<>();
     private final Map<ConnectorTransactionHandle, PaimonMetadata> unwrapped = new ConcurrentHashMap<>();
 
     @Inject
-    public PaimonTransactionManager(FileSystemCatalog catalog, TypeManager typeManager, JsonCodec<WriteFragment> fragmentCodec, Compactions compactions)
+    public PaimonTransactionManager(FileSystemCatalog catalog, TypeManager typeManager, JsonCodec<WriteFragment> fragmentCodec, Compactions compactions, PaimonPageSourceProvider pageSources)
     {
+        this.pageSources = requireNonNull(pageSources, "pageSources is null");
         this.compactions = requireNonNull(compactions, "compactions is null");
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.typeManager = requireNonNull(typeManager, "typeManager is null");
@@ -41,7 +44,7 @@ public class PaimonTransactionManager
 
     public void begin(ConnectorTransactionHandle transaction)
     {
-        PaimonMetadata paimonMetadata = new PaimonMetadata(catalog, typeManager, fragmentCodec, compactions);
+        PaimonMetadata paimonMetadata = new PaimonMetadata(catalog, typeManager, fragmentCodec, compactions, pageSources);
         ConnectorMetadata metadata = new ClassLoaderSafeConnectorMetadata(paimonMetadata, getClass().getClassLoader());
         ConnectorMetadata previous = transactions.putIfAbsent(transaction, metadata);
         checkArgument(previous == null, "Transaction already exists: %s", transaction);

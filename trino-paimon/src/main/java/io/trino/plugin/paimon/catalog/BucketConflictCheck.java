@@ -4,6 +4,7 @@ import com.google.common.collect.ImmutableSet;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
+import io.trino.plugin.paimon.format.manifest.ManifestEntry.FileKind;
 import io.trino.plugin.paimon.format.manifest.ManifestFileMeta;
 import io.trino.plugin.paimon.format.manifest.SnapshotScan;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
@@ -12,6 +13,10 @@ import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.spi.TrinoException;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -24,7 +29,9 @@ import static java.util.Objects.requireNonNull;
 /**
  * Gives a commit up when another writer changed a bucket it writes since the snapshot it read (reliability.md §0.1):
  * new files in such a bucket carry sequence numbers from the same range as ours, so which record of a key wins would
- * be undefined. Snapshots are checked once each, also across retries; commits to other buckets pass, and so do
+ * be undefined. That matters only for a key both wrote: with a {@link SharedKeys} check, files another writer only
+ * added (an APPEND commit) conflict only when they hold a key this statement wrote, and otherwise the commit lands on
+ * top of them. Snapshots are checked once each, also across retries; commits to other buckets pass, and so do
  * compactions, which keep their records' sequence numbers (a compaction that removed a file this statement replaces
  * is caught by the committer's check that deleted files are live).
  */
@@ -35,7 +42,16 @@ public final class BucketConflictCheck
     private final SnapshotFiles snapshots;
     private final SnapshotScan scan;
     private final Predicate<Bucket> written;
+    private final Optional<SharedKeys> sharedKeys;
     private long checkedUpTo;
+
+    /** Whether files another writer added to a bucket hold a key this statement wrote there. */
+    @FunctionalInterface
+    public interface SharedKeys
+    {
+        /** A key both wrote, as text for the error, or empty when the keys are disjoint. */
+        Optional<String> sharedKey(Bucket bucket, List<ManifestEntry> added);
+    }
 
     /** A bucket of a partition, the partition as its binary row bytes. */
     public record Bucket(ByteBuffer partition, int bucket)
@@ -46,17 +62,22 @@ public final class BucketConflictCheck
         }
     }
 
-    public BucketConflictCheck(TrinoFileSystem fileSystem, Location tableLocation, String tableName, OptionalLong baseSnapshotId, Set<Bucket> written)
+    /**
+     * @param sharedKeys how to tell whether another writer's new files in a bucket hold a key this statement wrote;
+     * without it any change to a written bucket is a conflict
+     */
+    public BucketConflictCheck(TrinoFileSystem fileSystem, Location tableLocation, String tableName, OptionalLong baseSnapshotId, Set<Bucket> written, Optional<SharedKeys> sharedKeys)
     {
-        this(fileSystem, tableLocation, tableName, baseSnapshotId, ImmutableSet.copyOf(written)::contains);
+        this(fileSystem, tableLocation, tableName, baseSnapshotId, ImmutableSet.copyOf(written)::contains, sharedKeys);
     }
 
-    private BucketConflictCheck(TrinoFileSystem fileSystem, Location tableLocation, String tableName, OptionalLong baseSnapshotId, Predicate<Bucket> written)
+    private BucketConflictCheck(TrinoFileSystem fileSystem, Location tableLocation, String tableName, OptionalLong baseSnapshotId, Predicate<Bucket> written, Optional<SharedKeys> sharedKeys)
     {
         this.tableName = requireNonNull(tableName, "tableName is null");
         this.snapshots = new SnapshotFiles(fileSystem, tableLocation);
         this.scan = new SnapshotScan(fileSystem, tableLocation);
         this.written = requireNonNull(written, "written is null");
+        this.sharedKeys = requireNonNull(sharedKeys, "sharedKeys is null");
         this.checkedUpTo = baseSnapshotId.orElse(0);
     }
 
@@ -68,7 +89,7 @@ public final class BucketConflictCheck
     public static BucketConflictCheck ofPartitions(TrinoFileSystem fileSystem, Location tableLocation, String tableName, OptionalLong baseSnapshotId, Set<ByteBuffer> partitions)
     {
         Set<ByteBuffer> replaced = ImmutableSet.copyOf(partitions);
-        return new BucketConflictCheck(fileSystem, tableLocation, tableName, baseSnapshotId, bucket -> replaced.isEmpty() || replaced.contains(bucket.partition()));
+        return new BucketConflictCheck(fileSystem, tableLocation, tableName, baseSnapshotId, bucket -> replaced.isEmpty() || replaced.contains(bucket.partition()), Optional.empty());
     }
 
     @Override
@@ -85,11 +106,23 @@ public final class BucketConflictCheck
                 checkedUpTo = id;
                 continue;
             }
+            Map<Bucket, List<ManifestEntry>> added = new LinkedHashMap<>();
             for (ManifestFileMeta manifest : scan.readManifestList(snapshot.deltaManifestList(), snapshot.deltaManifestListSize())) {
                 for (ManifestEntry entry : scan.readManifest(manifest)) {
-                    if (written.test(new Bucket(ByteBuffer.wrap(entry.partition().bytes()), entry.bucket()))) {
+                    Bucket bucket = new Bucket(ByteBuffer.wrap(entry.partition().bytes()), entry.bucket());
+                    if (!written.test(bucket)) {
+                        continue;
+                    }
+                    if (sharedKeys.isEmpty() || snapshot.commitKind() != CommitKind.APPEND || entry.kind() != FileKind.ADD) {
                         throw conflict("snapshot %s (%s by %s) changed bucket %s, which this statement also wrote".formatted(id, snapshot.commitKind(), snapshot.commitUser(), entry.bucket()));
                     }
+                    added.computeIfAbsent(bucket, _ -> new ArrayList<>()).add(entry);
+                }
+            }
+            for (Map.Entry<Bucket, List<ManifestEntry>> bucket : added.entrySet()) {
+                Optional<String> key = sharedKeys.get().sharedKey(bucket.getKey(), bucket.getValue());
+                if (key.isPresent()) {
+                    throw conflict("snapshot %s (%s by %s) wrote key %s in bucket %s, which this statement also wrote".formatted(id, snapshot.commitKind(), snapshot.commitUser(), key.get(), bucket.getKey().bucket()));
                 }
             }
             checkedUpTo = id;

@@ -25,6 +25,7 @@ import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.Snapshot.CommitKind;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
+import io.trino.plugin.paimon.read.KeyLookup;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.spi.TrinoException;
 
@@ -62,13 +63,18 @@ final class InsertCommit
     private final PaimonInsertTableHandle handle;
     private final TableSchema schema;
     private final TableOptions options;
+    private final KeyLookup keyLookup;
 
-    InsertCommit(TrinoFileSystem fileSystem, PaimonInsertTableHandle handle)
+    /**
+     * @param keyLookup reads the keys of written files, to tell whether a rival commit to a written bucket wrote one of ours
+     */
+    InsertCommit(TrinoFileSystem fileSystem, PaimonInsertTableHandle handle, KeyLookup keyLookup)
     {
         this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
         this.handle = requireNonNull(handle, "handle is null");
         this.schema = handle.table().schema();
         this.options = handle.table().options();
+        this.keyLookup = requireNonNull(keyLookup, "keyLookup is null");
     }
 
     /**
@@ -104,7 +110,7 @@ final class InsertCommit
             Set<Bucket> buckets = files.stream()
                     .map(entry -> new Bucket(ByteBuffer.wrap(entry.partition().bytes()), entry.bucket()))
                     .collect(toImmutableSet());
-            check = new BucketConflictCheck(fileSystem, location, tableName, handle.baseSnapshotId(), buckets);
+            check = new BucketConflictCheck(fileSystem, location, tableName, handle.baseSnapshotId(), buckets, Optional.of(new WrittenKeys(handle.table(), keyLookup, files)));
         }
         if (handle.dynamicBuckets().isPresent()) {
             Set<ByteBuffer> partitions = files.stream().map(entry -> ByteBuffer.wrap(entry.partition().bytes())).collect(toImmutableSet());

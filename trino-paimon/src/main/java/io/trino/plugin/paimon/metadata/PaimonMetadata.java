@@ -31,6 +31,7 @@ import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.metadata.PaimonSessionProperties.InsertExistingPartitionsBehavior;
 import io.trino.plugin.paimon.procedure.Optimize;
 import io.trino.plugin.paimon.read.AuditLogPageSource;
+import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
 import io.trino.plugin.paimon.read.TableStatisticsEstimate;
 import io.trino.plugin.paimon.table.MergeRowId;
 import io.trino.plugin.paimon.table.PaimonTable;
@@ -128,13 +129,15 @@ public class PaimonMetadata
     private final SchemaEvolution schemaEvolution;
     private final TableMaintenance maintenance;
     private final Compactions compactions;
+    private final PaimonPageSourceProvider pageSources;
     private final Map<SchemaTableName, Optional<PaimonTable>> loadedTables = new HashMap<>();
     // undoes what a statement wrote and has not published yet: by commit identifier the table of a CREATE TABLE AS,
     // by staging folder the compacted files of an optimize
     private final Map<String, Runnable> uncommittedWork = new LinkedHashMap<>();
 
-    public PaimonMetadata(FileSystemCatalog catalog, TypeManager typeManager, JsonCodec<WriteFragment> fragmentCodec, Compactions compactions)
+    public PaimonMetadata(FileSystemCatalog catalog, TypeManager typeManager, JsonCodec<WriteFragment> fragmentCodec, Compactions compactions, PaimonPageSourceProvider pageSources)
     {
+        this.pageSources = requireNonNull(pageSources, "pageSources is null");
         this.compactions = requireNonNull(compactions, "compactions is null");
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.typeMapping = new TypeMapping(typeManager.getTypeOperators());
@@ -665,7 +668,7 @@ public class PaimonMetadata
                 .flatMap(fragment -> fragment.indexFile().stream())
                 .map(WrittenIndexFile::toIndexManifestEntry)
                 .collect(toImmutableList());
-        new InsertCommit(catalog.fileSystem(session), handle).commit(files, changelogFiles, indexFiles, session.getQueryId())
+        new InsertCommit(catalog.fileSystem(session), handle, pageSources.createKeyLookup(session, handle.table())).commit(files, changelogFiles, indexFiles, session.getQueryId())
                 .ifPresent(snapshot -> compactions.compactCommittedWrite(session, catalog.fileSystem(session), handle, snapshot, files));
     }
 

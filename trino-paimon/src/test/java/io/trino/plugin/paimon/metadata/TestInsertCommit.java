@@ -3,6 +3,7 @@ package io.trino.plugin.paimon.metadata;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.filesystem.local.LocalFileSystem;
+import io.trino.filesystem.local.LocalFileSystemFactory;
 import io.trino.plugin.paimon.PaimonInsertTableHandle;
 import io.trino.plugin.paimon.format.manifest.DataFileMeta;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
@@ -12,9 +13,12 @@ import io.trino.plugin.paimon.format.schema.SchemaFiles;
 import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
+import io.trino.plugin.paimon.read.KeyLookup;
+import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
+import io.trino.plugin.paimon.testing.RowText;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.SchemaTableName;
 import org.apache.paimon.data.BinaryString;
@@ -32,13 +36,15 @@ import java.util.OptionalLong;
 import java.util.UUID;
 
 import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
+import static io.trino.testing.TestingConnectorSession.SESSION;
+import static io.trino.type.InternalTypeManager.TESTING_TYPE_MANAGER;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Commits of INSERT racing with other writers: a rival commit to a bucket the statement wrote since the snapshot it
- * read fails the statement and removes its files, leaving the table as the rival left it; a rival commit to other
- * buckets is committed on top of.
+ * Commits of INSERT racing with other writers: a rival commit that wrote a key the statement wrote since the snapshot
+ * it read fails the statement and removes its files, leaving the table as the rival left it; a rival commit to other
+ * buckets, or to other keys of the same buckets, is committed on top of.
  */
 final class TestInsertCommit
         extends AbstractPaimonJavaQueryTest
@@ -54,6 +60,12 @@ final class TestInsertCommit
     protected void createTables(PaimonJavaCatalog paimon)
     {
         paimon.createTable(DATABASE, "raced", Schema.newBuilder()
+                .column("id", DataTypes.INT())
+                .column("v", DataTypes.STRING())
+                .primaryKey("id")
+                .option("bucket", "2")
+                .build());
+        paimon.createTable(DATABASE, "raced_keys", Schema.newBuilder()
                 .column("id", DataTypes.INT())
                 .column("v", DataTypes.STRING())
                 .primaryKey("id")
@@ -96,7 +108,7 @@ final class TestInsertCommit
                 Optional.empty(),
                 UUID.randomUUID().toString(),
                 true);
-        assertThatThrownBy(() -> new InsertCommit(fileSystem, handle).commit(List.of(otherBucket), List.of(), "query-3"))
+        assertThatThrownBy(() -> new InsertCommit(fileSystem, handle, keyLookup(handle)).commit(List.of(otherBucket), List.of(), "query-3"))
                 .isInstanceOfSatisfying(TrinoException.class, e -> assertThat(e.getErrorCode()).isEqualTo(TRANSACTION_CONFLICT.toErrorCode()))
                 .hasMessageContaining("conflicts with a concurrent commit: snapshot %s".formatted(rival.id()));
         assertThat(snapshots.latestSnapshotId().getAsLong()).isEqualTo(rival.id());
@@ -131,7 +143,7 @@ final class TestInsertCommit
         assertThatThrownBy(() -> insertCommit(fileSystem, location, schema, base).commit(List.of(sameBucket, otherBucket), List.of(), "query-1"))
                 .isInstanceOfSatisfying(TrinoException.class, e -> assertThat(e.getErrorCode()).isEqualTo(TRANSACTION_CONFLICT.toErrorCode()))
                 .hasMessageContaining("Write to Paimon table commits.raced conflicts with a concurrent commit: snapshot %s".formatted(rival.id()))
-                .hasMessageContaining("changed bucket %s".formatted(rivalBucket));
+                .hasMessageContaining("wrote key [1] in bucket %s".formatted(rivalBucket));
         assertThat(snapshots.latestSnapshotId().getAsLong()).isEqualTo(rival.id());
         assertThat(Files.exists(dataFile(location, sameBucket))).isFalse();
         assertThat(Files.exists(dataFile(location, otherBucket))).isFalse();
@@ -147,17 +159,59 @@ final class TestInsertCommit
         assertThat(PaimonJavaCatalog.readRows(paimon().getTable(DATABASE, "raced"))).isEqualTo(afterRival);
     }
 
-    private static InsertCommit insertCommit(TrinoFileSystem fileSystem, Location location, TableSchema schema, Snapshot base)
+    /**
+     * A rival commit that added a key to a bucket the statement also wrote, where the statement's file holds other
+     * keys: the statement lands on top of it, and Paimon Java reads both writes.
+     */
+    @Test
+    void rivalCommitOfOtherKeysToTheSameBucketLandsBoth()
+            throws IOException
+    {
+        assertUpdate("INSERT INTO raced_keys SELECT CAST(x AS integer), 'trino' FROM UNNEST(sequence(1, 20)) t(x)", 20);
+        TrinoFileSystem fileSystem = new LocalFileSystem(root());
+        Location location = Location.of("local:///warehouse/%s.db/raced_keys".formatted(DATABASE));
+        SnapshotFiles snapshots = new SnapshotFiles(fileSystem, location);
+        SnapshotScan scan = new SnapshotScan(fileSystem, location);
+        Snapshot base = snapshots.latestSnapshot().orElseThrow();
+        List<ManifestEntry> baseFiles = scan.liveFiles(base, ScanFilter.ALL);
+
+        // the rival adds key 21, which no file of the statement holds
+        PaimonJavaCatalog.write(paimon().getTable(DATABASE, "raced_keys"), List.of(GenericRow.of(21, BinaryString.fromString("rival"))));
+        Snapshot rival = snapshots.latestSnapshot().orElseThrow();
+        int rivalBucket = deltaEntries(scan, rival).getFirst().bucket();
+        // the statement's file: keys 1..20 of that bucket again
+        ManifestEntry sameBucket = copy(location, baseFiles.stream().filter(entry -> entry.bucket() == rivalBucket).findFirst().orElseThrow());
+
+        TableSchema schema = new SchemaFiles(fileSystem, location).readSchema(base.schemaId());
+        insertCommit("raced_keys", fileSystem, location, schema, base).commit(List.of(sameBucket), List.of(), "query-4");
+        assertThat(snapshots.latestSnapshotId().getAsLong()).isEqualTo(rival.id() + 1);
+        assertThat(Files.exists(dataFile(location, sameBucket))).isTrue();
+        List<String> expected = java.util.stream.IntStream.rangeClosed(1, 21).mapToObj(key -> "+I(%s, %s)".formatted(key, key == 21 ? "rival" : "trino")).sorted().toList();
+        assertThat(PaimonJavaCatalog.readRows(paimon().getTable(DATABASE, "raced_keys")).stream().sorted().toList()).isEqualTo(expected);
+        assertThat(RowText.paimonText(computeActual("SELECT * FROM raced_keys"))).hasSize(21);
+    }
+
+    private InsertCommit insertCommit(TrinoFileSystem fileSystem, Location location, TableSchema schema, Snapshot base)
+    {
+        return insertCommit("raced", fileSystem, location, schema, base);
+    }
+
+    private InsertCommit insertCommit(String table, TrinoFileSystem fileSystem, Location location, TableSchema schema, Snapshot base)
     {
         PaimonInsertTableHandle handle = new PaimonInsertTableHandle(
-                new PaimonTable(new SchemaTableName(DATABASE, "raced"), location, schema),
+                new PaimonTable(new SchemaTableName(DATABASE, table), location, schema),
                 OptionalLong.of(base.id()),
                 List.of(),
                 List.of(),
                 Optional.empty(),
                 UUID.randomUUID().toString(),
                 false);
-        return new InsertCommit(fileSystem, handle);
+        return new InsertCommit(fileSystem, handle, keyLookup(handle));
+    }
+
+    private KeyLookup keyLookup(PaimonInsertTableHandle handle)
+    {
+        return new PaimonPageSourceProvider(new LocalFileSystemFactory(root()), TESTING_TYPE_MANAGER).createKeyLookup(SESSION, handle.table());
     }
 
     private static List<ManifestEntry> deltaEntries(SnapshotScan scan, Snapshot snapshot)
