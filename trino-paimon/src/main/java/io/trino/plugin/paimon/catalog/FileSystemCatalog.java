@@ -22,7 +22,6 @@ import java.util.Set;
 
 import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.collect.ImmutableList.toImmutableList;
-import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_CONFLICT;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.spi.StandardErrorCode.SCHEMA_ALREADY_EXISTS;
@@ -293,20 +292,6 @@ public class FileSystemCatalog
             return false;
         }
         return schemaFiles.createSchema(schema);
-    }
-
-    /**
-     * Writes the next schema version ({@code schema-<id>}, one above the current one) exclusively, as Paimon's
-     * {@code SchemaManager} commits an ALTER TABLE.
-     *
-     * @throws TrinoException {@code PAIMON_COMMIT_CONFLICT} when another writer committed that schema version first
-     */
-    public void commitSchema(ConnectorSession session, SchemaTableName tableName, TableSchema schema)
-    {
-        SchemaFiles schemaFiles = new SchemaFiles(fileSystem(session), tableLocation(tableName));
-        if (!schemaFiles.createSchema(schema)) {
-            throw new TrinoException(PAIMON_COMMIT_CONFLICT, "Table %s: schema %s was committed by another writer meanwhile; retry the statement".formatted(tableName, schema.id()));
-        }
     }
 
     /**

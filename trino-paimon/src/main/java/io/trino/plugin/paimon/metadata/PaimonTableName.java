@@ -45,9 +45,4 @@ record PaimonTableName(SchemaTableName table, Optional<String> branch, Optional<
         Optional<String> systemTable = next < parts.length ? Optional.of(parts[next]) : Optional.empty();
         return new PaimonTableName(table, branch, systemTable);
     }
-
-    boolean isPlain()
-    {
-        return branch.isEmpty() && systemTable.isEmpty();
-    }
 }

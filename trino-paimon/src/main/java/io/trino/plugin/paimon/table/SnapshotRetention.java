@@ -52,11 +52,6 @@ public record SnapshotRetention(int retainMin, int retainMax, Duration timeRetai
         return new SnapshotRetention(retainMin, retainMax, timeRetained, expireLimit, decoupled);
     }
 
-    public SnapshotRetention withTimeRetained(Duration timeRetained)
-    {
-        return new SnapshotRetention(retainMin, retainMax, timeRetained, expireLimit, changelogDecoupled);
-    }
-
     private static Optional<Integer> integer(String tableName, Map<String, String> options, String option)
     {
         return Optional.ofNullable(options.get(option)).map(value -> parseInteger(tableName, option, value));
