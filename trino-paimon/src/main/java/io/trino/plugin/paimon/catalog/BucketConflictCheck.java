@@ -27,7 +27,7 @@ import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Gives a commit up when another writer changed a bucket it writes since the snapshot it read (reliability.md §0.1):
+ * Gives a commit up when another writer changed a bucket it writes since the snapshot it read (paimon-format.md §11.4):
  * new files in such a bucket carry sequence numbers from the same range as ours, so which record of a key wins would
  * be undefined. That matters only for a key both wrote: with a {@link SharedKeys} check, files another writer only
  * added (an APPEND commit) conflict only when they hold a key this statement wrote, and otherwise the commit lands on

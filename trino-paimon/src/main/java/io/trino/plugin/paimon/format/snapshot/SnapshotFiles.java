@@ -179,7 +179,7 @@ public final class SnapshotFiles
      * A publish can land although the file system reports a failure, or report the file as already there when it
      * was this very write that created it (a retried conditional PUT, a rename that failed after moving the file).
      * So on any such answer the snapshot file is read back: it is this commit's when it names the same manifest
-     * lists, whose names are unique per attempt (reliability.md §0.2).
+     * lists, whose names are unique per attempt (paimon-format.md §11.4).
      *
      * @return false when another writer committed this snapshot id first
      * @throws TrinoException {@code PAIMON_COMMIT_STATE_UNKNOWN} when the publish failed and reading the snapshot
