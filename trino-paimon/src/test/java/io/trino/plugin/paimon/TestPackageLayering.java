@@ -1,5 +1,6 @@
 package io.trino.plugin.paimon;
 
+import com.google.common.base.Splitter;
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
 import com.google.common.collect.ImmutableSet;
@@ -22,10 +23,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The layers of the connector (architecture.md, "Packages of trino-paimon"), checked on the main sources: every
+ * The layers of the connector (docs/dev/architecture.md, "Layers"), checked on the main sources: every
  * reference to a class of the connector, imported or fully qualified, must go to a layer the table below allows, and
  * no group of packages may depend on each other in a cycle. The root package is two layers: the top (plugin,
  * factory, module, connector, transaction manager), which nothing else may use, and the shared vocabulary (error
@@ -61,6 +63,7 @@ final class TestPackageLayering
 
     private static final Pattern PACKAGE = Pattern.compile("^package\\s+([\\w.]+)\\s*;", Pattern.MULTILINE);
     private static final Pattern CONNECTOR_REFERENCE = Pattern.compile("\\bio\\.trino\\.plugin\\.paimon((?:\\.[a-z]\\w*)*)\\.([A-Z]\\w*)");
+    private static final Pattern BACKTICKED = Pattern.compile("`([^`]+)`");
     private static final Pattern TRINO_IMPORT = Pattern.compile("^import\\s+(?:static\\s+)?(io\\.trino\\.[\\w.]+)\\s*;", Pattern.MULTILINE);
 
     @Test
@@ -73,6 +76,36 @@ final class TestPackageLayering
     void noPackagesDependOnEachOtherInACycle()
     {
         assertThat(cycles(mainSources())).isEmpty();
+    }
+
+    @Test
+    void architectureNotesShowTheEnforcedLayers()
+            throws IOException
+    {
+        String notes = Files.readString(Path.of("../docs/dev/architecture.md"));
+        int start = notes.indexOf("<!-- layers");
+        int end = notes.indexOf("<!-- end of layers -->");
+        assertThat(start).as("start of the layers table in architecture.md").isNotNegative();
+        assertThat(end).as("end of the layers table in architecture.md").isGreaterThan(start);
+        Map<String, Set<String>> documented = new TreeMap<>();
+        Map<String, Set<String>> documentedTrino = new TreeMap<>();
+        for (String row : notes.substring(start, end).lines().filter(line -> line.startsWith("| `")).toList()) {
+            // | layer | what | may use (of Trino, only …) |
+            List<String> cells = Splitter.on('|').trimResults().splitToList(row);
+            String layer = backticked(cells.get(1)).getFirst();
+            String mayUse = cells.get(3);
+            int trino = mayUse.indexOf("(of Trino");
+            documented.put(layer, ImmutableSet.copyOf(backticked(trino < 0 ? mayUse : mayUse.substring(0, trino))));
+            documentedTrino.put(layer, trino < 0 ? ImmutableSet.of() : ImmutableSet.copyOf(backticked(mayUse.substring(trino))));
+        }
+        Map<String, Set<String>> enforcedTrino = new TreeMap<>();
+        for (String layer : ALLOWED.keySet()) {
+            enforcedTrino.put(layer, ALLOWED_TRINO.getOrDefault(layer, ImmutableList.of()).stream()
+                    .map(prefix -> prefix.endsWith(".") ? prefix.substring(0, prefix.length() - 1) : prefix)
+                    .collect(toImmutableSet()));
+        }
+        assertThat(documented).isEqualTo(new TreeMap<>(ALLOWED));
+        assertThat(documentedTrino).isEqualTo(enforcedTrino);
     }
 
     @Test
@@ -97,6 +130,16 @@ final class TestPackageLayering
                 "format/snapshot/Snapshot.java", "package io.trino.plugin.paimon.format.snapshot;\n\nimport io.trino.plugin.paimon.format.row.BinaryRow;\n");
         assertThat(cycles(sources)).containsExactly(
                 "[io.trino.plugin.paimon.format.row, io.trino.plugin.paimon.format.schema]");
+    }
+
+    private static List<String> backticked(String text)
+    {
+        List<String> names = new ArrayList<>();
+        Matcher matcher = BACKTICKED.matcher(text);
+        while (matcher.find()) {
+            names.add(matcher.group(1));
+        }
+        return names;
     }
 
     /** The main sources by path relative to the connector's root package. */
