@@ -63,12 +63,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * A warehouse on an S3-compatible server that the test starts in this process ({@link S3Server}, S3Proxy): Paimon
  * Java 1.4.2 writes it (on local disk, then uploaded as it is: see {@link S3Server#upload}), and the connector,
- * configured with the catalog file the README shows ({@code fs.native-s3.enabled}, {@code s3.*}), reads exactly
- * Paimon Java's rows, writes rows Paimon Java reads back (from a download of the table), and publishes each snapshot
+ * configured with the catalog file docs/catalogs-and-file-systems.md shows ({@code fs.native-s3.enabled},
+ * {@code s3.*}), reads exactly Paimon Java's rows, writes rows Paimon Java reads back (from a download of the table), and publishes each snapshot
  * with a conditional PUT ({@code If-None-Match: *}), so that of two commits racing for one snapshot id exactly one
  * takes it. Without an exclusive create, writes are refused.
  * <p>
- * Catalogs: {@code paimon} (the README's catalog file), {@code no_exclusive} (the same with
+ * Catalogs: {@code paimon} (the catalog file of docs/catalogs-and-file-systems.md), {@code no_exclusive} (the same with
  * {@code s3.exclusive-create=false}) and {@code faults} (the same S3 file system behind a {@link FaultFs}, which
  * holds or fails chosen operations).
  */

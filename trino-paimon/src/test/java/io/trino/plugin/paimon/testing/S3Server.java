@@ -96,7 +96,7 @@ public final class S3Server
         return "s3://%s/%s".formatted(BUCKET, name);
     }
 
-    /** The catalog file of a {@code paimon} catalog over a warehouse on this server, as the README shows it. */
+    /** The catalog file of a {@code paimon} catalog over a warehouse on this server, as docs/catalogs-and-file-systems.md shows. */
     public Map<String, String> catalogProperties(String warehouse)
     {
         return ImmutableMap.<String, String>builder()
