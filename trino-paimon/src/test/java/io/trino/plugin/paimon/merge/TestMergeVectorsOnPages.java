@@ -1,10 +1,14 @@
 package io.trino.plugin.paimon.merge;
 
+import com.google.common.base.Splitter;
 import io.trino.spi.TrinoException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -77,6 +81,23 @@ final class TestMergeVectorsOnPages
     {
         assertThat(DOC_IDS).doesNotHaveDuplicates();
         assertThat(vectors().map(Vector::id).toList()).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void docIdsAreTheVectorsOfTheNotes()
+            throws IOException
+    {
+        // the first cell of each row of the §13 tables ("D1 ✔", "P7a"), and Q7 of §5.1
+        String notes = Files.readString(Path.of("../docs/dev/merge-semantics.md"));
+        String vectorTables = notes.substring(notes.indexOf("## 13. Test vectors"), notes.indexOf("## 14."));
+        List<String> ids = new ArrayList<>(vectorTables.lines()
+                .filter(line -> line.startsWith("| ") && !line.startsWith("| #") && !line.startsWith("| ---"))
+                .map(line -> Splitter.on('|').trimResults().splitToList(line).get(1))
+                .map(cell -> Splitter.on(' ').splitToList(cell).getFirst())
+                .toList());
+        assertThat(notes.substring(notes.indexOf("### 5.1"), notes.indexOf("### 5.2"))).contains("(Q7)");
+        ids.add("Q7");
+        assertThat(DOC_IDS).containsExactlyInAnyOrderElementsOf(ids);
     }
 
     @Test
