@@ -24,8 +24,7 @@ public enum PaimonErrorCode
     /** The catalog configuration asks for something the connector does not offer. */
     PAIMON_UNSUPPORTED_CONFIGURATION(5, USER_ERROR),
     // 6 was a schema-level code that nothing raised; numbers are never reused
-    /** A commit cannot be applied on top of what other writers committed meanwhile. */
-    PAIMON_COMMIT_CONFLICT(7, EXTERNAL),
+    // 7 was a commit conflict code: a lost race is Trino's TRANSACTION_CONFLICT everywhere
     /** The records of a key cannot be merged under the table's merge engine (e.g. a retraction it refuses). */
     PAIMON_MERGE_ERROR(8, EXTERNAL),
     /** A data file is missing, truncated or not what its manifest entry describes. */
@@ -33,7 +32,9 @@ public enum PaimonErrorCode
     /** A commit's snapshot may or may not have been published: the file system failed and reading it back failed too. */
     PAIMON_COMMIT_STATE_UNKNOWN(10, EXTERNAL),
     /** A data file a write produced cannot be described as Paimon requires (e.g. a NULL in a NOT NULL key); it is not committed. */
-    PAIMON_INVALID_DATA_FILE(11, INTERNAL_ERROR);
+    PAIMON_INVALID_DATA_FILE(11, INTERNAL_ERROR),
+    /** The connector broke one of its own invariants (a value it wrote cannot be encoded, a handle it built is inconsistent). */
+    PAIMON_INTERNAL_ERROR(12, INTERNAL_ERROR);
 
     // 0x0520_0000: not used by any connector bundled with Trino
     private static final int ERROR_CODE_BASE = 0x0520_0000;

@@ -40,9 +40,9 @@ import java.util.function.Consumer;
 
 import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.collect.ImmutableList.toImmutableList;
-import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_CONFLICT;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_STATE_UNKNOWN;
 import static io.trino.plugin.paimon.format.snapshot.Snapshot.BATCH_COMMIT_IDENTIFIER;
+import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -273,7 +273,7 @@ public final class SnapshotCommitter
             attemptFiles.forEach(manifestWriter::delete);
             written.removeAll(attemptFiles);
             if (attempt >= maxRetries) {
-                throw new TrinoException(PAIMON_COMMIT_CONFLICT, "Commit to Paimon table %s failed: snapshot %s was taken by another writer %s times".formatted(tableLocation, snapshot.id(), attempt + 1));
+                throw new TrinoException(TRANSACTION_CONFLICT, "Commit to Paimon table %s failed: snapshot %s was taken by another writer %s times".formatted(tableLocation, snapshot.id(), attempt + 1));
             }
             log.debug("Snapshot %s of %s was committed by another writer, retrying", snapshot.id(), tableLocation);
             sleepBeforeRetry(attempt);
@@ -334,7 +334,7 @@ public final class SnapshotCommitter
                 .map(entry -> entry.file().fileName())
                 .collect(toImmutableList());
         if (!missing.isEmpty()) {
-            throw new TrinoException(PAIMON_COMMIT_CONFLICT, "Commit to Paimon table %s failed: files it deletes are no longer live (another writer changed them): %s".formatted(tableLocation, missing));
+            throw new TrinoException(TRANSACTION_CONFLICT, "Commit to Paimon table %s failed: files it deletes are no longer live (another writer changed them): %s".formatted(tableLocation, missing));
         }
     }
 
@@ -360,7 +360,8 @@ public final class SnapshotCommitter
         }
         catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new TrinoException(PAIMON_COMMIT_CONFLICT, "Interrupted while retrying a commit", e);
+            // the statement is being cancelled: an interrupt, not a conflict to retry
+            throw new RuntimeException("Interrupted while waiting to retry a commit", e);
         }
     }
 }

@@ -37,7 +37,7 @@ import java.util.function.Consumer;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_STATE_UNKNOWN;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
-import static io.trino.spi.StandardErrorCode.GENERIC_INTERNAL_ERROR;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INTERNAL_ERROR;
 import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
 import static java.util.Objects.requireNonNull;
 
@@ -104,7 +104,7 @@ final class CompactionCommit
             for (String fileName : fragment.compactedFiles()) {
                 ManifestEntry entry = live.get(fileKey(partition, fragment.bucket(), fileName));
                 if (entry == null) {
-                    throw new TrinoException(GENERIC_INTERNAL_ERROR, "Table %s: compacted file %s is not live in snapshot %s".formatted(tableName, fileName, baseSnapshotId));
+                    throw new TrinoException(PAIMON_INTERNAL_ERROR, "Table %s: compacted file %s is not live in snapshot %s".formatted(tableName, fileName, baseSnapshotId));
                 }
                 deleted.add(new ManifestEntry(FileKind.DELETE, entry.partition(), entry.bucket(), entry.totalBuckets(), entry.file()));
             }
@@ -133,7 +133,7 @@ final class CompactionCommit
             for (IndexManifestEntry.DeletionVectorRange range : fragment.deletionVectors().map(DeletionVectorFile::ranges).orElse(List.of())) {
                 ManifestEntry entry = live.get(fileKey(partition, fragment.bucket(), range.dataFileName()));
                 if (entry == null) {
-                    throw new TrinoException(GENERIC_INTERNAL_ERROR, "Table %s: data file %s with a deletion vector in %s is not live in snapshot %s".formatted(tableName, range.dataFileName(), fragment.deletionVectors().get().fileName(), baseSnapshotId));
+                    throw new TrinoException(PAIMON_INTERNAL_ERROR, "Table %s: data file %s with a deletion vector in %s is not live in snapshot %s".formatted(tableName, range.dataFileName(), fragment.deletionVectors().get().fileName(), baseSnapshotId));
                 }
                 kept.add(entry.identifier());
             }
@@ -182,7 +182,7 @@ final class CompactionCommit
             }
             for (IndexManifestEntry.DeletionVectorRange range : index.deletionVectorRanges().orElse(List.of())) {
                 if (!compacted.contains(fileKey(index.partition().bytes(), index.bucket(), range.dataFileName()))) {
-                    throw new TrinoException(GENERIC_INTERNAL_ERROR, "Table %s: a compaction of bucket %s leaves data file %s with its deletion vector in %s in place".formatted(table.name(), index.bucket(), range.dataFileName(), index.fileName()));
+                    throw new TrinoException(PAIMON_INTERNAL_ERROR, "Table %s: a compaction of bucket %s leaves data file %s with its deletion vector in %s in place".formatted(table.name(), index.bucket(), range.dataFileName(), index.fileName()));
                 }
             }
             changes.add(new IndexManifestEntry(FileKind.DELETE, index.partition(), index.bucket(), index.indexType(), index.fileName(), index.fileSize(), index.rowCount(), index.deletionVectorRanges(), index.externalPath()));

@@ -39,8 +39,8 @@ import java.util.Set;
 import java.util.UUID;
 
 import static com.google.common.collect.ImmutableSet.toImmutableSet;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INTERNAL_ERROR;
 import static io.trino.plugin.paimon.metadata.PaimonSessionProperties.isCompactionOnWriteEnabled;
-import static io.trino.spi.StandardErrorCode.GENERIC_INTERNAL_ERROR;
 import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
 import static java.util.Objects.requireNonNull;
 
@@ -122,7 +122,7 @@ public final class Compactions
         catch (RuntimeException e) {
             String tableName = handle.table().name().toString();
             if (handle.table().options().batchScanSkipsLevelZero()) {
-                ErrorCodeSupplier code = e instanceof TrinoException trinoException ? trinoException::getErrorCode : () -> GENERIC_INTERNAL_ERROR.toErrorCode();
+                ErrorCodeSupplier code = e instanceof TrinoException trinoException ? trinoException::getErrorCode : () -> PAIMON_INTERNAL_ERROR.toErrorCode();
                 throw new TrinoException(code, ("Table %s: the statement's rows are committed (snapshot %s), but the compaction that makes them visible failed; " +
                         "do not repeat the statement, run ALTER TABLE %s EXECUTE optimize: %s").formatted(tableName, appended.id(), tableName, e.getMessage()), e);
             }

@@ -96,6 +96,7 @@ import java.util.function.UnaryOperator;
 
 import static com.google.common.collect.ImmutableList.toImmutableList;
 import static com.google.common.collect.ImmutableSet.toImmutableSet;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INTERNAL_ERROR;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_UNSUPPORTED_TYPE;
 import static io.trino.plugin.paimon.metadata.PaimonSessionProperties.insertExistingPartitionsBehavior;
 import static io.trino.plugin.paimon.metadata.PaimonSessionProperties.isCompactionOnWriteEnabled;
@@ -568,7 +569,7 @@ public class PaimonMetadata
         // the pages carry every table column, in table order
         List<PaimonColumnHandle> tableColumns = writeColumns(table);
         if (!columns.equals(tableColumns)) {
-            throw new TrinoException(PaimonErrorCode.PAIMON_INVALID_METADATA, "Table %s: INSERT columns %s are not the table columns %s".formatted(tableName, columns, tableColumns));
+            throw new TrinoException(PAIMON_INTERNAL_ERROR, "Table %s: INSERT columns %s are not the table columns %s".formatted(tableName, columns, tableColumns));
         }
         boolean overwrite = insertExistingPartitionsBehavior(session) == InsertExistingPartitionsBehavior.OVERWRITE;
         if (overwrite && table.hasPrimaryKey() && options.bucket() == TableOptions.DYNAMIC_BUCKET) {
@@ -750,7 +751,7 @@ public class PaimonMetadata
                 return i;
             }
         }
-        throw new TrinoException(PaimonErrorCode.PAIMON_INVALID_METADATA, "Table %s: routing column %s is not in the row id %s".formatted(table.name(), column, rowIdNames));
+        throw new TrinoException(PAIMON_INTERNAL_ERROR, "Table %s: routing column %s is not in the row id %s".formatted(table.name(), column, rowIdNames));
     }
 
     /**

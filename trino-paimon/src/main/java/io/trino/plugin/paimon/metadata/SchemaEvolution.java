@@ -14,7 +14,7 @@ import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.TableNotFoundException;
 
-import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_CONFLICT;
+import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -62,7 +62,7 @@ final class SchemaEvolution
                 return next;
             }
         }
-        throw new TrinoException(PAIMON_COMMIT_CONFLICT, "Table %s: the schema was changed by other writers %s times while this statement tried to change it; retry the statement".formatted(tableName, MAX_ATTEMPTS));
+        throw new TrinoException(TRANSACTION_CONFLICT, "Table %s: the schema was changed by other writers %s times while this statement tried to change it; retry the statement".formatted(tableName, MAX_ATTEMPTS));
     }
 
     private void validate(SchemaTableName tableName, TableSchema schema)

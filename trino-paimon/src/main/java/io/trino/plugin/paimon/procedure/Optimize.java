@@ -35,7 +35,7 @@ import java.util.UUID;
 
 import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
-import static io.trino.spi.StandardErrorCode.GENERIC_INTERNAL_ERROR;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INTERNAL_ERROR;
 import static io.trino.spi.StandardErrorCode.INVALID_PROCEDURE_ARGUMENT;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 
@@ -142,7 +142,7 @@ public final class Optimize
         for (String bucket : TableExecuteSplitManager.bucketIds(splitSourceInfo)) {
             CompactionFragment fragment = found.get(bucket);
             if (fragment == null) {
-                throw new TrinoException(GENERIC_INTERNAL_ERROR, "Table %s: the compaction of bucket %s left no result in %s".formatted(handle.schemaTableName(), bucket, staging));
+                throw new TrinoException(PAIMON_INTERNAL_ERROR, "Table %s: the compaction of bucket %s left no result in %s".formatted(handle.schemaTableName(), bucket, staging));
             }
             fragments.add(fragment);
         }

@@ -9,7 +9,7 @@ import io.trino.spi.type.Int128;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 
-import static io.trino.spi.StandardErrorCode.GENERIC_INTERNAL_ERROR;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INTERNAL_ERROR;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 /**
@@ -44,7 +44,7 @@ final class NativeValues
                     : Int128.valueOf(((BigDecimal) value).unscaledValue());
             case DataType.VarCharType _ -> Slices.utf8Slice((String) value);
             case DataType.BinaryType _, DataType.VarBinaryType _ -> Slices.wrappedBuffer((byte[]) value);
-            default -> throw new TrinoException(GENERIC_INTERNAL_ERROR, "Not a type pruning converts: " + type);
+            default -> throw new TrinoException(PAIMON_INTERNAL_ERROR, "Not a type pruning converts: " + type);
         };
     }
 
@@ -65,7 +65,7 @@ final class NativeValues
                     : new BigDecimal(BigInteger.valueOf((long) value), decimal.scale());
             case DataType.VarCharType _ -> ((Slice) value).toString(UTF_8);
             case DataType.BinaryType _, DataType.VarBinaryType _ -> ((Slice) value).getBytes();
-            default -> throw new TrinoException(GENERIC_INTERNAL_ERROR, "Not a type pruning converts: " + type);
+            default -> throw new TrinoException(PAIMON_INTERNAL_ERROR, "Not a type pruning converts: " + type);
         };
     }
 }

@@ -40,7 +40,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import static io.trino.spi.StandardErrorCode.GENERIC_INTERNAL_ERROR;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INTERNAL_ERROR;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -119,7 +119,7 @@ public class PaimonPageSourceProvider
             }
             KeyValueLayout layout = new KeyValueLayout(0, new int[0], false, outputChannels);
             return new PaimonPageSource(split.files(), false, ImmutableList.of(), layout, outputTypes, null, () -> {
-                throw new TrinoException(GENERIC_INTERNAL_ERROR, "Append files are never merged: " + table.name());
+                throw new TrinoException(PAIMON_INTERNAL_ERROR, "Append files are never merged: " + table.name());
             }, false, true, false, rowLimit, file -> fileOpener.open(file, ImmutableList.of(), false, requested));
         }
 

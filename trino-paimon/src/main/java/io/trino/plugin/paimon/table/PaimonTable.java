@@ -19,7 +19,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
-import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INTERNAL_ERROR;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
@@ -83,7 +83,7 @@ public final class PaimonTable
             schema = TableSchemaJson.parse(schemaJson.getBytes(UTF_8));
         }
         catch (InvalidMetadataException e) {
-            throw new TrinoException(PAIMON_INVALID_METADATA, "Invalid schema of table %s in its table handle: %s".formatted(name, e.getMessage()), e);
+            throw new TrinoException(PAIMON_INTERNAL_ERROR, "Invalid schema of table %s in its table handle: %s".formatted(name, e.getMessage()), e);
         }
         return new PaimonTable(name, Location.of(location), branch, schema);
     }

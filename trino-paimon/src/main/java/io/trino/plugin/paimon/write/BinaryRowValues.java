@@ -15,7 +15,7 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.List;
 
-import static io.trino.spi.StandardErrorCode.GENERIC_INTERNAL_ERROR;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INTERNAL_ERROR;
 import static io.trino.spi.type.Chars.padSpaces;
 import static io.trino.spi.type.DateTimeEncoding.unpackMillisUtc;
 import static java.nio.charset.StandardCharsets.UTF_8;
@@ -60,7 +60,7 @@ public final class BinaryRowValues
             case DataType.LocalZonedTimestampType timestamp -> timestamp.precision() <= 3
                     ? new Timestamp(unpackMillisUtc(trinoType.getLong(block, position)), 0)
                     : longTimestampWithTimeZone((LongTimestampWithTimeZone) trinoType.getObject(block, position));
-            default -> throw new TrinoException(GENERIC_INTERNAL_ERROR, "Type has no binary-row value here: " + type.asSqlString());
+            default -> throw new TrinoException(PAIMON_INTERNAL_ERROR, "Type has no binary-row value here: " + type.asSqlString());
         };
     }
 

@@ -19,7 +19,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import static com.google.common.base.Preconditions.checkArgument;
-import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INTERNAL_ERROR;
 import static io.trino.spi.type.IntegerType.INTEGER;
 import static io.trino.spi.type.TinyintType.TINYINT;
 import static java.util.Objects.requireNonNull;
@@ -78,7 +78,7 @@ public final class PaimonMergeSink
                 case DELETE_OPERATION_NUMBER -> deletes[deleteCount++] = position;
                 // the key of an updated row does not change, so its new row replaces it
                 case UPDATE_DELETE_OPERATION_NUMBER -> {}
-                default -> throw new TrinoException(PAIMON_INVALID_METADATA, "Table %s: unexpected merge operation %s".formatted(tableName, operation));
+                default -> throw new TrinoException(PAIMON_INTERNAL_ERROR, "Table %s: unexpected merge operation %s".formatted(tableName, operation));
             }
         }
         if (deleteCount > 0) {

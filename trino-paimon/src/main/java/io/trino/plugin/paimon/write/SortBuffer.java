@@ -20,7 +20,7 @@ import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
-import static io.trino.spi.StandardErrorCode.GENERIC_INTERNAL_ERROR;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INTERNAL_ERROR;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.TinyintType.TINYINT;
 import static java.util.Objects.requireNonNull;
@@ -82,13 +82,13 @@ final class SortBuffer
             case KeyValueLayout.INSERT -> INSERT_KIND;
             case KeyValueLayout.UPDATE_AFTER -> UPDATE_AFTER_KIND;
             case KeyValueLayout.DELETE -> DELETE_KIND;
-            default -> throw new TrinoException(GENERIC_INTERNAL_ERROR, "Row kind %s is not written by a statement".formatted(kind));
+            default -> throw new TrinoException(PAIMON_INTERNAL_ERROR, "Row kind %s is not written by a statement".formatted(kind));
         };
         Page values = rows.copyPositions(positions, 0, length);
         long[] sequence = new long[length];
         if (kind == KeyValueLayout.DELETE && reservesDeletes) {
             if (deleteSequenceLimit - nextDeleteSequenceNumber < length) {
-                throw new TrinoException(GENERIC_INTERNAL_ERROR, "More rows deleted in a bucket than its files hold: %s reserved sequence numbers left for %s deletes".formatted(deleteSequenceLimit - nextDeleteSequenceNumber, length));
+                throw new TrinoException(PAIMON_INTERNAL_ERROR, "More rows deleted in a bucket than its files hold: %s reserved sequence numbers left for %s deletes".formatted(deleteSequenceLimit - nextDeleteSequenceNumber, length));
             }
             for (int i = 0; i < length; i++) {
                 sequence[i] = nextDeleteSequenceNumber++;

@@ -9,7 +9,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-import static io.trino.spi.StandardErrorCode.GENERIC_INTERNAL_ERROR;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INTERNAL_ERROR;
 
 /**
  * The page sink of {@code optimize}: its page sources compact their buckets themselves and return no rows (see
@@ -22,7 +22,7 @@ final class TableExecutePageSink
     public CompletableFuture<?> appendPage(Page page)
     {
         if (page.getPositionCount() > 0) {
-            throw new TrinoException(GENERIC_INTERNAL_ERROR, "optimize received %s rows; its compactions return none".formatted(page.getPositionCount()));
+            throw new TrinoException(PAIMON_INTERNAL_ERROR, "optimize received %s rows; its compactions return none".formatted(page.getPositionCount()));
         }
         return NOT_BLOCKED;
     }

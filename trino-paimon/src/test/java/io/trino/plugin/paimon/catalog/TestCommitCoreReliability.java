@@ -48,9 +48,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
-import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_CONFLICT;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_STATE_UNKNOWN;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
+import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -71,7 +71,7 @@ final class TestCommitCoreReliability
     private static final List<String> PARTITIONS = List.of("p0", "p1");
     private static final DataType STRING = DataTypeParser.parse("STRING");
     private static final DataType BIGINT = DataTypeParser.parse("BIGINT");
-    private static final Set<ErrorCode> COMMIT_ERRORS = Set.of(PAIMON_FILESYSTEM_ERROR.toErrorCode(), PAIMON_COMMIT_CONFLICT.toErrorCode(), PAIMON_COMMIT_STATE_UNKNOWN.toErrorCode());
+    private static final Set<ErrorCode> COMMIT_ERRORS = Set.of(PAIMON_FILESYSTEM_ERROR.toErrorCode(), TRANSACTION_CONFLICT.toErrorCode(), PAIMON_COMMIT_STATE_UNKNOWN.toErrorCode());
 
     private record Commit(String writer, List<ManifestEntry> files) {}
 

@@ -37,9 +37,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
-import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_CONFLICT;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_DATA_FILE;
 import static io.trino.plugin.paimon.testing.PaimonTestTables.DATABASE;
+import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS;
@@ -132,7 +132,7 @@ final class TestSnapshotCommitter
                         Optional.empty(), Optional.empty(), java.util.OptionalLong.empty(), Optional.empty()));
         SnapshotCommitter committer = new SnapshotCommitter(tables.fileSystem(), tableLocation(copy), schema, "trino-test", 3);
         assertThatThrownBy(() -> committer.commit(CommitKind.OVERWRITE, List.of(stale), Optional.empty(), false))
-                .isInstanceOfSatisfying(TrinoException.class, e -> assertThat(e.getErrorCode()).isEqualTo(PAIMON_COMMIT_CONFLICT.toErrorCode()))
+                .isInstanceOfSatisfying(TrinoException.class, e -> assertThat(e.getErrorCode()).isEqualTo(TRANSACTION_CONFLICT.toErrorCode()))
                 .hasMessageContaining("files it deletes are no longer live")
                 .hasMessageContaining("data-no-such-file.parquet");
         assertThat(new SnapshotFiles(tables.fileSystem(), tableLocation(copy)).latestSnapshotId().getAsLong()).isEqualTo(1);

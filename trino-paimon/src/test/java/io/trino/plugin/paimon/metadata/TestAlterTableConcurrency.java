@@ -31,7 +31,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.IntStream;
 
-import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_CONFLICT;
 import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
 import static io.trino.testing.assertions.TrinoExceptionAssert.assertThatTrinoException;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -342,7 +341,7 @@ final class TestAlterTableConcurrency
     private static boolean isConflict(RuntimeException e)
     {
         try {
-            assertThatTrinoException(e).hasErrorCode(TRANSACTION_CONFLICT, PAIMON_COMMIT_CONFLICT);
+            assertThatTrinoException(e).hasErrorCode(TRANSACTION_CONFLICT);
             return true;
         }
         catch (AssertionError notAConflict) {

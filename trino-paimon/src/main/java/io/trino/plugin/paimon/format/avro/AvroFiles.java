@@ -29,6 +29,7 @@ import java.util.OptionalLong;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INTERNAL_ERROR;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
 
 /**
@@ -152,7 +153,7 @@ public final class AvroFiles
             }
         }
         catch (IOException e) {
-            throw new TrinoException(PAIMON_INVALID_METADATA, "Cannot encode Avro records of %s".formatted(schema.getFullName()), e);
+            throw new TrinoException(PAIMON_INTERNAL_ERROR, "Cannot encode Avro records of %s".formatted(schema.getFullName()), e);
         }
         return output.toByteArray();
     }

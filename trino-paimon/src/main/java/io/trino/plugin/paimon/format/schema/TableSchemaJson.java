@@ -22,7 +22,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INTERNAL_ERROR;
 import static io.trino.plugin.paimon.format.JsonFields.optionalText;
 import static io.trino.plugin.paimon.format.JsonFields.parseObject;
 import static io.trino.plugin.paimon.format.JsonFields.requiredInt;
@@ -109,7 +109,7 @@ public final class TableSchemaJson
             return MAPPER.writeValueAsBytes(root);
         }
         catch (JsonProcessingException e) {
-            throw new TrinoException(PAIMON_INVALID_METADATA, "Cannot encode schema %s as JSON".formatted(schema.id()), e);
+            throw new TrinoException(PAIMON_INTERNAL_ERROR, "Cannot encode schema %s as JSON".formatted(schema.id()), e);
         }
     }
 
@@ -131,7 +131,7 @@ public final class TableSchemaJson
                     FLAT_MAPPER.writeValueAsString(options));
         }
         catch (JsonProcessingException e) {
-            throw new TrinoException(PAIMON_INVALID_METADATA, "Cannot encode schema %s as JSON".formatted(schema.id()), e);
+            throw new TrinoException(PAIMON_INTERNAL_ERROR, "Cannot encode schema %s as JSON".formatted(schema.id()), e);
         }
     }
 

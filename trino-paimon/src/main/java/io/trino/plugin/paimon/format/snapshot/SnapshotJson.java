@@ -18,7 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
-import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INTERNAL_ERROR;
 import static io.trino.plugin.paimon.format.JsonFields.optionalLong;
 import static io.trino.plugin.paimon.format.JsonFields.optionalText;
 import static io.trino.plugin.paimon.format.JsonFields.parseObject;
@@ -122,7 +122,7 @@ public final class SnapshotJson
             return MAPPER.writeValueAsString(root).getBytes(UTF_8);
         }
         catch (JsonProcessingException e) {
-            throw new TrinoException(PAIMON_INVALID_METADATA, "Cannot encode snapshot %s as JSON".formatted(snapshot.id()), e);
+            throw new TrinoException(PAIMON_INTERNAL_ERROR, "Cannot encode snapshot %s as JSON".formatted(snapshot.id()), e);
         }
     }
 

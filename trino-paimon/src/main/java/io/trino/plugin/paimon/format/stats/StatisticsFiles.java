@@ -23,6 +23,7 @@ import java.util.OptionalLong;
 import java.util.UUID;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INTERNAL_ERROR;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
 import static io.trino.plugin.paimon.format.JsonFields.optionalLong;
 import static io.trino.plugin.paimon.format.JsonFields.optionalText;
@@ -148,7 +149,7 @@ public final class StatisticsFiles
             return MAPPER.writeValueAsBytes(root);
         }
         catch (JsonProcessingException e) {
-            throw new TrinoException(PAIMON_INVALID_METADATA, "Cannot encode statistics of snapshot %s as JSON".formatted(statistics.snapshotId()), e);
+            throw new TrinoException(PAIMON_INTERNAL_ERROR, "Cannot encode statistics of snapshot %s as JSON".formatted(statistics.snapshotId()), e);
         }
     }
 
