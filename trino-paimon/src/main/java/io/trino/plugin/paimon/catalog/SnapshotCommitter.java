@@ -42,6 +42,7 @@ import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_STATE_UNKNOWN;
 import static io.trino.plugin.paimon.format.snapshot.Snapshot.BATCH_COMMIT_IDENTIFIER;
+import static io.trino.plugin.paimon.table.TableOptions.booleanOption;
 import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
 import static java.util.Objects.requireNonNull;
 
@@ -83,7 +84,7 @@ public final class SnapshotCommitter
         this.manifestWriter = new ManifestWriter(fileSystem, tableLocation, new MetadataFileNames());
         this.schemaFiles = new SchemaFiles(fileSystem, tableLocation);
         this.statisticsFiles = new StatisticsFiles(fileSystem, tableLocation);
-        this.writeOnly = schema.options().getOrDefault("write-only", "false").trim().equalsIgnoreCase("true");
+        this.writeOnly = booleanOption(tableName(tableLocation).toString(), schema.options(), "write-only", false);
         this.addedFileCheck = new AddedFileCheck(tableName(tableLocation).toString(), schema);
         this.manifestMerge = new ManifestMerge(scan, manifestWriter, ManifestOptions.of(tableName(tableLocation).toString(), schema.options()), partitionTypes(), schema.id());
     }

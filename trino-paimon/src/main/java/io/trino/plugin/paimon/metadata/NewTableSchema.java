@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_PROPERTY;
+import static io.trino.plugin.paimon.table.TableOptions.booleanOption;
 import static io.trino.plugin.paimon.table.TypeMapping.toPaimonType;
 
 /**
@@ -49,7 +50,7 @@ public final class NewTableSchema
         // Paimon also takes the keys as options 'primary-key' and 'partition', which it moves into the schema
         List<String> primaryKeys = keys(tableName, PaimonTableProperties.primaryKeys(metadata.getProperties()), options, PRIMARY_KEY_OPTION, "primary key");
         List<String> partitionKeys = keys(tableName, PaimonTableProperties.partitionKeys(metadata.getProperties()), options, PARTITION_OPTION, "partition");
-        boolean primaryKeyNullable = "true".equalsIgnoreCase(options.getOrDefault("primary-key.nullable", "false").trim());
+        boolean primaryKeyNullable = booleanOption(tableName.toString(), options, "primary-key.nullable", false);
         validated(() -> SchemaValidation.checkLocationOptions(tableName.toString(), options.keySet()));
 
         List<String> columnNames = metadata.getColumns().stream()

@@ -6,7 +6,6 @@ import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.format.schema.DataType;
 import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.table.SchemaValidation;
-import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.plugin.paimon.table.TypeMapping;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.SchemaTableName;
@@ -27,6 +26,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static com.google.common.collect.ImmutableList.toImmutableList;
 import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_PROPERTY;
+import static io.trino.plugin.paimon.table.TableOptions.booleanOption;
+import static io.trino.plugin.paimon.table.TableOptions.parseBoolean;
 import static io.trino.spi.StandardErrorCode.COLUMN_ALREADY_EXISTS;
 import static io.trino.spi.StandardErrorCode.COLUMN_NOT_FOUND;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
@@ -77,7 +78,7 @@ public sealed interface SchemaChange
             }
             List<DataField> fields = new ArrayList<>(schema.fields());
             int index = fields.size();
-            boolean beforePartition = TableOptions.parseBoolean(tableName.toString(), "add-column-before-partition", schema.options().getOrDefault("add-column-before-partition", "false"));
+            boolean beforePartition = booleanOption(tableName.toString(), schema.options(), "add-column-before-partition", false);
             if (beforePartition) {
                 for (int i = 0; i < fields.size(); i++) {
                     if (schema.partitionKeys().contains(fields.get(i).name())) {
@@ -359,16 +360,16 @@ public sealed interface SchemaChange
                     }
                 }
                 case "deletion-vectors.enabled" -> {
-                    boolean modifiable = Boolean.parseBoolean(options.getOrDefault("deletion-vectors.modifiable", "false"));
-                    boolean oldEnabled = oldValue != null && Boolean.parseBoolean(oldValue);
-                    boolean newEnabled = Boolean.parseBoolean(newValue);
+                    boolean modifiable = booleanOption(tableName.toString(), options, "deletion-vectors.modifiable", false);
+                    boolean oldEnabled = oldValue != null && parseBoolean(tableName.toString(), key, oldValue);
+                    boolean newEnabled = parseBoolean(tableName.toString(), key, newValue);
                     if (!modifiable && oldEnabled != newEnabled) {
                         throw refused(tableName, ("Cannot change deletion vectors mode from %s to %s. If modifying table deletion-vectors mode without full-compaction, this may result in data duplication. " +
                                 "If you are confident, you can set table option 'deletion-vectors.modifiable' = 'true' to allow deletion vectors modification.").formatted(oldEnabled, newEnabled));
                     }
                 }
                 case "ignore-delete", "ignore-update-before" -> {
-                    if (oldValue != null && Boolean.parseBoolean(oldValue) && !Boolean.parseBoolean(newValue)) {
+                    if (oldValue != null && parseBoolean(tableName.toString(), key, oldValue) && !parseBoolean(tableName.toString(), key, newValue)) {
                         throw refused(tableName, "Cannot change %s from true to false.".formatted(key));
                     }
                 }

@@ -2,7 +2,7 @@ package io.trino.plugin.paimon.table;
 
 import java.util.Map;
 
-import static io.trino.plugin.paimon.table.TableOptions.parseBoolean;
+import static io.trino.plugin.paimon.table.TableOptions.booleanOption;
 import static io.trino.plugin.paimon.table.TableOptions.parseInteger;
 
 /**
@@ -21,7 +21,7 @@ public record CompactionOptions(int sortedRunCompactionTrigger, int numLevels, i
                 integer(tableName, options, "num-levels", trigger + 1),
                 integer(tableName, options, "compaction.max-size-amplification-percent", 200),
                 integer(tableName, options, "compaction.size-ratio", 1),
-                options.containsKey("write-only") && parseBoolean(tableName, "write-only", options.get("write-only")));
+                booleanOption(tableName, options, "write-only", false));
     }
 
     /** The highest level, where a full compaction writes. */

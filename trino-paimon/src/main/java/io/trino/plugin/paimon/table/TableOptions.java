@@ -249,6 +249,16 @@ public record TableOptions(
         }
     }
 
+    /**
+     * A boolean option, or its default when absent: the one reading of boolean options, so that a value other than
+     * true or false is refused on every path, never taken as false on one and refused on another.
+     */
+    public static boolean booleanOption(String tableName, Map<String, String> options, String option, boolean defaultValue)
+    {
+        String value = options.get(option);
+        return value == null ? defaultValue : parseBoolean(tableName, option, value);
+    }
+
     public static boolean parseBoolean(String tableName, String option, String value)
     {
         return switch (value.trim().toLowerCase(Locale.ENGLISH)) {

@@ -10,6 +10,7 @@ import java.util.Map;
 
 import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.collect.ImmutableList.toImmutableList;
+import static io.trino.plugin.paimon.table.TableOptions.booleanOption;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -37,7 +38,7 @@ public record DataFileLayout(boolean keyValue, boolean thin, List<DataFileColumn
     {
         Map<String, String> options = schema.options();
         boolean keyValue = !schema.primaryKeys().isEmpty();
-        boolean thin = keyValue && options.getOrDefault("data-file.thin-mode", "false").trim().equalsIgnoreCase("true");
+        boolean thin = keyValue && booleanOption(tableName, options, "data-file.thin-mode", false);
         List<DataField> keyFields = trimmedPrimaryKey(schema);
         ImmutableList.Builder<DataFileColumn> values = ImmutableList.builder();
         ImmutableList.Builder<StatsMode> modes = ImmutableList.builder();
@@ -50,7 +51,7 @@ public record DataFileLayout(boolean keyValue, boolean thin, List<DataFileColumn
         for (DataField field : keyFields) {
             keys.add(KeyValueFileWriter.keyColumn(field.name(), field.id(), field.type(), typeMapping.toTrinoType(field)));
         }
-        boolean denseValueStats = !options.getOrDefault("metadata.stats-dense-store", "true").trim().equalsIgnoreCase("false");
+        boolean denseValueStats = booleanOption(tableName, options, "metadata.stats-dense-store", true);
         return new DataFileLayout(keyValue, thin, keys.build(), values.build(), modes.build(), denseValueStats);
     }
 

@@ -9,7 +9,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION;
-import static io.trino.plugin.paimon.table.TableOptions.parseBoolean;
+import static io.trino.plugin.paimon.table.TableOptions.booleanOption;
 import static io.trino.plugin.paimon.table.TableOptions.parseMemorySize;
 
 /**
@@ -34,7 +34,7 @@ public record WriteOptions(long writeBufferSize, boolean writeBufferSpillable, l
     public static WriteOptions of(String tableName, Map<String, String> options, boolean primaryKeyTable)
     {
         long writeBufferSize = memorySize(tableName, options, "write-buffer-size", "256 mb");
-        boolean writeBufferSpillable = parseBoolean(tableName, "write-buffer-spillable", options.getOrDefault("write-buffer-spillable", "true"));
+        boolean writeBufferSpillable = booleanOption(tableName, options, "write-buffer-spillable", true);
         long targetFileSize = memorySize(tableName, options, "target-file-size", primaryKeyTable ? "128 mb" : "256 mb");
         String format = options.getOrDefault(FORMAT, "parquet");
         String compression = options.getOrDefault(COMPRESSION, "zstd");

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Set;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION;
+import static io.trino.plugin.paimon.table.TableOptions.booleanOption;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 
 /**
@@ -50,7 +51,7 @@ public final class WriteRestrictions
         // the names of written files are Paimon's defaults
         if (!options.options().getOrDefault("data-file.prefix", "data-").equals("data-")
                 || !options.options().getOrDefault("changelog-file.prefix", "changelog-").equals("changelog-")
-                || Boolean.parseBoolean(options.options().getOrDefault("file.suffix.include.compression", "false").trim())) {
+                || booleanOption(tableName, options.options(), "file.suffix.include.compression", false)) {
             throw refuse(tableName, "options 'data-file.prefix', 'changelog-file.prefix' and 'file.suffix.include.compression' must keep their defaults");
         }
         String externalPathStrategy = options.options().getOrDefault("data-file.external-paths.strategy", "none").trim();
@@ -59,7 +60,7 @@ public final class WriteRestrictions
             throw refuse(tableName, "option 'data-file.external-paths.strategy' = '%s' (new data files would belong in the external paths)".formatted(externalPathStrategy));
         }
         for (String option : List.of("row-tracking.enabled", "data-evolution.enabled", "index-file-in-data-file-dir")) {
-            if (Boolean.parseBoolean(options.options().getOrDefault(option, "false").trim())) {
+            if (booleanOption(tableName, options.options(), option, false)) {
                 throw refuse(tableName, "option '%s' = 'true'".formatted(option));
             }
         }

@@ -340,6 +340,21 @@ final class TestPaimonCreateTable
                 "Table created.anonymous_row_field column 'r': Paimon cannot store type row(integer, varchar): every row field needs a name");
     }
 
+    /**
+     * Boolean options are read one way everywhere: a value other than true or false fails the statement with the
+     * option named, where some paths used to take it as false (or, for a default of true, as true) silently.
+     */
+    @Test
+    void booleanOptionsOtherThanTrueOrFalseAreRefused()
+    {
+        for (String option : java.util.List.of("metadata.stats-dense-store", "write-only", "write-buffer-spillable")) {
+            String table = "bad_" + option.replaceAll("[^a-z]", "_");
+            assertQueryFails(
+                    "CREATE TABLE %s WITH (primary_key = ARRAY['k'], bucket = 1, options = ARRAY['%s=yes']) AS SELECT 1 AS k, 'a' AS v".formatted(table, option),
+                    ".*Table created\\.%s: option '%s' has value 'yes', expected true or false".formatted(table, option.replace(".", "\\.")));
+        }
+    }
+
     @Test
     void createIfNotExistsKeepsTheExistingTable()
             throws Exception
