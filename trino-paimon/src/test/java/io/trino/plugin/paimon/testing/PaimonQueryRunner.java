@@ -99,6 +99,17 @@ public final class PaimonQueryRunner
     public static QueryRunner createWithTpchTables(String schema, Iterable<TpchTable<?>> tables)
             throws Exception
     {
+        return createWithTpchTables(schema, tables, Optional.empty());
+    }
+
+    /**
+     * @param primaryKeyFormat when present, the TPCH tables are primary-key tables in that file format, written so
+     * that every bucket holds two sorted runs with overlapping keys ({@link TpchPrimaryKeyTables}): every read of
+     * them goes through the merge. When empty, append tables copied by {@code CREATE TABLE AS}.
+     */
+    public static QueryRunner createWithTpchTables(String schema, Iterable<TpchTable<?>> tables, Optional<String> primaryKeyFormat)
+            throws Exception
+    {
         Session session = testSessionBuilder()
                 .setCatalog(CATALOG)
                 .setSchema(schema)
@@ -114,7 +125,12 @@ public final class PaimonQueryRunner
             queryRunner.installPlugin(new PaimonPlugin());
             queryRunner.createCatalog(CATALOG, "paimon", catalogProperties(localRoot));
             queryRunner.execute("CREATE SCHEMA " + schema);
-            copyTpchTables(queryRunner, "tpch", TINY_SCHEMA_NAME, session, tables);
+            if (primaryKeyFormat.isPresent()) {
+                TpchPrimaryKeyTables.copy(queryRunner, session, primaryKeyFormat.get(), tables);
+            }
+            else {
+                copyTpchTables(queryRunner, "tpch", TINY_SCHEMA_NAME, session, tables);
+            }
             return queryRunner;
         }
         catch (Throwable e) {
