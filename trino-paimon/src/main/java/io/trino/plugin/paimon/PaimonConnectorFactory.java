@@ -1,5 +1,6 @@
 package io.trino.plugin.paimon;
 
+import com.google.common.collect.ImmutableList;
 import com.google.inject.Injector;
 import com.google.inject.Module;
 import io.airlift.bootstrap.Bootstrap;
@@ -11,6 +12,7 @@ import io.trino.filesystem.manager.FileSystemModule;
 import io.trino.plugin.base.CatalogNameModule;
 import io.trino.plugin.base.jmx.ConnectorObjectNameGeneratorModule;
 import io.trino.plugin.base.jmx.MBeanServerModule;
+import io.trino.plugin.paimon.hdfs.HdfsModule;
 import io.trino.spi.NodeManager;
 import io.trino.spi.TrinoException;
 import io.trino.spi.classloader.ThreadContextClassLoader;
@@ -20,6 +22,7 @@ import io.trino.spi.connector.ConnectorFactory;
 import io.trino.spi.type.TypeManager;
 import org.weakref.jmx.guice.MBeanModule;
 
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -31,6 +34,7 @@ public class PaimonConnectorFactory
         implements ConnectorFactory
 {
     public static final String CONNECTOR_NAME = "paimon";
+    private static final String HADOOP_ENABLED = "fs.hadoop.enabled";
 
     private final Optional<TrinoFileSystemFactory> fileSystemFactory;
 
@@ -60,41 +64,57 @@ public class PaimonConnectorFactory
         requireNonNull(catalogName, "catalogName is null");
         requireNonNull(config, "config is null");
         checkStrictSpiVersionMatch(context, this);
-        checkNoHadoopFileSystem(catalogName, config);
+        boolean hadoopEnabled = hadoopEnabled(catalogName, config);
+        // Trino's file-system module would load its own HDFS support from a plugin sub-folder, which this plugin does
+        // not ship: the key is taken here, and HdfsModule adds the Hadoop-backed file system beside the native ones
+        Map<String, String> properties = new HashMap<>(config);
+        properties.remove(HADOOP_ENABLED);
 
         try (ThreadContextClassLoader _ = new ThreadContextClassLoader(PaimonConnectorFactory.class.getClassLoader())) {
-            Bootstrap app = new Bootstrap(
+            ImmutableList.Builder<Module> modules = ImmutableList.<Module>builder().add(
                     new JsonModule(),
                     new MBeanModule(),
                     new MBeanServerModule(),
                     new ConnectorObjectNameGeneratorModule("io.trino.plugin.paimon", "trino.plugin.paimon"),
                     new CatalogNameModule(catalogName),
                     new PaimonModule(),
-                    fileSystemFactory.<Module>map(factory -> binder -> binder.bind(TrinoFileSystemFactory.class).toInstance(factory))
-                            .orElseGet(() -> new FileSystemModule(catalogName, context.getNodeManager(), context.getOpenTelemetry(), false)),
                     binder -> {
                         binder.bind(NodeManager.class).toInstance(context.getNodeManager());
                         binder.bind(TypeManager.class).toInstance(context.getTypeManager());
                         binder.bind(OpenTelemetry.class).toInstance(context.getOpenTelemetry());
                         binder.bind(Tracer.class).toInstance(context.getTracer());
                     });
+            if (fileSystemFactory.isPresent()) {
+                if (hadoopEnabled) {
+                    throw new TrinoException(PAIMON_UNSUPPORTED_CONFIGURATION, "Catalog '%s': %s cannot be set with a given file system".formatted(catalogName, HADOOP_ENABLED));
+                }
+                modules.add(binder -> binder.bind(TrinoFileSystemFactory.class).toInstance(fileSystemFactory.get()));
+            }
+            else {
+                modules.add(new FileSystemModule(catalogName, context.getNodeManager(), context.getOpenTelemetry(), false));
+                if (hadoopEnabled) {
+                    modules.add(new HdfsModule());
+                }
+            }
 
-            Injector injector = app
+            Injector injector = new Bootstrap(modules.build())
                     .doNotInitializeLogging()
-                    .setRequiredConfigurationProperties(config)
+                    .setRequiredConfigurationProperties(properties)
                     .initialize();
 
             return injector.getInstance(PaimonConnector.class);
         }
     }
 
-    // The HDFS loader needs Hadoop jars in a separate plugin sub-folder, which this plugin does not ship;
-    // without this check the failure would surface as an obscure class-loading error.
-    private static void checkNoHadoopFileSystem(String catalogName, Map<String, String> config)
+    private static boolean hadoopEnabled(String catalogName, Map<String, String> config)
     {
-        if (Boolean.parseBoolean(config.getOrDefault("fs.hadoop.enabled", "false").trim())) {
-            throw new TrinoException(PAIMON_UNSUPPORTED_CONFIGURATION,
-                    "Catalog '%s': fs.hadoop.enabled=true is not supported by the Paimon connector; HDFS is not available. Use fs.native-local.enabled, fs.native-s3.enabled, fs.native-gcs.enabled or fs.native-azure.enabled".formatted(catalogName));
+        String value = config.getOrDefault(HADOOP_ENABLED, "false").trim();
+        if (value.equalsIgnoreCase("true")) {
+            return true;
         }
+        if (value.equalsIgnoreCase("false")) {
+            return false;
+        }
+        throw new TrinoException(PAIMON_UNSUPPORTED_CONFIGURATION, "Catalog '%s': %s must be true or false, not '%s'".formatted(catalogName, HADOOP_ENABLED, value));
     }
 }

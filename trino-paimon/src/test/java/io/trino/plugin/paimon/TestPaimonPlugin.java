@@ -1,6 +1,7 @@
 package io.trino.plugin.paimon;
 
 import com.google.common.collect.ImmutableMap;
+import io.trino.plugin.paimon.testing.HdfsCluster;
 import io.trino.plugin.paimon.testing.PaimonQueryRunner;
 import io.trino.plugin.paimon.testing.TempWarehouse;
 import io.trino.spi.connector.Connector;
@@ -8,6 +9,8 @@ import io.trino.spi.connector.ConnectorFactory;
 import io.trino.testing.TestingConnectorContext;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 
 import static com.google.common.collect.Iterables.getOnlyElement;
@@ -36,12 +39,78 @@ final class TestPaimonPlugin
     }
 
     @Test
-    void rejectsHadoopFileSystem()
+    void createsConnectorOverHdfsWithTheClustersConfigurationFiles()
+            throws Exception
+    {
+        try (TempWarehouse temp = TempWarehouse.create()) {
+            Path coreSite = HdfsCluster.writeConfigurationFile(temp.root().resolve("core-site.xml"), ImmutableMap.of("fs.defaultFS", "hdfs://namenode:8020"));
+            create(ImmutableMap.of(
+                    "paimon.warehouse", "hdfs://namenode:8020/warehouse",
+                    "fs.hadoop.enabled", "true",
+                    "hive.config.resources", coreSite.toString(),
+                    "hive.hdfs.impersonation.enabled", "true"));
+        }
+    }
+
+    @Test
+    void rejectsMissingHadoopConfigurationFile()
     {
         assertThatThrownBy(() -> create(ImmutableMap.of(
-                "paimon.warehouse", "hdfs://namenode/warehouse",
-                "fs.hadoop.enabled", "true")))
-                .hasMessageContaining("fs.hadoop.enabled=true is not supported by the Paimon connector");
+                "paimon.warehouse", "hdfs://namenode:8020/warehouse",
+                "fs.hadoop.enabled", "true",
+                "hive.config.resources", "/nonexistent/core-site.xml")))
+                .hasMessageContaining("hive.config.resources: Hadoop configuration file /nonexistent/core-site.xml does not exist or cannot be read");
+    }
+
+    @Test
+    void rejectsMalformedHadoopConfigurationFile()
+            throws Exception
+    {
+        try (TempWarehouse temp = TempWarehouse.create()) {
+            Path coreSite = Files.writeString(temp.root().resolve("core-site.xml"), "<configuration><property><name>fs.defaultFS</name>");
+            assertThatThrownBy(() -> create(ImmutableMap.of(
+                    "paimon.warehouse", "hdfs://namenode:8020/warehouse",
+                    "fs.hadoop.enabled", "true",
+                    "hive.config.resources", coreSite.toString())))
+                    .hasMessageContaining("hive.config.resources: Hadoop configuration file %s cannot be read".formatted(coreSite));
+        }
+    }
+
+    @Test
+    void rejectsIncompleteKerberosConfiguration()
+    {
+        assertThatThrownBy(() -> create(ImmutableMap.of(
+                "paimon.warehouse", "hdfs://namenode:8020/warehouse",
+                "fs.hadoop.enabled", "true",
+                "hive.hdfs.authentication.type", "KERBEROS",
+                "hive.hdfs.trino.principal", "trino@EXAMPLE.COM")))
+                .hasMessageContaining("hive.hdfs.authentication.type=KERBEROS needs hive.hdfs.trino.principal and hive.hdfs.trino.keytab");
+        assertThatThrownBy(() -> create(ImmutableMap.of(
+                "paimon.warehouse", "hdfs://namenode:8020/warehouse",
+                "fs.hadoop.enabled", "true",
+                "hive.hdfs.authentication.type", "KERBEROS",
+                "hive.hdfs.trino.principal", "trino@EXAMPLE.COM",
+                "hive.hdfs.trino.keytab", "/nonexistent/trino.keytab")))
+                .hasMessageContaining("hive.hdfs.trino.keytab: keytab file /nonexistent/trino.keytab does not exist or cannot be read");
+    }
+
+    @Test
+    void rejectsHadoopPropertiesUnlessHadoopIsEnabled()
+    {
+        assertThatThrownBy(() -> create(ImmutableMap.of(
+                "paimon.warehouse", "local:///warehouse",
+                "fs.native-local.enabled", "true",
+                "hive.config.resources", "/etc/hadoop/core-site.xml")))
+                .hasMessageContaining("Configuration property 'hive.config.resources' was not used");
+        assertThatThrownBy(() -> create(ImmutableMap.of(
+                "paimon.warehouse", "hdfs://namenode:8020/warehouse",
+                "fs.hadoop.enabled", "true",
+                "hive.hdfs.no-such-property", "x")))
+                .hasMessageContaining("Configuration property 'hive.hdfs.no-such-property' was not used");
+        assertThatThrownBy(() -> create(ImmutableMap.of(
+                "paimon.warehouse", "hdfs://namenode:8020/warehouse",
+                "fs.hadoop.enabled", "yes")))
+                .hasMessageContaining("fs.hadoop.enabled must be true or false, not 'yes'");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.trino.plugin.paimon.testing;
 
+import org.apache.hadoop.conf.Configuration;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
@@ -34,6 +35,7 @@ import java.util.Map;
 import java.util.function.IntPredicate;
 import java.util.function.ToIntFunction;
 
+import static com.google.common.base.Preconditions.checkState;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -62,6 +64,24 @@ public final class PaimonJavaCatalog
         this.catalog = CatalogFactory.createCatalog(CatalogContext.create(options));
     }
 
+    private PaimonJavaCatalog(String warehouse, Configuration hadoopConfiguration)
+    {
+        this.warehouse = null;
+        Options options = new Options();
+        options.set("warehouse", warehouse);
+        options.set("cache-enabled", "false");
+        this.catalog = CatalogFactory.createCatalog(CatalogContext.create(options, hadoopConfiguration));
+    }
+
+    /**
+     * A catalog over a warehouse that Paimon Java reaches through its own Hadoop file IO (e.g.
+     * {@code hdfs://127.0.0.1:port/warehouse}), loading every table afresh, as another engine's writer would.
+     */
+    public static PaimonJavaCatalog onHadoop(String warehouse, Configuration hadoopConfiguration)
+    {
+        return new PaimonJavaCatalog(warehouse, hadoopConfiguration);
+    }
+
     /** A catalog that loads every table afresh, for tests that change schemas or move tables behind Paimon Java's back. */
     public static PaimonJavaCatalog uncached(Path warehouse)
     {
@@ -70,6 +90,7 @@ public final class PaimonJavaCatalog
 
     public Path warehouse()
     {
+        checkState(warehouse != null, "the warehouse is not on the local disk");
         return warehouse;
     }
 
