@@ -20,6 +20,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.Decimal;
 import org.apache.paimon.data.GenericRow;
@@ -47,6 +48,7 @@ import static io.trino.testing.TestingSession.testSessionBuilder;
 import static io.trino.testing.assertions.TrinoExceptionAssert.assertThatTrinoException;
 import static java.util.concurrent.TimeUnit.DAYS;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A warehouse on a real HDFS ({@link HdfsCluster}, NameNode and DataNode in this JVM): Paimon Java 1.4.2 writes
@@ -379,6 +381,37 @@ final class TestHdfsWarehouse
         assertThat(RowText.paimonText(paimonTable("through_viewfs"))).containsExactly("(1, one)", "(2, TWO)");
         getQueryRunner().execute(lake, "DROP TABLE through_viewfs");
         assertThat(files("through_viewfs")).isEmpty();
+    }
+
+    /**
+     * With the cluster's only DataNode stopped, an INSERT cannot place a block: the statement fails with the
+     * file system's error, publishes no snapshot, and once the DataNode is back the table reads as before, in Trino
+     * and in Paimon Java.
+     */
+    @Test
+    void insertFailsCleanlyWhileTheDataNodeIsDown()
+            throws Exception
+    {
+        assertUpdate("CREATE TABLE outage (k int, v varchar) WITH (primary_key = ARRAY['k'], bucket = 1)");
+        assertUpdate("INSERT INTO outage VALUES (1, 'before')", 1);
+        long snapshot = snapshots("outage").latestSnapshotId().orElseThrow();
+
+        MiniDFSCluster miniCluster = cluster.cluster();
+        MiniDFSCluster.DataNodeProperties dataNode = miniCluster.stopDataNode(0);
+        try {
+            assertThatThrownBy(() -> getQueryRunner().execute("INSERT INTO outage VALUES (2, 'during')"))
+                    .hasMessageContaining("outage");
+        }
+        finally {
+            miniCluster.restartDataNode(dataNode, true);
+            miniCluster.waitActive();
+        }
+        assertThat(snapshots("outage").latestSnapshotId()).hasValue(snapshot);
+        assertThat(rows("outage")).containsExactly("(1, before)");
+        assertThat(RowText.paimonText(paimonTable("outage"))).containsExactly("(1, before)");
+        assertUpdate("INSERT INTO outage VALUES (3, 'after')", 1);
+        assertThat(rows("outage")).containsExactly("(1, before)", "(3, after)");
+        assertUpdate("DROP TABLE outage");
     }
 
     private List<String> rows(String table)

@@ -4,6 +4,7 @@ import com.google.inject.Inject;
 import io.airlift.log.Logger;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.filesystem.TrinoFileSystemFactory;
+import io.trino.spi.classloader.ThreadContextClassLoader;
 import io.trino.spi.security.ConnectorIdentity;
 import jakarta.annotation.PreDestroy;
 import org.apache.hadoop.fs.FileSystem;
@@ -71,10 +72,14 @@ public final class HdfsFileSystemFactory
         return opened;
     }
 
+    /**
+     * Runs the action as the user, with this plugin's class loader as the thread's context class loader: Hadoop
+     * finds its file systems and security providers through it (ServiceLoader), and a query thread may carry another.
+     */
     static <T> T doAs(UserGroupInformation user, PrivilegedExceptionAction<T> action)
             throws IOException
     {
-        try {
+        try (ThreadContextClassLoader _ = new ThreadContextClassLoader(HdfsFileSystemFactory.class.getClassLoader())) {
             return user.doAs(action);
         }
         catch (InterruptedException e) {

@@ -1,5 +1,7 @@
 package io.trino.plugin.paimon.testing;
 
+import io.airlift.log.Level;
+import io.airlift.log.Logging;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
@@ -44,6 +46,8 @@ public final class HdfsCluster
 
     private static HdfsCluster start()
     {
+        // the NameNode logs every call (audit) and every block: thousands of lines a test class
+        Logging.initialize().setLevel("org.apache.hadoop", Level.WARN);
         try {
             Path baseDirectory = Files.createTempDirectory("hdfs-cluster");
             Configuration configuration = new Configuration();
