@@ -42,10 +42,9 @@ final class TestPluginFolder
             "io/opentelemetry/api/",
             "io/opentelemetry/context/");
 
-    // test-scope only: the oracle and its Hadoop must never reach the run-time folder
+    // test-scope only: the oracle must never reach the run-time folder, nor Trino's own HDFS module
     private static final List<String> FORBIDDEN_PACKAGES = List.of(
             "org/apache/paimon/",
-            "org/apache/hadoop/",
             "io/trino/hdfs/");
 
     private final Path pluginFolder = Path.of(System.getProperty("paimon.plugin.dir"));
@@ -84,6 +83,20 @@ final class TestPluginFolder
         assertThat(offending).isEmpty();
     }
 
+    // HDFS warehouses: Hadoop only as its shaded client (its third-party classes relocated), never its unshaded jars
+    @Test
+    void bundlesHadoopOnlyAsItsShadedClient()
+            throws IOException
+    {
+        List<String> hadoopJars = new ArrayList<>();
+        for (Path jar : jars()) {
+            if (classEntries(jar).stream().anyMatch(entry -> entry.startsWith("org/apache/hadoop/"))) {
+                hadoopJars.add(jar.getFileName().toString().replaceFirst("-[0-9][^-]*\\.jar$", ""));
+            }
+        }
+        assertThat(hadoopJars).containsExactlyInAnyOrder("hadoop-client-api", "hadoop-client-runtime");
+    }
+
     @Test
     void bundlesGuavaBecauseOnlySpiPackagesComeFromTheServer()
             throws IOException
@@ -98,6 +111,10 @@ final class TestPluginFolder
         // platform-specific classifier jars of one artifact (netty natives) share a version and are fine
         SetMultimap<String, String> versionsByArtifact = HashMultimap.create();
         for (Path jar : jars()) {
+            // Hadoop's shaded client keeps the pom.properties of the libraries it relocated under org/apache/hadoop/shaded
+            if (jar.getFileName().toString().startsWith("hadoop-client-")) {
+                continue;
+            }
             for (Properties pom : pomProperties(jar)) {
                 versionsByArtifact.put(pom.getProperty("groupId") + ":" + pom.getProperty("artifactId"), pom.getProperty("version"));
             }
