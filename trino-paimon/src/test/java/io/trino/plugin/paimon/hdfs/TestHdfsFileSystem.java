@@ -1,10 +1,16 @@
 package io.trino.plugin.paimon.hdfs;
 
 import com.google.common.collect.ImmutableMap;
+import com.google.inject.Injector;
+import com.google.inject.Key;
+import com.google.inject.TypeLiteral;
+import io.airlift.bootstrap.Bootstrap;
+import io.airlift.bootstrap.LifeCycleManager;
 import io.trino.filesystem.FileEntry;
 import io.trino.filesystem.FileIterator;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
+import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.filesystem.TrinoInput;
 import io.trino.filesystem.TrinoInputFile;
 import io.trino.filesystem.TrinoInputStream;
@@ -26,6 +32,7 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -291,6 +298,35 @@ final class TestHdfsFileSystem
         closingFileSystem.newOutputFile(file).createOrOverwrite(new byte[] {1});
         closing.close();
         assertThatThrownBy(() -> closingFileSystem.newInputFile(file).exists())
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("shut down");
+    }
+
+    /**
+     * The module registers the Hadoop file system for hdfs, viewfs and the schemes the configuration maps, but not
+     * for a native file system's scheme, and the catalog's shutdown closes the Hadoop file systems it opened.
+     */
+    @Test
+    void moduleRegistersSchemesAndShutdownClosesFileSystems()
+            throws Exception
+    {
+        java.nio.file.Path coreSite = HdfsCluster.writeConfigurationFile(configDirectory.resolve("module-site.xml"), ImmutableMap.of(
+                "fs.defaultFS", cluster.uri(),
+                "fs.lake.impl", "org.apache.hadoop.hdfs.DistributedFileSystem",
+                "fs.s3a.impl", "org.apache.hadoop.fs.s3a.S3AFileSystem"));
+        Injector injector = new Bootstrap(new HdfsModule())
+                .doNotInitializeLogging()
+                .setRequiredConfigurationProperties(ImmutableMap.of("hive.config.resources", coreSite.toString()))
+                .initialize();
+        Map<String, TrinoFileSystemFactory> factories = injector.getInstance(Key.get(new TypeLiteral<Map<String, TrinoFileSystemFactory>>() {}));
+        assertThat(factories.keySet()).containsExactlyInAnyOrder("hdfs", "viewfs", "lake");
+
+        TrinoFileSystem moduleFileSystem = factories.get("hdfs").create(ConnectorIdentity.ofUser("test"));
+        Location file = newFolder().appendPath("f.bin");
+        moduleFileSystem.newOutputFile(file).createOrOverwrite(new byte[] {1});
+        assertThat(moduleFileSystem.newInputFile(file).exists()).isTrue();
+        injector.getInstance(LifeCycleManager.class).stop();
+        assertThatThrownBy(() -> moduleFileSystem.newInputFile(file).exists())
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("shut down");
     }
