@@ -83,7 +83,7 @@ final class SingleBucketReads
 
     Table table(String database, String name)
     {
-        PaimonMetadata metadata = new PaimonMetadata(catalog, TESTING_TYPE_MANAGER, jsonCodec(WriteFragment.class), compactions);
+        PaimonMetadata metadata = new PaimonMetadata(catalog, TESTING_TYPE_MANAGER, jsonCodec(WriteFragment.class), compactions, pageSourceProvider);
         PaimonTableHandle handle = (PaimonTableHandle) metadata.getTableHandle(SESSION, new SchemaTableName(database, name), Optional.empty(), Optional.empty());
         // the handle's columns in table order
         List<PaimonColumnHandle> columns = metadata.getColumnHandles(SESSION, handle).values().stream()
