@@ -75,7 +75,8 @@ final class TrinoServerHdfsIT
         awaitActiveNode();
     }
 
-    // right after start, queries fail with "No nodes available to run query" until the node has announced itself
+    // right after start, queries fail with "No nodes available to run query" until the node has announced itself and
+    // the scheduler's node map, refreshed every few seconds, holds it: a read that schedules splits shows both
     private void awaitActiveNode()
             throws Exception
     {
@@ -84,6 +85,7 @@ final class TrinoServerHdfsIT
         while (System.nanoTime() < deadline) {
             try {
                 if (rows("SELECT count(*), 'active' FROM system.runtime.nodes WHERE state = 'active'").equals(List.of("1 active"))) {
+                    rows("SELECT count(*) FROM hdfs.lake.orders");
                     return;
                 }
             }
