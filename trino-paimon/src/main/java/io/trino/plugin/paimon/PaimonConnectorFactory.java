@@ -5,21 +5,15 @@ import com.google.inject.Injector;
 import com.google.inject.Module;
 import io.airlift.bootstrap.Bootstrap;
 import io.airlift.json.JsonModule;
-import io.opentelemetry.api.OpenTelemetry;
-import io.opentelemetry.api.trace.Tracer;
 import io.trino.filesystem.TrinoFileSystemFactory;
-import io.trino.filesystem.manager.FileSystemModule;
-import io.trino.plugin.base.CatalogNameModule;
 import io.trino.plugin.base.jmx.ConnectorObjectNameGeneratorModule;
 import io.trino.plugin.base.jmx.MBeanServerModule;
 import io.trino.plugin.paimon.hdfs.HdfsModule;
-import io.trino.spi.NodeManager;
 import io.trino.spi.TrinoException;
 import io.trino.spi.classloader.ThreadContextClassLoader;
 import io.trino.spi.connector.Connector;
 import io.trino.spi.connector.ConnectorContext;
 import io.trino.spi.connector.ConnectorFactory;
-import io.trino.spi.type.TypeManager;
 import org.weakref.jmx.guice.MBeanModule;
 
 import java.util.HashMap;
@@ -71,30 +65,18 @@ public class PaimonConnectorFactory
         properties.remove(HADOOP_ENABLED);
 
         try (ThreadContextClassLoader _ = new ThreadContextClassLoader(PaimonConnectorFactory.class.getClassLoader())) {
-            ImmutableList.Builder<Module> modules = ImmutableList.<Module>builder().add(
-                    new JsonModule(),
-                    new MBeanModule(),
-                    new MBeanServerModule(),
-                    new ConnectorObjectNameGeneratorModule("io.trino.plugin.paimon", "trino.plugin.paimon"),
-                    new CatalogNameModule(catalogName),
-                    new PaimonModule(),
-                    binder -> {
-                        binder.bind(NodeManager.class).toInstance(context.getNodeManager());
-                        binder.bind(TypeManager.class).toInstance(context.getTypeManager());
-                        binder.bind(OpenTelemetry.class).toInstance(context.getOpenTelemetry());
-                        binder.bind(Tracer.class).toInstance(context.getTracer());
-                    });
-            if (fileSystemFactory.isPresent()) {
-                if (hadoopEnabled) {
-                    throw new TrinoException(PAIMON_UNSUPPORTED_CONFIGURATION, "Catalog '%s': %s cannot be set with a given file system".formatted(catalogName, HADOOP_ENABLED));
-                }
-                modules.add(binder -> binder.bind(TrinoFileSystemFactory.class).toInstance(fileSystemFactory.get()));
+            if (fileSystemFactory.isPresent() && hadoopEnabled) {
+                throw new TrinoException(PAIMON_UNSUPPORTED_CONFIGURATION, "Catalog '%s': %s cannot be set with a given file system".formatted(catalogName, HADOOP_ENABLED));
             }
-            else {
-                modules.add(new FileSystemModule(catalogName, context.getNodeManager(), context.getOpenTelemetry(), false));
-                if (hadoopEnabled) {
-                    modules.add(new HdfsModule());
-                }
+            ImmutableList.Builder<Module> modules = ImmutableList.<Module>builder()
+                    .add(new JsonModule())
+                    .add(new MBeanModule())
+                    .add(new MBeanServerModule())
+                    .add(new ConnectorObjectNameGeneratorModule("io.trino.plugin.paimon", "trino.plugin.paimon"))
+                    .add(new PaimonModule())
+                    .addAll(ConnectorContextModules.modules(catalogName, context, fileSystemFactory));
+            if (hadoopEnabled) {
+                modules.add(new HdfsModule());
             }
 
             Injector injector = new Bootstrap(modules.build())

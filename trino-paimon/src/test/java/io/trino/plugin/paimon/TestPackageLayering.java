@@ -144,19 +144,27 @@ final class TestPackageLayering
         return names;
     }
 
-    /** The main sources by path relative to the connector's root package. */
+    /**
+     * The main sources by path relative to the connector's root package: the shared ones, and those of each Trino
+     * release's overlay, prefixed by the overlay's folder.
+     */
     private static Map<String, String> mainSources()
     {
-        Path root = Path.of("src/main/java").resolve(ROOT.replace('.', '/'));
-        assertThat(root).isDirectory();
+        // the Trino 483 build runs these tests from its own module, over trino-paimon's sources
+        Path sourceRoot = Path.of(System.getProperty("paimon.shared.sources", "src"));
         Map<String, String> sources = new TreeMap<>();
-        try (Stream<Path> files = Files.walk(root)) {
-            for (Path file : files.filter(path -> path.toString().endsWith(".java")).toList()) {
-                sources.put(root.relativize(file).toString(), Files.readString(file));
+        for (String folder : List.of("main/java", "trino476/java", "trino483/java")) {
+            Path root = sourceRoot.resolve(folder).resolve(ROOT.replace('.', '/'));
+            assertThat(root).isDirectory();
+            String prefix = folder.equals("main/java") ? "" : folder + ":";
+            try (Stream<Path> files = Files.walk(root)) {
+                for (Path file : files.filter(path -> path.toString().endsWith(".java")).toList()) {
+                    sources.put(prefix + root.relativize(file), Files.readString(file));
+                }
             }
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
+            catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
         assertThat(sources).isNotEmpty();
         return sources;

@@ -5,6 +5,7 @@ import io.trino.spi.block.Block;
 import io.trino.spi.block.BlockBuilder;
 import io.trino.spi.type.Type;
 
+import static io.trino.plugin.paimon.merge.BlockValues.appendValue;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -168,7 +169,7 @@ abstract class CombiningAggregator
     private void write(BlockBuilder builder)
     {
         if (block != null) {
-            type.appendTo(block, position, builder);
+            appendValue(block, position, builder);
         }
         else {
             writeBuilt(builder);

@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.OptionalInt;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_MERGE_ERROR;
+import static io.trino.plugin.paimon.merge.BlockValues.appendValue;
 
 /**
  * {@code merge_map} and {@code merge_map_with_keytime} (merge-semantics §7.2). merge_map: the input's entries
@@ -144,12 +145,10 @@ final class MergeMapAggregator
     @Override
     protected void writeBuilt(BlockBuilder builder)
     {
-        Type keyType = mapType.getKeyType();
-        Type valueType = mapType.getValueType();
         ((MapBlockBuilder) builder).buildEntry((keyBuilder, valueBuilder) -> {
             for (Map.Entry<ValueKey, Value> entry : entries.entrySet()) {
-                keyType.appendTo(entry.getKey().block(), entry.getKey().position(), keyBuilder);
-                valueType.appendTo(entry.getValue().block(), entry.getValue().position(), valueBuilder);
+                appendValue(entry.getKey().block(), entry.getKey().position(), keyBuilder);
+                appendValue(entry.getValue().block(), entry.getValue().position(), valueBuilder);
             }
         });
     }

@@ -15,6 +15,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import static io.trino.plugin.paimon.merge.BlockValues.appendValue;
+
 /**
  * {@code nested_partial_update} (Paimon 1.4) on a nested table {@code ARRAY<ROW>} with a {@code nested-key}: the
  * rows of the accumulator, then of the input, are grouped by key, and each group becomes one row whose every field
@@ -102,7 +104,7 @@ final class NestedPartialUpdateAggregator
                             fieldBuilders.get(field).appendNull();
                         }
                         else {
-                            fieldTypes.get(field).appendTo(blocks[field], positions[field], fieldBuilders.get(field));
+                            appendValue(blocks[field], positions[field], fieldBuilders.get(field));
                         }
                     }
                 });

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.StringJoiner;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_MERGE_ERROR;
+import static io.trino.plugin.paimon.merge.TypeValues.objectValue;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -255,7 +256,7 @@ public final class SortMergeReader
         StringJoiner key = new StringJoiner(", ", "(", ")");
         for (int channel = 0; channel < keyTypes.size(); channel++) {
             Block block = page.getBlock(channel);
-            key.add(block.isNull(position) ? "NULL" : String.valueOf(keyTypes.get(channel).getObjectValue(null, block, position)));
+            key.add(block.isNull(position) ? "NULL" : String.valueOf(objectValue(keyTypes.get(channel), block, position)));
         }
         return key.toString();
     }

@@ -6,6 +6,8 @@ import io.trino.spi.type.Type;
 
 import java.util.Arrays;
 
+import static io.trino.plugin.paimon.merge.BlockValues.appendValue;
+
 /** An ordered list of references to values at block positions, the elements of a collection being built. */
 final class ValueList
 {
@@ -62,7 +64,7 @@ final class ValueList
     void appendTo(Type type, BlockBuilder builder)
     {
         for (int i = 0; i < size; i++) {
-            type.appendTo(blocks[i], positions[i], builder);
+            appendValue(blocks[i], positions[i], builder);
         }
     }
 }

@@ -74,7 +74,7 @@ public final class NewTableSchema
             catch (TrinoException e) {
                 throw new TrinoException(e::getErrorCode, "Table %s column '%s': %s".formatted(tableName, column.getName(), e.getMessage()), e);
             }
-            fields.add(new DataField(id, column.getName(), type, Optional.ofNullable(column.getComment()), Optional.empty()));
+            fields.add(new DataField(id, column.getName(), type, ConnectorMetadataAdapter.comment(column), Optional.empty()));
         }
         Map<String, Type> columnTypes = new LinkedHashMap<>();
         metadata.getColumns().forEach(column -> columnTypes.put(column.getName(), column.getType()));

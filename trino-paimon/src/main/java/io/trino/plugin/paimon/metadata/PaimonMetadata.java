@@ -53,7 +53,6 @@ import io.trino.spi.connector.ConnectorAccessControl;
 import io.trino.spi.connector.ConnectorAnalyzeMetadata;
 import io.trino.spi.connector.ConnectorInsertTableHandle;
 import io.trino.spi.connector.ConnectorMergeTableHandle;
-import io.trino.spi.connector.ConnectorMetadata;
 import io.trino.spi.connector.ConnectorOutputMetadata;
 import io.trino.spi.connector.ConnectorOutputTableHandle;
 import io.trino.spi.connector.ConnectorPartitioningHandle;
@@ -112,7 +111,7 @@ import static java.util.Objects.requireNonNull;
  * same schema version.
  */
 public class PaimonMetadata
-        implements ConnectorMetadata
+        extends ConnectorMetadataAdapter
 {
     private static final Logger log = Logger.get(PaimonMetadata.class);
     private static final String READ_OPTIMIZED = "ro";
@@ -163,7 +162,7 @@ public class PaimonMetadata
     }
 
     @Override
-    public void executeTableExecute(ConnectorSession session, ConnectorTableExecuteHandle tableExecuteHandle)
+    protected void executeTableProcedure(ConnectorSession session, ConnectorTableExecuteHandle tableExecuteHandle)
     {
         maintenance.execute(session, (PaimonTableExecuteHandle) tableExecuteHandle);
     }
@@ -260,7 +259,7 @@ public class PaimonMetadata
             // Paimon's own message, naming the table as database.table
             throw new TrinoException(NOT_SUPPORTED, "Column %s cannot specify NOT NULL in the %s table.".formatted(column.getName(), tableName));
         }
-        evolveSchema(session, tableHandle, new SchemaChange.AddColumn(column.getName(), column.getType(), Optional.ofNullable(column.getComment())));
+        evolveSchema(session, tableHandle, new SchemaChange.AddColumn(column.getName(), column.getType(), comment(column)));
     }
 
     @Override
@@ -687,7 +686,7 @@ public class PaimonMetadata
     }
 
     @Override
-    public void finishTableExecute(ConnectorSession session, ConnectorTableExecuteHandle tableExecuteHandle, Collection<Slice> fragments, List<Object> splitSourceInfo)
+    protected void finishTableProcedure(ConnectorSession session, ConnectorTableExecuteHandle tableExecuteHandle, Collection<Slice> fragments, List<Object> splitSourceInfo)
     {
         // from here on the commit removes what it wrote when it surely did not land, and nothing when it may have
         ((PaimonTableExecuteHandle) tableExecuteHandle).stagingLocation().ifPresent(uncommittedWork::remove);

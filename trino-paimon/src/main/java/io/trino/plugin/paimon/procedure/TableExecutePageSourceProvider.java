@@ -5,10 +5,10 @@ import io.airlift.json.JsonCodec;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.plugin.paimon.PaimonTableHandle;
+import io.trino.plugin.paimon.read.PageSourceProviderAdapter;
 import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ConnectorPageSource;
-import io.trino.spi.connector.ConnectorPageSourceProvider;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplit;
 import io.trino.spi.connector.ConnectorTableHandle;
@@ -21,7 +21,7 @@ import static java.util.Objects.requireNonNull;
 
 /** The page source of a split: a read's ({@link PaimonPageSourceProvider}), or the compaction of a bucket for {@code optimize}. */
 public class TableExecutePageSourceProvider
-        implements ConnectorPageSourceProvider
+        extends PageSourceProviderAdapter
 {
     private final PaimonPageSourceProvider reads;
     private final BucketCompactor compactor;
@@ -38,7 +38,7 @@ public class TableExecutePageSourceProvider
     }
 
     @Override
-    public ConnectorPageSource createPageSource(
+    public ConnectorPageSource openPageSource(
             ConnectorTransactionHandle transaction,
             ConnectorSession session,
             ConnectorSplit split,
@@ -57,6 +57,6 @@ public class TableExecutePageSourceProvider
                     (OptimizeSplit) split,
                     Location.of(handle.optimizeStaging().get()));
         }
-        return reads.createPageSource(transaction, session, split, table, columns, dynamicFilter);
+        return reads.openPageSource(transaction, session, split, table, columns, dynamicFilter);
     }
 }

@@ -14,16 +14,16 @@ import io.trino.plugin.paimon.read.DeletionVectorIndex;
 import io.trino.plugin.paimon.read.FilePruning;
 import io.trino.plugin.paimon.read.PaimonSplitManager;
 import io.trino.plugin.paimon.read.PinnedSnapshot;
+import io.trino.plugin.paimon.read.ScanDynamicFilter;
+import io.trino.plugin.paimon.read.SplitManagerAdapter;
 import io.trino.plugin.paimon.table.CompactionOptions;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.spi.SplitWeight;
 import io.trino.spi.connector.ConnectorSession;
-import io.trino.spi.connector.ConnectorSplitManager;
 import io.trino.spi.connector.ConnectorSplitSource;
 import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.Constraint;
-import io.trino.spi.connector.DynamicFilter;
 import io.trino.spi.connector.FixedSplitSource;
 
 import java.util.ArrayList;
@@ -39,7 +39,7 @@ import static java.util.Objects.requireNonNull;
  * to expect.
  */
 public class TableExecuteSplitManager
-        implements ConnectorSplitManager
+        extends SplitManagerAdapter
 {
     private static final long STANDARD_SPLIT_BYTES = 128L * 1024 * 1024;
 
@@ -54,11 +54,11 @@ public class TableExecuteSplitManager
     }
 
     @Override
-    public ConnectorSplitSource getSplits(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorTableHandle tableHandle, DynamicFilter dynamicFilter, Constraint constraint)
+    public ConnectorSplitSource splitSource(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorTableHandle tableHandle, ScanDynamicFilter dynamicFilter, Constraint constraint)
     {
         PaimonTableHandle optimize = (PaimonTableHandle) tableHandle;
         if (optimize.optimizeStaging().isEmpty()) {
-            return reads.getSplits(transaction, session, tableHandle, dynamicFilter, constraint);
+            return reads.splitSource(transaction, session, tableHandle, dynamicFilter, constraint);
         }
         List<OptimizeSplit> splits = optimizeSplits(session, optimize);
         return new FixedSplitSource(splits, splits.stream().<Object>map(OptimizeSplit::bucketId).toList());

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
+import static io.trino.plugin.paimon.merge.BlockValues.appendValue;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.TinyintType.TINYINT;
 import static java.util.Objects.requireNonNull;
@@ -191,7 +192,7 @@ public final class CompactionChangelog
                 TINYINT.writeByte(changelog.getBlockBuilder(channel), kind);
             }
             else {
-                types.get(channel).appendTo(page.getBlock(channel), position, changelog.getBlockBuilder(channel));
+                appendValue(page.getBlock(channel), position, changelog.getBlockBuilder(channel));
             }
         }
     }

@@ -25,6 +25,7 @@ import java.util.Optional;
 
 import static io.trino.orc.metadata.OrcMetadataWriter.PRESTO_WRITER_ID;
 import static io.trino.orc.metadata.OrcMetadataWriter.TRINO_WRITER_ID;
+import static io.trino.plugin.paimon.merge.BlockValues.appendValue;
 import static io.trino.spi.type.DateTimeEncoding.packDateTimeWithZone;
 import static io.trino.spi.type.DateTimeEncoding.unpackMillisUtc;
 import static io.trino.spi.type.DateTimeEncoding.unpackZoneKey;
@@ -257,7 +258,7 @@ final class OrcColumnConversion
                     }
                 });
             }
-            default -> type.appendTo(read, position, out);
+            default -> appendValue(read, position, out);
         }
     }
 

@@ -24,7 +24,6 @@ import io.trino.plugin.paimon.table.TypeMapping;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ConnectorPageSource;
-import io.trino.spi.connector.ConnectorPageSourceProvider;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplit;
 import io.trino.spi.connector.ConnectorTableHandle;
@@ -49,7 +48,7 @@ import static java.util.Objects.requireNonNull;
  * function.
  */
 public class PaimonPageSourceProvider
-        implements ConnectorPageSourceProvider
+        extends PageSourceProviderAdapter
 {
     /** The session property (declared with the others in the metadata layer) that turns late materialization off. */
     public static final String LATE_MATERIALIZATION_ENABLED = "late_materialization_enabled";
@@ -67,7 +66,7 @@ public class PaimonPageSourceProvider
     }
 
     @Override
-    public ConnectorPageSource createPageSource(
+    public ConnectorPageSource openPageSource(
             ConnectorTransactionHandle transaction,
             ConnectorSession session,
             ConnectorSplit connectorSplit,
@@ -296,7 +295,7 @@ public class PaimonPageSourceProvider
                     read.add(columns.get(i));
                 }
             }
-            ConnectorPageSource rows = createPageSource(transaction, session, split, handle.withView(PaimonTableHandle.View.TABLE), read, dynamicFilter);
+            ConnectorPageSource rows = openPageSource(transaction, session, split, handle.withView(PaimonTableHandle.View.TABLE), read, dynamicFilter);
             return AuditLogPageSource.ofInserts(rows, outputChannels);
         }
         // the records come in a data file's key-value layout: key channels, sequence number, row kind, every table column
@@ -348,7 +347,7 @@ public class PaimonPageSourceProvider
             }
             rowIdFieldChannels[i] = channel;
         }
-        return new MergeRowIdPageSource(createPageSource(transaction, session, split, table, read, dynamicFilter), outputChannels, rowIdFieldChannels);
+        return new MergeRowIdPageSource(openPageSource(transaction, session, split, table, read, dynamicFilter), outputChannels, rowIdFieldChannels);
     }
 
     private static int channelOfField(List<ColumnHandle> columns, int fieldId)

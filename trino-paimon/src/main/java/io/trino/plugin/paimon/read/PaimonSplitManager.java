@@ -24,12 +24,10 @@ import io.trino.spi.SplitWeight;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplit;
-import io.trino.spi.connector.ConnectorSplitManager;
 import io.trino.spi.connector.ConnectorSplitSource;
 import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.Constraint;
-import io.trino.spi.connector.DynamicFilter;
 import io.trino.spi.connector.FixedSplitSource;
 import io.trino.spi.predicate.TupleDomain;
 
@@ -48,7 +46,7 @@ import static java.util.Objects.requireNonNull;
  * constraint does. With a pushed-down limit, planning stops once the splits hold that many rows for sure.
  */
 public class PaimonSplitManager
-        implements ConnectorSplitManager
+        extends SplitManagerAdapter
 {
     /** The session property (declared with the others in the metadata layer) that bounds the wait for dynamic filters. */
     public static final String DYNAMIC_FILTERING_WAIT_TIMEOUT = "dynamic_filtering_wait_timeout";
@@ -69,7 +67,7 @@ public class PaimonSplitManager
     }
 
     @Override
-    public ConnectorSplitSource getSplits(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorTableHandle tableHandle, DynamicFilter dynamicFilter, Constraint constraint)
+    public ConnectorSplitSource splitSource(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorTableHandle tableHandle, ScanDynamicFilter dynamicFilter, Constraint constraint)
     {
         PaimonTableHandle handle = (PaimonTableHandle) tableHandle;
         // options that change how rows merge or where they lie, which no read here follows

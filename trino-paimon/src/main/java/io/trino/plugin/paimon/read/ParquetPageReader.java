@@ -155,7 +155,7 @@ final class ParquetPageReader
             if (moved.isPresent()) {
                 // Trino reads the LZ4_RAW chunks decompressed, at the addresses the moved footer gives them
                 dataSource.serve(moved.get().chunks());
-                metadata = new ParquetMetadata(moved.get().footer(), dataSource.getId());
+                metadata = ParquetReaders.footer(moved.get().footer(), dataSource.getId());
             }
 
             Map<List<String>, ColumnDescriptor> descriptors = getDescriptors(fileType, fileType);
@@ -177,7 +177,7 @@ final class ParquetPageReader
             }
             this.rowGroupCount = metadata.getBlocks().size();
             this.rowGroupsRead = rowGroups.size();
-            this.reader = new ParquetReader(
+            this.reader = ParquetReaders.reader(
                     Optional.ofNullable(metadata.getFileMetaData().getCreatedBy()),
                     columns,
                     deletedRows.isPresent(),
@@ -187,8 +187,7 @@ final class ParquetPageReader
                     memoryContext,
                     options,
                     exception -> new TrinoException(PAIMON_BAD_DATA, "Failed to read Paimon data file %s: %s".formatted(location, exception.getMessage()), exception),
-                    predicate,
-                    Optional.empty());
+                    predicate);
         }
         catch (FileNotFoundException | NoSuchFileException e) {
             // the file was there when the query planned: its snapshot expired, or the file was removed, meanwhile

@@ -17,6 +17,7 @@ import io.trino.spi.type.Type;
 
 import java.util.List;
 
+import static io.trino.plugin.paimon.merge.BlockValues.appendValue;
 import static io.trino.spi.type.Chars.padSpaces;
 
 /**
@@ -118,7 +119,7 @@ final class CharPadding
                     }
                 });
             }
-            default -> type.appendTo(block, position, builder);
+            default -> appendValue(block, position, builder);
         }
     }
 }

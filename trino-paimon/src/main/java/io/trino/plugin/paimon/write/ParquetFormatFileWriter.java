@@ -62,7 +62,7 @@ final class ParquetFormatFileWriter
         MessageType messageType = schema.messageType();
         List<ColumnDescriptor> leaves = messageType.getColumns();
         this.leafColumns = leaves.size();
-        boolean indexed = leaves.stream().allMatch(leaf -> leaf.getMaxRepetitionLevel() == 0);
+        boolean indexed = ParquetWriterSizes.rowGroupEndsKnown() && leaves.stream().allMatch(leaf -> leaf.getMaxRepetitionLevel() == 0);
         this.locator = indexed ? new ParquetPageLocator(output) : null;
         if (indexed) {
             for (int leaf = 0; leaf < leaves.size(); leaf++) {
@@ -126,7 +126,7 @@ final class ParquetFormatFileWriter
             rows += length;
             rowGroupRows += length;
             // the writer writes out a row group, and only then, while it takes a piece
-            long written = writer.getWrittenBytes();
+            long written = ParquetWriterSizes.writtenBytes(writer);
             if (written != writtenBytes) {
                 writtenBytes = written;
                 rowGroupRows = 0;
@@ -138,14 +138,14 @@ final class ParquetFormatFileWriter
     @Override
     public long writtenBytes()
     {
-        return writer.getWrittenBytes();
+        return ParquetWriterSizes.writtenBytes(writer);
     }
 
     /** Row groups written plus the encoded rows buffered for the next one, as Paimon measures a Parquet file. */
     @Override
     public long estimatedSize()
     {
-        return writer.getWrittenBytes() + writer.getBufferedBytes();
+        return ParquetWriterSizes.estimatedSize(writer);
     }
 
     @Override
@@ -167,7 +167,7 @@ final class ParquetFormatFileWriter
             return;
         }
         try (output) {
-            locator.expectLastRowGroup(writer.getWrittenBytes(), rowGroupRows, leafColumns);
+            locator.expectLastRowGroup(ParquetWriterSizes.writtenBytes(writer), rowGroupRows, leafColumns);
             writer.close();
             if (!ParquetPageIndexes.write(writer.getFileMetaData(), locator, Arrays.copyOf(pieceStarts, pieces), bounds)) {
                 locator.releaseHeld();

@@ -37,6 +37,7 @@ import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
 
+import static io.trino.plugin.paimon.merge.TypeValues.objectValue;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.TinyintType.TINYINT;
 
@@ -162,7 +163,7 @@ public final class MergeVectorHarness
     {
         List<Object> values = new ArrayList<>();
         for (int channel = 0; channel < types.size(); channel++) {
-            values.add(types.get(channel).getObjectValue(null, page.getBlock(channel), position));
+            values.add(objectValue(types.get(channel), page.getBlock(channel), position));
         }
         rows.add(RowText.row(types, values, unorderedArrays));
     }

@@ -16,9 +16,9 @@ import java.util.Map;
 import java.util.Optional;
 
 import static io.airlift.slice.Slices.utf8Slice;
+import static io.trino.plugin.paimon.merge.TypeValues.objectValue;
 import static io.trino.spi.type.IntegerType.INTEGER;
 import static io.trino.spi.type.VarcharType.VARCHAR;
-import static io.trino.testing.TestingConnectorSession.SESSION;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -67,7 +67,7 @@ final class TestCombiningAggregators
         BlockBuilder computed = type.createBlockBuilder(null, 1);
         aggregator.result(pages, positions, 0, computed);
         Block block = pages[0] == OutputPageBuilder.COMPUTED ? computed.build() : pages[0].getBlock(0);
-        return type.getObjectValue(SESSION, block, positions[0]);
+        return objectValue(type, block, positions[0]);
     }
 
     private static Page mapPage(Map<Integer, String> entries)

@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 import java.math.BigDecimal;
 import java.util.Optional;
 
+import static io.trino.plugin.paimon.merge.TypeValues.objectValue;
 import static io.trino.spi.type.DecimalType.createDecimalType;
-import static io.trino.testing.TestingConnectorSession.SESSION;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -87,6 +87,6 @@ final class TestDecimalOverflow
             return null;
         }
         Block block = pages[0] == OutputPageBuilder.COMPUTED ? computed.build() : pages[0].getBlock(0);
-        return ((SqlDecimal) DECIMAL_4_2.getObjectValue(SESSION, block, positions[0])).toBigDecimal();
+        return ((SqlDecimal) objectValue(DECIMAL_4_2, block, positions[0])).toBigDecimal();
     }
 }

@@ -10,7 +10,7 @@ import io.trino.plugin.paimon.testing.FaultFs.Hang;
 import io.trino.plugin.paimon.testing.FaultFs.Operation;
 import io.trino.plugin.paimon.testing.FaultFs.Rule;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
-import io.trino.testing.DistributedQueryRunner;
+import io.trino.plugin.paimon.testing.RunnerTasks;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.types.DataTypes;
 import org.junit.jupiter.api.Test;
@@ -238,8 +238,7 @@ final class TestCompactionReliability
 
     private boolean noTaskRuns()
     {
-        DistributedQueryRunner queryRunner = (DistributedQueryRunner) getQueryRunner();
-        return queryRunner.getCoordinator().getTaskManager().getAllTaskInfo().stream().allMatch(task -> task.taskStatus().getState().isDone());
+        return RunnerTasks.allDone(getQueryRunner());
     }
 
     private static void awaitUntil(BooleanSupplier condition)

@@ -16,6 +16,7 @@ import io.trino.plugin.paimon.testing.FaultFs.Rule;
 import io.trino.plugin.paimon.testing.Fsck;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import io.trino.plugin.paimon.testing.RowText;
+import io.trino.plugin.paimon.testing.RunnerTasks;
 import io.trino.spi.QueryId;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.QueryRunner.MaterializedResultWithPlan;
@@ -381,7 +382,7 @@ final class TestInsertReliability
         }
         // the cancelled query's writers finish their cleanup asynchronously; nothing here waits on time, so
         // wait for the tasks of the query to be gone
-        while (queryRunner.getCoordinator().getTaskManager().getAllTaskInfo().stream().anyMatch(task -> !task.taskStatus().getState().isDone())) {
+        while (!RunnerTasks.allDone(queryRunner)) {
             Thread.sleep(50);
         }
         assertThat(latestSnapshotIdOf("cancelled")).isEqualTo(snapshotBefore);

@@ -216,7 +216,7 @@ final class TestPaimonPageSink
                 Optional.empty(),
                 UUID.randomUUID().toString(),
                 false);
-        return provider.createPageSink(null, SESSION, (ConnectorInsertTableHandle) handle, new ConnectorPageSinkId() {
+        return provider.openPageSink(null, SESSION, (ConnectorInsertTableHandle) handle, new ConnectorPageSinkId() {
             @Override
             public long getId()
             {

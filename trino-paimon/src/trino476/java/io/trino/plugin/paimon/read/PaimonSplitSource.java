@@ -21,7 +21,8 @@ import static java.util.concurrent.TimeUnit.MILLISECONDS;
 /**
  * Plans a scan's splits once the join's dynamic filters are known, or once the wait for them is over. Until then it
  * answers with empty batches that complete when a filter arrives or the wait ends, so no thread is held; the planner
- * then gets the dynamic filter's predicate as it stands (possibly all, or none for an empty build side).
+ * then gets the dynamic filter's predicate as it stands (possibly all, or none for an empty build side). Trino 476
+ * leaves the wait to the connector.
  */
 final class PaimonSplitSource
         implements ConnectorSplitSource
@@ -34,9 +35,9 @@ final class PaimonSplitSource
     private final Function<TupleDomain<ColumnHandle>, List<ConnectorSplit>> planner;
     private Iterator<ConnectorSplit> splits;
 
-    PaimonSplitSource(DynamicFilter dynamicFilter, Duration waitTimeout, Function<TupleDomain<ColumnHandle>, List<ConnectorSplit>> planner)
+    PaimonSplitSource(ScanDynamicFilter dynamicFilter, Duration waitTimeout, Function<TupleDomain<ColumnHandle>, List<ConnectorSplit>> planner)
     {
-        this.dynamicFilter = requireNonNull(dynamicFilter, "dynamicFilter is null");
+        this.dynamicFilter = dynamicFilter.filter();
         this.waitMillis = waitTimeout.toMillis();
         this.planner = requireNonNull(planner, "planner is null");
     }

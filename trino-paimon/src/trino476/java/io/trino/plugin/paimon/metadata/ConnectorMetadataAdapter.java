@@ -1,0 +1,42 @@
+package io.trino.plugin.paimon.metadata;
+
+import io.airlift.slice.Slice;
+import io.trino.spi.connector.ColumnMetadata;
+import io.trino.spi.connector.ConnectorMetadata;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorTableExecuteHandle;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The parts of {@link ConnectorMetadata} whose shape differs between the Trino releases the connector is built for,
+ * here as Trino 476 has them: table procedures return nothing, a column's comment may be null.
+ */
+public abstract class ConnectorMetadataAdapter
+        implements ConnectorMetadata
+{
+    @Override
+    public final void executeTableExecute(ConnectorSession session, ConnectorTableExecuteHandle tableExecuteHandle)
+    {
+        executeTableProcedure(session, tableExecuteHandle);
+    }
+
+    @Override
+    public final void finishTableExecute(ConnectorSession session, ConnectorTableExecuteHandle tableExecuteHandle, Collection<Slice> fragments, List<Object> splitSourceInfo)
+    {
+        finishTableProcedure(session, tableExecuteHandle, fragments, splitSourceInfo);
+    }
+
+    /** Runs a table procedure that the coordinator executes alone. */
+    protected abstract void executeTableProcedure(ConnectorSession session, ConnectorTableExecuteHandle tableExecuteHandle);
+
+    /** Commits a distributed table procedure from its workers' fragments. */
+    protected abstract void finishTableProcedure(ConnectorSession session, ConnectorTableExecuteHandle tableExecuteHandle, Collection<Slice> fragments, List<Object> splitSourceInfo);
+
+    static Optional<String> comment(ColumnMetadata column)
+    {
+        return Optional.ofNullable(column.getComment());
+    }
+}

@@ -1,0 +1,61 @@
+package io.trino.plugin.paimon.read;
+
+import io.trino.memory.context.AggregatedMemoryContext;
+import io.trino.parquet.Column;
+import io.trino.parquet.ParquetCorruptionException;
+import io.trino.parquet.ParquetDataSource;
+import io.trino.parquet.ParquetDataSourceId;
+import io.trino.parquet.ParquetReaderOptions;
+import io.trino.parquet.metadata.ParquetMetadata;
+import io.trino.parquet.predicate.TupleDomainParquetPredicate;
+import io.trino.parquet.reader.ParquetReader;
+import io.trino.parquet.reader.RowGroupInfo;
+import org.apache.parquet.format.FileMetaData;
+import org.joda.time.DateTimeZone;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * A file's footer and its reader, as Trino 476's Parquet reader builds them.
+ */
+final class ParquetReaders
+{
+    private ParquetReaders() {}
+
+    static ParquetMetadata footer(FileMetaData fileMetaData, ParquetDataSourceId dataSourceId)
+            throws ParquetCorruptionException
+    {
+        return new ParquetMetadata(fileMetaData, dataSourceId);
+    }
+
+    @SuppressWarnings("checkstyle:ParameterNumber")
+    static ParquetReader reader(
+            Optional<String> createdBy,
+            List<Column> columns,
+            boolean appendRowNumberColumn,
+            List<RowGroupInfo> rowGroups,
+            ParquetDataSource dataSource,
+            DateTimeZone timeZone,
+            AggregatedMemoryContext memoryContext,
+            ParquetReaderOptions options,
+            Function<Exception, RuntimeException> exceptionTransform,
+            Optional<TupleDomainParquetPredicate> predicate)
+            throws IOException
+    {
+        return new ParquetReader(
+                createdBy,
+                columns,
+                appendRowNumberColumn,
+                rowGroups,
+                dataSource,
+                timeZone,
+                memoryContext,
+                options,
+                exceptionTransform,
+                predicate,
+                Optional.empty());
+    }
+}

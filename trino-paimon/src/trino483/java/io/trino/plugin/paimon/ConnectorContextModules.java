@@ -1,0 +1,28 @@
+package io.trino.plugin.paimon;
+
+import com.google.inject.Module;
+import io.trino.filesystem.TrinoFileSystemFactory;
+import io.trino.filesystem.manager.FileSystemModule;
+import io.trino.plugin.base.ConnectorContextModule;
+import io.trino.spi.connector.ConnectorContext;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What the connector takes from the engine's context, bound for injection, and the file systems of the catalog
+ * (Trino's, unless a test hands its own factory): since 477 the plugin toolkit binds the whole context in one module
+ * and the file system module reads the node and telemetry from it.
+ */
+final class ConnectorContextModules
+{
+    private ConnectorContextModules() {}
+
+    static List<Module> modules(String catalogName, ConnectorContext context, Optional<TrinoFileSystemFactory> fileSystemFactory)
+    {
+        return List.of(
+                new ConnectorContextModule(catalogName, context),
+                fileSystemFactory.<Module>map(factory -> binder -> binder.bind(TrinoFileSystemFactory.class).toInstance(factory))
+                        .orElseGet(() -> new FileSystemModule(catalogName, context, false)));
+    }
+}

@@ -1,0 +1,46 @@
+package io.trino.plugin.paimon.metadata;
+
+import io.airlift.slice.Slice;
+import io.trino.spi.connector.ColumnMetadata;
+import io.trino.spi.connector.ConnectorMetadata;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorTableExecuteHandle;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The parts of {@link ConnectorMetadata} whose shape differs between the Trino releases the connector is built for,
+ * here as Trino 483 has them: table procedures return metrics (the connector reports none), a column's comment is
+ * optional.
+ */
+public abstract class ConnectorMetadataAdapter
+        implements ConnectorMetadata
+{
+    @Override
+    public final Map<String, Long> executeTableExecute(ConnectorSession session, ConnectorTableExecuteHandle tableExecuteHandle)
+    {
+        executeTableProcedure(session, tableExecuteHandle);
+        return Map.of();
+    }
+
+    @Override
+    public final Map<String, Long> finishTableExecute(ConnectorSession session, ConnectorTableExecuteHandle tableExecuteHandle, Collection<Slice> fragments, List<Object> splitSourceInfo)
+    {
+        finishTableProcedure(session, tableExecuteHandle, fragments, splitSourceInfo);
+        return Map.of();
+    }
+
+    /** Runs a table procedure that the coordinator executes alone. */
+    protected abstract void executeTableProcedure(ConnectorSession session, ConnectorTableExecuteHandle tableExecuteHandle);
+
+    /** Commits a distributed table procedure from its workers' fragments. */
+    protected abstract void finishTableProcedure(ConnectorSession session, ConnectorTableExecuteHandle tableExecuteHandle, Collection<Slice> fragments, List<Object> splitSourceInfo);
+
+    static Optional<String> comment(ColumnMetadata column)
+    {
+        return column.getComment();
+    }
+}
