@@ -52,6 +52,8 @@ public final class TrinoServer
                 "bash",
                 repositoryRoot.resolve("testing/bin/run-trino").toString(),
                 "--skip-build",
+                // the Trino release to run the plugin built for it on (-Dit.trino.version=483 in the 483 lane)
+                "--trino-version", System.getProperty("paimon.trino.version", "476"),
                 "--port", String.valueOf(port),
                 "--local-root", localRoot.toString()));
         command.addAll(roleArguments);
