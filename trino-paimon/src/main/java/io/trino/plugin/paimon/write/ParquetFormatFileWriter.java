@@ -2,7 +2,6 @@ package io.trino.plugin.paimon.write;
 
 import io.airlift.units.DataSize;
 import io.trino.parquet.writer.ParquetWriter;
-import io.trino.parquet.writer.ParquetWriterOptions;
 import io.trino.spi.Page;
 import io.trino.spi.block.Block;
 import org.apache.parquet.column.ColumnDescriptor;
@@ -62,7 +61,7 @@ final class ParquetFormatFileWriter
         MessageType messageType = schema.messageType();
         List<ColumnDescriptor> leaves = messageType.getColumns();
         this.leafColumns = leaves.size();
-        boolean indexed = ParquetWriterSizes.rowGroupEndsKnown() && leaves.stream().allMatch(leaf -> leaf.getMaxRepetitionLevel() == 0);
+        boolean indexed = ParquetWriters.rowGroupEndsKnown() && leaves.stream().allMatch(leaf -> leaf.getMaxRepetitionLevel() == 0);
         this.locator = indexed ? new ParquetPageLocator(output) : null;
         if (indexed) {
             for (int leaf = 0; leaf < leaves.size(); leaf++) {
@@ -80,7 +79,7 @@ final class ParquetFormatFileWriter
                 indexed ? locator : output,
                 messageType,
                 schema.primitiveTypes(),
-                ParquetWriterOptions.builder()
+                ParquetWriters.options()
                         .setMaxBlockSize(DataSize.ofBytes(layout.rowGroupSize()))
                         .setMaxPageSize(DataSize.ofBytes(layout.pageSize()))
                         .setMaxPageValueCount(layout.pageRowLimit())
@@ -126,7 +125,7 @@ final class ParquetFormatFileWriter
             rows += length;
             rowGroupRows += length;
             // the writer writes out a row group, and only then, while it takes a piece
-            long written = ParquetWriterSizes.writtenBytes(writer);
+            long written = ParquetWriters.writtenBytes(writer);
             if (written != writtenBytes) {
                 writtenBytes = written;
                 rowGroupRows = 0;
@@ -138,14 +137,14 @@ final class ParquetFormatFileWriter
     @Override
     public long writtenBytes()
     {
-        return ParquetWriterSizes.writtenBytes(writer);
+        return ParquetWriters.writtenBytes(writer);
     }
 
     /** Row groups written plus the encoded rows buffered for the next one, as Paimon measures a Parquet file. */
     @Override
     public long estimatedSize()
     {
-        return ParquetWriterSizes.estimatedSize(writer);
+        return ParquetWriters.estimatedSize(writer);
     }
 
     @Override
@@ -167,7 +166,7 @@ final class ParquetFormatFileWriter
             return;
         }
         try (output) {
-            locator.expectLastRowGroup(ParquetWriterSizes.writtenBytes(writer), rowGroupRows, leafColumns);
+            locator.expectLastRowGroup(ParquetWriters.writtenBytes(writer), rowGroupRows, leafColumns);
             writer.close();
             if (!ParquetPageIndexes.write(writer.getFileMetaData(), locator, Arrays.copyOf(pieceStarts, pieces), bounds)) {
                 locator.releaseHeld();
