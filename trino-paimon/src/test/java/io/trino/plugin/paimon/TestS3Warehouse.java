@@ -53,12 +53,14 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_UNSUPPORTED_CONFIGURATION;
+import static io.trino.plugin.paimon.testing.TrinoReleaseFeatures.S3_EXCLUSIVE_CREATE_OPTIONAL;
 import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
 import static io.trino.testing.TestingSession.testSessionBuilder;
 import static io.trino.testing.assertions.TrinoExceptionAssert.assertThatTrinoException;
 import static java.util.concurrent.TimeUnit.MILLISECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * A warehouse on an S3-compatible server that the test starts in this process ({@link S3Server}, S3Proxy): Paimon
@@ -102,10 +104,12 @@ final class TestS3Warehouse
         Map<String, String> catalog = server.catalogProperties(warehouse);
         QueryRunner queryRunner = PaimonQueryRunner.create(catalog, DATABASE);
         try {
-            queryRunner.createCatalog("no_exclusive", "paimon", ImmutableMap.<String, String>builder()
-                    .putAll(catalog)
-                    .put("s3.exclusive-create", "false")
-                    .buildOrThrow());
+            if (S3_EXCLUSIVE_CREATE_OPTIONAL) {
+                queryRunner.createCatalog("no_exclusive", "paimon", ImmutableMap.<String, String>builder()
+                        .putAll(catalog)
+                        .put("s3.exclusive-create", "false")
+                        .buildOrThrow());
+            }
             faultFs = new FaultFs(server.fileSystemFactory(), 1);
             queryRunner.installPlugin(new Plugin()
             {
@@ -503,6 +507,7 @@ final class TestS3Warehouse
     @Test
     void writesAreRefusedWithoutExclusiveCreate()
     {
+        assumeTrue(S3_EXCLUSIVE_CREATE_OPTIONAL, "S3 exclusive create cannot be switched off on this Trino release");
         Session session = testSessionBuilder().setCatalog("no_exclusive").setSchema(DATABASE).build();
         Set<String> before = objects("refused");
         assertThat(computeActual(session, "SELECT count(*) FROM refused").getOnlyValue()).isEqualTo(0L);

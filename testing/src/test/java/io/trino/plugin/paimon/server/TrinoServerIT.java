@@ -398,7 +398,7 @@ final class TrinoServerIT
                     .map(row -> row.substring(0, row.lastIndexOf(", ")).replace(", ", " "))
                     .toList();
             assertThat(preview).hasSize(2).containsExactlyInAnyOrderElementsOf(expected);
-            assertThat(column(connection, "SELECT version()")).containsExactly("476");
+            assertThat(column(connection, "SELECT version()")).containsExactly(System.getProperty("paimon.trino.version", "476"));
         }
     }
 
