@@ -98,7 +98,7 @@ final class TrinoServerHdfsIT
         while (System.nanoTime() < deadline) {
             try {
                 if (rows("SELECT count(*), 'active' FROM system.runtime.nodes WHERE state = 'active'").equals(List.of("1 active"))) {
-                    rows("SELECT count(*) FROM hdfs.lake.orders");
+                    rows("SELECT count(*), 'read' FROM hdfs.lake.orders");
                     return;
                 }
             }
