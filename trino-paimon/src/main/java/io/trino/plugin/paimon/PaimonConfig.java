@@ -29,6 +29,7 @@ import static java.util.concurrent.TimeUnit.SECONDS;
 
 public class PaimonConfig
 {
+    private CatalogType catalogType = CatalogType.FILESYSTEM;
     private String warehouse;
     private DataSize maxWriteBufferSize = DataSize.of(256, MEGABYTE);
     private Duration dynamicFilteringWaitTimeout = new Duration(1, SECONDS);
@@ -37,6 +38,20 @@ public class PaimonConfig
     private Duration removeOrphanFilesMinRetention = new Duration(7, DAYS);
     private DataSize metadataCacheMaxSize = DataSize.of(256, MEGABYTE);
     private Duration metadataCacheTtl = new Duration(30, MINUTES);
+
+    @NotNull
+    public CatalogType getCatalogType()
+    {
+        return catalogType;
+    }
+
+    @Config("paimon.catalog.type")
+    @ConfigDescription("Where databases and tables are registered: FILESYSTEM (a warehouse folder), HIVE_METASTORE, JDBC or REST")
+    public PaimonConfig setCatalogType(CatalogType catalogType)
+    {
+        this.catalogType = catalogType;
+        return this;
+    }
 
     @NotNull
     public String getWarehouse()

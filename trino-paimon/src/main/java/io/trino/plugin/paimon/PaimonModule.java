@@ -19,7 +19,9 @@ import com.google.inject.Provides;
 import com.google.inject.Scopes;
 import com.google.inject.Singleton;
 import com.google.inject.multibindings.Multibinder;
+import io.airlift.configuration.AbstractConfigurationAwareModule;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
+import io.trino.plugin.paimon.catalog.PaimonCatalog;
 import io.trino.plugin.paimon.format.MetadataCache;
 import io.trino.plugin.paimon.metadata.Compactions;
 import io.trino.plugin.paimon.metadata.PaimonSessionProperties;
@@ -43,15 +45,16 @@ import io.trino.spi.connector.TableProcedureMetadata;
 import io.trino.spi.procedure.Procedure;
 
 import static com.google.inject.multibindings.Multibinder.newSetBinder;
+import static io.airlift.configuration.ConditionalModule.conditionalModule;
 import static io.airlift.configuration.ConfigBinder.configBinder;
 import static io.airlift.json.JsonCodecBinder.jsonCodecBinder;
 import static org.weakref.jmx.guice.ExportBinder.newExporter;
 
 public class PaimonModule
-        implements Module
+        extends AbstractConfigurationAwareModule
 {
     @Override
-    public void configure(Binder binder)
+    protected void setup(Binder binder)
     {
         configBinder(binder).bindConfig(PaimonConfig.class);
         newExporter(binder).export(MetadataCache.class).withGeneratedName();
@@ -59,7 +62,7 @@ public class PaimonModule
         binder.bind(PaimonTransactionManager.class).in(Scopes.SINGLETON);
         binder.bind(PaimonTableProperties.class).in(Scopes.SINGLETON);
         binder.bind(PaimonSessionProperties.class).in(Scopes.SINGLETON);
-        binder.bind(FileSystemCatalog.class).in(Scopes.SINGLETON);
+        bindCatalog(CatalogType.FILESYSTEM, catalogBinder -> catalogBinder.bind(PaimonCatalog.class).to(FileSystemCatalog.class).in(Scopes.SINGLETON));
         binder.bind(PaimonSplitManager.class).in(Scopes.SINGLETON);
         binder.bind(PaimonPageSourceProvider.class).in(Scopes.SINGLETON);
         binder.bind(PaimonPageSinkProvider.class).in(Scopes.SINGLETON);
@@ -79,6 +82,11 @@ public class PaimonModule
         tableProcedures.addBinding().toProvider(OptimizeTableProcedure.class).in(Scopes.SINGLETON);
 
         newSetBinder(binder, Procedure.class).addBinding().toProvider(FlushMetadataCacheProcedure.class).in(Scopes.SINGLETON);
+    }
+
+    private void bindCatalog(CatalogType catalogType, Module module)
+    {
+        install(conditionalModule(PaimonConfig.class, config -> config.getCatalogType() == catalogType, module));
     }
 
     @Provides

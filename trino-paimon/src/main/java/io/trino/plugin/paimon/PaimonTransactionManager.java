@@ -16,7 +16,7 @@ package io.trino.plugin.paimon;
 import com.google.inject.Inject;
 import io.airlift.json.JsonCodec;
 import io.trino.plugin.base.classloader.ClassLoaderSafeConnectorMetadata;
-import io.trino.plugin.paimon.catalog.FileSystemCatalog;
+import io.trino.plugin.paimon.catalog.PaimonCatalog;
 import io.trino.plugin.paimon.metadata.Compactions;
 import io.trino.plugin.paimon.metadata.PaimonMetadata;
 import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
@@ -37,7 +37,7 @@ import static java.util.Objects.requireNonNull;
  */
 public class PaimonTransactionManager
 {
-    private final FileSystemCatalog catalog;
+    private final PaimonCatalog catalog;
     private final TypeManager typeManager;
     private final JsonCodec<WriteFragment> fragmentCodec;
     private final Compactions compactions;
@@ -46,7 +46,7 @@ public class PaimonTransactionManager
     private final Map<ConnectorTransactionHandle, PaimonMetadata> unwrapped = new ConcurrentHashMap<>();
 
     @Inject
-    public PaimonTransactionManager(FileSystemCatalog catalog, TypeManager typeManager, JsonCodec<WriteFragment> fragmentCodec, Compactions compactions, PaimonPageSourceProvider pageSources)
+    public PaimonTransactionManager(PaimonCatalog catalog, TypeManager typeManager, JsonCodec<WriteFragment> fragmentCodec, Compactions compactions, PaimonPageSourceProvider pageSources)
     {
         this.pageSources = requireNonNull(pageSources, "pageSources is null");
         this.compactions = requireNonNull(compactions, "compactions is null");

@@ -36,6 +36,7 @@ final class TestPaimonConfig
     void defaults()
     {
         assertRecordedDefaults(recordDefaults(PaimonConfig.class)
+                .setCatalogType(CatalogType.FILESYSTEM)
                 .setWarehouse(null)
                 .setMaxWriteBufferSize(DataSize.of(256, MEGABYTE))
                 .setDynamicFilteringWaitTimeout(new Duration(1, SECONDS))
@@ -49,16 +50,19 @@ final class TestPaimonConfig
     @Test
     void explicitPropertyMappings()
     {
-        Map<String, String> properties = ImmutableMap.of(
-                "paimon.warehouse", "s3://bucket/warehouse",
-                "paimon.max-write-buffer-size", "64MB",
-                "paimon.dynamic-filtering.wait-timeout", "20s",
-                "paimon.max-split-size", "32MB",
-                "paimon.expire-snapshots.min-retention", "3d",
-                "paimon.remove-orphan-files.min-retention", "12h",
-                "paimon.metadata-cache.max-size", "16MB",
-                "paimon.metadata-cache.ttl", "5m");
+        Map<String, String> properties = ImmutableMap.<String, String>builder()
+                .put("paimon.catalog.type", "JDBC")
+                .put("paimon.warehouse", "s3://bucket/warehouse")
+                .put("paimon.max-write-buffer-size", "64MB")
+                .put("paimon.dynamic-filtering.wait-timeout", "20s")
+                .put("paimon.max-split-size", "32MB")
+                .put("paimon.expire-snapshots.min-retention", "3d")
+                .put("paimon.remove-orphan-files.min-retention", "12h")
+                .put("paimon.metadata-cache.max-size", "16MB")
+                .put("paimon.metadata-cache.ttl", "5m")
+                .buildOrThrow();
         PaimonConfig expected = new PaimonConfig()
+                .setCatalogType(CatalogType.JDBC)
                 .setWarehouse("s3://bucket/warehouse")
                 .setMaxWriteBufferSize(DataSize.of(64, MEGABYTE))
                 .setDynamicFilteringWaitTimeout(new Duration(20, SECONDS))

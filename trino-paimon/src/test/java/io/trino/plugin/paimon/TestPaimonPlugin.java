@@ -153,6 +153,28 @@ final class TestPaimonPlugin
                 .hasMessageContaining("Configuration property 'paimon.no-such-property' was not used");
     }
 
+    @Test
+    void rejectsUnknownCatalogType()
+    {
+        assertThatThrownBy(() -> create(ImmutableMap.of(
+                "paimon.catalog.type", "glue",
+                "paimon.warehouse", "local:///warehouse",
+                "fs.native-local.enabled", "true")))
+                .hasMessageContaining("Invalid value 'glue' for type CatalogType (property 'paimon.catalog.type')");
+    }
+
+    @Test
+    void acceptsCatalogTypeInLowerCase()
+            throws Exception
+    {
+        try (TempWarehouse temp = TempWarehouse.create()) {
+            create(ImmutableMap.<String, String>builder()
+                    .putAll(PaimonQueryRunner.catalogProperties(temp.root()))
+                    .put("paimon.catalog.type", "filesystem")
+                    .buildOrThrow());
+        }
+    }
+
     private static void create(Map<String, String> config)
     {
         ConnectorFactory factory = getOnlyElement(new PaimonPlugin().getConnectorFactories());

@@ -22,6 +22,7 @@ import io.trino.plugin.paimon.format.MetadataCache;
 import io.trino.plugin.paimon.format.MetadataFiles;
 import io.trino.plugin.paimon.format.schema.SchemaFiles;
 import io.trino.plugin.paimon.format.schema.TableSchema;
+import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ConnectorSession;
@@ -48,6 +49,7 @@ import static java.util.Objects.requireNonNull;
  * that holds at least one {@code schema/schema-<id>} file. Nothing else marks either, exactly as Paimon Java sees it.
  */
 public class FileSystemCatalog
+        implements PaimonCatalog
 {
     public static final String DATABASE_SUFFIX = ".db";
     // Paimon's system database, which holds its global system tables
@@ -79,6 +81,7 @@ public class FileSystemCatalog
     }
 
     /** The catalog's cache of decoded metadata files, for reads that resolve snapshots, schemas and manifests. */
+    @Override
     public MetadataCache metadataCache()
     {
         return metadataCache;
@@ -88,6 +91,7 @@ public class FileSystemCatalog
      * Forgets cached metadata: of one table, of every table of a schema, or (both empty) of the whole catalog.
      * Nothing needs it for correctness; it frees memory and recovers from files changed in place by hand.
      */
+    @Override
     public void flushMetadataCache(Optional<String> schemaName, Optional<String> tableName)
     {
         checkArgument(schemaName.isPresent() || tableName.isEmpty(), "a table name needs a schema name");
@@ -112,6 +116,12 @@ public class FileSystemCatalog
     {
         checkName("table", table.getTableName(), 0);
         return databaseLocation(table.getSchemaName()).appendPath(table.getTableName());
+    }
+
+    @Override
+    public Location newTableLocation(ConnectorSession session, SchemaTableName tableName)
+    {
+        return tableLocation(tableName);
     }
 
     /**
@@ -156,6 +166,7 @@ public class FileSystemCatalog
         }
     }
 
+    @Override
     public List<String> listDatabases(ConnectorSession session)
     {
         return listDirectoryNames(fileSystem(session), warehouse).stream()
@@ -165,6 +176,7 @@ public class FileSystemCatalog
                 .collect(toImmutableList());
     }
 
+    @Override
     public boolean databaseExists(ConnectorSession session, String database)
     {
         if (!isValidName(database, DATABASE_SUFFIX.length())) {
@@ -184,6 +196,7 @@ public class FileSystemCatalog
         return listDatabases(session).contains(database);
     }
 
+    @Override
     public void createDatabase(ConnectorSession session, String database)
     {
         checkName("schema", database, DATABASE_SUFFIX.length());
@@ -209,6 +222,7 @@ public class FileSystemCatalog
     }
 
     /** Drops an empty database; a database that still holds tables is refused. */
+    @Override
     public void dropDatabase(ConnectorSession session, String database)
     {
         if (!databaseExists(session, database)) {
@@ -228,6 +242,7 @@ public class FileSystemCatalog
     }
 
     /** Table names of a database, sorted; folders without a schema file are not tables and are left out. */
+    @Override
     public List<String> listTables(ConnectorSession session, String database)
     {
         TrinoFileSystem fileSystem = fileSystem(session);
@@ -239,21 +254,12 @@ public class FileSystemCatalog
     }
 
     /**
-     * The table with its current (latest) schema, or empty when there is no such table.
-     *
-     * @throws TrinoException naming the schema file when it cannot be read
-     */
-    public Optional<PaimonTable> loadTable(ConnectorSession session, SchemaTableName tableName)
-    {
-        return loadTable(session, tableName, Optional.empty());
-    }
-
-    /**
      * The table on one of its branches (the main branch when empty) with the branch's current schema, or empty
      * when there is no such table or branch.
      *
      * @throws TrinoException naming the schema file when it cannot be read
      */
+    @Override
     public Optional<PaimonTable> loadTable(ConnectorSession session, SchemaTableName tableName, Optional<String> branch)
     {
         // a name that cannot be a table folder names no table (a system table's name goes on to the system tables)
@@ -267,6 +273,7 @@ public class FileSystemCatalog
     }
 
     /** The names of the table's branches other than the main branch, by name. */
+    @Override
     public List<String> listBranches(ConnectorSession session, PaimonTable table)
     {
         return listDirectoryNames(fileSystem(session), table.location().appendPath(PaimonTable.BRANCH_DIRECTORY)).stream()
@@ -281,6 +288,7 @@ public class FileSystemCatalog
      *
      * @throws TrinoException {@code PAIMON_INVALID_METADATA} when that schema file is missing or invalid
      */
+    @Override
     public PaimonTable loadSchemaVersion(ConnectorSession session, PaimonTable table, long schemaId)
     {
         return new PaimonTable(table.name(), table.location(), table.branch(), new SchemaFiles(fileSystem(session), table.metadataLocation(), metadataCache).readSchema(schemaId));
@@ -294,9 +302,11 @@ public class FileSystemCatalog
      * @return false when the table exists already (nothing is written)
      * @throws SchemaNotFoundException when the database does not exist
      */
-    public boolean createTable(ConnectorSession session, SchemaTableName tableName, TableSchema schema)
+    @Override
+    public boolean createTable(ConnectorSession session, SchemaTableName tableName, Location location, TableSchema schema)
     {
         checkArgument(schema.id() == 0, "a new table's schema has id 0: %s", schema.id());
+        checkArgument(location.equals(tableLocation(tableName)), "a table of this catalog lives at %s, not %s", tableLocation(tableName), location);
         if (!databaseExists(session, tableName.getSchemaName())) {
             throw new SchemaNotFoundException(tableName.getSchemaName());
         }
@@ -307,6 +317,18 @@ public class FileSystemCatalog
         return schemaFiles.createSchema(schema);
     }
 
+    @Override
+    public boolean commitSchema(ConnectorSession session, PaimonTable table, TableSchema next)
+    {
+        return new SchemaFiles(fileSystem(session), table.location()).createSchema(next);
+    }
+
+    @Override
+    public SnapshotPublisher snapshotPublisher(ConnectorSession session, PaimonTable table)
+    {
+        return new SnapshotFiles(fileSystem(session), table.metadataLocation())::commit;
+    }
+
     /**
      * Moves the table's folder to the new name, as Paimon's filesystem catalog renames a table (also into another
      * database of the warehouse). Nothing in a table's files names the table, so the moved folder is the renamed table.
@@ -314,6 +336,7 @@ public class FileSystemCatalog
      * @throws TrinoException {@code TABLE_ALREADY_EXISTS} when the new name is taken, {@code PAIMON_FILESYSTEM_ERROR}
      * when the file system cannot move the folder (object stores have no folder rename)
      */
+    @Override
     public void renameTable(ConnectorSession session, SchemaTableName from, SchemaTableName to)
     {
         if (!databaseExists(session, to.getSchemaName())) {
@@ -342,6 +365,7 @@ public class FileSystemCatalog
      *
      * @throws TrinoException {@code PAIMON_UNSUPPORTED_CONFIGURATION} saying what to configure
      */
+    @Override
     public void checkCommitsAreExclusive(ConnectorSession session, PaimonTable table)
     {
         Location schemaFile = new SchemaFiles(fileSystem(session), table.location()).schemaLocation(table.schema().id());
@@ -349,6 +373,7 @@ public class FileSystemCatalog
     }
 
     /** Removes the table's folder with everything in it: schemas, snapshots, manifests, data files. */
+    @Override
     public void dropTable(ConnectorSession session, SchemaTableName tableName)
     {
         Location location = tableLocation(tableName);
@@ -364,6 +389,7 @@ public class FileSystemCatalog
         }
     }
 
+    @Override
     public TrinoFileSystem fileSystem(ConnectorSession session)
     {
         return fileSystemFactory.create(session);

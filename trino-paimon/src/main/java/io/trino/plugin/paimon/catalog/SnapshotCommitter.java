@@ -72,6 +72,7 @@ public final class SnapshotCommitter
 
     private final TrinoFileSystem fileSystem;
     private final Location tableLocation;
+    private final SnapshotPublisher publisher;
     private final TableSchema schema;
     private final String commitUser;
     private final int maxRetries;
@@ -84,10 +85,17 @@ public final class SnapshotCommitter
     private final ManifestMerge manifestMerge;
     private final AddedFileCheck addedFileCheck;
 
+    /** A committer that publishes by creating {@code snapshot-<id>} in the table's folder, as a folder catalog does. */
     public SnapshotCommitter(TrinoFileSystem fileSystem, Location tableLocation, TableSchema schema, String commitUser, int maxRetries)
+    {
+        this(fileSystem, tableLocation, new SnapshotFiles(fileSystem, tableLocation)::commit, schema, commitUser, maxRetries);
+    }
+
+    public SnapshotCommitter(TrinoFileSystem fileSystem, Location tableLocation, SnapshotPublisher publisher, TableSchema schema, String commitUser, int maxRetries)
     {
         this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
         this.tableLocation = requireNonNull(tableLocation, "tableLocation is null");
+        this.publisher = requireNonNull(publisher, "publisher is null");
         this.schema = requireNonNull(schema, "schema is null");
         this.commitUser = requireNonNull(commitUser, "commitUser is null");
         checkArgument(maxRetries >= 0, "maxRetries is negative: %s", maxRetries);
@@ -276,7 +284,7 @@ public final class SnapshotCommitter
                     // writerVersion and operation describe the commit that wrote them, not this one
                     ImmutableMap.of());
 
-            if (snapshots.commit(snapshot)) {
+            if (publisher.publish(snapshot)) {
                 // Paimon expires snapshots after each commit unless the table is write-only
                 if (!writeOnly) {
                     expireAfterCommit();

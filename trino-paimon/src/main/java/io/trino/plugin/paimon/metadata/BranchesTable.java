@@ -18,7 +18,7 @@ import io.trino.filesystem.FileEntry;
 import io.trino.filesystem.FileIterator;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
-import io.trino.plugin.paimon.catalog.FileSystemCatalog;
+import io.trino.plugin.paimon.catalog.PaimonCatalog;
 import io.trino.plugin.paimon.format.schema.SchemaFiles;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.spi.TrinoException;
@@ -53,7 +53,7 @@ public final class BranchesTable
             new ColumnMetadata("branch_name", VARCHAR),
             new ColumnMetadata("create_time", TIMESTAMP_TZ_MILLIS));
 
-    public BranchesTable(FileSystemCatalog catalog, PaimonTable table, SchemaTableName systemTableName)
+    public BranchesTable(PaimonCatalog catalog, PaimonTable table, SchemaTableName systemTableName)
     {
         super(catalog, table, systemTableName, COLUMNS);
     }

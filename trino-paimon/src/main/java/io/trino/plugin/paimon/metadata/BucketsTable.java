@@ -15,7 +15,7 @@ package io.trino.plugin.paimon.metadata;
 
 import com.google.common.collect.ImmutableList;
 import io.trino.filesystem.TrinoFileSystem;
-import io.trino.plugin.paimon.catalog.FileSystemCatalog;
+import io.trino.plugin.paimon.catalog.PaimonCatalog;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ScanFilter;
 import io.trino.plugin.paimon.format.manifest.SnapshotScan;
@@ -56,7 +56,7 @@ public final class BucketsTable
             new ColumnMetadata("file_count", BIGINT),
             new ColumnMetadata("last_update_time", TIMESTAMP_TZ_MILLIS));
 
-    public BucketsTable(FileSystemCatalog catalog, PaimonTable table, SchemaTableName systemTableName)
+    public BucketsTable(PaimonCatalog catalog, PaimonTable table, SchemaTableName systemTableName)
     {
         super(catalog, table, systemTableName, COLUMNS);
     }

@@ -21,6 +21,7 @@ import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.catalog.CompactionConflictCheck;
 import io.trino.plugin.paimon.catalog.IndexManifestUpdate;
 import io.trino.plugin.paimon.catalog.SnapshotCommitter;
+import io.trino.plugin.paimon.catalog.SnapshotPublisher;
 import io.trino.plugin.paimon.format.index.DeletionVectorIndexFile;
 import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
@@ -68,11 +69,13 @@ final class CompactionCommit
     private static final Logger log = Logger.get(CompactionCommit.class);
 
     private final TrinoFileSystem fileSystem;
+    private final SnapshotPublisher publisher;
     private final PaimonTable table;
 
-    CompactionCommit(TrinoFileSystem fileSystem, PaimonTable table)
+    CompactionCommit(TrinoFileSystem fileSystem, SnapshotPublisher publisher, PaimonTable table)
     {
         this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
+        this.publisher = requireNonNull(publisher, "publisher is null");
         this.table = requireNonNull(table, "table is null");
     }
 
@@ -156,7 +159,7 @@ final class CompactionCommit
             fileCheck.accept(latest);
             checkDeletionVectorsUnchanged(latest, buckets, baseVectors);
         };
-        SnapshotCommitter committer = new SnapshotCommitter(fileSystem, location, table.schema(), commitIdentifier, table.options().commitMaxRetries());
+        SnapshotCommitter committer = new SnapshotCommitter(fileSystem, location, publisher, table.schema(), commitIdentifier, table.options().commitMaxRetries());
         Map<String, String> properties = ImmutableMap.of(InsertCommit.COMMIT_ID_PROPERTY, commitIdentifier, InsertCommit.QUERY_ID_PROPERTY, queryId);
         List<ManifestEntry> changes = ImmutableList.<ManifestEntry>builder().addAll(deletes).addAll(adds).build();
         return committer.commit(CommitKind.COMPACT, changes, changelogFiles, IndexManifestUpdate.bucketed(vectorChanges), false, properties, check);

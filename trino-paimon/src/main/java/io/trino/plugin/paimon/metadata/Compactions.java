@@ -20,6 +20,7 @@ import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.PaimonInsertTableHandle;
 import io.trino.plugin.paimon.PaimonTableExecuteHandle;
+import io.trino.plugin.paimon.catalog.SnapshotPublisher;
 import io.trino.plugin.paimon.format.manifest.BucketFiles;
 import io.trino.plugin.paimon.format.manifest.DataFileMeta;
 import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
@@ -100,14 +101,14 @@ public final class Compactions
     }
 
     /** Commits what the workers of an {@code optimize} compacted, then removes its staging folder. */
-    void finishOptimize(ConnectorSession session, TrinoFileSystem fileSystem, PaimonTableExecuteHandle handle, List<Object> splitSourceInfo)
+    void finishOptimize(ConnectorSession session, TrinoFileSystem fileSystem, SnapshotPublisher publisher, PaimonTableExecuteHandle handle, List<Object> splitSourceInfo)
     {
         try {
             if (handle.baseSnapshotId().isEmpty()) {
                 return;
             }
             List<CompactionFragment> fragments = Optimize.fragments(fileSystem, fragmentCodec, handle, splitSourceInfo);
-            new CompactionCommit(fileSystem, handle.table().orElseThrow()).commit(handle.baseSnapshotId().getAsLong(), fragments, UUID.randomUUID().toString(), session.getQueryId());
+            new CompactionCommit(fileSystem, publisher, handle.table().orElseThrow()).commit(handle.baseSnapshotId().getAsLong(), fragments, UUID.randomUUID().toString(), session.getQueryId());
         }
         finally {
             Optimize.removeStaging(fileSystem, handle);
@@ -127,10 +128,10 @@ public final class Compactions
      * compacts. On deletion-vector and first-row tables, whose readers skip level 0, the rows stay unseen until then,
      * so the statement fails, saying that its rows are committed and how to make them visible.
      */
-    void compactCommittedWrite(ConnectorSession session, TrinoFileSystem fileSystem, PaimonInsertTableHandle handle, Snapshot appended, List<ManifestEntry> written)
+    void compactCommittedWrite(ConnectorSession session, TrinoFileSystem fileSystem, SnapshotPublisher publisher, PaimonInsertTableHandle handle, Snapshot appended, List<ManifestEntry> written)
     {
         try {
-            compactAfterWrite(session, fileSystem, handle, appended, written);
+            compactAfterWrite(session, fileSystem, publisher, handle, appended, written);
         }
         catch (RuntimeException e) {
             String tableName = handle.table().name().toString();
@@ -149,7 +150,7 @@ public final class Compactions
      * @param appended the statement's snapshot
      * @param written the data files the statement added
      */
-    private void compactAfterWrite(ConnectorSession session, TrinoFileSystem fileSystem, PaimonInsertTableHandle handle, Snapshot appended, List<ManifestEntry> written)
+    private void compactAfterWrite(ConnectorSession session, TrinoFileSystem fileSystem, SnapshotPublisher publisher, PaimonInsertTableHandle handle, Snapshot appended, List<ManifestEntry> written)
     {
         PaimonTable table = handle.table();
         String tableName = table.name().toString();
@@ -172,11 +173,11 @@ public final class Compactions
         }
         catch (RuntimeException e) {
             // the buckets compacted before the failure are not committed
-            new CompactionCommit(fileSystem, table).discard(fragments, e);
+            new CompactionCommit(fileSystem, publisher, table).discard(fragments, e);
             throw e;
         }
         try {
-            new CompactionCommit(fileSystem, table).commit(appended.id(), fragments, handle.commitIdentifier(), session.getQueryId());
+            new CompactionCommit(fileSystem, publisher, table).commit(appended.id(), fragments, handle.commitIdentifier(), session.getQueryId());
         }
         catch (TrinoException e) {
             if (!e.getErrorCode().equals(TRANSACTION_CONFLICT.toErrorCode())) {

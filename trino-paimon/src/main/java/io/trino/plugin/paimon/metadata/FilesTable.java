@@ -15,7 +15,7 @@ package io.trino.plugin.paimon.metadata;
 
 import com.google.common.collect.ImmutableList;
 import io.trino.filesystem.TrinoFileSystem;
-import io.trino.plugin.paimon.catalog.FileSystemCatalog;
+import io.trino.plugin.paimon.catalog.PaimonCatalog;
 import io.trino.plugin.paimon.format.manifest.DataFileMeta;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ScanFilter;
@@ -70,7 +70,7 @@ public final class FilesTable
             new ColumnMetadata("max_sequence_number", BIGINT),
             new ColumnMetadata("creation_time", TIMESTAMP_TZ_MILLIS));
 
-    public FilesTable(FileSystemCatalog catalog, PaimonTable table, SchemaTableName systemTableName)
+    public FilesTable(PaimonCatalog catalog, PaimonTable table, SchemaTableName systemTableName)
     {
         super(catalog, table, systemTableName, COLUMNS);
     }

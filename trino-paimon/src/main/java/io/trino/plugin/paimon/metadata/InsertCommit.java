@@ -25,6 +25,7 @@ import io.trino.plugin.paimon.catalog.HashIndexConflictCheck;
 import io.trino.plugin.paimon.catalog.HashIndexConflictCheck.IndexFile;
 import io.trino.plugin.paimon.catalog.IndexManifestUpdate;
 import io.trino.plugin.paimon.catalog.SnapshotCommitter;
+import io.trino.plugin.paimon.catalog.SnapshotPublisher;
 import io.trino.plugin.paimon.format.index.HashIndexFile;
 import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
@@ -73,6 +74,7 @@ final class InsertCommit
     private static final Logger log = Logger.get(InsertCommit.class);
 
     private final TrinoFileSystem fileSystem;
+    private final SnapshotPublisher publisher;
     private final PaimonInsertTableHandle handle;
     private final TableSchema schema;
     private final TableOptions options;
@@ -81,9 +83,10 @@ final class InsertCommit
     /**
      * @param keyLookup reads the keys of written files, to tell whether a rival commit to a written bucket wrote one of ours
      */
-    InsertCommit(TrinoFileSystem fileSystem, PaimonInsertTableHandle handle, KeyLookup keyLookup)
+    InsertCommit(TrinoFileSystem fileSystem, SnapshotPublisher publisher, PaimonInsertTableHandle handle, KeyLookup keyLookup)
     {
         this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
+        this.publisher = requireNonNull(publisher, "publisher is null");
         this.handle = requireNonNull(handle, "handle is null");
         this.schema = handle.table().schema();
         this.options = handle.table().options();
@@ -132,7 +135,7 @@ final class InsertCommit
                     .collect(toImmutableSet());
             check = check.andThen(new HashIndexConflictCheck(fileSystem, location, tableName, partitions, readIndex));
         }
-        SnapshotCommitter committer = new SnapshotCommitter(fileSystem, location, schema, handle.commitIdentifier(), options.commitMaxRetries());
+        SnapshotCommitter committer = new SnapshotCommitter(fileSystem, location, publisher, schema, handle.commitIdentifier(), options.commitMaxRetries());
         Map<String, String> properties = ImmutableMap.of(COMMIT_ID_PROPERTY, handle.commitIdentifier(), QUERY_ID_PROPERTY, queryId);
         try {
             List<ManifestEntry> changes = ImmutableList.<ManifestEntry>builder().addAll(replaced).addAll(files).build();

@@ -15,7 +15,7 @@ package io.trino.plugin.paimon.metadata;
 
 import com.google.common.collect.ImmutableList;
 import io.trino.filesystem.TrinoFileSystem;
-import io.trino.plugin.paimon.catalog.FileSystemCatalog;
+import io.trino.plugin.paimon.catalog.PaimonCatalog;
 import io.trino.plugin.paimon.format.manifest.ManifestFileMeta;
 import io.trino.plugin.paimon.format.manifest.SnapshotScan;
 import io.trino.plugin.paimon.format.row.BinaryRow;
@@ -56,7 +56,7 @@ public final class ManifestsTable
             new ColumnMetadata("min_row_id", BIGINT),
             new ColumnMetadata("max_row_id", BIGINT));
 
-    public ManifestsTable(FileSystemCatalog catalog, PaimonTable table, SchemaTableName systemTableName)
+    public ManifestsTable(PaimonCatalog catalog, PaimonTable table, SchemaTableName systemTableName)
     {
         super(catalog, table, systemTableName, COLUMNS);
     }

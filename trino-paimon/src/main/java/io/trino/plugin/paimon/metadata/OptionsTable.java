@@ -14,7 +14,7 @@
 package io.trino.plugin.paimon.metadata;
 
 import com.google.common.collect.ImmutableList;
-import io.trino.plugin.paimon.catalog.FileSystemCatalog;
+import io.trino.plugin.paimon.catalog.PaimonCatalog;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ConnectorSession;
@@ -40,7 +40,7 @@ public final class OptionsTable
             new ColumnMetadata("key", VARCHAR),
             new ColumnMetadata("value", VARCHAR));
 
-    public OptionsTable(FileSystemCatalog catalog, PaimonTable table, SchemaTableName systemTableName)
+    public OptionsTable(PaimonCatalog catalog, PaimonTable table, SchemaTableName systemTableName)
     {
         super(catalog, table, systemTableName, COLUMNS);
     }

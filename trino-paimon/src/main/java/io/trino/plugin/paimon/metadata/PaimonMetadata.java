@@ -30,7 +30,8 @@ import io.trino.plugin.paimon.PaimonPartitioningHandle;
 import io.trino.plugin.paimon.PaimonTableExecuteHandle;
 import io.trino.plugin.paimon.PaimonTableHandle;
 import io.trino.plugin.paimon.PaimonTableProcedureId;
-import io.trino.plugin.paimon.catalog.FileSystemCatalog;
+import io.trino.plugin.paimon.catalog.PaimonCatalog;
+import io.trino.plugin.paimon.catalog.SnapshotPublisher;
 import io.trino.plugin.paimon.format.index.HashIndexFile;
 import io.trino.plugin.paimon.format.manifest.BucketFiles;
 import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
@@ -136,7 +137,7 @@ public class PaimonMetadata
             .build();
     private static final String MAIN_BRANCH = "main";
 
-    private final FileSystemCatalog catalog;
+    private final PaimonCatalog catalog;
     private final TypeMapping typeMapping;
     private final JsonCodec<WriteFragment> fragmentCodec;
     private final SchemaEvolution schemaEvolution;
@@ -148,7 +149,7 @@ public class PaimonMetadata
     // by staging folder the compacted files of an optimize
     private final Map<String, Runnable> uncommittedWork = new LinkedHashMap<>();
 
-    public PaimonMetadata(FileSystemCatalog catalog, TypeManager typeManager, JsonCodec<WriteFragment> fragmentCodec, Compactions compactions, PaimonPageSourceProvider pageSources)
+    public PaimonMetadata(PaimonCatalog catalog, TypeManager typeManager, JsonCodec<WriteFragment> fragmentCodec, Compactions compactions, PaimonPageSourceProvider pageSources)
     {
         this.pageSources = requireNonNull(pageSources, "pageSources is null");
         this.compactions = requireNonNull(compactions, "compactions is null");
@@ -235,7 +236,7 @@ public class PaimonMetadata
         SchemaTableName tableName = tableMetadata.getTable();
         TableSchema schema = NewTableSchema.create(tableMetadata, System.currentTimeMillis());
         loadedTables.remove(tableName);
-        if (!catalog.createTable(session, tableName, schema) && saveMode != SaveMode.IGNORE) {
+        if (!catalog.createTable(session, tableName, catalog.newTableLocation(session, tableName), schema) && saveMode != SaveMode.IGNORE) {
             throw new TrinoException(TABLE_ALREADY_EXISTS, "Table already exists: " + tableName);
         }
     }
@@ -393,14 +394,14 @@ public class PaimonMetadata
     @Override
     public OptionalLong executeDelete(ConnectorSession session, ConnectorTableHandle handle)
     {
-        return PartitionDelete.execute(catalog.fileSystem(session), (PaimonTableHandle) handle, session.getQueryId());
+        return PartitionDelete.execute(catalog.fileSystem(session), catalog.snapshotPublisher(session, ((PaimonTableHandle) handle).table()), (PaimonTableHandle) handle, session.getQueryId());
     }
 
     @Override
     public void truncateTable(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
         writableTable(tableHandle);
-        PartitionDelete.execute(catalog.fileSystem(session), ((PaimonTableHandle) tableHandle).withConstraint(TupleDomain.all()), session.getQueryId());
+        PartitionDelete.execute(catalog.fileSystem(session), catalog.snapshotPublisher(session, ((PaimonTableHandle) tableHandle).table()), ((PaimonTableHandle) tableHandle).withConstraint(TupleDomain.all()), session.getQueryId());
     }
 
     /**
@@ -418,7 +419,7 @@ public class PaimonMetadata
     @Override
     public Optional<ConnectorTableLayout> getNewTableLayout(ConnectorSession session, ConnectorTableMetadata tableMetadata)
     {
-        return writeLayout(newTable(tableMetadata));
+        return writeLayout(newTable(session, tableMetadata));
     }
 
     private Optional<ConnectorTableLayout> writeLayout(PaimonTable table)
@@ -466,11 +467,11 @@ public class PaimonMetadata
     }
 
     // the table CREATE TABLE (AS) would create, validated as CREATE TABLE validates it; nothing is written
-    private PaimonTable newTable(ConnectorTableMetadata tableMetadata)
+    private PaimonTable newTable(ConnectorSession session, ConnectorTableMetadata tableMetadata)
     {
         SchemaTableName tableName = tableMetadata.getTable();
         TableSchema schema = NewTableSchema.create(tableMetadata, System.currentTimeMillis());
-        return new PaimonTable(tableName, catalog.tableLocation(tableName), schema);
+        return new PaimonTable(tableName, catalog.newTableLocation(session, tableName), schema);
     }
 
     /**
@@ -489,11 +490,11 @@ public class PaimonMetadata
         if (retryMode != RetryMode.NO_RETRIES) {
             throw new TrinoException(NOT_SUPPORTED, "This connector does not support query retries");
         }
-        PaimonTable table = newTable(tableMetadata);
+        PaimonTable table = newTable(session, tableMetadata);
         WriteRestrictions.checkInsertable(tableName.toString(), table.schema(), table.options());
         WriteRestrictions.checkCompactedOnWrite(tableName.toString(), table.schema(), table.options(), isCompactionOnWriteEnabled(session));
         loadedTables.remove(tableName);
-        if (!catalog.createTable(session, tableName, table.schema())) {
+        if (!catalog.createTable(session, tableName, table.location(), table.schema())) {
             throw new TrinoException(TABLE_ALREADY_EXISTS, "Table already exists: " + tableName);
         }
         String commitIdentifier = UUID.randomUUID().toString();
@@ -681,8 +682,9 @@ public class PaimonMetadata
                 .flatMap(fragment -> fragment.indexFile().stream())
                 .map(WrittenIndexFile::toIndexManifestEntry)
                 .collect(toImmutableList());
-        new InsertCommit(catalog.fileSystem(session), handle, pageSources.createKeyLookup(session, handle.table())).commit(files, changelogFiles, indexFiles, session.getQueryId())
-                .ifPresent(snapshot -> compactions.compactCommittedWrite(session, catalog.fileSystem(session), handle, snapshot, files));
+        SnapshotPublisher publisher = catalog.snapshotPublisher(session, handle.table());
+        new InsertCommit(catalog.fileSystem(session), publisher, handle, pageSources.createKeyLookup(session, handle.table())).commit(files, changelogFiles, indexFiles, session.getQueryId())
+                .ifPresent(snapshot -> compactions.compactCommittedWrite(session, catalog.fileSystem(session), publisher, handle, snapshot, files));
     }
 
     @Override
@@ -703,7 +705,8 @@ public class PaimonMetadata
     {
         // from here on the commit removes what it wrote when it surely did not land, and nothing when it may have
         ((PaimonTableExecuteHandle) tableExecuteHandle).stagingLocation().ifPresent(uncommittedWork::remove);
-        compactions.finishOptimize(session, catalog.fileSystem(session), (PaimonTableExecuteHandle) tableExecuteHandle, splitSourceInfo);
+        PaimonTableExecuteHandle executeHandle = (PaimonTableExecuteHandle) tableExecuteHandle;
+        compactions.finishOptimize(session, catalog.fileSystem(session), catalog.snapshotPublisher(session, executeHandle.table().orElseThrow()), executeHandle, splitSourceInfo);
     }
 
     /** UPDATE and DELETE reach the sinks as a delete of the old row (by its row id) and an insert of the new one. */
@@ -888,7 +891,7 @@ public class PaimonMetadata
     @Override
     public void finishStatisticsCollection(ConnectorSession session, ConnectorTableHandle tableHandle, Collection<ComputedStatistics> computedStatistics)
     {
-        TableAnalyze.finish(catalog.fileSystem(session), (PaimonTableHandle) tableHandle, dataColumns(session, tableHandle), computedStatistics);
+        TableAnalyze.finish(catalog.fileSystem(session), catalog.snapshotPublisher(session, ((PaimonTableHandle) tableHandle).table()), (PaimonTableHandle) tableHandle, dataColumns(session, tableHandle), computedStatistics);
     }
 
     private Map<String, PaimonColumnHandle> dataColumns(ConnectorSession session, ConnectorTableHandle tableHandle)

@@ -15,7 +15,7 @@ package io.trino.plugin.paimon.metadata;
 
 import com.google.common.collect.ImmutableList;
 import io.trino.filesystem.TrinoFileSystem;
-import io.trino.plugin.paimon.catalog.FileSystemCatalog;
+import io.trino.plugin.paimon.catalog.PaimonCatalog;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.table.PaimonTable;
@@ -38,12 +38,12 @@ import static java.util.Objects.requireNonNull;
 abstract class PaimonSystemTable
         implements SystemTable
 {
-    protected final FileSystemCatalog catalog;
+    protected final PaimonCatalog catalog;
     protected final PaimonTable table;
     private final List<ColumnMetadata> columns;
     private final ConnectorTableMetadata tableMetadata;
 
-    PaimonSystemTable(FileSystemCatalog catalog, PaimonTable table, SchemaTableName systemTableName, List<ColumnMetadata> columns)
+    PaimonSystemTable(PaimonCatalog catalog, PaimonTable table, SchemaTableName systemTableName, List<ColumnMetadata> columns)
     {
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.table = requireNonNull(table, "table is null");

@@ -21,6 +21,7 @@ import io.trino.plugin.paimon.PaimonTableHandle;
 import io.trino.plugin.paimon.catalog.BucketConflictCheck;
 import io.trino.plugin.paimon.catalog.IndexManifestUpdate;
 import io.trino.plugin.paimon.catalog.SnapshotCommitter;
+import io.trino.plugin.paimon.catalog.SnapshotPublisher;
 import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry.FileKind;
@@ -81,7 +82,7 @@ final class PartitionDelete
      *
      * @return the rows deleted when the files tell them exactly (append tables without deletion vectors), else empty
      */
-    static OptionalLong execute(TrinoFileSystem fileSystem, PaimonTableHandle handle, String queryId)
+    static OptionalLong execute(TrinoFileSystem fileSystem, SnapshotPublisher publisher, PaimonTableHandle handle, String queryId)
     {
         PaimonTable table = handle.table();
         if (handle.snapshotId().isEmpty() || handle.constraint().isNone()) {
@@ -107,7 +108,7 @@ final class PartitionDelete
                 .collect(toImmutableSet());
         String tableName = table.name().toString();
         String commitIdentifier = UUID.randomUUID().toString();
-        new SnapshotCommitter(fileSystem, location, table.schema(), commitIdentifier, table.options().commitMaxRetries()).commit(
+        new SnapshotCommitter(fileSystem, location, publisher, table.schema(), commitIdentifier, table.options().commitMaxRetries()).commit(
                 CommitKind.OVERWRITE,
                 dropped,
                 IndexManifestUpdate.bucketed(droppedIndexFiles),

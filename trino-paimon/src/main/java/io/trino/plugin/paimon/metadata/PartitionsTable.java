@@ -15,7 +15,7 @@ package io.trino.plugin.paimon.metadata;
 
 import com.google.common.collect.ImmutableList;
 import io.trino.filesystem.TrinoFileSystem;
-import io.trino.plugin.paimon.catalog.FileSystemCatalog;
+import io.trino.plugin.paimon.catalog.PaimonCatalog;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ScanFilter;
 import io.trino.plugin.paimon.format.manifest.SnapshotScan;
@@ -63,7 +63,7 @@ import static io.trino.spi.type.VarcharType.VARCHAR;
 public final class PartitionsTable
         extends PaimonSystemTable
 {
-    public PartitionsTable(FileSystemCatalog catalog, PaimonTable table, SchemaTableName systemTableName)
+    public PartitionsTable(PaimonCatalog catalog, PaimonTable table, SchemaTableName systemTableName)
     {
         super(catalog, table, systemTableName, columns(table));
     }

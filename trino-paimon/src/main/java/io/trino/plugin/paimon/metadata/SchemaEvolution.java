@@ -13,13 +13,11 @@
  */
 package io.trino.plugin.paimon.metadata;
 
-import io.trino.filesystem.Location;
-import io.trino.filesystem.TrinoFileSystem;
-import io.trino.plugin.paimon.catalog.FileSystemCatalog;
-import io.trino.plugin.paimon.format.schema.SchemaFiles;
+import io.trino.plugin.paimon.catalog.PaimonCatalog;
 import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.table.MergeEngineOptions;
+import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.SchemaValidation;
 import io.trino.plugin.paimon.table.TypeMapping;
 import io.trino.spi.TrinoException;
@@ -42,10 +40,10 @@ final class SchemaEvolution
     // Paimon retries without bound; a statement gives up after this many lost races
     private static final int MAX_ATTEMPTS = 20;
 
-    private final FileSystemCatalog catalog;
+    private final PaimonCatalog catalog;
     private final TypeMapping typeMapping;
 
-    SchemaEvolution(FileSystemCatalog catalog, TypeMapping typeMapping)
+    SchemaEvolution(PaimonCatalog catalog, TypeMapping typeMapping)
     {
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.typeMapping = requireNonNull(typeMapping, "typeMapping is null");
@@ -53,12 +51,10 @@ final class SchemaEvolution
 
     TableSchema commit(ConnectorSession session, SchemaTableName tableName, SchemaChange change)
     {
-        TrinoFileSystem fileSystem = catalog.fileSystem(session);
-        Location location = catalog.tableLocation(tableName);
-        SchemaFiles schemas = new SchemaFiles(fileSystem, location);
-        boolean hasSnapshots = new SnapshotFiles(fileSystem, location).latestSnapshotId().isPresent();
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-            TableSchema latest = schemas.latestSchema().orElseThrow(() -> new TableNotFoundException(tableName));
+            PaimonTable table = catalog.loadTable(session, tableName).orElseThrow(() -> new TableNotFoundException(tableName));
+            boolean hasSnapshots = new SnapshotFiles(catalog.fileSystem(session), table.location()).latestSnapshotId().isPresent();
+            TableSchema latest = table.schema();
             TableSchema changed = change.apply(tableName, latest, hasSnapshots);
             TableSchema next = new TableSchema(
                     TableSchema.CURRENT_VERSION,
@@ -71,7 +67,7 @@ final class SchemaEvolution
                     changed.comment(),
                     System.currentTimeMillis());
             validate(tableName, next);
-            if (schemas.createSchema(next)) {
+            if (catalog.commitSchema(session, table, next)) {
                 return next;
             }
         }

@@ -14,7 +14,7 @@
 package io.trino.plugin.paimon.metadata;
 
 import com.google.common.collect.ImmutableList;
-import io.trino.plugin.paimon.catalog.FileSystemCatalog;
+import io.trino.plugin.paimon.catalog.PaimonCatalog;
 import io.trino.plugin.paimon.format.schema.SchemaFiles;
 import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.format.schema.TableSchemaJson;
@@ -52,7 +52,7 @@ public final class SchemasTable
             new ColumnMetadata("comment", VARCHAR),
             new ColumnMetadata("update_time", TIMESTAMP_TZ_MILLIS));
 
-    public SchemasTable(FileSystemCatalog catalog, PaimonTable table, SchemaTableName systemTableName)
+    public SchemasTable(PaimonCatalog catalog, PaimonTable table, SchemaTableName systemTableName)
     {
         super(catalog, table, systemTableName, COLUMNS);
     }

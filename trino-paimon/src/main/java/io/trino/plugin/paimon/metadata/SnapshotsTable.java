@@ -14,7 +14,7 @@
 package io.trino.plugin.paimon.metadata;
 
 import com.google.common.collect.ImmutableList;
-import io.trino.plugin.paimon.catalog.FileSystemCatalog;
+import io.trino.plugin.paimon.catalog.PaimonCatalog;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.table.PaimonTable;
@@ -56,7 +56,7 @@ public final class SnapshotsTable
             new ColumnMetadata("delta_record_count", BIGINT),
             new ColumnMetadata("watermark", BIGINT));
 
-    public SnapshotsTable(FileSystemCatalog catalog, PaimonTable table, SchemaTableName systemTableName)
+    public SnapshotsTable(PaimonCatalog catalog, PaimonTable table, SchemaTableName systemTableName)
     {
         super(catalog, table, systemTableName, COLUMNS);
     }

@@ -19,6 +19,7 @@ import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.PaimonColumnHandle;
 import io.trino.plugin.paimon.PaimonTableHandle;
 import io.trino.plugin.paimon.catalog.SnapshotCommitter;
+import io.trino.plugin.paimon.catalog.SnapshotPublisher;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ScanFilter;
 import io.trino.plugin.paimon.format.manifest.SnapshotScan;
@@ -126,7 +127,7 @@ public final class TableAnalyze
     }
 
     /** Writes the statistics file and commits the {@code ANALYZE} snapshot naming it. */
-    public static void finish(TrinoFileSystem fileSystem, PaimonTableHandle handle, Map<String, PaimonColumnHandle> columns, Collection<ComputedStatistics> computed)
+    public static void finish(TrinoFileSystem fileSystem, SnapshotPublisher publisher, PaimonTableHandle handle, Map<String, PaimonColumnHandle> columns, Collection<ComputedStatistics> computed)
     {
         if (handle.snapshotId().isEmpty()) {
             // an empty table: nothing to describe, and no snapshot to describe it in
@@ -152,7 +153,7 @@ public final class TableAnalyze
         StatisticsFiles files = new StatisticsFiles(fileSystem, table.location());
         String fileName = files.write(statistics);
         try {
-            new SnapshotCommitter(fileSystem, table.location(), table.schema(), UUID.randomUUID().toString(), table.options().commitMaxRetries())
+            new SnapshotCommitter(fileSystem, table.location(), publisher, table.schema(), UUID.randomUUID().toString(), table.options().commitMaxRetries())
                     .commitStatistics(fileName);
         }
         catch (TrinoException e) {

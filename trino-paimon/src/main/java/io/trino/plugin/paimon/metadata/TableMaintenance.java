@@ -20,8 +20,8 @@ import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.PaimonTableExecuteHandle;
 import io.trino.plugin.paimon.PaimonTableHandle;
 import io.trino.plugin.paimon.PaimonTableProcedureId;
-import io.trino.plugin.paimon.catalog.FileSystemCatalog;
 import io.trino.plugin.paimon.catalog.OrphanFiles;
+import io.trino.plugin.paimon.catalog.PaimonCatalog;
 import io.trino.plugin.paimon.catalog.SnapshotExpiry;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.SnapshotRetention;
@@ -53,9 +53,9 @@ final class TableMaintenance
 
     private static final Logger log = Logger.get(TableMaintenance.class);
 
-    private final FileSystemCatalog catalog;
+    private final PaimonCatalog catalog;
 
-    TableMaintenance(FileSystemCatalog catalog)
+    TableMaintenance(PaimonCatalog catalog)
     {
         this.catalog = requireNonNull(catalog, "catalog is null");
     }

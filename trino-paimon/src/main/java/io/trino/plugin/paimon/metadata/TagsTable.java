@@ -14,7 +14,7 @@
 package io.trino.plugin.paimon.metadata;
 
 import com.google.common.collect.ImmutableList;
-import io.trino.plugin.paimon.catalog.FileSystemCatalog;
+import io.trino.plugin.paimon.catalog.PaimonCatalog;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.TagFiles;
 import io.trino.plugin.paimon.table.PaimonTable;
@@ -49,7 +49,7 @@ public final class TagsTable
             new ColumnMetadata("commit_time", TIMESTAMP_TZ_MILLIS),
             new ColumnMetadata("record_count", BIGINT));
 
-    public TagsTable(FileSystemCatalog catalog, PaimonTable table, SchemaTableName systemTableName)
+    public TagsTable(PaimonCatalog catalog, PaimonTable table, SchemaTableName systemTableName)
     {
         super(catalog, table, systemTableName, COLUMNS);
     }

@@ -16,7 +16,7 @@ package io.trino.plugin.paimon.procedure;
 import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
 import com.google.inject.Provider;
-import io.trino.plugin.paimon.catalog.FileSystemCatalog;
+import io.trino.plugin.paimon.catalog.PaimonCatalog;
 import io.trino.spi.TrinoException;
 import io.trino.spi.classloader.ThreadContextClassLoader;
 import io.trino.spi.procedure.Procedure;
@@ -50,10 +50,10 @@ public class FlushMetadataCacheProcedure
         }
     }
 
-    private final FileSystemCatalog catalog;
+    private final PaimonCatalog catalog;
 
     @Inject
-    public FlushMetadataCacheProcedure(FileSystemCatalog catalog)
+    public FlushMetadataCacheProcedure(PaimonCatalog catalog)
     {
         this.catalog = requireNonNull(catalog, "catalog is null");
     }

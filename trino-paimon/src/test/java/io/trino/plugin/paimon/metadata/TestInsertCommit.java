@@ -121,7 +121,7 @@ final class TestInsertCommit
                 Optional.empty(),
                 UUID.randomUUID().toString(),
                 true);
-        assertThatThrownBy(() -> new InsertCommit(fileSystem, handle, keyLookup(handle)).commit(List.of(otherBucket), List.of(), "query-3"))
+        assertThatThrownBy(() -> new InsertCommit(fileSystem, new SnapshotFiles(fileSystem, handle.table().location())::commit, handle, keyLookup(handle)).commit(List.of(otherBucket), List.of(), "query-3"))
                 .isInstanceOfSatisfying(TrinoException.class, e -> assertThat(e.getErrorCode()).isEqualTo(TRANSACTION_CONFLICT.toErrorCode()))
                 .hasMessageContaining("conflicts with a concurrent commit: snapshot %s".formatted(rival.id()));
         assertThat(snapshots.latestSnapshotId().getAsLong()).isEqualTo(rival.id());
@@ -219,7 +219,7 @@ final class TestInsertCommit
                 Optional.empty(),
                 UUID.randomUUID().toString(),
                 false);
-        return new InsertCommit(fileSystem, handle, keyLookup(handle));
+        return new InsertCommit(fileSystem, new SnapshotFiles(fileSystem, handle.table().location())::commit, handle, keyLookup(handle));
     }
 
     private KeyLookup keyLookup(PaimonInsertTableHandle handle)

@@ -1,0 +1,113 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.trino.plugin.paimon.catalog;
+
+import io.trino.filesystem.Location;
+import io.trino.filesystem.TrinoFileSystem;
+import io.trino.plugin.paimon.format.MetadataCache;
+import io.trino.plugin.paimon.format.schema.TableSchema;
+import io.trino.plugin.paimon.table.PaimonTable;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.SchemaTableName;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Where the connector finds Paimon's databases and tables, and how it registers, changes and commits them: a folder
+ * of {@code <database>.db/<table>} directories, or a catalog service (a Hive Metastore, a JDBC database, a REST
+ * server) that Flink, Spark and Trino share. A table's schemas, snapshots, manifests and data files always live in
+ * files under its location; the catalog owns its name, its location, and the decision which snapshot is latest.
+ */
+public interface PaimonCatalog
+{
+    /** The catalog's cache of decoded metadata files, for reads that resolve snapshots, schemas and manifests. */
+    MetadataCache metadataCache();
+
+    /**
+     * Forgets cached metadata: of one table, of every table of a schema, or (both empty) of the whole catalog.
+     * Nothing needs it for correctness; it frees memory and recovers from files changed in place by hand.
+     */
+    void flushMetadataCache(Optional<String> schemaName, Optional<String> tableName);
+
+    TrinoFileSystem fileSystem(ConnectorSession session);
+
+    /** Database names, sorted. */
+    List<String> listDatabases(ConnectorSession session);
+
+    boolean databaseExists(ConnectorSession session, String database);
+
+    void createDatabase(ConnectorSession session, String database);
+
+    /** Drops an empty database; a database that still holds tables is refused. */
+    void dropDatabase(ConnectorSession session, String database);
+
+    /** Names of the Paimon tables of a database, sorted; entries that are not Paimon tables are left out. */
+    List<String> listTables(ConnectorSession session, String database);
+
+    /**
+     * The table with its current (latest) schema, or empty when there is no such table.
+     *
+     * @throws io.trino.spi.TrinoException naming the schema file when it cannot be read
+     */
+    default Optional<PaimonTable> loadTable(ConnectorSession session, SchemaTableName tableName)
+    {
+        return loadTable(session, tableName, Optional.empty());
+    }
+
+    /**
+     * The table on one of its branches (the main branch when empty) with the branch's current schema, or empty
+     * when there is no such table or branch.
+     */
+    Optional<PaimonTable> loadTable(ConnectorSession session, SchemaTableName tableName, Optional<String> branch);
+
+    /** The names of the table's branches other than the main branch, by name. */
+    List<String> listBranches(ConnectorSession session, PaimonTable table);
+
+    /** The table as it was at one schema version, for a read of a snapshot written with that schema. */
+    PaimonTable loadSchemaVersion(ConnectorSession session, PaimonTable table, long schemaId);
+
+    /** Where a table created under this name keeps its files. */
+    Location newTableLocation(ConnectorSession session, SchemaTableName tableName);
+
+    /**
+     * Creates a table at the location {@link #newTableLocation} gave, with its first schema (id 0), exclusively: of
+     * two concurrent creations of one table, one wins and the other finds the table existing.
+     *
+     * @return false when the table exists already (nothing is written or registered)
+     */
+    boolean createTable(ConnectorSession session, SchemaTableName tableName, Location location, TableSchema schema);
+
+    /**
+     * Makes {@code next} (the id after the table's current schema) the table's schema, unless another writer
+     * changed the schema first.
+     *
+     * @return false when a schema with that id exists already (the change is retried on top of it)
+     */
+    boolean commitSchema(ConnectorSession session, PaimonTable table, TableSchema next);
+
+    void renameTable(ConnectorSession session, SchemaTableName from, SchemaTableName to);
+
+    /** Removes the table: its registration and its files. */
+    void dropTable(ConnectorSession session, SchemaTableName tableName);
+
+    /**
+     * Refuses a write, before it writes anything, when the table's snapshots could not be published exclusively
+     * (an object store without conditional writes, or one that ignores them).
+     */
+    void checkCommitsAreExclusive(ConnectorSession session, PaimonTable table);
+
+    /** How commits to this table publish their snapshots. */
+    SnapshotPublisher snapshotPublisher(ConnectorSession session, PaimonTable table);
+}
