@@ -267,7 +267,15 @@ public class FileSystemCatalog
                 || (branch.isPresent() && !isValidName(branch.get(), 0))) {
             return Optional.empty();
         }
-        Location location = tableLocation(tableName);
+        return loadTableAt(session, tableName, tableLocation(tableName), branch);
+    }
+
+    /**
+     * The table whose files are at {@code location}, for catalogs that keep a table's location themselves (a
+     * metastore entry, a catalog table row): empty when no schema file is there.
+     */
+    public Optional<PaimonTable> loadTableAt(ConnectorSession session, SchemaTableName tableName, Location location, Optional<String> branch)
+    {
         Optional<TableSchema> schema = new SchemaFiles(fileSystem(session), PaimonTable.branchLocation(location, branch), metadataCache).latestSchema();
         return schema.map(tableSchema -> new PaimonTable(tableName, location, branch, tableSchema));
     }
@@ -310,7 +318,17 @@ public class FileSystemCatalog
         if (!databaseExists(session, tableName.getSchemaName())) {
             throw new SchemaNotFoundException(tableName.getSchemaName());
         }
-        SchemaFiles schemaFiles = new SchemaFiles(fileSystem(session), tableLocation(tableName));
+        return createTableAt(session, location, schema);
+    }
+
+    /**
+     * Writes a new table's first schema file at {@code location} exclusively, for every catalog that keeps tables in
+     * folders: false when a table is there already.
+     */
+    public boolean createTableAt(ConnectorSession session, Location location, TableSchema schema)
+    {
+        checkArgument(schema.id() == 0, "a new table's schema has id 0: %s", schema.id());
+        SchemaFiles schemaFiles = new SchemaFiles(fileSystem(session), location);
         if (!schemaFiles.listSchemaIds().isEmpty()) {
             return false;
         }
