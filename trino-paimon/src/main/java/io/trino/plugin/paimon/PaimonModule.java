@@ -24,7 +24,6 @@ import io.trino.plugin.paimon.catalog.FileSystemCatalog;
 import io.trino.plugin.paimon.catalog.PaimonCatalog;
 import io.trino.plugin.paimon.format.MetadataCache;
 import io.trino.plugin.paimon.metadata.Compactions;
-import io.trino.plugin.paimon.metadata.PaimonSessionProperties;
 import io.trino.plugin.paimon.metadata.PaimonTableProperties;
 import io.trino.plugin.paimon.procedure.BucketCompactor;
 import io.trino.plugin.paimon.procedure.CompactionFragment;

@@ -54,7 +54,7 @@ import java.util.UUID;
 
 import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INTERNAL_ERROR;
-import static io.trino.plugin.paimon.metadata.PaimonSessionProperties.isCompactionOnWriteEnabled;
+import static io.trino.plugin.paimon.PaimonSessionProperties.isCompactionOnWriteEnabled;
 import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
 import static java.util.Objects.requireNonNull;
 

@@ -35,10 +35,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
-import static io.trino.plugin.paimon.metadata.PaimonSessionProperties.EXPIRE_SNAPSHOTS_MIN_RETENTION;
-import static io.trino.plugin.paimon.metadata.PaimonSessionProperties.REMOVE_ORPHAN_FILES_MIN_RETENTION;
-import static io.trino.plugin.paimon.metadata.PaimonSessionProperties.expireSnapshotsMinRetention;
-import static io.trino.plugin.paimon.metadata.PaimonSessionProperties.removeOrphanFilesMinRetention;
+import static io.trino.plugin.paimon.PaimonSessionProperties.EXPIRE_SNAPSHOTS_MIN_RETENTION;
+import static io.trino.plugin.paimon.PaimonSessionProperties.REMOVE_ORPHAN_FILES_MIN_RETENTION;
+import static io.trino.plugin.paimon.PaimonSessionProperties.expireSnapshotsMinRetention;
+import static io.trino.plugin.paimon.PaimonSessionProperties.removeOrphanFilesMinRetention;
 import static io.trino.spi.StandardErrorCode.INVALID_PROCEDURE_ARGUMENT;
 import static java.util.Objects.requireNonNull;
 

@@ -53,6 +53,7 @@ import java.util.List;
 import java.util.Map;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INTERNAL_ERROR;
+import static io.trino.plugin.paimon.PaimonSessionProperties.isLateMaterializationEnabled;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -63,9 +64,6 @@ import static java.util.Objects.requireNonNull;
 public class PaimonPageSourceProvider
         extends PageSourceProviderAdapter
 {
-    /** The session property (declared with the others in the metadata layer) that turns late materialization off. */
-    public static final String LATE_MATERIALIZATION_ENABLED = "late_materialization_enabled";
-
     private final TrinoFileSystemFactory fileSystemFactory;
     private final TypeMapping typeMapping;
     private final ParquetReaderOptions parquetOptions = ParquetReaderOptions.defaultOptions();
@@ -175,7 +173,7 @@ public class PaimonPageSourceProvider
         // first-row is not lookup-wrapped in Paimon: its levels above 0 hold each key once
         boolean lookupMode = options.needsLookup() && options.mergeEngine() != MergeEngine.FIRST_ROW;
         boolean newestRecordWins = mergeEngine.engine() == MergeEngine.DEDUPLICATE && !mergeEngine.ignoreDelete() && !lookupMode;
-        boolean readValuesLate = newestRecordWins && session.getProperty(LATE_MATERIALIZATION_ENABLED, Boolean.class);
+        boolean readValuesLate = newestRecordWins && isLateMaterializationEnabled(session);
         return new PaimonPageSource(split.files(), true, keyTypes, layout, outputTypes, comparator, mergeFunctions::create, lookupMode, rawConvertible, readValuesLate, rowLimit,
                 file -> fileOpener.open(file, keyColumns, true, valueColumns));
     }

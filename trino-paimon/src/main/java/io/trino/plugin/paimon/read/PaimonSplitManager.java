@@ -15,8 +15,6 @@ package io.trino.plugin.paimon.read;
 
 import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
-import io.airlift.units.DataSize;
-import io.airlift.units.Duration;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.plugin.paimon.PaimonColumnHandle;
@@ -48,6 +46,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
 
+import static io.trino.plugin.paimon.PaimonSessionProperties.dynamicFilteringWaitTimeout;
+import static io.trino.plugin.paimon.PaimonSessionProperties.maxSplitSize;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -61,11 +61,6 @@ import static java.util.Objects.requireNonNull;
 public class PaimonSplitManager
         extends SplitManagerAdapter
 {
-    /** The session property (declared with the others in the metadata layer) that bounds the wait for dynamic filters. */
-    public static final String DYNAMIC_FILTERING_WAIT_TIMEOUT = "dynamic_filtering_wait_timeout";
-    /** The session property past whose size a bucket is read as several splits. */
-    public static final String MAX_SPLIT_SIZE = "max_split_size";
-
     // a bucket of this many bytes weighs as much as a standard split
     private static final long STANDARD_SPLIT_BYTES = 128L * 1024 * 1024;
 
@@ -88,7 +83,7 @@ public class PaimonSplitManager
         if (handle.snapshotId().isEmpty() || handle.constraint().isNone()) {
             return new FixedSplitSource(ImmutableList.of());
         }
-        return new PaimonSplitSource(dynamicFilter, session.getProperty(DYNAMIC_FILTERING_WAIT_TIMEOUT, Duration.class), dynamicPredicate -> splits(session, handle, dynamicPredicate));
+        return new PaimonSplitSource(dynamicFilter, dynamicFilteringWaitTimeout(session), dynamicPredicate -> splits(session, handle, dynamicPredicate));
     }
 
     // the dynamic filter prunes as the query's own predicate does: partitions, buckets, and files by key range
@@ -113,7 +108,7 @@ public class PaimonSplitManager
                 ? OptionalInt.of(CompactionOptions.of(table.name().toString(), table.schema().options()).maxLevel())
                 : OptionalInt.empty();
         List<DataType> keyTypes = table.trimmedPrimaryKeyFields().stream().map(DataField::type).toList();
-        long maxSplitBytes = session.getProperty(MAX_SPLIT_SIZE, DataSize.class).toBytes();
+        long maxSplitBytes = maxSplitSize(session).toBytes();
         ImmutableList.Builder<ConnectorSplit> splits = ImmutableList.builder();
         // rows the splits so far are known to return: with a pushed-down limit, no further split is needed past it
         long knownRows = 0;

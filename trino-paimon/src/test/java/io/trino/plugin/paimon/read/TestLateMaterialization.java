@@ -29,7 +29,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.stream.LongStream;
 
-import static io.trino.plugin.paimon.metadata.PaimonSessionProperties.LATE_MATERIALIZATION_ENABLED;
+import static io.trino.plugin.paimon.PaimonSessionProperties.LATE_MATERIALIZATION_ENABLED;
 import static io.trino.plugin.paimon.read.PaimonPageSource.RECORDS_READ_METRIC;
 import static io.trino.plugin.paimon.read.PaimonPageSource.RECORDS_VALUES_UNREAD_METRIC;
 import static io.trino.plugin.paimon.read.TestPaimonReadWorkloads.randomChanges;

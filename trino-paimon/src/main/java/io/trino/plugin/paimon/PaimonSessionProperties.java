@@ -11,14 +11,12 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.trino.plugin.paimon.metadata;
+package io.trino.plugin.paimon;
 
 import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
+import io.airlift.units.DataSize;
 import io.airlift.units.Duration;
-import io.trino.plugin.paimon.PaimonConfig;
-import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
-import io.trino.plugin.paimon.read.PaimonSplitManager;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.session.PropertyMetadata;
 
@@ -49,12 +47,12 @@ import static io.trino.spi.session.PropertyMetadata.enumProperty;
 public final class PaimonSessionProperties
 {
     public static final String INSERT_EXISTING_PARTITIONS_BEHAVIOR = "insert_existing_partitions_behavior";
-    public static final String DYNAMIC_FILTERING_WAIT_TIMEOUT = PaimonSplitManager.DYNAMIC_FILTERING_WAIT_TIMEOUT;
-    public static final String MAX_SPLIT_SIZE = PaimonSplitManager.MAX_SPLIT_SIZE;
+    public static final String DYNAMIC_FILTERING_WAIT_TIMEOUT = "dynamic_filtering_wait_timeout";
+    public static final String MAX_SPLIT_SIZE = "max_split_size";
     public static final String EXPIRE_SNAPSHOTS_MIN_RETENTION = "expire_snapshots_min_retention";
     public static final String REMOVE_ORPHAN_FILES_MIN_RETENTION = "remove_orphan_files_min_retention";
     public static final String COMPACTION_ON_WRITE_ENABLED = "compaction_on_write_enabled";
-    public static final String LATE_MATERIALIZATION_ENABLED = PaimonPageSourceProvider.LATE_MATERIALIZATION_ENABLED;
+    public static final String LATE_MATERIALIZATION_ENABLED = "late_materialization_enabled";
 
     public enum InsertExistingPartitionsBehavior
     {
@@ -129,5 +127,20 @@ public final class PaimonSessionProperties
     public static boolean isCompactionOnWriteEnabled(ConnectorSession session)
     {
         return session.getProperty(COMPACTION_ON_WRITE_ENABLED, Boolean.class);
+    }
+
+    public static Duration dynamicFilteringWaitTimeout(ConnectorSession session)
+    {
+        return session.getProperty(DYNAMIC_FILTERING_WAIT_TIMEOUT, Duration.class);
+    }
+
+    public static DataSize maxSplitSize(ConnectorSession session)
+    {
+        return session.getProperty(MAX_SPLIT_SIZE, DataSize.class);
+    }
+
+    public static boolean isLateMaterializationEnabled(ConnectorSession session)
+    {
+        return session.getProperty(LATE_MATERIALIZATION_ENABLED, Boolean.class);
     }
 }
