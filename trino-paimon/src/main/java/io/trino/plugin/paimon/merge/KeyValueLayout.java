@@ -47,6 +47,12 @@ public record KeyValueLayout(int keyCount, int[] userSequenceChannels, boolean u
 
     public int firstValueChannel()
     {
+        return firstValueChannel(keyCount);
+    }
+
+    /** The first value channel of records with this many key channels: after the sequence number and the row kind. */
+    public static int firstValueChannel(int keyCount)
+    {
         return keyCount + 2;
     }
 

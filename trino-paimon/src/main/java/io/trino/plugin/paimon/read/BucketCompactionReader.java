@@ -14,7 +14,6 @@
 package io.trino.plugin.paimon.read;
 
 import com.google.common.collect.ImmutableList;
-import io.trino.plugin.paimon.format.schema.DataType;
 import io.trino.plugin.paimon.merge.CompactedRecords;
 import io.trino.plugin.paimon.merge.KeyValueLayout;
 import io.trino.plugin.paimon.merge.MergeFunction;
@@ -34,6 +33,7 @@ import java.util.List;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.trino.spi.type.TinyintType.TINYINT;
 import static java.util.Objects.requireNonNull;
 
@@ -68,25 +68,20 @@ public final class BucketCompactionReader
 
     BucketCompactionReader(
             List<PaimonDataFile> files,
-            List<DataType> keyTypes,
-            KeyValueLayout layout,
-            List<Type> valueTypes,
+            MergePlan plan,
             int[] keyValueColumns,
-            RecordComparator comparator,
-            Supplier<MergeFunction> mergeFunctions,
-            boolean lookupMode,
             boolean dropRetracts,
             Function<PaimonDataFile, DataFilePageReader> openFile)
     {
-        this.layout = requireNonNull(layout, "layout is null");
-        this.valueTypes = ImmutableList.copyOf(valueTypes);
+        this.layout = plan.layout();
+        this.valueTypes = plan.valueColumns().stream().map(ReadColumn::type).collect(toImmutableList());
         this.keyValueColumns = keyValueColumns.clone();
-        this.comparator = requireNonNull(comparator, "comparator is null");
-        this.mergeFunctions = requireNonNull(mergeFunctions, "mergeFunctions is null");
-        this.lookupMode = lookupMode;
+        this.comparator = plan.comparator();
+        this.mergeFunctions = plan.mergeFunctions()::create;
+        this.lookupMode = plan.lookupMode();
         this.dropRetracts = dropRetracts;
         this.openFile = requireNonNull(openFile, "openFile is null");
-        this.sections = PaimonPageSource.sections(files, keyTypes).iterator();
+        this.sections = PaimonPageSource.sections(files, plan.keyTypes()).iterator();
     }
 
     /** The next page of merged records, in key order after the previous one; null when all were returned. */

@@ -21,9 +21,7 @@ import io.trino.plugin.paimon.format.row.StatsValueComparator;
 import io.trino.plugin.paimon.format.schema.DataType;
 import io.trino.plugin.paimon.merge.IntervalPartition;
 import io.trino.plugin.paimon.merge.KeyValueLayout;
-import io.trino.plugin.paimon.merge.MergeFunction;
 import io.trino.plugin.paimon.merge.OutputPageBuilder;
-import io.trino.plugin.paimon.merge.RecordComparator;
 import io.trino.plugin.paimon.merge.Section;
 import io.trino.plugin.paimon.merge.SortMergeReader;
 import io.trino.plugin.paimon.merge.SortedRun;
@@ -41,11 +39,12 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Queue;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
+import static com.google.common.base.Preconditions.checkArgument;
 import static io.trino.spi.type.TinyintType.TINYINT;
 import static java.lang.Math.toIntExact;
 import static java.util.Objects.requireNonNull;
@@ -74,10 +73,8 @@ public final class PaimonPageSource
     private final KeyValueLayout layout;
     private final List<Type> outputTypes;
     private final Function<PaimonDataFile, DataFilePageReader> openFile;
-    private final Supplier<MergeFunction> mergeFunctions;
-    private final RecordComparator comparator;
-    private final boolean lookupMode;
-    private final boolean keyValueFiles;
+    // how the records of a primary-key bucket merge; empty for an append table's files
+    private final Optional<MergePlan> merge;
     // the channels a merge reads late, or null to read pages whole
     private final boolean[] lateValueChannels;
     private final Iterator<Section<PaimonDataFile>> sections;
@@ -94,44 +91,60 @@ public final class PaimonPageSource
     private long completedPositions;
     private boolean finished;
 
+    /** The rows of an append table's files, read as they are, one file after another. */
+    static PaimonPageSource ofAppendFiles(List<PaimonDataFile> files, List<Type> outputTypes, long rowLimit, Function<PaimonDataFile, DataFilePageReader> openFile)
+    {
+        int[] outputChannels = new int[outputTypes.size()];
+        for (int i = 0; i < outputChannels.length; i++) {
+            outputChannels[i] = i;
+        }
+        KeyValueLayout layout = new KeyValueLayout(0, new int[0], false, outputChannels);
+        Iterator<Section<PaimonDataFile>> sections = files.stream().map(file -> Section.of(SortedRun.of(file))).iterator();
+        return new PaimonPageSource(sections, layout, outputTypes, Optional.empty(), false, rowLimit, openFile);
+    }
+
     /**
-     * @param keyTypes Paimon types of the trimmed primary key, to order files by their key ranges
+     * The merged rows of the files of one bucket of a primary-key table.
+     *
+     * @param filesHoldEachKeyOnce the bucket's files hold each key once and no retraction (raw-convertible): every
+     * file is read as it is, without a merge
+     * @param readValuesLate merged sections read each page's value columns only if the merge returns one of its records
+     * (see {@link DeferredValues}); only where the plan's newest record wins
      * @param rowLimit the most rows the query needs from this split (a pushed-down LIMIT); any rows of the split
      * will do, so reading stops there, merged or not
-     * @param readValuesLate the merged row of each key is its newest record (deduplicate without
-     * {@code ignore-delete}, outside lookup mode): merged sections read each page's value columns only if the merge
-     * returns one of its records (see {@link DeferredValues})
      */
-    public PaimonPageSource(
+    static PaimonPageSource ofKeyValueFiles(
             List<PaimonDataFile> files,
-            boolean keyValueFiles,
-            List<DataType> keyTypes,
-            KeyValueLayout layout,
+            MergePlan plan,
             List<Type> outputTypes,
-            RecordComparator comparator,
-            Supplier<MergeFunction> mergeFunctions,
-            boolean lookupMode,
-            boolean rawConvertible,
+            boolean filesHoldEachKeyOnce,
             boolean readValuesLate,
             long rowLimit,
             Function<PaimonDataFile, DataFilePageReader> openFile)
     {
-        this.rowLimit = rowLimit;
+        checkArgument(!readValuesLate || plan.newestRecordWins(), "values are read late only where the newest record of a key wins");
+        Iterator<Section<PaimonDataFile>> sections = filesHoldEachKeyOnce
+                ? files.stream().map(file -> Section.of(SortedRun.of(file))).iterator()
+                : sections(files, plan.keyTypes()).iterator();
+        return new PaimonPageSource(sections, plan.layout(), outputTypes, Optional.of(plan), readValuesLate, rowLimit, openFile);
+    }
+
+    private PaimonPageSource(
+            Iterator<Section<PaimonDataFile>> sections,
+            KeyValueLayout layout,
+            List<Type> outputTypes,
+            Optional<MergePlan> merge,
+            boolean readValuesLate,
+            long rowLimit,
+            Function<PaimonDataFile, DataFilePageReader> openFile)
+    {
+        this.sections = requireNonNull(sections, "sections is null");
         this.layout = requireNonNull(layout, "layout is null");
         this.outputTypes = ImmutableList.copyOf(outputTypes);
-        this.openFile = requireNonNull(openFile, "openFile is null");
-        this.mergeFunctions = requireNonNull(mergeFunctions, "mergeFunctions is null");
-        this.comparator = comparator;
-        this.lookupMode = lookupMode;
-        this.keyValueFiles = keyValueFiles;
+        this.merge = requireNonNull(merge, "merge is null");
         this.lateValueChannels = readValuesLate ? lateValueChannels(layout) : null;
-        if (keyValueFiles && !rawConvertible) {
-            this.sections = sections(files, keyTypes).iterator();
-        }
-        else {
-            // append files, and buckets whose files hold each key once (raw-convertible): every file is read as is
-            this.sections = files.stream().map(file -> Section.of(SortedRun.of(file))).iterator();
-        }
+        this.rowLimit = rowLimit;
+        this.openFile = requireNonNull(openFile, "openFile is null");
     }
 
     // the output columns, but for user sequence fields, which the merge compares; null when that leaves none
@@ -218,8 +231,10 @@ public final class PaimonPageSource
             passThrough = cursors.getFirst();
         }
         else {
+            // an append table's files never overlap: each is a section of its own
+            MergePlan plan = merge.orElseThrow();
             List<SortedRunCursor> runs = ImmutableList.copyOf(cursors);
-            merger = new SortMergeReader(runs, comparator, layout, mergeFunctions.get(), lookupMode, deferredValues != null);
+            merger = new SortMergeReader(runs, plan.comparator(), layout, plan.mergeFunctions().create(), plan.lookupMode(), deferredValues != null);
             output = new OutputPageBuilder(outputTypes, layout.outputChannels(), OUTPUT_PAGE_ROWS);
             if (deferredValues != null) {
                 output.setSourceValues(deferredValues::valuesOf);
@@ -235,7 +250,7 @@ public final class PaimonPageSource
             passThrough = null;
             return null;
         }
-        if (keyValueFiles) {
+        if (merge.isPresent()) {
             // a sorted run holds each key once: only its retract rows are dropped
             Block kinds = page.getBlock(layout.kindChannel());
             int[] kept = new int[page.getPositionCount()];

@@ -21,20 +21,11 @@ import io.trino.parquet.ParquetReaderOptions;
 import io.trino.plugin.paimon.PaimonColumnHandle;
 import io.trino.plugin.paimon.PaimonTableHandle;
 import io.trino.plugin.paimon.format.schema.DataField;
-import io.trino.plugin.paimon.format.schema.DataType;
-import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.merge.KeyValueLayout;
-import io.trino.plugin.paimon.merge.MergeEngine;
-import io.trino.plugin.paimon.merge.MergeEngineSpec;
-import io.trino.plugin.paimon.merge.MergeFunctionFactory;
-import io.trino.plugin.paimon.merge.RecordComparator;
-import io.trino.plugin.paimon.merge.ValueColumn;
-import io.trino.plugin.paimon.table.MergeEngineOptions;
 import io.trino.plugin.paimon.table.MergeRowId;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.plugin.paimon.table.TypeMapping;
-import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.ConnectorSession;
@@ -52,7 +43,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INTERNAL_ERROR;
 import static io.trino.plugin.paimon.PaimonSessionProperties.isLateMaterializationEnabled;
 import static java.util.Objects.requireNonNull;
 
@@ -100,7 +90,6 @@ public class PaimonPageSourceProvider
             return new EmptyPageSource();
         }
         TrinoFileSystem fileSystem = fileSystemFactory.create(session);
-        TableSchema schema = table.schema();
         TableOptions options = table.options();
 
         List<PaimonColumnHandle> columnHandles = columns.stream().map(PaimonColumnHandle.class::cast).toList();
@@ -123,59 +112,12 @@ public class PaimonPageSourceProvider
                 parquetOptions);
 
         if (!table.hasPrimaryKey()) {
-            int[] outputChannels = new int[requested.size()];
-            for (int i = 0; i < outputChannels.length; i++) {
-                outputChannels[i] = i;
-            }
-            KeyValueLayout layout = new KeyValueLayout(0, new int[0], false, outputChannels);
-            return new PaimonPageSource(split.files(), false, ImmutableList.of(), layout, outputTypes, null, () -> {
-                throw new TrinoException(PAIMON_INTERNAL_ERROR, "Append files are never merged: " + table.name());
-            }, false, true, false, rowLimit, file -> fileOpener.open(file, ImmutableList.of(), false, requested));
+            return PaimonPageSource.ofAppendFiles(split.files(), outputTypes, rowLimit, file -> fileOpener.open(file, ImmutableList.of(), false, requested));
         }
-
-        List<DataField> keyFields = table.trimmedPrimaryKeyFields();
-        List<ReadColumn> keyColumns = keyFields.stream()
-                .map(field -> new ReadColumn(field.id(), typeMapping.toTrinoType(field)))
-                .toList();
-        List<DataType> keyTypes = keyFields.stream().map(DataField::type).toList();
-
-        MergeEngineSpec mergeEngine = MergeEngineOptions.toSpec(schema, options);
-
-        // value channels: the requested columns, then the fields the merge needs that the query did not ask for
-        List<ReadColumn> valueColumns = new ArrayList<>(requested);
-        List<String> valueFields = new ArrayList<>(columnHandles.stream().map(PaimonColumnHandle::name).toList());
-        for (String name : mergeEngine.extraValueFields()) {
-            DataField field = schema.field(name).orElseThrow();
-            if (indexOfField(valueColumns, field.id()) < 0) {
-                valueColumns.add(new ReadColumn(field.id(), typeMapping.toTrinoType(field)));
-                valueFields.add(name);
-            }
-        }
-        int firstValueChannel = keyColumns.size() + 2;
-        List<ValueColumn> mergedValues = new ArrayList<>();
-        for (int i = 0; i < valueColumns.size(); i++) {
-            mergedValues.add(new ValueColumn(valueFields.get(i), valueColumns.get(i).type(), firstValueChannel + i));
-        }
-        int[] sequenceChannels = new int[options.sequenceFields().size()];
-        List<Type> sequenceTypes = new ArrayList<>();
-        for (int i = 0; i < sequenceChannels.length; i++) {
-            int index = indexOfField(valueColumns, schema.field(options.sequenceFields().get(i)).orElseThrow().id());
-            sequenceChannels[i] = firstValueChannel + index;
-            sequenceTypes.add(valueColumns.get(index).type());
-        }
-        int[] outputChannels = new int[requested.size()];
-        for (int i = 0; i < outputChannels.length; i++) {
-            outputChannels[i] = firstValueChannel + i;
-        }
-        KeyValueLayout layout = new KeyValueLayout(keyColumns.size(), sequenceChannels, options.sequenceFieldDescending(), outputChannels);
-        RecordComparator comparator = new RecordComparator(layout, keyColumns.stream().map(ReadColumn::type).toList(), sequenceTypes);
-        MergeFunctionFactory mergeFunctions = new MergeFunctionFactory(mergeEngine, mergedValues, outputChannels);
-        // first-row is not lookup-wrapped in Paimon: its levels above 0 hold each key once
-        boolean lookupMode = options.needsLookup() && options.mergeEngine() != MergeEngine.FIRST_ROW;
-        boolean newestRecordWins = mergeEngine.engine() == MergeEngine.DEDUPLICATE && !mergeEngine.ignoreDelete() && !lookupMode;
-        boolean readValuesLate = newestRecordWins && isLateMaterializationEnabled(session);
-        return new PaimonPageSource(split.files(), true, keyTypes, layout, outputTypes, comparator, mergeFunctions::create, lookupMode, rawConvertible, readValuesLate, rowLimit,
-                file -> fileOpener.open(file, keyColumns, true, valueColumns));
+        MergePlan plan = MergePlan.of(table, typeMapping, columnHandles.stream().map(PaimonColumnHandle::name).toList(), requested);
+        boolean readValuesLate = plan.newestRecordWins() && isLateMaterializationEnabled(session);
+        return PaimonPageSource.ofKeyValueFiles(split.files(), plan, outputTypes, rawConvertible, readValuesLate, rowLimit,
+                file -> fileOpener.open(file, plan.keyColumns(), true, plan.valueColumns()));
     }
 
     /**
@@ -195,45 +137,19 @@ public class PaimonPageSourceProvider
     public BucketCompactionReader createCompactionReader(ConnectorSession session, PaimonTable table, List<PaimonDataFile> files, Map<String, RoaringBitmap> selectedRows, boolean dropRetracts)
     {
         TrinoFileSystem fileSystem = fileSystemFactory.create(session);
-        TableSchema schema = table.schema();
-        TableOptions options = table.options();
-        List<DataField> keyFields = table.trimmedPrimaryKeyFields();
-        List<ReadColumn> keyColumns = keyFields.stream()
-                .map(field -> new ReadColumn(field.id(), typeMapping.toTrinoType(field)))
-                .toList();
-        List<ReadColumn> valueColumns = schema.fields().stream()
-                .map(field -> new ReadColumn(field.id(), typeMapping.toTrinoType(field)))
-                .toList();
-        int firstValueChannel = keyColumns.size() + 2;
-        List<ValueColumn> mergedValues = new ArrayList<>();
-        for (int i = 0; i < valueColumns.size(); i++) {
-            mergedValues.add(new ValueColumn(schema.fields().get(i).name(), valueColumns.get(i).type(), firstValueChannel + i));
-        }
-        int[] sequenceChannels = new int[options.sequenceFields().size()];
-        List<Type> sequenceTypes = new ArrayList<>();
-        for (int i = 0; i < sequenceChannels.length; i++) {
-            int index = indexOfField(valueColumns, schema.field(options.sequenceFields().get(i)).orElseThrow().id());
-            sequenceChannels[i] = firstValueChannel + index;
-            sequenceTypes.add(valueColumns.get(index).type());
-        }
-        int[] outputChannels = new int[valueColumns.size()];
-        for (int i = 0; i < outputChannels.length; i++) {
-            outputChannels[i] = firstValueChannel + i;
-        }
-        int[] keyValueColumns = keyFields.stream().mapToInt(field -> indexOfField(valueColumns, field.id())).toArray();
-        KeyValueLayout layout = new KeyValueLayout(keyColumns.size(), sequenceChannels, options.sequenceFieldDescending(), outputChannels);
-        RecordComparator comparator = new RecordComparator(layout, keyColumns.stream().map(ReadColumn::type).toList(), sequenceTypes);
-        MergeFunctionFactory mergeFunctions = new MergeFunctionFactory(MergeEngineOptions.toSpec(schema, options), mergedValues, outputChannels);
-        boolean lookupMode = options.needsLookup() && options.mergeEngine() != MergeEngine.FIRST_ROW;
+        List<DataField> fields = table.schema().fields();
+        MergePlan plan = MergePlan.of(
+                table,
+                typeMapping,
+                fields.stream().map(DataField::name).toList(),
+                fields.stream().map(field -> new ReadColumn(field.id(), typeMapping.toTrinoType(field))).toList());
+        List<ReadColumn> keyColumns = plan.keyColumns();
+        List<ReadColumn> valueColumns = plan.valueColumns();
+        int[] keyValueColumns = table.trimmedPrimaryKeyFields().stream().mapToInt(field -> MergePlan.indexOfField(valueColumns, field.id())).toArray();
         return new BucketCompactionReader(
                 files,
-                keyFields.stream().map(DataField::type).toList(),
-                layout,
-                valueColumns.stream().map(ReadColumn::type).toList(),
+                plan,
                 keyValueColumns,
-                comparator,
-                mergeFunctions::create,
-                lookupMode,
                 dropRetracts,
                 file -> {
                     RoaringBitmap selected = selectedRows.get(file.path());
@@ -317,7 +233,7 @@ public class PaimonPageSourceProvider
             outputChannels[i] = -1;
             for (int field = 0; field < fields.size(); field++) {
                 if (fields.get(field).id() == fieldId) {
-                    outputChannels[i] = keyCount + 2 + field;
+                    outputChannels[i] = KeyValueLayout.firstValueChannel(keyCount) + field;
                 }
             }
         }
@@ -374,15 +290,5 @@ public class PaimonPageSourceProvider
     private interface FileOpener
     {
         DataFilePageReader open(PaimonDataFile file, List<ReadColumn> keyColumns, boolean keyValueFile, List<ReadColumn> valueColumns);
-    }
-
-    private static int indexOfField(List<ReadColumn> columns, int fieldId)
-    {
-        for (int i = 0; i < columns.size(); i++) {
-            if (columns.get(i).fieldId() == fieldId) {
-                return i;
-            }
-        }
-        return -1;
     }
 }

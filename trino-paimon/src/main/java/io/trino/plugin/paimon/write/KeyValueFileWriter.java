@@ -158,7 +158,7 @@ public final class KeyValueFileWriter
         // files, key ranges and statistics hold CHAR values as Paimon stores them
         Page page = charPadding.pad(rows);
         int keyCount = layout.keyColumns().size();
-        int firstValue = layout.keyValue() ? keyCount + 2 : 0;
+        int firstValue = layout.keyValue() ? KeyValueLayout.firstValueChannel(keyCount) : 0;
         if (layout.keyValue()) {
             for (int i = 0; i < keyCount; i++) {
                 keyStats.get(i).add(page.getBlock(i));
