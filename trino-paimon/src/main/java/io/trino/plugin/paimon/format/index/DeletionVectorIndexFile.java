@@ -16,6 +16,7 @@ package io.trino.plugin.paimon.format.index;
 import com.google.common.collect.ImmutableList;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
+import io.trino.filesystem.TrinoInput;
 import io.trino.plugin.paimon.format.manifest.IndexManifestEntry.DeletionVectorRange;
 import io.trino.spi.TrinoException;
 import org.roaringbitmap.RoaringBitmap;
@@ -28,6 +29,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.zip.CRC32;
 
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_BAD_DATA;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
 import static java.nio.ByteOrder.LITTLE_ENDIAN;
 import static java.util.Objects.requireNonNull;
@@ -38,7 +40,8 @@ import static java.util.Objects.requireNonNull;
  * CRC32 of the data. The 32-bit flavour holds one RoaringBitmap after a big-endian magic, and its range length is
  * the data's length; the 64-bit flavour ({@code deletion-vectors.bitmap64}) a little-endian magic, a little-endian
  * count of bitmaps and each bitmap after its key (the high 32 bits of its positions), and its range length covers the
- * whole vector, length field and checksum included.
+ * whole vector, length field and checksum included. Bit i set means row i of the data file is deleted; no data file
+ * has 2^31 rows, so every position lies in the bitmap of key 0.
  */
 public final class DeletionVectorIndexFile
 {
@@ -104,6 +107,61 @@ public final class DeletionVectorIndexFile
             throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to write deletion vector index file " + location, e);
         }
         return file.bytes().length;
+    }
+
+    /**
+     * Reads one data file's vector: the manifest gives its offset in the index file and its range length.
+     *
+     * @throws TrinoException {@code PAIMON_BAD_DATA} naming the index file when the vector is not there or invalid
+     */
+    public static RoaringBitmap read(TrinoFileSystem fileSystem, Location location, long offset, long rangeLength)
+    {
+        try (TrinoInput input = fileSystem.newInputFile(location).newInput()) {
+            ByteBuffer header = input.readFully(offset, 8).toByteBuffer();
+            int length = header.getInt();
+            int magic = header.getInt();
+            // the manifest records the 32-bit flavour's length as its bitmap data, the 64-bit one's with the length
+            // field and the checksum around it
+            boolean bitmap32 = magic == BITMAP32_MAGIC && length == rangeLength;
+            boolean bitmap64 = magic == Integer.reverseBytes(BITMAP64_MAGIC) && length + 8L == rangeLength;
+            if (!bitmap32 && !bitmap64) {
+                throw new TrinoException(PAIMON_BAD_DATA, "Invalid deletion vector at offset %s of %s: length %s (manifest: %s), magic %s".formatted(offset, location, length, rangeLength, magic));
+            }
+            ByteBuffer data = input.readFully(offset + 8, length - 4).toByteBuffer();
+            if (bitmap32) {
+                RoaringBitmap bitmap = new RoaringBitmap();
+                bitmap.deserialize(data);
+                return bitmap;
+            }
+            return read64(data.order(LITTLE_ENDIAN), location, offset);
+        }
+        catch (IOException e) {
+            throw new TrinoException(PAIMON_BAD_DATA, "Failed to read the deletion vector at offset %s of %s".formatted(offset, location), e);
+        }
+    }
+
+    private static RoaringBitmap read64(ByteBuffer buffer, Location location, long offset)
+            throws IOException
+    {
+        long count = buffer.getLong();
+        if (count < 0 || count > Integer.MAX_VALUE) {
+            throw new TrinoException(PAIMON_BAD_DATA, "Invalid 64-bit deletion vector at offset %s of %s: %s bitmaps".formatted(offset, location, count));
+        }
+        RoaringBitmap positions = new RoaringBitmap();
+        for (long i = 0; i < count; i++) {
+            int key = buffer.getInt();
+            RoaringBitmap bitmap = new RoaringBitmap();
+            // a slice, so where the bitmap ends is taken from its size whatever the library does with the position
+            bitmap.deserialize(buffer.slice().order(LITTLE_ENDIAN));
+            buffer.position(buffer.position() + bitmap.serializedSizeInBytes());
+            if (key == 0) {
+                positions = bitmap;
+            }
+            else if (!bitmap.isEmpty()) {
+                throw new TrinoException(PAIMON_BAD_DATA, "Invalid 64-bit deletion vector at offset %s of %s: it deletes rows past 2^32 (key %s)".formatted(offset, location, key));
+            }
+        }
+        return positions;
     }
 
     private static byte[] bitmap32Data(RoaringBitmap positions)
