@@ -263,6 +263,28 @@ public record TableOptions(
     }
 
     /**
+     * A whole-number option from 1 to {@code max}, or its default when absent: the one reading of counts and sizes
+     * given in plain numbers, refused the same way wherever they are read.
+     */
+    public static long positiveOption(String tableName, Map<String, String> options, String option, long defaultValue, long max)
+    {
+        String value = options.get(option);
+        if (value == null) {
+            return defaultValue;
+        }
+        try {
+            long parsed = Long.parseLong(value.trim());
+            if (parsed > 0 && parsed <= max) {
+                return parsed;
+            }
+        }
+        catch (NumberFormatException _) {
+            // refused below
+        }
+        throw invalid(tableName, option, value, max == Long.MAX_VALUE ? "a positive whole number" : "a whole number from 1 to " + max);
+    }
+
+    /**
      * A boolean option, or its default when absent: the one reading of boolean options, so that a value other than
      * true or false is refused on every path, never taken as false on one and refused on another.
      */

@@ -31,6 +31,8 @@ import java.util.function.Function;
 
 import static com.google.common.base.Preconditions.checkArgument;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION;
+import static io.trino.plugin.paimon.table.TableOptions.positiveOption;
+import static java.lang.Math.toIntExact;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -96,8 +98,8 @@ public final class DynamicBucketAssigner
      */
     public static int assigners(Map<String, String> tableOptions, String tableName)
     {
-        int assigners = positive(tableOptions, "dynamic-bucket.assigner-parallelism", tableName, Integer.MAX_VALUE);
-        int initialBuckets = positive(tableOptions, "dynamic-bucket.initial-buckets", tableName, Integer.MAX_VALUE);
+        int assigners = toIntExact(positiveOption(tableName, tableOptions, "dynamic-bucket.assigner-parallelism", Integer.MAX_VALUE, Integer.MAX_VALUE));
+        int initialBuckets = toIntExact(positiveOption(tableName, tableOptions, "dynamic-bucket.initial-buckets", Integer.MAX_VALUE, Integer.MAX_VALUE));
         int count = Math.min(assigners, initialBuckets);
         return count == Integer.MAX_VALUE ? 1 : count;
     }
@@ -115,17 +117,7 @@ public final class DynamicBucketAssigner
     /** {@code dynamic-bucket.target-row-num}: the keys a bucket takes before new keys go to another (default 2,000,000). */
     public static long targetRowNumber(Map<String, String> tableOptions, String tableName)
     {
-        String value = tableOptions.getOrDefault("dynamic-bucket.target-row-num", "2000000");
-        try {
-            long parsed = Long.parseLong(value.trim());
-            if (parsed > 0) {
-                return parsed;
-            }
-        }
-        catch (NumberFormatException _) {
-            // reported below
-        }
-        throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "Table %s: option 'dynamic-bucket.target-row-num' = '%s' is not a positive integer".formatted(tableName, value));
+        return positiveOption(tableName, tableOptions, "dynamic-bucket.target-row-num", 2_000_000, Long.MAX_VALUE);
     }
 
     /** {@code dynamic-bucket.max-buckets}: the most buckets of a partition, -1 (the default) for no limit. */
@@ -135,25 +127,7 @@ public final class DynamicBucketAssigner
         if (value == null || value.trim().equals("-1")) {
             return -1;
         }
-        return positive(tableOptions, "dynamic-bucket.max-buckets", tableName, -1);
-    }
-
-    private static int positive(Map<String, String> tableOptions, String option, String tableName, int absent)
-    {
-        String value = tableOptions.get(option);
-        if (value == null) {
-            return absent;
-        }
-        try {
-            int parsed = Integer.parseInt(value.trim());
-            if (parsed > 0) {
-                return parsed;
-            }
-        }
-        catch (NumberFormatException _) {
-            // reported below
-        }
-        throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "Table %s: option '%s' = '%s' is not a positive integer".formatted(tableName, option, value));
+        return toIntExact(positiveOption(tableName, tableOptions, "dynamic-bucket.max-buckets", -1, Integer.MAX_VALUE));
     }
 
     /** The bucket of a key of the partition, remembered (with the key's hash in the bucket's index) for the next rows. */

@@ -13,11 +13,9 @@
  */
 package io.trino.plugin.paimon.write;
 
-import io.trino.spi.TrinoException;
-
 import java.util.Map;
 
-import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION;
+import static io.trino.plugin.paimon.table.TableOptions.positiveOption;
 
 /**
  * The sizes of the row groups and pages of the Parquet files written, from the table options Paimon's Parquet writer
@@ -42,28 +40,10 @@ public record ParquetLayout(long rowGroupSize, long pageSize, int pageRowLimit)
 
     public static ParquetLayout of(String tableName, Map<String, String> options)
     {
+        // Paimon hands these to Hadoop's Configuration, which reads plain numbers of bytes or rows
         return new ParquetLayout(
-                positive(tableName, options, BLOCK_SIZE, DEFAULT.rowGroupSize, Integer.MAX_VALUE),
-                positive(tableName, options, PAGE_SIZE, DEFAULT.pageSize, Integer.MAX_VALUE),
-                (int) positive(tableName, options, PAGE_ROW_COUNT_LIMIT, DEFAULT.pageRowLimit, Integer.MAX_VALUE));
-    }
-
-    // Paimon hands these to Hadoop's Configuration, which reads plain numbers of bytes or rows
-    private static long positive(String tableName, Map<String, String> options, String option, long defaultValue, long max)
-    {
-        String value = options.get(option);
-        if (value == null) {
-            return defaultValue;
-        }
-        try {
-            long parsed = Long.parseLong(value.trim());
-            if (parsed > 0 && parsed <= max) {
-                return parsed;
-            }
-        }
-        catch (NumberFormatException _) {
-            // reported below
-        }
-        throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "Table %s: option '%s' = '%s' is not a number between 1 and %s".formatted(tableName, option, value, max));
+                positiveOption(tableName, options, BLOCK_SIZE, DEFAULT.rowGroupSize, Integer.MAX_VALUE),
+                positiveOption(tableName, options, PAGE_SIZE, DEFAULT.pageSize, Integer.MAX_VALUE),
+                (int) positiveOption(tableName, options, PAGE_ROW_COUNT_LIMIT, DEFAULT.pageRowLimit, Integer.MAX_VALUE));
     }
 }
