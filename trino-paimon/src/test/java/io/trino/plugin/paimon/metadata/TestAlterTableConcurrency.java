@@ -27,7 +27,6 @@ import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.DataTypes;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
@@ -63,8 +62,6 @@ final class TestAlterTableConcurrency
     private static final String DATABASE = "evolving";
     private static final int INSERT_SESSIONS = 3;
     private static final int INSERTS_PER_SESSION = 8;
-
-    private PaimonJavaCatalog oracle;
 
     private FaultFs faultFs;
 
@@ -122,7 +119,7 @@ final class TestAlterTableConcurrency
             executor.shutdownNow();
         }
 
-        FileStoreTable table = (FileStoreTable) oracle().getTable(DATABASE, "held");
+        FileStoreTable table = (FileStoreTable) uncachedPaimon().getTable(DATABASE, "held");
         assertThat(table.schema().id()).isEqualTo(1);
         // each file keeps the schema it was written with; the snapshot names the latest schema, as Paimon's commit does
         assertThat(table.store().newScan().plan().files()).extracting(entry -> entry.file().schemaId()).containsOnly(0L);
@@ -130,7 +127,7 @@ final class TestAlterTableConcurrency
         assertThat(PaimonJavaCatalog.readRows(table)).containsExactly("+I(1, first, null)", "+I(2, planned on schema 0, null)");
 
         assertUpdate("INSERT INTO held VALUES (3, 'after', 42)", 1);
-        table = (FileStoreTable) oracle().getTable(DATABASE, "held");
+        table = (FileStoreTable) uncachedPaimon().getTable(DATABASE, "held");
         assertThat(PaimonJavaCatalog.readRows(table)).containsExactly("+I(1, first, null)", "+I(2, planned on schema 0, null)", "+I(3, after, 42)");
         assertThat(table.store().newScan().plan().files()).extracting(entry -> entry.file().schemaId()).containsOnly(0L, 1L);
         assertThat(fsck("held")).isEmpty();
@@ -148,7 +145,7 @@ final class TestAlterTableConcurrency
         Optional<RuntimeException> failure = runHeld("held_rename", "INSERT INTO held_rename VALUES (2, 'planned on schema 0')",
                 "ALTER TABLE held_rename RENAME COLUMN v TO label");
         assertThat(failure).isEmpty();
-        FileStoreTable table = (FileStoreTable) oracle().getTable(DATABASE, "held_rename");
+        FileStoreTable table = (FileStoreTable) uncachedPaimon().getTable(DATABASE, "held_rename");
         assertThat(table.schema().fieldNames()).containsExactly("id", "label");
         assertThat(table.store().newScan().plan().files()).extracting(entry -> entry.file().schemaId()).containsOnly(0L);
         assertThat(PaimonJavaCatalog.readRows(table)).containsExactly("+I(1, first)", "+I(2, planned on schema 0)");
@@ -168,7 +165,7 @@ final class TestAlterTableConcurrency
         assertUpdate("INSERT INTO held_readd VALUES (1, 'first')", 1);
         Optional<RuntimeException> failure = runHeld("held_readd", "INSERT INTO held_readd VALUES (2, 'planned on schema 0')",
                 "ALTER TABLE held_readd DROP COLUMN v", "ALTER TABLE held_readd ADD COLUMN v varchar");
-        FileStoreTable table = (FileStoreTable) oracle().getTable(DATABASE, "held_readd");
+        FileStoreTable table = (FileStoreTable) uncachedPaimon().getTable(DATABASE, "held_readd");
         assertThat(table.schema().fields()).extracting(DataField::name, DataField::id).containsExactly(tuple("id", 0), tuple("v", 2));
         if (failure.isPresent()) {
             assertThat(isConflict(failure.get())).as("the INSERT failed with %s", failure.get()).isTrue();
@@ -190,13 +187,13 @@ final class TestAlterTableConcurrency
         Optional<RuntimeException> failure = runHeld("held_update", "UPDATE held_update SET v = 'updated on schema 0' WHERE id = 1",
                 "ALTER TABLE held_update ADD COLUMN c bigint");
         assertThat(failure).isEmpty();
-        FileStoreTable table = (FileStoreTable) oracle().getTable(DATABASE, "held_update");
+        FileStoreTable table = (FileStoreTable) uncachedPaimon().getTable(DATABASE, "held_update");
         assertThat(table.schema().id()).isEqualTo(1);
         assertThat(table.store().newScan().plan().files()).extracting(entry -> entry.file().schemaId()).containsOnly(0L);
         assertThat(PaimonJavaCatalog.readRows(table)).containsExactly("+I(2, b, null)", "+U(1, updated on schema 0, null)");
 
         assertUpdate("UPDATE held_update SET c = 5 WHERE id = 1", 1);
-        table = (FileStoreTable) oracle().getTable(DATABASE, "held_update");
+        table = (FileStoreTable) uncachedPaimon().getTable(DATABASE, "held_update");
         assertThat(PaimonJavaCatalog.readRows(table)).containsExactly("+I(2, b, null)", "+U(1, updated on schema 0, 5)");
         assertQuery("SELECT * FROM held_update", "VALUES (1, 'updated on schema 0', 5), (2, 'b', NULL)");
         assertThat(fsck("held_update")).isEmpty();
@@ -258,7 +255,7 @@ final class TestAlterTableConcurrency
             faultFs.clearRules();
             executor.shutdownNow();
         }
-        assertThat(PaimonJavaCatalog.readRows(oracle().getTable(DATABASE, "dropped_meanwhile"))).containsExactly("+I(d1, 1, a)", "+I(d1, 3, c)", "+I(d2, 2, b)");
+        assertThat(PaimonJavaCatalog.readRows(uncachedPaimon().getTable(DATABASE, "dropped_meanwhile"))).containsExactly("+I(d1, 1, a)", "+I(d1, 3, c)", "+I(d2, 2, b)");
         assertThat(fsck("dropped_meanwhile")).isEmpty();
     }
 
@@ -308,7 +305,7 @@ final class TestAlterTableConcurrency
         assertThat(unexpected).isEmpty();
         assertThat(landed).as("some INSERTs land").isNotEmpty();
 
-        FileStoreTable table = (FileStoreTable) oracle().getTable(DATABASE, "busy");
+        FileStoreTable table = (FileStoreTable) uncachedPaimon().getTable(DATABASE, "busy");
         assertThat(table.schema().fields()).extracting(DataField::name).containsExactly("id", "v", "c0", "c1", "c2");
         List<String> expected = landed.stream().map(key -> "+I(%s, v%s, null, null, null)".formatted(key, key)).sorted().toList();
         assertThat(PaimonJavaCatalog.readRows(table)).containsExactlyElementsOf(expected);
@@ -340,7 +337,7 @@ final class TestAlterTableConcurrency
         finally {
             executor.shutdownNow();
         }
-        FileStoreTable table = (FileStoreTable) oracle().getTable(DATABASE, "raced");
+        FileStoreTable table = (FileStoreTable) uncachedPaimon().getTable(DATABASE, "raced");
         assertThat(table.schema().id()).isEqualTo(changes);
         assertThat(table.schema().fields()).extracting(DataField::name)
                 .containsExactlyInAnyOrder("id", "v", "r0", "r1", "r2", "r3");
@@ -364,27 +361,9 @@ final class TestAlterTableConcurrency
 
     private List<String> fsck(String table)
     {
-        Table paimonTable = oracle().getTable(DATABASE, table);
+        Table paimonTable = uncachedPaimon().getTable(DATABASE, table);
         List<String> violations = new ArrayList<>(Fsck.check(new LocalFileSystem(root()), Location.of("local:///warehouse/%s.db/%s".formatted(DATABASE, table)), paimonTable));
         violations.addAll(Fsck.paimonJavaDifferences(getQueryRunner(), table, paimonTable));
         return violations;
-    }
-
-    // Paimon Java without its table cache: these tests change schemas and files behind its back
-    private PaimonJavaCatalog oracle()
-    {
-        if (oracle == null) {
-            oracle = PaimonJavaCatalog.uncached(paimon().warehouse());
-        }
-        return oracle;
-    }
-
-    @AfterAll
-    public void closeOracle()
-            throws Exception
-    {
-        if (oracle != null) {
-            oracle.close();
-        }
     }
 }

@@ -25,7 +25,6 @@ import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.DataTypes;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -50,8 +49,6 @@ final class TestPaimonAlterTable
         extends AbstractPaimonJavaQueryTest
 {
     private static final String DATABASE = "alter";
-
-    private PaimonJavaCatalog oracle;
 
     TestPaimonAlterTable()
     {
@@ -227,11 +224,11 @@ final class TestPaimonAlterTable
         // into another database, as Paimon's filesystem catalog allows
         assertUpdate("CREATE SCHEMA elsewhere");
         assertUpdate("ALTER TABLE moved_here RENAME TO elsewhere.moved_there");
-        assertThat(PaimonJavaCatalog.readRows(oracle().getTable("elsewhere", "moved_there"))).containsExactly("+I(1, kept)");
-        assertThatThrownBy(() -> oracle().getTable(DATABASE, "moved_here")).hasMessageContaining("does not exist");
+        assertThat(PaimonJavaCatalog.readRows(uncachedPaimon().getTable("elsewhere", "moved_there"))).containsExactly("+I(1, kept)");
+        assertThatThrownBy(() -> uncachedPaimon().getTable(DATABASE, "moved_here")).hasMessageContaining("does not exist");
         assertQueryReturnsEmptyResult("SHOW TABLES LIKE 'moved%'");
         assertUpdate("INSERT INTO elsewhere.moved_there VALUES (2, 'added')", 1);
-        assertThat(PaimonJavaCatalog.readRows(oracle().getTable("elsewhere", "moved_there"))).containsExactly("+I(1, kept)", "+I(2, added)");
+        assertThat(PaimonJavaCatalog.readRows(uncachedPaimon().getTable("elsewhere", "moved_there"))).containsExactly("+I(1, kept)", "+I(2, added)");
 
         assertQueryFails("ALTER TABLE elsewhere.moved_there RENAME TO \"alter\".props", ".*Target table 'paimon.alter.props' already exists.*");
         assertThat(Files.exists(tableFolder("elsewhere", "moved_there"))).isTrue();
@@ -291,7 +288,7 @@ final class TestPaimonAlterTable
     {
         Throwable failure = null;
         try {
-            oracle().alterTable(DATABASE, table, change);
+            uncachedPaimon().alterTable(DATABASE, table, change);
         }
         catch (RuntimeException e) {
             failure = e;
@@ -305,12 +302,12 @@ final class TestPaimonAlterTable
 
     private TableSchema schema(String table)
     {
-        return ((FileStoreTable) oracle().getTable(DATABASE, table)).schema();
+        return ((FileStoreTable) uncachedPaimon().getTable(DATABASE, table)).schema();
     }
 
     private List<String> rows(String table)
     {
-        return PaimonJavaCatalog.readRows(oracle().getTable(DATABASE, table));
+        return PaimonJavaCatalog.readRows(uncachedPaimon().getTable(DATABASE, table));
     }
 
     private List<String> schemaFiles(String table)
@@ -325,29 +322,11 @@ final class TestPaimonAlterTable
 
     private Path tableFolder(String database, String table)
     {
-        return oracle().warehouse().resolve(database + ".db").resolve(table);
+        return uncachedPaimon().warehouse().resolve(database + ".db").resolve(table);
     }
 
     private static BinaryString text(String value)
     {
         return BinaryString.fromString(value);
-    }
-
-    // Paimon Java without its table cache: these tests change schemas and files behind its back
-    private PaimonJavaCatalog oracle()
-    {
-        if (oracle == null) {
-            oracle = PaimonJavaCatalog.uncached(paimon().warehouse());
-        }
-        return oracle;
-    }
-
-    @AfterAll
-    public void closeOracle()
-            throws Exception
-    {
-        if (oracle != null) {
-            oracle.close();
-        }
     }
 }

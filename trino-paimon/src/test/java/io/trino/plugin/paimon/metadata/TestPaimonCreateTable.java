@@ -16,7 +16,6 @@ package io.trino.plugin.paimon.metadata;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.trino.Session;
 import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import org.apache.paimon.CoreOptions;
@@ -612,7 +611,7 @@ final class TestPaimonCreateTable
                 ".*Cannot write to Paimon table created.ctas_first_row: with option 'merge-engine' = 'first-row' .* option 'write-only' = 'true' turns that compaction off");
         assertThat(tableFolder(TRINO, "ctas_first_row")).doesNotExist();
         assertQueryFails(
-                Session.builder(getSession()).setCatalogSessionProperty("paimon", "compaction_on_write_enabled", "false").build(),
+                withoutCompactionOnWrite(),
                 "CREATE TABLE ctas_vectors WITH (primary_key = ARRAY['id'], bucket = 1, options = ARRAY['deletion-vectors.enabled=true']) AS SELECT 1 id, 'x' v",
                 ".*Cannot write to Paimon table created.ctas_vectors: with option 'deletion-vectors.enabled' = 'true' .* session property 'compaction_on_write_enabled' = false turns that compaction off");
         assertThat(tableFolder(TRINO, "ctas_vectors")).doesNotExist();

@@ -153,7 +153,7 @@ final class TestCompactionOnWrite
     @Test
     void sessionPropertyTurnsItOffForAStatement()
     {
-        Session off = Session.builder(getSession()).setCatalogSessionProperty("paimon", "compaction_on_write_enabled", "false").build();
+        Session off = withoutCompactionOnWrite();
         for (int statement = 0; statement < 7; statement++) {
             getQueryRunner().execute(off, "INSERT INTO session_off VALUES (1, 'a%s'), (2, 'b%s'), (3, 'c%s')".formatted(statement, statement, statement));
         }

@@ -14,10 +14,8 @@
 package io.trino.plugin.paimon.procedure;
 
 import io.trino.Session;
-import io.trino.filesystem.TrinoFileSystemFactory;
-import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
+import io.trino.plugin.paimon.testing.AbstractFaultInjectionQueryTest;
 import io.trino.plugin.paimon.testing.CommitFault;
-import io.trino.plugin.paimon.testing.FaultFs;
 import io.trino.plugin.paimon.testing.FaultFs.Action;
 import io.trino.plugin.paimon.testing.FaultFs.Hang;
 import io.trino.plugin.paimon.testing.FaultFs.Operation;
@@ -28,9 +26,7 @@ import org.apache.paimon.schema.Schema;
 import org.apache.paimon.types.DataTypes;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -51,22 +47,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * step ends with {@code Fsck} and a comparison with Paimon Java 1.4.2.
  */
 final class TestCompactionReliability
-        extends AbstractPaimonJavaQueryTest
+        extends AbstractFaultInjectionQueryTest
 {
     private static final String DATABASE = "compaction_faults";
 
-    private FaultFs faultFs;
-
     TestCompactionReliability()
     {
-        super(DATABASE);
-    }
-
-    @Override
-    protected Optional<TrinoFileSystemFactory> fileSystemFactory(Path root)
-    {
-        faultFs = FaultFs.local(root, 23);
-        return Optional.of(faultFs);
+        super(DATABASE, 23);
     }
 
     @Override
@@ -109,7 +96,7 @@ final class TestCompactionReliability
     @Test
     void optimizeFailureAtEachCommitStep()
     {
-        Session withoutCompaction = Session.builder(getSession()).setCatalogSessionProperty("paimon", "compaction_on_write_enabled", "false").build();
+        Session withoutCompaction = withoutCompactionOnWrite();
         int round = 0;
         for (CommitFault fault : CommitFault.STEPS) {
             round++;
@@ -117,8 +104,8 @@ final class TestCompactionReliability
             List<String> rowsBefore = tableRows("optimized");
             long snapshotBefore = latestSnapshotIdOf("optimized");
             Set<String> filesBefore = tableFiles("optimized");
-            long injectedBefore = faultFs.injectedFaults();
-            faultFs.addRule(fault.rule());
+            long injectedBefore = faultFs().injectedFaults();
+            faultFs().addRule(fault.rule());
             try {
                 if (fault.succeeds()) {
                     getQueryRunner().execute("ALTER TABLE optimized EXECUTE optimize");
@@ -131,9 +118,9 @@ final class TestCompactionReliability
                 }
             }
             finally {
-                faultFs.clearRules();
+                faultFs().clearRules();
             }
-            assertThat(faultFs.injectedFaults() - injectedBefore).as(fault.step() + ": the fault was hit").isEqualTo(1);
+            assertThat(faultFs().injectedFaults() - injectedBefore).as(fault.step() + ": the fault was hit").isEqualTo(1);
 
             assertThat(tableRows("optimized")).as(fault.step()).isEqualTo(rowsBefore);
             if (fault.succeeds()) {
@@ -158,18 +145,18 @@ final class TestCompactionReliability
     void bucketFinishingAfterTheRollbackRemovesItsFiles()
             throws Exception
     {
-        Session withoutCompaction = Session.builder(getSession()).setCatalogSessionProperty("paimon", "compaction_on_write_enabled", "false").build();
+        Session withoutCompaction = withoutCompactionOnWrite();
         for (int i = 1; i <= 2; i++) {
             getQueryRunner().execute(withoutCompaction, "INSERT INTO raced SELECT k, 'v%s' FROM UNNEST(sequence(1, 8)) t(k)".formatted(i));
         }
         List<String> rowsBefore = tableRows("raced");
         Set<String> filesBefore = tableFiles("raced");
-        Hang compaction = faultFs.hangThroughInterrupts(Operation.CREATE, "**/raced/bucket-1/data-*", 1);
-        Hang rollback = faultFs.hang(Operation.DELETE_DIRECTORY, "**/raced/_trino-optimize-*", 1);
-        Hang cleanup = faultFs.hang(Operation.DELETE, "**/raced/_trino-optimize-*/*.json", 1);
+        Hang compaction = faultFs().hangThroughInterrupts(Operation.CREATE, "**/raced/bucket-1/data-*", 1);
+        Hang rollback = faultFs().hang(Operation.DELETE_DIRECTORY, "**/raced/_trino-optimize-*", 1);
+        Hang cleanup = faultFs().hang(Operation.DELETE, "**/raced/_trino-optimize-*/*.json", 1);
         // bucket 0 fails only once bucket 1 is under way: a failure before bucket 1 started would end the execution early
-        Hang failing = faultFs.hang(Operation.CREATE, "**/raced/bucket-0/data-*", 1);
-        faultFs.addRule(Rule.nth(Operation.CREATE, "**/raced/bucket-0/data-*", 1, Action.THROW_BEFORE));
+        Hang failing = faultFs().hang(Operation.CREATE, "**/raced/bucket-0/data-*", 1);
+        faultFs().addRule(Rule.nth(Operation.CREATE, "**/raced/bucket-0/data-*", 1, Action.THROW_BEFORE));
         ExecutorService executor = Executors.newSingleThreadExecutor();
         try {
             Future<?> optimize = executor.submit(() -> getQueryRunner().execute("ALTER TABLE raced EXECUTE optimize"));
@@ -186,7 +173,7 @@ final class TestCompactionReliability
             assertThatThrownBy(() -> optimize.get(1, TimeUnit.MINUTES)).hasMessageContaining("/raced/bucket-0/data-");
         }
         finally {
-            faultFs.clearRules();
+            faultFs().clearRules();
             executor.shutdownNow();
         }
         awaitQueryCleanup("raced");
@@ -224,7 +211,7 @@ final class TestCompactionReliability
     {
         getQueryRunner().execute("INSERT INTO summed_dv VALUES (1, 1)");
         long committed = latestSnapshotIdOf("summed_dv") + 1;
-        faultFs.addRule(Rule.nth(Operation.RENAME, "**/summed_dv/snapshot/snapshot-*", 2, Action.THROW_BEFORE));
+        faultFs().addRule(Rule.nth(Operation.RENAME, "**/summed_dv/snapshot/snapshot-*", 2, Action.THROW_BEFORE));
         try {
             assertThatThrownBy(() -> getQueryRunner().execute("INSERT INTO summed_dv VALUES (1, 2)"))
                     .satisfies(e -> assertThatTrinoException(e).hasErrorCode(PAIMON_FILESYSTEM_ERROR))
@@ -232,7 +219,7 @@ final class TestCompactionReliability
                     .hasMessageContaining("run ALTER TABLE compaction_faults.summed_dv EXECUTE optimize");
         }
         finally {
-            faultFs.clearRules();
+            faultFs().clearRules();
         }
         assertThat(tableRows("summed_dv")).as("level 0 is not read").containsExactly("(1, 1)");
         getQueryRunner().execute("ALTER TABLE summed_dv EXECUTE optimize");
@@ -281,15 +268,15 @@ final class TestCompactionReliability
             getQueryRunner().execute("INSERT INTO %s VALUES (1, %s)".formatted(table, i));
         }
         assertThat(computeActual("SELECT count(*) FROM \"%s$files\"".formatted(table)).getOnlyValue()).isEqualTo(4L);
-        long injectedBefore = faultFs.injectedFaults();
+        long injectedBefore = faultFs().injectedFaults();
         // the INSERT's own snapshot is the first rename, the compaction's the second
-        faultFs.addRule(Rule.nth(Operation.RENAME, "**/%s/snapshot/snapshot-*".formatted(table), 2, Action.THROW_BEFORE));
+        faultFs().addRule(Rule.nth(Operation.RENAME, "**/%s/snapshot/snapshot-*".formatted(table), 2, Action.THROW_BEFORE));
         try {
             getQueryRunner().execute("INSERT INTO %s VALUES (1, 5)".formatted(table));
         }
         finally {
-            faultFs.clearRules();
+            faultFs().clearRules();
         }
-        return faultFs.injectedFaults() - injectedBefore;
+        return faultFs().injectedFaults() - injectedBefore;
     }
 }

@@ -207,7 +207,7 @@ final class TestFullCompactionChangelog
     @Test
     void optimizeWritesTheChangelogOfWritesThatDidNotCompact()
     {
-        Session withoutCompaction = Session.builder(getSession()).setCatalogSessionProperty("paimon", "compaction_on_write_enabled", "false").build();
+        Session withoutCompaction = withoutCompactionOnWrite();
         assertUpdate("INSERT INTO optimized VALUES (1, 'a'), (2, 'b')", 2);
         assertUpdate(withoutCompaction, "INSERT INTO optimized VALUES (1, 'a2'), (3, 'c')", 2);
         assertUpdate(withoutCompaction, "DELETE FROM optimized WHERE k = 2", 1);

@@ -14,7 +14,6 @@
 package io.trino.plugin.paimon.procedure;
 
 import io.trino.Session;
-import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.filesystem.local.LocalFileSystem;
 import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
@@ -325,7 +324,7 @@ final class TestOptimize
                     throw new AssertionError("the optimize finished without writing a compaction fragment");
                 }
             }
-            Session uncompacted = Session.builder(getSession()).setCatalogSessionProperty("paimon", "compaction_on_write_enabled", "false").build();
+            Session uncompacted = withoutCompactionOnWrite();
             getQueryRunner().execute(uncompacted, "INSERT INTO dedup_inserted VALUES (1, 'new'), (2, 'new'), (4, 'new'), (10, 'new')");
             hang.release();
             optimize.get();
@@ -409,11 +408,6 @@ final class TestOptimize
     {
         Object id = computeScalar("SELECT max(snapshot_id) FROM \"%s$snapshots\"".formatted(table));
         return id == null ? 0 : (long) id;
-    }
-
-    private static Location tableLocation(String table)
-    {
-        return Location.of("local:///warehouse/%s.db/%s".formatted(DATABASE, table));
     }
 
     private static BinaryString s(String value)

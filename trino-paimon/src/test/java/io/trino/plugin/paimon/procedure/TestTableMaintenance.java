@@ -146,7 +146,7 @@ final class TestTableMaintenance
         Path copy = copyTable(name);
 
         assertUpdate(lowFloors(), "ALTER TABLE " + name + " EXECUTE expire_snapshots(retention_threshold => '0s')");
-        FileStoreTable twin = (FileStoreTable) oracle().getTable(COPIES, name);
+        FileStoreTable twin = (FileStoreTable) uncachedPaimon().getTable(COPIES, name);
         twin.newExpireSnapshots().config(ExpireConfig.builder()
                         .snapshotRetainMin(2)
                         .snapshotRetainMax(Integer.MAX_VALUE)
@@ -175,10 +175,10 @@ final class TestTableMaintenance
 
         for (long id : List.of(latest - 1, latest)) {
             assertThat(rows("SELECT * FROM " + name + " FOR VERSION AS OF " + id)).isEqualTo(before.get(id));
-            assertThat(RowText.paimonText(oracle().getTable(DATABASE, name).copy(Map.of("scan.snapshot-id", String.valueOf(id))))).isEqualTo(before.get(id));
+            assertThat(RowText.paimonText(uncachedPaimon().getTable(DATABASE, name).copy(Map.of("scan.snapshot-id", String.valueOf(id))))).isEqualTo(before.get(id));
         }
         assertThat(rows("SELECT * FROM " + name + " FOR VERSION AS OF 'kept'")).isEqualTo(taggedBefore);
-        assertThat(RowText.paimonText(oracle().getTable(DATABASE, name).copy(Map.of("scan.tag-name", "kept")))).isEqualTo(taggedBefore);
+        assertThat(RowText.paimonText(uncachedPaimon().getTable(DATABASE, name).copy(Map.of("scan.tag-name", "kept")))).isEqualTo(taggedBefore);
         assertThat(fsck(name)).isEmpty();
 
         // a second run finds nothing more to expire, and a threshold that keeps every snapshot changes nothing
@@ -192,7 +192,7 @@ final class TestTableMaintenance
     void commitsExpireSnapshotsAsPaimonWritersDo()
             throws Exception
     {
-        Table byPaimon = oracle().getTable(DATABASE, "capped_by_paimon");
+        Table byPaimon = uncachedPaimon().getTable(DATABASE, "capped_by_paimon");
         for (int i = 1; i <= 5; i++) {
             assertUpdate("INSERT INTO capped VALUES (%s, 'v%s')".formatted(i, i), 1);
             PaimonJavaCatalog.write(byPaimon, List.of(GenericRow.of(i, text("v" + i))));
@@ -201,11 +201,11 @@ final class TestTableMaintenance
         assertThat(snapshotIds("capped")).containsExactly(3L, 4L, 5L);
         assertThat(snapshotIds("capped")).isEqualTo(snapshotIds("capped_by_paimon"));
         assertThat(Files.readString(tablePath("capped").resolve("snapshot/EARLIEST"))).isEqualTo("3");
-        assertThat(RowText.paimonText(oracle().getTable(DATABASE, "capped")))
+        assertThat(RowText.paimonText(uncachedPaimon().getTable(DATABASE, "capped")))
                 .containsExactly("(1, v1)", "(2, v2)", "(3, v3)", "(4, v4)", "(5, v5)");
         // nothing that only the expired snapshots used is left behind: Paimon Java finds no orphan in either table
         for (String table : List.of("capped", "capped_by_paimon")) {
-            FileStoreTable paimonTable = (FileStoreTable) oracle().getTable(DATABASE, table);
+            FileStoreTable paimonTable = (FileStoreTable) uncachedPaimon().getTable(DATABASE, table);
             long future = System.currentTimeMillis() + DAYS.toMillis(1);
             assertThat(new LocalOrphanFilesClean(paimonTable, future, true).clean().getDeletedFilesPath()).as(table).isEmpty();
         }
@@ -222,7 +222,7 @@ final class TestTableMaintenance
     void expiryKeepsWhatABranchUses()
             throws Exception
     {
-        FileStoreTable table = (FileStoreTable) oracle().getTable(DATABASE, "branched");
+        FileStoreTable table = (FileStoreTable) uncachedPaimon().getTable(DATABASE, "branched");
         PaimonJavaCatalog.write(table, List.of(GenericRow.of(1, text("a")), GenericRow.of(2, text("b")), GenericRow.of(3, text("c"))));
         PaimonJavaCatalog.write(table, List.of(GenericRow.of(2, text("b2")), GenericRow.of(4, text("d"))));
         table.createTag("base", 2);
@@ -246,13 +246,13 @@ final class TestTableMaintenance
         assertThat(deleted).anyMatch(file -> file.startsWith("bucket-") && file.endsWith(".parquet"));
         assertThat(deleted).noneMatch(file -> file.startsWith("branch/"));
         assertThat(rows("SELECT * FROM \"branched$branch_side\"")).isEqualTo(branchRows);
-        assertThat(RowText.paimonText(((FileStoreTable) oracle().getTable(DATABASE, "branched")).switchToBranch("side"))).isEqualTo(branchRows);
+        assertThat(RowText.paimonText(((FileStoreTable) uncachedPaimon().getTable(DATABASE, "branched")).switchToBranch("side"))).isEqualTo(branchRows);
         assertThat(rows("SELECT * FROM branched")).containsExactly("(1, a3)", "(2, b2)", "(3, c)", "(4, d)", "(5, e)", "(6, f)");
         assertThat(fsck("branched")).isEmpty();
 
         assertUpdate(lowFloors(), "ALTER TABLE branched EXECUTE remove_orphan_files(retention_threshold => '0s')");
         assertThat(rows("SELECT * FROM \"branched$branch_side\"")).isEqualTo(branchRows);
-        assertThat(RowText.paimonText(((FileStoreTable) oracle().getTable(DATABASE, "branched")).switchToBranch("side"))).isEqualTo(branchRows);
+        assertThat(RowText.paimonText(((FileStoreTable) uncachedPaimon().getTable(DATABASE, "branched")).switchToBranch("side"))).isEqualTo(branchRows);
 
         // a branch whose files cannot be known stops the expiry, with an error that says so
         PaimonJavaCatalog.write(table, List.of(GenericRow.of(7, text("g"))));
@@ -307,14 +307,14 @@ final class TestTableMaintenance
         Path copy = copyTable("littered");
 
         assertUpdate(lowFloors(), "ALTER TABLE littered EXECUTE remove_orphan_files(retention_threshold => '1d')");
-        FileStoreTable twin = (FileStoreTable) oracle().getTable(COPIES, "littered");
+        FileStoreTable twin = (FileStoreTable) uncachedPaimon().getTable(COPIES, "littered");
         new LocalOrphanFilesClean(twin, System.currentTimeMillis() - DAYS.toMillis(1), false).clean();
 
         assertThat(difference(filesBefore, files("littered"))).containsExactlyInAnyOrderElementsOf(oldOrphans);
         assertThat(files("littered")).isEqualTo(files(copy));
         assertThat(rows("SELECT * FROM littered")).isEqualTo(rowsBefore);
         assertThat(rows("SELECT * FROM littered FOR VERSION AS OF 'kept'")).isEqualTo(taggedBefore);
-        assertThat(RowText.paimonText(oracle().getTable(DATABASE, "littered").copy(Map.of("scan.tag-name", "kept")))).isEqualTo(taggedBefore);
+        assertThat(RowText.paimonText(uncachedPaimon().getTable(DATABASE, "littered").copy(Map.of("scan.tag-name", "kept")))).isEqualTo(taggedBefore);
         assertThat(fsck("littered")).isEmpty();
     }
 
@@ -383,11 +383,11 @@ final class TestTableMaintenance
         assertThat(rows("SELECT * FROM faulted")).isEqualTo(latestBefore);
         assertThat(rows("SELECT * FROM faulted FOR VERSION AS OF " + (latest - 1))).isEqualTo(previousBefore);
         assertThat(rows("SELECT * FROM faulted FOR VERSION AS OF 'kept'")).isEqualTo(taggedBefore);
-        assertThat(RowText.paimonText(oracle().getTable(DATABASE, "faulted").copy(Map.of("scan.tag-name", "kept")))).isEqualTo(taggedBefore);
+        assertThat(RowText.paimonText(uncachedPaimon().getTable(DATABASE, "faulted").copy(Map.of("scan.tag-name", "kept")))).isEqualTo(taggedBefore);
 
         assertUpdate(lowFloors(), "ALTER TABLE faulted EXECUTE expire_snapshots(retention_threshold => '0s')");
         assertThat(Files.readString(tablePath("faulted").resolve("snapshot/EARLIEST"))).isEqualTo(String.valueOf(latest - 1));
-        FileStoreTable table = (FileStoreTable) oracle().getTable(DATABASE, "faulted");
+        FileStoreTable table = (FileStoreTable) uncachedPaimon().getTable(DATABASE, "faulted");
         long future = System.currentTimeMillis() + DAYS.toMillis(1);
         List<String> orphans = new LocalOrphanFilesClean(table, future, true).clean().getDeletedFilesPath().stream()
                 .map(path -> tablePath("faulted").relativize(Path.of(path.toUri().getPath())).toString())
@@ -396,7 +396,7 @@ final class TestTableMaintenance
         Set<String> filesBefore = files("faulted");
         assertUpdate(lowFloors(), "ALTER TABLE faulted EXECUTE remove_orphan_files(retention_threshold => '0s')");
         assertThat(difference(filesBefore, files("faulted"))).containsExactlyInAnyOrderElementsOf(orphans);
-        assertThat(new LocalOrphanFilesClean((FileStoreTable) oracle().getTable(DATABASE, "faulted"), future, true).clean().getDeletedFilesPath()).isEmpty();
+        assertThat(new LocalOrphanFilesClean((FileStoreTable) uncachedPaimon().getTable(DATABASE, "faulted"), future, true).clean().getDeletedFilesPath()).isEmpty();
         assertThat(rows("SELECT * FROM faulted")).isEqualTo(latestBefore);
         assertThat(rows("SELECT * FROM faulted FOR VERSION AS OF 'kept'")).isEqualTo(taggedBefore);
         assertThat(fsck("faulted")).isEmpty();
@@ -428,12 +428,12 @@ final class TestTableMaintenance
         for (int i = 0; i < 20; i++) {
             assertUpdate("INSERT INTO pinned VALUES (%s, 'a%s'), (%s, 'b%s')".formatted(i, i, i + 100, i), 2);
         }
-        PaimonJavaCatalog.compact(oracle().getTable(DATABASE, "pinned"), root(), 2, _ -> true);
+        PaimonJavaCatalog.compact(uncachedPaimon().getTable(DATABASE, "pinned"), root(), 2, _ -> true);
         // after these, an expiry keeping two snapshots processes the compaction, which deleted the pinned snapshot's files
         assertUpdate("INSERT INTO pinned VALUES (1000, 'after')", 1);
         assertUpdate("INSERT INTO pinned VALUES (1001, 'after')", 1);
         long pinned = 5;
-        List<String> expected = RowText.paimonText(oracle().getTable(DATABASE, "pinned").copy(Map.of("scan.snapshot-id", String.valueOf(pinned))));
+        List<String> expected = RowText.paimonText(uncachedPaimon().getTable(DATABASE, "pinned").copy(Map.of("scan.snapshot-id", String.valueOf(pinned))));
         assertThat(expected).hasSize(10);
 
         for (boolean lowered : List.of(false, true)) {
@@ -482,11 +482,11 @@ final class TestTableMaintenance
     private void writeHistory(String name)
     {
         boolean trinoWrites = !name.equals("expired_dv");
-        Table table = oracle().getTable(DATABASE, name);
+        Table table = uncachedPaimon().getTable(DATABASE, name);
         for (int i = 0; i < 3; i++) {
             PaimonJavaCatalog.write(table, List.of(GenericRow.of(i, text("java" + i)), GenericRow.of(i + 10, text("java" + i))));
         }
-        PaimonJavaCatalog.compact(oracle().getTable(DATABASE, name), root(), 2, _ -> true);
+        PaimonJavaCatalog.compact(uncachedPaimon().getTable(DATABASE, name), root(), 2, _ -> true);
         if (trinoWrites) {
             // each ANALYZE writes a statistics file, which later snapshots carry until the next ANALYZE
             getQueryRunner().execute("ANALYZE " + name);
@@ -498,14 +498,14 @@ final class TestTableMaintenance
             PaimonJavaCatalog.write(table, List.of(GenericRow.of(1, text("java")), GenericRow.of(20, text("java"))));
             PaimonJavaCatalog.write(table, List.of(GenericRow.of(2, text("updated"))));
         }
-        ((FileStoreTable) oracle().getTable(DATABASE, name)).createTag("kept", snapshotIds(name).last());
+        ((FileStoreTable) uncachedPaimon().getTable(DATABASE, name)).createTag("kept", snapshotIds(name).last());
         if (trinoWrites) {
             assertUpdate("DELETE FROM %s WHERE id = 10".formatted(name), 1);
         }
         else {
             PaimonJavaCatalog.write(table, List.of(GenericRow.ofKind(RowKind.DELETE, 10, text("java0"))));
         }
-        PaimonJavaCatalog.compact(oracle().getTable(DATABASE, name), root(), 2, _ -> true);
+        PaimonJavaCatalog.compact(uncachedPaimon().getTable(DATABASE, name), root(), 2, _ -> true);
         if (trinoWrites) {
             assertUpdate("INSERT INTO %s VALUES (30, 'last')".formatted(name), 1);
         }
@@ -525,11 +525,6 @@ final class TestTableMaintenance
     private List<String> rows(String query)
     {
         return RowText.paimonText(computeActual(query));
-    }
-
-    private PaimonJavaCatalog oracle()
-    {
-        return PaimonJavaCatalog.uncached(paimon().warehouse());
     }
 
     private Path tablePath(String table)
@@ -593,7 +588,7 @@ final class TestTableMaintenance
 
     private List<String> fsck(String table)
     {
-        Table paimonTable = oracle().getTable(DATABASE, table);
+        Table paimonTable = uncachedPaimon().getTable(DATABASE, table);
         List<String> violations = new ArrayList<>(Fsck.check(new LocalFileSystem(root()), Location.of("local:///warehouse/%s.db/%s".formatted(DATABASE, table)), paimonTable));
         violations.addAll(Fsck.paimonJavaDifferences(getQueryRunner(), table, paimonTable));
         return violations;

@@ -13,6 +13,7 @@
  */
 package io.trino.plugin.paimon.testing;
 
+import io.trino.Session;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.filesystem.local.LocalFileSystem;
@@ -45,6 +46,7 @@ public abstract class AbstractPaimonJavaQueryTest
 {
     private final String database;
     private TempWarehouse warehouse;
+    private PaimonJavaCatalog uncachedPaimon;
 
     /**
      * @param database the database the tests' tables are in, created before {@link #createTables}, and the schema
@@ -94,6 +96,27 @@ public abstract class AbstractPaimonJavaQueryTest
         return warehouse.paimon();
     }
 
+    /**
+     * Paimon Java without its table cache, for reading tables back after Trino committed to them behind the back of
+     * {@link #paimon()}; closed after the class.
+     */
+    protected PaimonJavaCatalog uncachedPaimon()
+    {
+        if (uncachedPaimon == null) {
+            uncachedPaimon = PaimonJavaCatalog.uncached(paimon().warehouse());
+        }
+        return uncachedPaimon;
+    }
+
+    /**
+     * The session with {@code compaction_on_write_enabled = false}: for tests that count or replay their statements'
+     * snapshots, between which compaction on write would add its own.
+     */
+    protected Session withoutCompactionOnWrite()
+    {
+        return Session.builder(getSession()).setCatalogSessionProperty("paimon", "compaction_on_write_enabled", "false").build();
+    }
+
     /** The table's rows through Trino, as Paimon Java prints rows, sorted. */
     protected List<String> tableRows(String table)
     {
@@ -123,13 +146,14 @@ public abstract class AbstractPaimonJavaQueryTest
     /** What {@link Fsck} finds wrong with the table, and where Paimon Java reads other rows than Trino. */
     protected List<String> fsckViolations(String table)
     {
-        Table paimonTable = paimon().getTable(database, table);
+        Table paimonTable = uncachedPaimon().getTable(database, table);
         List<String> violations = new ArrayList<>(Fsck.check(new LocalFileSystem(root()), tableLocation(table), paimonTable));
         violations.addAll(Fsck.paimonJavaDifferences(getQueryRunner(), table, paimonTable));
         return violations;
     }
 
-    private Location tableLocation(String table)
+    /** The table's folder, as the catalog's file system names it. */
+    protected Location tableLocation(String table)
     {
         return Location.of("local:///warehouse/%s.db/%s".formatted(database, table));
     }
@@ -138,6 +162,9 @@ public abstract class AbstractPaimonJavaQueryTest
     public final void removeWarehouse()
             throws Exception
     {
+        if (uncachedPaimon != null) {
+            uncachedPaimon.close();
+        }
         if (warehouse != null) {
             warehouse.close();
         }

@@ -206,7 +206,7 @@ final class TestDeletionVectorWrites
     {
         assertQueryFails("INSERT INTO dv_write_only VALUES (1, 'x')",
                 "Cannot write to Paimon table vectors.dv_write_only: with option 'deletion-vectors.enabled' = 'true' Paimon reads the table without its level-0 files, .* option 'write-only' = 'true' turns that compaction off");
-        Session off = Session.builder(getSession()).setCatalogSessionProperty("paimon", "compaction_on_write_enabled", "false").build();
+        Session off = withoutCompactionOnWrite();
         assertQueryFails(off, "INSERT INTO dv_partial VALUES (9, 'x', 1)",
                 "Cannot write to Paimon table vectors.dv_partial: .* session property 'compaction_on_write_enabled' = false turns that compaction off");
         assertQueryFails(off, "DELETE FROM dv_dedup WHERE id = 9",

@@ -109,7 +109,7 @@ final class TestInsertFileRolling
     {
         // the files of the flushed run as written: each level-0 file counts as a sorted run, so compaction on write
         // would rewrite these twenty at once
-        Session uncompacted = Session.builder(getSession()).setCatalogSessionProperty("paimon", "compaction_on_write_enabled", "false").build();
+        Session uncompacted = withoutCompactionOnWrite();
         assertUpdate(uncompacted, "INSERT INTO keyed " + ROWS, 20_000);
         List<DataFileMeta> files = liveFiles("keyed").stream()
                 .sorted(Comparator.comparingInt(file -> file.minKey().getInt(0)))

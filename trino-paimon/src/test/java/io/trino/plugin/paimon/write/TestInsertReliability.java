@@ -13,13 +13,10 @@
  */
 package io.trino.plugin.paimon.write;
 
-import io.trino.Session;
-import io.trino.filesystem.Location;
-import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.filesystem.local.LocalFileSystem;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
-import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
+import io.trino.plugin.paimon.testing.AbstractFaultInjectionQueryTest;
 import io.trino.plugin.paimon.testing.CommitFault;
 import io.trino.plugin.paimon.testing.FaultFs;
 import io.trino.plugin.paimon.testing.FaultFs.Action;
@@ -43,12 +40,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
@@ -75,26 +70,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * with {@code -Dpaimon.test.seed=S}.
  */
 final class TestInsertReliability
-        extends AbstractPaimonJavaQueryTest
+        extends AbstractFaultInjectionQueryTest
 {
     private static final String DATABASE = "reliability";
     private static final int SESSIONS = 4;
     private static final int SCALE = Integer.getInteger("paimon.test.scale", 1);
-    private static final long SEED = Long.getLong("paimon.test.seed", new Random().nextLong());
-
-    private FaultFs faultFs;
 
     TestInsertReliability()
     {
         super(DATABASE);
-    }
-
-    @Override
-    protected Optional<TrinoFileSystemFactory> fileSystemFactory(Path root)
-    {
-        System.out.printf("TestInsertReliability seed=%s (-Dpaimon.test.seed=%s)%n", SEED, SEED);
-        faultFs = FaultFs.local(root, SEED);
-        return Optional.of(faultFs);
     }
 
     @Override
@@ -145,8 +129,8 @@ final class TestInsertReliability
     @AfterEach
     void noFaultsLeftNoStreamsOpen()
     {
-        faultFs.clearRules();
-        assertThat(faultFs.openStreams()).as("streams left open").isEmpty();
+        faultFs().clearRules();
+        assertThat(faultFs().openStreams()).as("streams left open").isEmpty();
     }
 
     /** T2: sessions writing disjoint buckets concurrently all land, one snapshot each, no row lost. */
@@ -167,7 +151,7 @@ final class TestInsertReliability
         long before = latestSnapshotIdOf("buckets");
 
         List<Map<Long, String>> models = runSessions(session -> {
-            Random random = new Random(SEED + session);
+            Random random = new Random(seed() + session);
             Map<Long, String> model = new TreeMap<>();
             for (int statement = 0; statement < statementsPerSession; statement++) {
                 Map<Long, String> rows = new TreeMap<>();
@@ -175,7 +159,7 @@ final class TestInsertReliability
                 for (int i = 0; i < count; i++) {
                     rows.put(keysByBucket.get(session).get(random.nextInt(30)), "s%s-%s".formatted(session, statement));
                 }
-                getQueryRunner().execute(withoutCompaction(), "INSERT INTO buckets VALUES " + rows.entrySet().stream()
+                getQueryRunner().execute(withoutCompactionOnWrite(), "INSERT INTO buckets VALUES " + rows.entrySet().stream()
                         .map(row -> "(%s, '%s')".formatted(row.getKey(), row.getValue()))
                         .collect(Collectors.joining(", ")));
                 model.putAll(rows);
@@ -214,7 +198,7 @@ final class TestInsertReliability
                     values.add("(%s, 's%s-%s')".formatted(key, session, statement));
                     rows.add("(%s, s%s-%s)".formatted(key, session, statement));
                 }
-                getQueryRunner().execute(withoutCompaction(), "INSERT INTO distinct_keys VALUES " + String.join(", ", values));
+                getQueryRunner().execute(withoutCompactionOnWrite(), "INSERT INTO distinct_keys VALUES " + String.join(", ", values));
             }
             return rows;
         });
@@ -241,7 +225,7 @@ final class TestInsertReliability
         List<String> unexpected = new ArrayList<>();
 
         List<Integer> conflicts = runSessions(session -> {
-            Random random = new Random(SEED * 31 + session);
+            Random random = new Random(seed() * 31 + session);
             int conflicted = 0;
             for (int statement = 0; statement < statementsPerSession; statement++) {
                 Map<Integer, String> rows = new TreeMap<>();
@@ -252,7 +236,7 @@ final class TestInsertReliability
                         .map(row -> "(%s, %s)".formatted(row.getKey(), row.getValue()))
                         .collect(Collectors.joining(", ")));
                 try {
-                    MaterializedResultWithPlan result = ((DistributedQueryRunner) getQueryRunner()).executeWithPlan(withoutCompaction(), sql);
+                    MaterializedResultWithPlan result = ((DistributedQueryRunner) getQueryRunner()).executeWithPlan(withoutCompactionOnWrite(), sql);
                     landed.put(result.queryId().toString(), rows);
                 }
                 catch (RuntimeException e) {
@@ -307,8 +291,8 @@ final class TestInsertReliability
             long snapshotBefore = latestSnapshotIdOf("faults");
             Set<String> filesBefore = tableFiles("faults");
             String sql = "INSERT INTO faults VALUES ('d1', %1$s, 'a%1$s'), ('d1', %2$s, 'b%1$s'), ('d2', %1$s, 'c%1$s')".formatted(round, round + 100);
-            long injectedBefore = faultFs.injectedFaults();
-            faultFs.addRule(fault.rule());
+            long injectedBefore = faultFs().injectedFaults();
+            faultFs().addRule(fault.rule());
             try {
                 if (fault.succeeds()) {
                     getQueryRunner().execute(sql);
@@ -321,9 +305,9 @@ final class TestInsertReliability
                 }
             }
             finally {
-                faultFs.clearRules();
+                faultFs().clearRules();
             }
-            assertThat(faultFs.injectedFaults() - injectedBefore).as(fault.step() + ": the fault was hit").isEqualTo(1);
+            assertThat(faultFs().injectedFaults() - injectedBefore).as(fault.step() + ": the fault was hit").isEqualTo(1);
 
             if (fault.succeeds()) {
                 assertThat(latestSnapshotIdOf("faults")).as(fault.step()).isEqualTo(snapshotBefore + 1);
@@ -347,15 +331,15 @@ final class TestInsertReliability
     void failedCleanupKeepsTheOriginalError()
     {
         List<String> rowsBefore = tableRows("faults");
-        faultFs.addRule(Rule.nth(Operation.CREATE_OR_OVERWRITE, "**/manifest/manifest-[!l]*", 1, Action.THROW_BEFORE));
-        faultFs.addRule(Rule.random(Operation.DELETE, "**/bucket-*/data-*", 1.0, Action.THROW_BEFORE));
+        faultFs().addRule(Rule.nth(Operation.CREATE_OR_OVERWRITE, "**/manifest/manifest-[!l]*", 1, Action.THROW_BEFORE));
+        faultFs().addRule(Rule.random(Operation.DELETE, "**/bucket-*/data-*", 1.0, Action.THROW_BEFORE));
         try {
             assertThatThrownBy(() -> getQueryRunner().execute("INSERT INTO faults VALUES ('d3', 1, 'x')"))
                     .satisfies(e -> assertThatTrinoException(e).hasErrorCode(PAIMON_FILESYSTEM_ERROR))
                     .hasMessageContaining("/manifest/manifest-");
         }
         finally {
-            faultFs.clearRules();
+            faultFs().clearRules();
         }
         assertThat(tableRows("faults")).isEqualTo(rowsBefore);
         assertThat(fsckViolations("faults")).isEmpty();
@@ -375,7 +359,7 @@ final class TestInsertReliability
         Set<String> filesBefore = tableFiles("cancelled");
 
         DistributedQueryRunner queryRunner = (DistributedQueryRunner) getQueryRunner();
-        Hang hang = faultFs.hang(Operation.CREATE, "**/cancelled/bucket-*/data-*", 1);
+        Hang hang = faultFs().hang(Operation.CREATE, "**/cancelled/bucket-*/data-*", 1);
         ExecutorService executor = Executors.newSingleThreadExecutor();
         try {
             Future<?> insert = executor.submit(() -> queryRunner.execute("INSERT INTO cancelled SELECT sequential_number, 'cancelled' FROM TABLE(sequence(1, 200000))"));
@@ -390,7 +374,7 @@ final class TestInsertReliability
             assertThatThrownBy(insert::get).hasMessageContaining("Query was canceled");
         }
         finally {
-            faultFs.clearRules();
+            faultFs().clearRules();
             executor.shutdownNow();
         }
         // the cancelled query's writers finish their cleanup asynchronously; nothing here waits on time, so
@@ -429,16 +413,5 @@ final class TestInsertReliability
     {
         T run(int session)
                 throws Exception;
-    }
-
-    // these tests count and replay the statements' own snapshots; compaction on write would add COMPACT ones between
-    private Session withoutCompaction()
-    {
-        return Session.builder(getSession()).setCatalogSessionProperty("paimon", "compaction_on_write_enabled", "false").build();
-    }
-
-    private static Location tableLocation(String table)
-    {
-        return Location.of("local:///warehouse/%s.db/%s".formatted(DATABASE, table));
     }
 }

@@ -507,7 +507,7 @@ final class TestPaimonInsert
         // tables whose level-0 files Paimon does not read, where the compaction after the write is off
         assertQueryFails("INSERT INTO deletion_vectors VALUES (1, 'x')", ".*Cannot write to Paimon table inserts.deletion_vectors: with option 'deletion-vectors.enabled' = 'true' .* option 'write-only' = 'true' turns that compaction off");
         assertQueryFails(
-                io.trino.Session.builder(getSession()).setCatalogSessionProperty("paimon", "compaction_on_write_enabled", "false").build(),
+                withoutCompactionOnWrite(),
                 "INSERT INTO first_row VALUES (1, 'x')",
                 ".*Cannot write to Paimon table inserts.first_row: with option 'merge-engine' = 'first-row' .* session property 'compaction_on_write_enabled' = false turns that compaction off");
         assertQueryFails("INSERT INTO changelog_format VALUES (1, 'x')", ".*Cannot write to Paimon table inserts.changelog_format: option 'changelog-file.stats-mode' is set.*");

@@ -226,11 +226,6 @@ final class TestPartitionDelete
         return violations;
     }
 
-    private static Location tableLocation(String name)
-    {
-        return Location.of("local:///warehouse/%s.db/%s".formatted(DATABASE, name));
-    }
-
     private FileStoreTable table(String name)
     {
         return (FileStoreTable) oracle().getTable(DATABASE, name);

@@ -28,7 +28,6 @@ import org.apache.paimon.table.sink.BatchTableCommit;
 import org.apache.paimon.table.sink.BatchTableWrite;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.paimon.types.DataTypes;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -70,8 +69,6 @@ final class TestRandomizedWorkload
     private static final int TRINO_CHECK_INTERVAL = 50;
     private static final int PAIMON_CHECK_INTERVAL = 500;
     private static final int COMPACTION_INTERVAL = 100;
-
-    private PaimonJavaCatalog oracle;
 
     enum Engine
     {
@@ -168,10 +165,10 @@ final class TestRandomizedWorkload
                         .isEqualTo(model.rows());
             }
             if (statement % COMPACTION_INTERVAL == 0) {
-                compactFully(oracle().getTable(DATABASE, name));
+                compactFully(uncachedPaimon().getTable(DATABASE, name));
             }
             if (statement % PAIMON_CHECK_INTERVAL == 0 || statement == STATEMENTS) {
-                Table paimonTable = oracle().getTable(DATABASE, name);
+                Table paimonTable = uncachedPaimon().getTable(DATABASE, name);
                 assertThat(RowText.paimonText(paimonTable)).as("Paimon Java reads %s after statement %s (seed %s)", name, statement, seed).isEqualTo(model.rows());
                 assertThat(Fsck.check(new LocalFileSystem(root()), Location.of("local:///warehouse/%s.db/%s".formatted(DATABASE, name)), paimonTable))
                         .as("Fsck of %s after statement %s (seed %s)", name, statement, seed)
@@ -510,24 +507,6 @@ final class TestRandomizedWorkload
         }
         catch (Exception e) {
             throw new RuntimeException("Paimon Java failed to compact " + table.name(), e);
-        }
-    }
-
-    // Paimon Java without its table cache: Trino commits behind its back
-    private PaimonJavaCatalog oracle()
-    {
-        if (oracle == null) {
-            oracle = PaimonJavaCatalog.uncached(paimon().warehouse());
-        }
-        return oracle;
-    }
-
-    @AfterAll
-    public void closeOracle()
-            throws Exception
-    {
-        if (oracle != null) {
-            oracle.close();
         }
     }
 }

@@ -14,36 +14,26 @@
 package io.trino.plugin.paimon.write;
 
 import io.trino.Session;
-import io.trino.filesystem.Location;
-import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.filesystem.local.LocalFileSystem;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
-import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
+import io.trino.plugin.paimon.testing.AbstractFaultInjectionQueryTest;
 import io.trino.plugin.paimon.testing.CommitFault;
 import io.trino.plugin.paimon.testing.FaultFs;
-import io.trino.plugin.paimon.testing.Fsck;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
-import io.trino.plugin.paimon.testing.RowText;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedRow;
 import org.apache.paimon.schema.Schema;
-import org.apache.paimon.table.Table;
 import org.apache.paimon.types.DataTypes;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
@@ -55,7 +45,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
 import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
@@ -74,19 +63,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * fixed with {@code -Dpaimon.test.seed=S}.
  */
 final class TestRowChangeReliability
-        extends AbstractPaimonJavaQueryTest
+        extends AbstractFaultInjectionQueryTest
 {
     private static final String DATABASE = "row_changes";
-    private static final long SEED = Long.getLong("paimon.test.seed", new Random().nextLong());
     private static final int TRANSFERS = Integer.getInteger("paimon.test.transfers", 40);
     private static final long TOTAL = 1_000_000;
     private static final int ACCOUNTS = 10;
     private static final int READERS = 3;
     private static final int WRITERS = 3;
     private static final int ROUNDS = 5;
-
-    private FaultFs faultFs;
-    private PaimonJavaCatalog oracle;
 
     TestRowChangeReliability()
     {
@@ -101,14 +86,6 @@ final class TestRowChangeReliability
     protected Session getSession()
     {
         return Session.builder(super.getSession()).setCatalogSessionProperty("paimon", "compaction_on_write_enabled", "false").build();
-    }
-
-    @Override
-    protected Optional<TrinoFileSystemFactory> fileSystemFactory(Path root)
-    {
-        System.out.printf("TestRowChangeReliability seed=%s (-Dpaimon.test.seed=%s)%n", SEED, SEED);
-        faultFs = FaultFs.local(root, SEED);
-        return Optional.of(faultFs);
     }
 
     @Override
@@ -143,8 +120,8 @@ final class TestRowChangeReliability
     @AfterEach
     void noFaultsLeftNoStreamsOpen()
     {
-        faultFs.clearRules();
-        assertThat(faultFs.openStreams()).as("streams left open").isEmpty();
+        faultFs().clearRules();
+        assertThat(faultFs().openStreams()).as("streams left open").isEmpty();
     }
 
     /**
@@ -161,7 +138,7 @@ final class TestRowChangeReliability
             accounts.append(id == 0 ? "" : ", ").append("('p%s', %s, %s)".formatted(id % 2, id, TOTAL / ACCOUNTS));
         }
         assertUpdate("INSERT INTO accounts VALUES " + accounts, ACCOUNTS);
-        long pinned = latestSnapshotId("accounts");
+        long pinned = latestSnapshotIdOf("accounts");
         String pinnedQuery = "SELECT count(*), sum(v) FROM accounts FOR VERSION AS OF " + pinned;
         List<Object> pinnedResult = computeActual(pinnedQuery).getMaterializedRows().getFirst().getFields();
         assertThat(pinnedResult).containsExactly((long) ACCOUNTS, TOTAL);
@@ -199,7 +176,7 @@ final class TestRowChangeReliability
             }
             Future<?> writer = executor.submit(() -> {
                 try {
-                    Random random = new Random(SEED);
+                    Random random = new Random(seed());
                     int nextAccount = ACCOUNTS;
                     for (int transfer = 0; transfer < TRANSFERS; transfer++) {
                         if (transfer % 5 == 4) {
@@ -231,10 +208,10 @@ final class TestRowChangeReliability
             executor.shutdownNow();
         }
         assertThat(violations).isEmpty();
-        assertThat(latestSnapshotId("accounts")).isEqualTo(pinned + TRANSFERS);
+        assertThat(latestSnapshotIdOf("accounts")).isEqualTo(pinned + TRANSFERS);
         assertThat(computeActual("SELECT count(*), sum(v) FROM accounts").getMaterializedRows().getFirst().getFields())
                 .containsExactly((long) ACCOUNTS + 2L * (TRANSFERS / 5), TOTAL);
-        assertThat(fsck("accounts")).isEmpty();
+        assertThat(fsckViolations("accounts")).isEmpty();
         System.out.printf("T9: %s commits, %s reads%n", TRANSFERS, reads.get());
     }
 
@@ -256,8 +233,8 @@ final class TestRowChangeReliability
             replay.put((long) replay.size(), writer);
         }
         assertThat(replay).as("a snapshot per landed statement").hasSize(landed.size());
-        assertThat(rows("counted")).isEqualTo(replay.entrySet().stream().map(row -> "(%s, %s)".formatted(row.getKey(), row.getValue())).sorted().toList());
-        assertThat(fsck("counted")).isEmpty();
+        assertThat(tableRows("counted")).isEqualTo(replay.entrySet().stream().map(row -> "(%s, %s)".formatted(row.getKey(), row.getValue())).sorted().toList());
+        assertThat(fsckViolations("counted")).isEmpty();
     }
 
     /**
@@ -270,9 +247,9 @@ final class TestRowChangeReliability
             throws Exception
     {
         assertUpdate("INSERT INTO counted_pinned VALUES (100, 'first'), (101, 'second')", 2);
-        long pinned = latestSnapshotId("counted_pinned");
+        long pinned = latestSnapshotIdOf("counted_pinned");
         assertUpdate("INSERT INTO counted_pinned VALUES (102, 'after the pinned snapshot')", 1);
-        long before = latestSnapshotId("counted_pinned");
+        long before = latestSnapshotIdOf("counted_pinned");
 
         Map<String, Integer> landed = racingInserts("INSERT INTO counted_pinned SELECT count(*), '%s' FROM counted_pinned FOR VERSION AS OF " + pinned);
 
@@ -282,8 +259,8 @@ final class TestRowChangeReliability
         for (Snapshot snapshot : snapshots) {
             lastWriter = sessionOf(landed, snapshot);
         }
-        assertThat(rows("counted_pinned")).containsExactly("(100, first)", "(101, second)", "(102, after the pinned snapshot)", "(2, %s)".formatted(lastWriter));
-        assertThat(fsck("counted_pinned")).isEmpty();
+        assertThat(tableRows("counted_pinned")).containsExactly("(100, first)", "(101, second)", "(102, after the pinned snapshot)", "(2, %s)".formatted(lastWriter));
+        assertThat(fsckViolations("counted_pinned")).isEmpty();
     }
 
     /**
@@ -370,13 +347,13 @@ final class TestRowChangeReliability
                 model.put(key("d2", round + 1000), "c" + round);
                 Statement statement = statement(kind, round, model);
 
-                List<String> rowsBefore = rows("faults");
+                List<String> rowsBefore = tableRows("faults");
                 assertThat(rowsBefore).isEqualTo(modelRows(model));
-                long snapshotBefore = latestSnapshotId("faults");
-                Set<String> filesBefore = files("faults");
-                long injectedBefore = faultFs.injectedFaults();
+                long snapshotBefore = latestSnapshotIdOf("faults");
+                Set<String> filesBefore = tableFiles("faults");
+                long injectedBefore = faultFs().injectedFaults();
                 String step = kind + " at " + fault.step();
-                faultFs.addRule(fault.rule());
+                faultFs().addRule(fault.rule());
                 try {
                     if (fault.succeeds()) {
                         getQueryRunner().execute(getSession(), statement.sql());
@@ -389,29 +366,29 @@ final class TestRowChangeReliability
                     }
                 }
                 finally {
-                    faultFs.clearRules();
+                    faultFs().clearRules();
                 }
-                assertThat(faultFs.injectedFaults() - injectedBefore).as(step + ": the fault was hit").isEqualTo(1);
+                assertThat(faultFs().injectedFaults() - injectedBefore).as(step + ": the fault was hit").isEqualTo(1);
 
                 if (fault.succeeds()) {
                     model = new TreeMap<>(statement.expectedAfter());
-                    assertThat(latestSnapshotId("faults")).as(step).isEqualTo(snapshotBefore + 1);
-                    assertThat(rows("faults")).as(step).isEqualTo(modelRows(model));
-                    assertThat(files("faults")).as(step + ": nothing that existed was deleted").containsAll(filesBefore);
+                    assertThat(latestSnapshotIdOf("faults")).as(step).isEqualTo(snapshotBefore + 1);
+                    assertThat(tableRows("faults")).as(step).isEqualTo(modelRows(model));
+                    assertThat(tableFiles("faults")).as(step + ": nothing that existed was deleted").containsAll(filesBefore);
                 }
                 else {
-                    assertThat(latestSnapshotId("faults")).as(step).isEqualTo(snapshotBefore);
-                    assertThat(rows("faults")).as(step).isEqualTo(rowsBefore);
+                    assertThat(latestSnapshotIdOf("faults")).as(step).isEqualTo(snapshotBefore);
+                    assertThat(tableRows("faults")).as(step).isEqualTo(rowsBefore);
                     // the failed writer removes its files; a writer task of the statement that had already finished
                     // is not told of the failure, so its data files can stay behind, unreferenced (orphans)
-                    Set<String> filesAfter = files("faults");
+                    Set<String> filesAfter = tableFiles("faults");
                     assertThat(filesAfter).as(step + ": nothing that existed was deleted").containsAll(filesBefore);
                     Set<String> leftOver = new HashSet<>(filesAfter);
                     leftOver.removeAll(filesBefore);
                     assertThat(leftOver).as(step + ": only data files of finished writers are left").isEqualTo(dataFiles(leftOver));
                     orphans += leftOver.size();
                 }
-                assertThat(fsck("faults")).as(step).isEmpty();
+                assertThat(fsckViolations("faults")).as(step).isEmpty();
             }
         }
         System.out.printf("T6 row changes: %s statements, %s data files left by finished writers of failed statements%n", 3 * CommitFault.STEPS.size(), orphans);
@@ -461,67 +438,14 @@ final class TestRowChangeReliability
     {
         SnapshotFiles snapshots = new SnapshotFiles(new LocalFileSystem(root()), tableLocation(table));
         List<Snapshot> result = new ArrayList<>();
-        for (long id = after + 1; id <= latestSnapshotId(table); id++) {
+        for (long id = after + 1; id <= latestSnapshotIdOf(table); id++) {
             result.add(snapshots.readSnapshot(id));
         }
         return result;
     }
 
-    private List<String> fsck(String table)
-    {
-        Table paimonTable = oracle().getTable(DATABASE, table);
-        List<String> violations = new ArrayList<>(Fsck.check(new LocalFileSystem(root()), tableLocation(table), paimonTable));
-        violations.addAll(Fsck.paimonJavaDifferences(getQueryRunner(), table, paimonTable));
-        return violations;
-    }
-
-    private List<String> rows(String table)
-    {
-        return RowText.paimonText(computeActual("SELECT * FROM " + table));
-    }
-
-    private long latestSnapshotId(String table)
-    {
-        return new SnapshotFiles(new LocalFileSystem(root()), tableLocation(table)).latestSnapshotId().orElse(0);
-    }
-
-    private static Location tableLocation(String table)
-    {
-        return Location.of("local:///warehouse/%s.db/%s".formatted(DATABASE, table));
-    }
-
-    /** Every file of the table, relative to its folder. */
-    private Set<String> files(String table)
-    {
-        Path folder = root().resolve("warehouse/%s.db/%s".formatted(DATABASE, table));
-        try (Stream<Path> files = Files.walk(folder)) {
-            return files.filter(Files::isRegularFile).map(file -> folder.relativize(file).toString()).collect(Collectors.toSet());
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
     private static Set<String> dataFiles(Set<String> files)
     {
         return files.stream().filter(file -> file.contains("bucket-") && Path.of(file).getFileName().toString().startsWith("data-")).collect(Collectors.toSet());
-    }
-
-    // Paimon Java without its table cache: Trino commits behind its back
-    private PaimonJavaCatalog oracle()
-    {
-        if (oracle == null) {
-            oracle = PaimonJavaCatalog.uncached(paimon().warehouse());
-        }
-        return oracle;
-    }
-
-    @AfterAll
-    public void closeOracle()
-            throws Exception
-    {
-        if (oracle != null) {
-            oracle.close();
-        }
     }
 }

@@ -1,0 +1,65 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.trino.plugin.paimon.testing;
+
+import io.trino.filesystem.TrinoFileSystemFactory;
+
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.Random;
+
+import static com.google.common.base.Preconditions.checkState;
+
+/**
+ * A query test whose catalog reads and writes through a {@link FaultFs} over the warehouse, for the suites that inject
+ * failures and hangs into commits, compactions and row changes. Its random choices follow a seed, printed at the start
+ * so that a failing run can be repeated with {@code -Dpaimon.test.seed}.
+ */
+public abstract class AbstractFaultInjectionQueryTest
+        extends AbstractPaimonJavaQueryTest
+{
+    private final long seed;
+    private FaultFs faultFs;
+
+    /** A test whose seed is {@code -Dpaimon.test.seed}, or random. */
+    protected AbstractFaultInjectionQueryTest(String database)
+    {
+        this(database, Long.getLong("paimon.test.seed", new Random().nextLong()));
+    }
+
+    protected AbstractFaultInjectionQueryTest(String database, long seed)
+    {
+        super(database);
+        this.seed = seed;
+    }
+
+    @Override
+    protected final Optional<TrinoFileSystemFactory> fileSystemFactory(Path root)
+    {
+        System.out.printf("%s seed=%s (-Dpaimon.test.seed=%s)%n", getClass().getSimpleName(), seed, seed);
+        faultFs = FaultFs.local(root, seed);
+        return Optional.of(faultFs);
+    }
+
+    protected final FaultFs faultFs()
+    {
+        checkState(faultFs != null, "the query runner has not started");
+        return faultFs;
+    }
+
+    protected final long seed()
+    {
+        return seed;
+    }
+}
