@@ -28,21 +28,21 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * An INSERT into a table at one schema version (the table model of the query, which travels with the handle), on
- * top of one snapshot (none for an empty table). The page sinks
- * continue each bucket's sequence numbers above its maximum in that snapshot; the commit checks that no other writer
+ * top of one snapshot (none for an empty table). The page sinks read the buckets they write in that snapshot
+ * themselves and continue each bucket's sequence numbers above its maximum there, so the handle does not grow with the
+ * table; the commit checks that no other writer
  * added files to the buckets written since then. The commit identifier marks the snapshot this statement publishes,
  * so that a publish with an unknown outcome can be recognised. The same handle serves CREATE TABLE AS, whose
  * table is new (no base snapshot) and was created by this statement.
  *
  * @param columns the table columns, in table order, as the pages carry them
- * @param dynamicBuckets for a dynamic-bucket table: how rows reach assigners, and the key index the statement read
+ * @param dynamicBuckets for a dynamic-bucket table: how rows reach assigners
  * @param overwrite replace the partitions written (the whole table when it has no partitions) instead of appending
  */
 public record PaimonInsertTableHandle(
         PaimonTable table,
         OptionalLong baseSnapshotId,
         List<PaimonColumnHandle> columns,
-        List<BucketSequence> bucketSequences,
         Optional<DynamicBuckets> dynamicBuckets,
         String commitIdentifier,
         boolean overwrite)
@@ -53,45 +53,20 @@ public record PaimonInsertTableHandle(
         requireNonNull(table, "table is null");
         requireNonNull(baseSnapshotId, "baseSnapshotId is null");
         columns = ImmutableList.copyOf(columns);
-        bucketSequences = ImmutableList.copyOf(bucketSequences);
         requireNonNull(dynamicBuckets, "dynamicBuckets is null");
         requireNonNull(commitIdentifier, "commitIdentifier is null");
     }
 
     /**
-     * The largest sequence number of a (partition, bucket) in the base snapshot, and how many records its live files
-     * hold (at least as many as the keys a statement can delete in it); the partition a serialized binary row.
-     */
-    public record BucketSequence(byte[] partition, int bucket, long maxSequenceNumber, long recordCount)
-    {
-        public BucketSequence
-        {
-            requireNonNull(partition, "partition is null");
-        }
-    }
-
-    /**
      * The assignment of a dynamic-bucket table's keys: rows reach one of {@code channels} writer channels (Trino's
      * buckets) by partition and key hash, {@code assigners} of them per partition, and each channel assigns buckets
-     * from the {@code HASH} index files of the snapshot the statement read.
+     * from the {@code HASH} index files of the snapshot the statement read, which it reads itself.
      */
-    public record DynamicBuckets(int channels, int assigners, long targetRowNumber, int maxBuckets, List<HashIndex> indexFiles)
+    public record DynamicBuckets(int channels, int assigners, long targetRowNumber, int maxBuckets)
     {
         public DynamicBuckets
         {
             checkArgument(assigners > 0 && channels % assigners == 0, "channels %s must be a multiple of assigners %s", channels, assigners);
-            indexFiles = ImmutableList.copyOf(indexFiles);
-        }
-    }
-
-    /** The {@code HASH} index file of a (partition, bucket): its name in the index manifest and where it lies. */
-    public record HashIndex(byte[] partition, int bucket, String fileName, String location)
-    {
-        public HashIndex
-        {
-            requireNonNull(partition, "partition is null");
-            requireNonNull(fileName, "fileName is null");
-            requireNonNull(location, "location is null");
         }
     }
 

@@ -32,7 +32,6 @@ import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry.FileKind;
 import io.trino.plugin.paimon.format.manifest.ScanFilter;
 import io.trino.plugin.paimon.format.manifest.SnapshotScan;
-import io.trino.plugin.paimon.format.row.BinaryRow;
 import io.trino.plugin.paimon.format.row.PartitionPath;
 import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.format.schema.TableSchema;
@@ -130,8 +129,11 @@ final class InsertCommit
         }
         if (handle.dynamicBuckets().isPresent()) {
             Set<ByteBuffer> partitions = files.stream().map(entry -> ByteBuffer.wrap(entry.partition().bytes())).collect(toImmutableSet());
-            Set<IndexFile> readIndex = handle.dynamicBuckets().get().indexFiles().stream()
-                    .map(file -> new IndexFile(ByteBuffer.wrap(BinaryRow.deserialize(file.partition()).bytes()), file.bucket(), file.fileName()))
+            // the key index the statement's assigners started from: that of its base snapshot
+            Set<IndexFile> readIndex = handle.baseSnapshotId().isEmpty() ? Set.of() : new SnapshotScan(fileSystem, location)
+                    .indexFiles(new SnapshotFiles(fileSystem, location).readSnapshot(handle.baseSnapshotId().getAsLong()), ScanFilter.ALL).stream()
+                    .filter(index -> index.indexType().equals(IndexManifestEntry.HASH_INDEX))
+                    .map(index -> new IndexFile(ByteBuffer.wrap(index.partition().bytes()), index.bucket(), index.fileName()))
                     .collect(toImmutableSet());
             check = check.andThen(new HashIndexConflictCheck(fileSystem, location, tableName, partitions, readIndex));
         }

@@ -24,7 +24,6 @@ import io.trino.plugin.paimon.PaimonColumnHandle;
 import io.trino.plugin.paimon.PaimonErrorCode;
 import io.trino.plugin.paimon.PaimonInsertTableHandle;
 import io.trino.plugin.paimon.PaimonInsertTableHandle.DynamicBuckets;
-import io.trino.plugin.paimon.PaimonInsertTableHandle.HashIndex;
 import io.trino.plugin.paimon.PaimonMergeTableHandle;
 import io.trino.plugin.paimon.PaimonPartitioningHandle;
 import io.trino.plugin.paimon.PaimonSessionProperties.InsertExistingPartitionsBehavior;
@@ -33,15 +32,10 @@ import io.trino.plugin.paimon.PaimonTableHandle;
 import io.trino.plugin.paimon.PaimonTableProcedureId;
 import io.trino.plugin.paimon.catalog.PaimonCatalog;
 import io.trino.plugin.paimon.catalog.SnapshotPublisher;
-import io.trino.plugin.paimon.format.index.HashIndexFile;
-import io.trino.plugin.paimon.format.manifest.BucketFiles;
 import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
-import io.trino.plugin.paimon.format.manifest.ScanFilter;
-import io.trino.plugin.paimon.format.manifest.SnapshotScan;
 import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.format.schema.TableSchema;
-import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.procedure.Optimize;
 import io.trino.plugin.paimon.read.AuditLogPageSource;
@@ -501,9 +495,9 @@ public class PaimonMetadata
         uncommittedWork.put(commitIdentifier, () -> dropCreatedTable(session, tableName));
         Optional<DynamicBuckets> dynamicBuckets = Optional.empty();
         if (table.hasPrimaryKey() && table.options().bucket() == TableOptions.DYNAMIC_BUCKET) {
-            dynamicBuckets = Optional.of(dynamicBuckets(session, table, table.schema(), OptionalLong.empty()));
+            dynamicBuckets = Optional.of(dynamicBuckets(table, table.schema()));
         }
-        return new PaimonInsertTableHandle(table, OptionalLong.empty(), writeColumns(table), List.of(), dynamicBuckets, commitIdentifier, false);
+        return new PaimonInsertTableHandle(table, OptionalLong.empty(), writeColumns(table), dynamicBuckets, commitIdentifier, false);
     }
 
     @Override
@@ -589,36 +583,24 @@ public class PaimonMetadata
             // an overwrite would also have to replace the key index of the partitions it replaces
             throw new TrinoException(NOT_SUPPORTED, "Table %s: insert_existing_partitions_behavior = OVERWRITE is not supported for dynamic-bucket tables".formatted(tableName));
         }
-        return writeHandle(session, handle, overwrite);
+        return writeHandle(handle, overwrite);
     }
 
     // the write of a statement that read the table at the handle's snapshot: an INSERT's, or the records of an UPDATE, DELETE or MERGE
-    private PaimonInsertTableHandle writeHandle(ConnectorSession session, PaimonTableHandle handle, boolean overwrite)
+    private PaimonInsertTableHandle writeHandle(PaimonTableHandle handle, boolean overwrite)
     {
         PaimonTable table = handle.table();
         TableSchema schema = table.schema();
         TableOptions options = table.options();
 
-        // each bucket's sequence numbers continue above its largest in the snapshot this statement read
-        List<PaimonInsertTableHandle.BucketSequence> sequences = new ArrayList<>();
-        if (handle.snapshotId().isPresent()) {
-            SnapshotFiles snapshots = new SnapshotFiles(catalog.fileSystem(session), table.metadataLocation(), catalog.metadataCache());
-            Snapshot snapshot = snapshots.readSnapshot(handle.snapshotId().getAsLong());
-            for (BucketFiles bucket : new SnapshotScan(catalog.fileSystem(session), table.location(), catalog.metadataCache()).liveFilesByBucket(snapshot, ScanFilter.ALL)) {
-                long maximum = bucket.files().stream().mapToLong(entry -> entry.file().maxSequenceNumber()).max().orElse(-1);
-                long records = bucket.files().stream().mapToLong(entry -> entry.file().rowCount()).sum();
-                sequences.add(new PaimonInsertTableHandle.BucketSequence(bucket.partition().serialize(), bucket.bucket(), maximum, records));
-            }
-        }
         Optional<DynamicBuckets> dynamicBuckets = Optional.empty();
         if (table.hasPrimaryKey() && options.bucket() == TableOptions.DYNAMIC_BUCKET) {
-            dynamicBuckets = Optional.of(dynamicBuckets(session, table, schema, handle.snapshotId()));
+            dynamicBuckets = Optional.of(dynamicBuckets(table, schema));
         }
         return new PaimonInsertTableHandle(
                 table,
                 handle.snapshotId(),
                 writeColumns(table),
-                sequences,
                 dynamicBuckets,
                 UUID.randomUUID().toString(),
                 overwrite);
@@ -634,28 +616,16 @@ public class PaimonMetadata
                 .collect(toImmutableList());
     }
 
-    // the assignment of a dynamic-bucket table, with the key index files of the snapshot the statement read
-    private DynamicBuckets dynamicBuckets(ConnectorSession session, PaimonTable table, TableSchema schema, OptionalLong snapshotId)
+    // the assignment of a dynamic-bucket table's keys to writer channels
+    private static DynamicBuckets dynamicBuckets(PaimonTable table, TableSchema schema)
     {
         String tableName = table.name().toString();
         int assigners = DynamicBucketAssigner.assigners(schema.options(), tableName);
-        List<HashIndex> indexFiles = new ArrayList<>();
-        if (snapshotId.isPresent()) {
-            TrinoFileSystem fileSystem = catalog.fileSystem(session);
-            Snapshot snapshot = new SnapshotFiles(fileSystem, table.metadataLocation(), catalog.metadataCache()).readSnapshot(snapshotId.getAsLong());
-            for (IndexManifestEntry index : new SnapshotScan(fileSystem, table.location(), catalog.metadataCache()).indexFiles(snapshot, ScanFilter.ALL)) {
-                if (index.indexType().equals(IndexManifestEntry.HASH_INDEX)) {
-                    String location = index.externalPath().map(path -> table.externalFile(path, "index file")).orElseGet(() -> HashIndexFile.location(table.location(), index.fileName())).toString();
-                    indexFiles.add(new HashIndex(index.partition().serialize(), index.bucket(), index.fileName(), location));
-                }
-            }
-        }
         return new DynamicBuckets(
                 DynamicBucketAssigner.channels(assigners, !schema.partitionKeys().isEmpty()),
                 assigners,
                 DynamicBucketAssigner.targetRowNumber(schema.options(), tableName),
-                DynamicBucketAssigner.maxBuckets(schema.options(), tableName),
-                indexFiles);
+                DynamicBucketAssigner.maxBuckets(schema.options(), tableName));
     }
 
     @Override
@@ -791,7 +761,7 @@ public class PaimonMetadata
         RowChangeRules rules = RowChangeRules.forStatement(tableName, table.schema(), table.options(), updatedColumns);
         WriteRestrictions.checkInsertable(tableName, table.schema(), table.options());
         WriteRestrictions.checkCompactedOnWrite(tableName, table.schema(), table.options(), isCompactionOnWriteEnabled(session));
-        return new PaimonMergeTableHandle(handle, writeHandle(session, handle, false), rules);
+        return new PaimonMergeTableHandle(handle, writeHandle(handle, false), rules);
     }
 
     /** One snapshot for the statement, committed as an INSERT's: a rival commit to a bucket written since the read snapshot fails it. */

@@ -54,7 +54,7 @@ public final class DynamicBucketAssigner
     private final int assigners;
     private final long targetRowNumber;
     private final int maxBuckets;
-    private final Map<ByteBuffer, Map<Integer, String>> baseIndexFiles;
+    private final Function<ByteBuffer, Map<Integer, String>> baseIndexFiles;
     private final Function<String, int[]> indexReader;
     private final Map<String, int[]> readFiles = new HashMap<>();
     private final Map<AssignerKey, PartitionAssignment> assignments = new HashMap<>();
@@ -73,14 +73,14 @@ public final class DynamicBucketAssigner
      * read (its location, as {@code indexReader} takes it)
      * @param indexReader reads the hashes of an index file
      */
-    public DynamicBucketAssigner(int channels, int assigners, long targetRowNumber, int maxBuckets, Map<ByteBuffer, Map<Integer, String>> baseIndexFiles, Function<String, int[]> indexReader)
+    public DynamicBucketAssigner(int channels, int assigners, long targetRowNumber, int maxBuckets, Function<ByteBuffer, Map<Integer, String>> baseIndexFiles, Function<String, int[]> indexReader)
     {
         checkArgument(assigners > 0 && channels >= assigners, "need 0 < assigners <= channels: %s, %s", assigners, channels);
         this.channels = channels;
         this.assigners = assigners;
         this.targetRowNumber = targetRowNumber;
         this.maxBuckets = maxBuckets;
-        this.baseIndexFiles = Map.copyOf(baseIndexFiles);
+        this.baseIndexFiles = requireNonNull(baseIndexFiles, "baseIndexFiles is null");
         this.indexReader = requireNonNull(indexReader, "indexReader is null");
     }
 
@@ -166,7 +166,7 @@ public final class DynamicBucketAssigner
         Map<Integer, Integer> hashToBucket = new HashMap<>();
         // a java.util.HashMap as Paimon's: its iteration order is the order in which buckets are filled
         Map<Integer, Long> bucketSizes = new HashMap<>();
-        baseIndexFiles.getOrDefault(partition, Map.of()).forEach((bucket, file) -> {
+        baseIndexFiles.apply(partition).forEach((bucket, file) -> {
             boolean ownBucket = ownsBucket(bucket, channel);
             for (int hash : hashes(file)) {
                 if (channel(partitionHash, hash, channels, assigners) == channel) {
@@ -183,7 +183,7 @@ public final class DynamicBucketAssigner
     private BucketKeys restore(BucketKey key)
     {
         BucketKeys keys = new BucketKeys();
-        String file = baseIndexFiles.getOrDefault(key.partition(), Map.of()).get(key.bucket());
+        String file = baseIndexFiles.apply(key.partition()).get(key.bucket());
         if (file != null) {
             for (int hash : hashes(file)) {
                 keys.hashes.add(hash);

@@ -78,8 +78,8 @@ public final class PaimonPageSink
     private final int[] bucketKeyChannels;
     private final List<DataType> bucketKeyTypes;
     private final int totalBuckets;
-    private final Map<ByteBuffer, Long> baseSequenceNumbers;
-    private final Map<ByteBuffer, Long> deleteSequenceRanges;
+    private final BaseSnapshotBuckets baseBuckets;
+    private final boolean deletes;
     private final JsonCodec<WriteFragment> codec;
     private final WriteOptions writeOptions;
     private final long bufferLimit;
@@ -102,12 +102,12 @@ public final class PaimonPageSink
     private record WriterKey(ByteBuffer partition, int bucket) {}
 
     /**
-     * @param baseSequenceNumbers the largest sequence number of each bucket in the snapshot the statement read, keyed by
-     * {@link #bucketKey}
-     * @param deleteSequenceRanges for a statement that deletes rows, the sequence numbers each bucket reserves for its
-     * deletes, keyed by {@link #bucketKey}: as many as the bucket's live records, which bound the keys it can delete.
-     * The deletes are numbered from the bucket's first sequence number and the added rows after the reserved range,
-     * so that a MERGE that deletes a key and inserts it again keeps the new row whatever order its rows arrive in
+     * @param baseBuckets the buckets in the snapshot the statement read: each bucket's sequence numbers continue above
+     * its largest there
+     * @param deletes the statement deletes rows: each bucket reserves sequence numbers for its deletes, as many as the
+     * bucket's live records, which bound the keys it can delete. The deletes are numbered from the bucket's first
+     * sequence number and the added rows after the reserved range, so that a MERGE that deletes a key and inserts it
+     * again keeps the new row whatever order its rows arrive in
      * @param bufferLimit the most memory the buffers of all buckets may hold before the largest is flushed
      * @param runMerge for primary-key tables whose write buffer spills, how a bucket's runs become one at the end
      */
@@ -118,8 +118,8 @@ public final class PaimonPageSink
             TableOptions options,
             List<Type> columnTypes,
             DataFiles files,
-            Map<ByteBuffer, Long> baseSequenceNumbers,
-            Map<ByteBuffer, Long> deleteSequenceRanges,
+            BaseSnapshotBuckets baseBuckets,
+            boolean deletes,
             JsonCodec<WriteFragment> codec,
             WriteOptions writeOptions,
             long bufferLimit,
@@ -132,8 +132,8 @@ public final class PaimonPageSink
         this.options = requireNonNull(options, "options is null");
         this.columnTypes = ImmutableList.copyOf(columnTypes);
         this.files = requireNonNull(files, "files is null");
-        this.baseSequenceNumbers = Map.copyOf(baseSequenceNumbers);
-        this.deleteSequenceRanges = Map.copyOf(deleteSequenceRanges);
+        this.baseBuckets = requireNonNull(baseBuckets, "baseBuckets is null");
+        this.deletes = deletes;
         this.codec = requireNonNull(codec, "codec is null");
         this.writeOptions = requireNonNull(writeOptions, "writeOptions is null");
         this.bufferLimit = bufferLimit;
@@ -162,11 +162,11 @@ public final class PaimonPageSink
             this.keyValueChannels = keyFields.stream().mapToInt(field -> columnNames.indexOf(field.name())).toArray();
             this.keyTypes = keyFields.stream().map(DataField::type).toList();
             int keyCount = keyFields.size();
-            int[] sequenceChannels = options.sequenceFields().stream().mapToInt(name -> keyCount + 2 + columnNames.indexOf(name)).toArray();
+            int[] sequenceChannels = options.sequenceFields().stream().mapToInt(name -> KeyValueLayout.firstValueChannel(keyCount) + columnNames.indexOf(name)).toArray();
             List<Type> sequenceTypes = options.sequenceFields().stream().map(name -> columnTypes.get(columnNames.indexOf(name))).toList();
             int[] outputChannels = new int[columnTypes.size()];
             for (int i = 0; i < outputChannels.length; i++) {
-                outputChannels[i] = keyCount + 2 + i;
+                outputChannels[i] = KeyValueLayout.firstValueChannel(keyCount) + i;
             }
             this.keyValueLayout = new KeyValueLayout(keyCount, sequenceChannels, options.sequenceFieldDescending(), outputChannels);
             List<Type> keyTypes = keyFields.stream().map(field -> columnTypes.get(columnNames.indexOf(field.name()))).toList();
@@ -180,12 +180,6 @@ public final class PaimonPageSink
             this.comparator = null;
             this.mergeFunctions = null;
         }
-    }
-
-    /** The key of a bucket in {@code baseSequenceNumbers}: the serialized partition row, then the bucket. */
-    public static ByteBuffer bucketKey(byte[] serializedPartition, int bucket)
-    {
-        return ByteBuffer.allocate(serializedPartition.length + 4).put(serializedPartition).putInt(bucket).flip();
     }
 
     @Override
@@ -285,10 +279,9 @@ public final class PaimonPageSink
     {
         String partitionPath = PartitionPath.partitionPath(partitionFields, partition, options.partitionLegacyName(), options.partitionDefaultName());
         Location directory = tableLocation.appendPath(options.bucketPath(partitionPath, bucket));
-        ByteBuffer key = bucketKey(partition.serialize(), bucket);
-        Long baseMaximum = baseSequenceNumbers.get(key);
-        long firstSequenceNumber = baseMaximum == null ? 0 : baseMaximum + 1;
-        long deleteRange = deleteSequenceRanges.getOrDefault(key, 0L);
+        Optional<BaseSnapshotBuckets.BucketState> base = baseBuckets.bucket(partition, bucket);
+        long firstSequenceNumber = base.map(state -> state.maxSequenceNumber() + 1).orElse(0L);
+        long deleteRange = deletes ? base.map(BaseSnapshotBuckets.BucketState::recordCount).orElse(0L) : 0;
         if (keyValueLayout == null) {
             return new AppendBucketWriter(partition, bucket, directory, files, writeOptions.targetFileSize(), firstSequenceNumber);
         }

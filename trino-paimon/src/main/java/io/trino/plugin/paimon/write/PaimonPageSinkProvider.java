@@ -21,14 +21,15 @@ import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.plugin.paimon.PaimonColumnHandle;
 import io.trino.plugin.paimon.PaimonConfig;
 import io.trino.plugin.paimon.PaimonInsertTableHandle;
-import io.trino.plugin.paimon.PaimonInsertTableHandle.BucketSequence;
 import io.trino.plugin.paimon.PaimonInsertTableHandle.DynamicBuckets;
-import io.trino.plugin.paimon.PaimonInsertTableHandle.HashIndex;
 import io.trino.plugin.paimon.PaimonMergeTableHandle;
+import io.trino.plugin.paimon.format.MetadataCache;
 import io.trino.plugin.paimon.format.index.HashIndexFile;
+import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
 import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.table.MergeRowId;
+import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.plugin.paimon.table.TypeMapping;
 import io.trino.spi.connector.ConnectorInsertTableHandle;
@@ -42,12 +43,11 @@ import io.trino.spi.connector.ConnectorTableExecuteHandle;
 import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.type.TypeManager;
 
-import java.nio.ByteBuffer;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import static com.google.common.collect.ImmutableMap.toImmutableMap;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -62,15 +62,17 @@ public class PaimonPageSinkProvider
     private final JsonCodec<WriteFragment> codec;
     private final long maxWriteBufferSize;
     private final SortedRunMerger runMerger;
+    private final MetadataCache metadataCache;
 
     @Inject
-    public PaimonPageSinkProvider(TrinoFileSystemFactory fileSystemFactory, TypeManager typeManager, JsonCodec<WriteFragment> codec, PaimonConfig config, SortedRunMerger runMerger)
+    public PaimonPageSinkProvider(TrinoFileSystemFactory fileSystemFactory, TypeManager typeManager, JsonCodec<WriteFragment> codec, PaimonConfig config, SortedRunMerger runMerger, MetadataCache metadataCache)
     {
         this.fileSystemFactory = requireNonNull(fileSystemFactory, "fileSystemFactory is null");
         this.typeMapping = new TypeMapping(typeManager.getTypeOperators());
         this.codec = requireNonNull(codec, "codec is null");
         this.maxWriteBufferSize = config.getMaxWriteBufferSize().toBytes();
         this.runMerger = requireNonNull(runMerger, "runMerger is null");
+        this.metadataCache = requireNonNull(metadataCache, "metadataCache is null");
     }
 
     @Override
@@ -118,14 +120,7 @@ public class PaimonPageSinkProvider
         TableOptions options = handle.table().options();
         WriteOptions writeOptions = WriteOptions.of(tableName, schema.options(), !schema.primaryKeys().isEmpty());
         DataFileLayout layout = DataFileLayout.of(tableName, schema, typeMapping);
-        Map<ByteBuffer, Long> baseSequenceNumbers = new HashMap<>();
-        Map<ByteBuffer, Long> deleteSequenceRanges = new HashMap<>();
-        for (BucketSequence bucket : handle.bucketSequences()) {
-            baseSequenceNumbers.put(PaimonPageSink.bucketKey(bucket.partition(), bucket.bucket()), bucket.maxSequenceNumber());
-            if (deletes) {
-                deleteSequenceRanges.put(PaimonPageSink.bucketKey(bucket.partition(), bucket.bucket()), bucket.recordCount());
-            }
-        }
+        BaseSnapshotBuckets baseBuckets = new BaseSnapshotBuckets(fileSystem, location, handle.table().metadataLocation(), metadataCache, handle.baseSnapshotId());
         return new PaimonPageSink(
                 tableName,
                 location,
@@ -133,12 +128,12 @@ public class PaimonPageSinkProvider
                 options,
                 handle.columns().stream().map(PaimonColumnHandle::type).toList(),
                 new DataFiles(fileSystem, layout, schema.id(), writeOptions.dataFormat(0), writeOptions.changelogFormat(), writeOptions.targetFileSize(), inputChangelog(schema, options, handle)),
-                baseSequenceNumbers,
-                deleteSequenceRanges,
+                baseBuckets,
+                deletes,
                 codec,
                 writeOptions,
                 Math.min(writeOptions.writeBufferSize(), maxWriteBufferSize),
-                handle.dynamicBuckets().map(dynamic -> assigner(fileSystem, dynamic)),
+                handle.dynamicBuckets().map(dynamic -> assigner(fileSystem, handle.table(), dynamic, baseBuckets)),
                 writeOptions.writeBufferSpillable() ? Optional.of(new SpilledRunMerge(runMerger, session, handle.table())) : Optional.empty());
     }
 
@@ -148,18 +143,24 @@ public class PaimonPageSinkProvider
         return !schema.primaryKeys().isEmpty() && options.changelogProducer() == TableOptions.ChangelogProducer.INPUT && !handle.overwrite();
     }
 
-    private static DynamicBucketAssigner assigner(TrinoFileSystem fileSystem, DynamicBuckets dynamic)
+    // the assigner reads a partition's key index files of the base snapshot when its first key arrives
+    private static DynamicBucketAssigner assigner(TrinoFileSystem fileSystem, PaimonTable table, DynamicBuckets dynamic, BaseSnapshotBuckets baseBuckets)
     {
-        Map<ByteBuffer, Map<Integer, String>> indexFiles = new HashMap<>();
-        for (HashIndex index : dynamic.indexFiles()) {
-            indexFiles.computeIfAbsent(ByteBuffer.wrap(index.partition()), _ -> new HashMap<>()).put(index.bucket(), index.location());
-        }
         return new DynamicBucketAssigner(
                 dynamic.channels(),
                 dynamic.assigners(),
                 dynamic.targetRowNumber(),
                 dynamic.maxBuckets(),
-                indexFiles,
+                partition -> baseBuckets.hashIndexes(partition).entrySet().stream()
+                        .collect(toImmutableMap(Map.Entry::getKey, entry -> hashIndexLocation(table, entry.getValue()))),
                 location -> HashIndexFile.read(fileSystem, Location.of(location)));
+    }
+
+    private static String hashIndexLocation(PaimonTable table, IndexManifestEntry index)
+    {
+        return index.externalPath()
+                .map(path -> table.externalFile(path, "index file"))
+                .orElseGet(() -> HashIndexFile.location(table.location(), index.fileName()))
+                .toString();
     }
 }

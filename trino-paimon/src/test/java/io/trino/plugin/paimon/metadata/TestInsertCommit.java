@@ -117,7 +117,6 @@ final class TestInsertCommit
                 new PaimonTable(new SchemaTableName(DATABASE, "overwritten"), location, schema),
                 OptionalLong.of(base.id()),
                 List.of(),
-                List.of(),
                 Optional.empty(),
                 UUID.randomUUID().toString(),
                 true);
@@ -214,7 +213,6 @@ final class TestInsertCommit
         PaimonInsertTableHandle handle = new PaimonInsertTableHandle(
                 new PaimonTable(new SchemaTableName(DATABASE, table), location, schema),
                 OptionalLong.of(base.id()),
-                List.of(),
                 List.of(),
                 Optional.empty(),
                 UUID.randomUUID().toString(),

@@ -20,6 +20,7 @@ import io.trino.filesystem.local.LocalFileSystemFactory;
 import io.trino.plugin.paimon.PaimonColumnHandle;
 import io.trino.plugin.paimon.PaimonConfig;
 import io.trino.plugin.paimon.PaimonInsertTableHandle;
+import io.trino.plugin.paimon.format.MetadataCache;
 import io.trino.plugin.paimon.format.manifest.DataFileMeta;
 import io.trino.plugin.paimon.format.schema.SchemaFiles;
 import io.trino.plugin.paimon.format.schema.TableSchema;
@@ -92,7 +93,7 @@ final class TestPaimonPageSink
         paimon.createDatabase(DATABASE);
         LocalFileSystemFactory fileSystemFactory = new LocalFileSystemFactory(root);
         BucketCompactor runMerger = new BucketCompactor(fileSystemFactory, new PaimonPageSourceProvider(fileSystemFactory, TESTING_TYPE_MANAGER), TESTING_TYPE_MANAGER);
-        provider = new PaimonPageSinkProvider(fileSystemFactory, TESTING_TYPE_MANAGER, CODEC, new PaimonConfig(), runMerger);
+        provider = new PaimonPageSinkProvider(fileSystemFactory, TESTING_TYPE_MANAGER, CODEC, new PaimonConfig(), runMerger, MetadataCache.DISABLED);
     }
 
     @AfterAll
@@ -225,7 +226,6 @@ final class TestPaimonPageSink
                 new PaimonTable(new SchemaTableName(DATABASE, table), location, schema),
                 snapshot,
                 List.of(new PaimonColumnHandle(0, "id", INTEGER, false), new PaimonColumnHandle(1, "v", VARCHAR, true)),
-                List.of(),
                 Optional.empty(),
                 UUID.randomUUID().toString(),
                 false);
