@@ -53,7 +53,6 @@ public class PaimonConfig
         return this;
     }
 
-    @NotNull
     public String getWarehouse()
     {
         return warehouse;
@@ -65,6 +64,13 @@ public class PaimonConfig
     {
         this.warehouse = warehouse;
         return this;
+    }
+
+    // a REST server gives each table's location; every other catalog type keeps its tables under the warehouse
+    @AssertTrue(message = "paimon.warehouse is required unless paimon.catalog.type is REST")
+    public boolean isWarehousePresent()
+    {
+        return warehouse != null || catalogType == CatalogType.REST;
     }
 
     // A location without a scheme would be routed to the HDFS loader, which this connector does not ship

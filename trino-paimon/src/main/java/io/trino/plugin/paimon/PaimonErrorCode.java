@@ -47,7 +47,9 @@ public enum PaimonErrorCode
     /** A data file a write produced cannot be described as Paimon requires (e.g. a NULL in a NOT NULL key); it is not committed. */
     PAIMON_INVALID_DATA_FILE(11, INTERNAL_ERROR),
     /** The connector broke one of its own invariants (a value it wrote cannot be encoded, a handle it built is inconsistent). */
-    PAIMON_INTERNAL_ERROR(12, INTERNAL_ERROR);
+    PAIMON_INTERNAL_ERROR(12, INTERNAL_ERROR),
+    /** A catalog service (a REST catalog server) could not be reached, refused the credentials or failed a request. */
+    PAIMON_CATALOG_ERROR(13, EXTERNAL);
 
     // 0x0520_0000: not used by any connector bundled with Trino
     private static final int ERROR_CODE_BASE = 0x0520_0000;

@@ -491,6 +491,8 @@ public class PaimonMetadata
         if (!catalog.createTable(session, tableName, table.location(), table.schema())) {
             throw new TrinoException(TABLE_ALREADY_EXISTS, "Table already exists: " + tableName);
         }
+        // a catalog server may place the table elsewhere than it said beforehand: the data goes where the table is
+        table = catalog.loadTable(session, tableName).orElse(table);
         String commitIdentifier = UUID.randomUUID().toString();
         uncommittedWork.put(commitIdentifier, () -> dropCreatedTable(session, tableName));
         Optional<DynamicBuckets> dynamicBuckets = Optional.empty();

@@ -86,6 +86,30 @@ public final class PaimonJavaCatalog
         this.catalog = CatalogFactory.createCatalog(CatalogContext.create(options, hadoopConfiguration));
     }
 
+    private PaimonJavaCatalog(Options options)
+    {
+        this.warehouse = null;
+        this.catalog = CatalogFactory.createCatalog(CatalogContext.create(options));
+    }
+
+    /** Paimon Java's REST catalog client ({@code metastore=rest}) on a REST catalog server, with a bearer token. */
+    public static PaimonJavaCatalog onRest(String uri, String warehouse, String token)
+    {
+        Options options = new Options();
+        options.set("metastore", "rest");
+        options.set("uri", uri);
+        options.set("warehouse", warehouse);
+        options.set("token.provider", "bear");
+        options.set("token", token);
+        return new PaimonJavaCatalog(options);
+    }
+
+    /** The catalog itself, for what this class does not wrap. */
+    public Catalog catalog()
+    {
+        return catalog;
+    }
+
     /**
      * A catalog over a warehouse that Paimon Java reaches through its own Hadoop file IO (e.g.
      * {@code hdfs://127.0.0.1:port/warehouse}), loading every table afresh, as another engine's writer would.

@@ -1,0 +1,340 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.trino.plugin.paimon.catalog.rest;
+
+import com.google.common.collect.ImmutableMap;
+import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
+import io.trino.plugin.paimon.testing.PaimonQueryRunner;
+import io.trino.testing.AbstractTestQueryFramework;
+import io.trino.testing.MaterializedRow;
+import io.trino.testing.QueryRunner;
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.rest.RESTCatalogServer;
+import org.apache.paimon.rest.auth.BearTokenAuthProvider;
+import org.apache.paimon.rest.responses.ConfigResponse;
+import org.apache.paimon.schema.Schema;
+import org.apache.paimon.table.Table;
+import org.apache.paimon.table.TableSnapshot;
+import org.apache.paimon.types.DataTypes;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * {@code paimon.catalog.type=rest} against Paimon's own REST catalog server ({@code RESTCatalogServer} of Paimon
+ * 1.4.2, over a local folder, with a bearer token), with Paimon Java's REST catalog client on the other side.
+ */
+final class TestRestCatalog
+        extends AbstractTestQueryFramework
+{
+    private static final String WAREHOUSE = "rest_warehouse";
+    private static final String TOKEN = "the-bearer-token";
+    private static final String DATABASE = "rest_db";
+
+    private Path root;
+    private RESTCatalogServer server;
+    private PaimonJavaCatalog paimon;
+
+    @Override
+    protected QueryRunner createQueryRunner()
+            throws Exception
+    {
+        root = Files.createTempDirectory("rest-catalog");
+        // a prefix in the server's defaults, which the client must merge into every resource path
+        ConfigResponse config = new ConfigResponse(ImmutableMap.of("prefix", "paimon-test", "table-default.file.format", "orc"), ImmutableMap.of());
+        server = new RESTCatalogServer("file://" + root.resolve("data"), new BearTokenAuthProvider(TOKEN), config, WAREHOUSE);
+        server.start();
+        paimon = PaimonJavaCatalog.onRest(server.getUrl(), WAREHOUSE, TOKEN);
+        paimon.createDatabase(DATABASE);
+        Table orders = paimon.createTable(DATABASE, "orders", Schema.newBuilder()
+                .column("id", DataTypes.INT().notNull())
+                .column("item", DataTypes.STRING())
+                .column("amount", DataTypes.BIGINT())
+                .primaryKey("id")
+                .option("bucket", "2")
+                .build());
+        PaimonJavaCatalog.write(orders, List.of(order(1, "apple", 150), order(2, "pear", 275), order(3, "plum", 99)));
+        PaimonJavaCatalog.write(paimon.getTable(DATABASE, "orders"), List.of(order(2, "pear", 300), order(4, "fig", 1000)));
+        return PaimonQueryRunner.create(catalogProperties(server.getUrl(), TOKEN), DATABASE);
+    }
+
+    private Map<String, String> catalogProperties(String uri, String token)
+    {
+        return ImmutableMap.<String, String>builder()
+                .put("paimon.catalog.type", "rest")
+                .put("paimon.rest.uri", uri)
+                .put("paimon.rest.warehouse", WAREHOUSE)
+                .put("paimon.rest.token", token)
+                .put("paimon.rest.header.X-Trino-Test", "yes")
+                // the server gives file:/ locations; Trino's local file system resolves them from the root
+                .put("fs.native-local.enabled", "true")
+                .put("local.location", "/")
+                .buildOrThrow();
+    }
+
+    @AfterAll
+    void shutdown()
+            throws Exception
+    {
+        if (paimon != null) {
+            paimon.close();
+        }
+        if (server != null) {
+            server.shutdown();
+        }
+        if (root != null) {
+            try (Stream<Path> files = Files.walk(root)) {
+                files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            }
+        }
+    }
+
+    @Test
+    void testListsAndReadsTablesPaimonJavaCreated()
+    {
+        assertThat(computeActual("SHOW SCHEMAS").getOnlyColumnAsSet()).contains(DATABASE);
+        assertThat(computeActual("SHOW TABLES").getOnlyColumnAsSet()).contains("orders");
+        // the rows Paimon Java wrote, with key 2 updated by its second commit
+        assertThat(rows("SELECT id, item, amount FROM orders"))
+                .containsExactly("1|apple|150", "2|pear|300", "3|plum|99", "4|fig|1000");
+        assertThat(rows("SELECT id, item, amount FROM orders"))
+                .containsExactlyElementsOf(javaRows(paimon.getTable(DATABASE, "orders")));
+    }
+
+    @Test
+    void testListingIsPaged()
+    {
+        // more tables than the server returns in one page (100)
+        paimon.createDatabase("paged");
+        for (int i = 0; i < 105; i++) {
+            paimon.createTable("paged", "t%03d".formatted(i), Schema.newBuilder().column("x", DataTypes.INT()).build());
+        }
+        assertThat(computeActual("SHOW TABLES FROM paged").getOnlyColumnAsSet()).hasSize(105).contains("t000", "t104");
+    }
+
+    @Test
+    void testTableTrinoCreatesIsPaimonJavas()
+            throws Exception
+    {
+        assertUpdate("CREATE SCHEMA trino_made");
+        assertThat(paimon.listDatabases()).contains("trino_made");
+        assertUpdate("CREATE TABLE trino_made.events (id integer NOT NULL, name varchar) WITH (primary_key = ARRAY['id'], options = ARRAY['bucket=1'])");
+        Catalog catalog = paimon.catalog();
+        assertThat(catalog.listTables("trino_made")).containsExactly("events");
+        Table events = catalog.getTable(Identifier.create("trino_made", "events"));
+        assertThat(events.primaryKeys()).containsExactly("id");
+        // the server's table-default options are added as Paimon's client adds them
+        assertThat(events.options()).containsEntry("file.format", "orc").containsEntry("bucket", "1");
+
+        assertUpdate("INSERT INTO trino_made.events VALUES (1, 'a'), (2, 'b')", 2);
+        assertUpdate("INSERT INTO trino_made.events VALUES (2, 'c')", 1);
+        // the commits went to the server: its latest snapshot is the second INSERT's
+        Optional<TableSnapshot> latest = catalog.loadSnapshot(Identifier.create("trino_made", "events"));
+        assertThat(latest).isPresent();
+        assertThat(latest.get().snapshot().id()).isEqualTo(2);
+        assertThat(javaRows(catalog.getTable(Identifier.create("trino_made", "events")))).containsExactly("1|a", "2|c");
+
+        assertUpdate("CREATE TABLE trino_made.copied AS SELECT id, name FROM trino_made.events", 2);
+        assertThat(javaRows(catalog.getTable(Identifier.create("trino_made", "copied")))).containsExactly("1|a", "2|c");
+
+        // the server renames (Paimon 1.4.2's test server moves the folder but keeps the old path and latest snapshot
+        // under the old name, so the renamed table is only checked by name)
+        assertUpdate("ALTER TABLE trino_made.events RENAME TO trino_made.renamed");
+        assertThat(catalog.listTables("trino_made")).containsExactly("copied", "renamed");
+        assertThat(computeActual("SHOW TABLES FROM trino_made").getOnlyColumnAsSet()).containsExactlyInAnyOrder("copied", "renamed");
+
+        catalog.dropTable(Identifier.create("trino_made", "renamed"), false);
+        assertUpdate("DROP TABLE trino_made.copied");
+        assertThat(catalog.listTables("trino_made")).isEmpty();
+        assertUpdate("DROP SCHEMA trino_made");
+        assertThat(paimon.listDatabases()).doesNotContain("trino_made");
+    }
+
+    @Test
+    void testDeleteUpdateAndMerge()
+            throws Exception
+    {
+        assertUpdate("CREATE TABLE dml (id integer NOT NULL, v bigint) WITH (primary_key = ARRAY['id'], options = ARRAY['bucket=1'])");
+        assertUpdate("INSERT INTO dml VALUES (1, 10), (2, 20), (3, 30)", 3);
+        assertUpdate("DELETE FROM dml WHERE id = 1", 1);
+        assertUpdate("UPDATE dml SET v = v + 1 WHERE id = 2", 1);
+        assertUpdate("MERGE INTO dml t USING (VALUES (3, 300), (4, 400)) s(id, v) ON t.id = s.id " +
+                "WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT VALUES (s.id, s.v)", 2);
+        Catalog catalog = paimon.catalog();
+        assertThat(javaRows(catalog.getTable(Identifier.create(DATABASE, "dml")))).containsExactly("2|21", "3|300", "4|400");
+        // one snapshot per statement, each taken by the server: INSERT, DELETE, UPDATE, MERGE
+        assertThat(catalog.loadSnapshot(Identifier.create(DATABASE, "dml")).orElseThrow().snapshot().id()).isEqualTo(4);
+        assertUpdate("DROP TABLE dml");
+    }
+
+    @Test
+    void testConcurrentCommitsOfTrinoAndPaimonJavaLoseNothing()
+            throws Exception
+    {
+        Table table = paimon.createTable(DATABASE, "shared", Schema.newBuilder()
+                .column("writer", DataTypes.STRING())
+                .column("n", DataTypes.INT())
+                .build());
+        int rounds = 6;
+        ExecutorService executor = Executors.newFixedThreadPool(2);
+        try {
+            Future<?> trino = executor.submit(() -> {
+                for (int i = 0; i < rounds; i++) {
+                    assertUpdate("INSERT INTO shared VALUES ('trino', %s)".formatted(i), 1);
+                }
+            });
+            Future<?> java = executor.submit(() -> {
+                for (int i = 0; i < rounds; i++) {
+                    PaimonJavaCatalog.write(paimon.getTable(DATABASE, "shared"), List.of(GenericRow.of(BinaryString.fromString("java"), i)));
+                }
+            });
+            trino.get();
+            java.get();
+        }
+        finally {
+            executor.shutdownNow();
+        }
+        List<String> expected = new ArrayList<>();
+        for (String writer : List.of("java", "trino")) {
+            for (int i = 0; i < rounds; i++) {
+                expected.add(writer + "|" + i);
+            }
+        }
+        expected.sort(null);
+        assertThat(rows("SELECT writer, n FROM shared")).containsExactlyElementsOf(expected);
+        assertThat(javaRows(paimon.getTable(DATABASE, "shared"))).containsExactlyElementsOf(expected);
+        assertThat(table.name()).isEqualTo("shared");
+    }
+
+    @Test
+    void testWrongTokenIsRefused()
+            throws Exception
+    {
+        getQueryRunner().createCatalog("wrong_token", "paimon", catalogProperties(server.getUrl(), "not-the-token"));
+        assertThatThrownBy(() -> computeActual("SHOW SCHEMAS FROM wrong_token"))
+                .hasMessageContaining("Catalog 'wrong_token'")
+                .hasMessageContaining("refused the credentials")
+                .hasMessageContaining("HTTP 401");
+    }
+
+    @Test
+    void testUnreachableServer()
+            throws Exception
+    {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        getQueryRunner().createCatalog("unreachable", "paimon", catalogProperties("http://127.0.0.1:" + closedPort, TOKEN));
+        assertThatThrownBy(() -> computeActual("SELECT * FROM unreachable.rest_db.orders"))
+                .hasMessageContaining("Catalog 'unreachable'")
+                .hasMessageContaining("cannot reach the REST catalog server http://127.0.0.1:" + closedPort);
+    }
+
+    @Test
+    void testTableWithoutFilesAtItsLocation()
+            throws Exception
+    {
+        Table lost = paimon.createTable(DATABASE, "lost", Schema.newBuilder().column("x", DataTypes.INT()).build());
+        Path location = Path.of(java.net.URI.create(lost.options().getOrDefault("path", "")).getPath());
+        deleteRecursively(location);
+        assertThatThrownBy(() -> computeActual("SELECT * FROM lost"))
+                .hasMessageContaining("Catalog 'paimon'")
+                .hasMessageContaining("rest_db.lost is registered at")
+                .hasMessageContaining("no Paimon schema file");
+    }
+
+    @Test
+    void testFormatTableIsNotReadAsPaimonTable()
+    {
+        paimon.createTable(DATABASE, "csv_files", Schema.newBuilder()
+                .column("x", DataTypes.INT())
+                .option("type", "format-table")
+                .option("file.format", "csv")
+                .build());
+        assertThatThrownBy(() -> computeActual("SELECT * FROM csv_files"))
+                .hasMessageContaining("Catalog 'paimon'")
+                .hasMessageContaining("rest_db.csv_files is a Paimon format-table");
+    }
+
+    @Test
+    void testAlterTableIsRefusedUntilSupported()
+    {
+        assertUpdate("CREATE TABLE altered (id integer)");
+        assertThatThrownBy(() -> computeActual("ALTER TABLE altered ADD COLUMN v varchar"))
+                .hasMessageContaining("Catalog 'paimon'")
+                .hasMessageContaining("rest_db.altered");
+        assertThat(rows("SELECT * FROM altered")).isEmpty();
+        assertUpdate("DROP TABLE altered");
+    }
+
+    private List<String> rows(String sql)
+    {
+        return computeActual(sql).getMaterializedRows().stream()
+                .map(TestRestCatalog::text)
+                .sorted()
+                .toList();
+    }
+
+    private static String text(MaterializedRow row)
+    {
+        List<String> values = new ArrayList<>();
+        row.getFields().forEach(value -> values.add(String.valueOf(value)));
+        return String.join("|", values);
+    }
+
+    // Paimon Java's rows as the same text: "+I(1, apple, 150)" becomes "1|apple|150"
+    private static List<String> javaRows(Table table)
+    {
+        return PaimonJavaCatalog.readRows(table).stream()
+                .map(row -> row.substring(row.indexOf('(') + 1, row.length() - 1).replace(", ", "|"))
+                .sorted()
+                .toList();
+    }
+
+    private static GenericRow order(int id, String item, long amount)
+    {
+        return GenericRow.of(id, BinaryString.fromString(item), amount);
+    }
+
+    private static void deleteRecursively(Path path)
+    {
+        try (Stream<Path> files = Files.walk(path)) {
+            files.sorted(Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
