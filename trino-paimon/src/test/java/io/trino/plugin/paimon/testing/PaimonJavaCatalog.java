@@ -92,7 +92,10 @@ public final class PaimonJavaCatalog
         this.catalog = CatalogFactory.createCatalog(CatalogContext.create(options));
     }
 
-    /** Paimon Java's REST catalog client ({@code metastore=rest}) on a REST catalog server, with a bearer token. */
+    /**
+     * Paimon Java's REST catalog client ({@code metastore=rest}) on a REST catalog server, with a bearer token,
+     * loading every table afresh from the server.
+     */
     public static PaimonJavaCatalog onRest(String uri, String warehouse, String token)
     {
         Options options = new Options();
@@ -101,6 +104,7 @@ public final class PaimonJavaCatalog
         options.set("warehouse", warehouse);
         options.set("token.provider", "bear");
         options.set("token", token);
+        options.set("cache-enabled", "false");
         return new PaimonJavaCatalog(options);
     }
 

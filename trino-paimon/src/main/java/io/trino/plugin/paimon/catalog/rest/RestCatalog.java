@@ -268,10 +268,36 @@ public class RestCatalog
         };
     }
 
+    /**
+     * Sends the server the schema changes that turn the table's schema into {@code next} (an
+     * {@code AlterTableRequest}); the server writes the new schema. A server whose schema is no longer the one the
+     * change was computed from means another writer changed it first.
+     */
     @Override
     public boolean commitSchema(ConnectorSession session, PaimonTable table, TableSchema next)
     {
-        throw new TrinoException(NOT_SUPPORTED, "Catalog '%s': changing the schema of table %s through a REST catalog is not supported yet".formatted(client.catalogName(), table.name()));
+        SchemaTableName name = table.name();
+        if (table.branch().isPresent()) {
+            throw new TrinoException(NOT_SUPPORTED, "Catalog '%s': changing the schema of branch %s of table %s is not supported".formatted(client.catalogName(), table.branch().get(), name));
+        }
+        JsonNode registered = getTable(name).orElseThrow(() -> new TableNotFoundException(name));
+        if (registered.path("schemaId").asLong(-1) != table.schema().id()) {
+            return false;
+        }
+        ObjectNode request = RestClient.mapper().createObjectNode();
+        RestSchemaChanges.between(name.toString(), table.schema(), next).forEach(request.putArray("changes")::add);
+        Response response = client.post(client.path("databases", name.getSchemaName(), "tables", name.getTableName()), request, "schema change of table " + name);
+        try {
+            return switch (response.status()) {
+                case 200, 204 -> true;
+                case 409 -> false;
+                case 404 -> throw new TableNotFoundException(name);
+                default -> throw response.failure("The server refused the schema change of table %s".formatted(name));
+            };
+        }
+        finally {
+            metadataCache.flush(table.location());
+        }
     }
 
     @Override

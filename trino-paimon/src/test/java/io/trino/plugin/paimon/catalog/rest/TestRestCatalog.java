@@ -289,13 +289,28 @@ final class TestRestCatalog
     }
 
     @Test
-    void testAlterTableIsRefusedUntilSupported()
+    void testAlterTableGoesThroughTheServer()
+            throws Exception
     {
-        assertUpdate("CREATE TABLE altered (id integer)");
-        assertThatThrownBy(() -> computeActual("ALTER TABLE altered ADD COLUMN v varchar"))
-                .hasMessageContaining("Catalog 'paimon'")
-                .hasMessageContaining("rest_db.altered");
-        assertThat(rows("SELECT * FROM altered")).isEmpty();
+        assertUpdate("CREATE TABLE altered (id integer NOT NULL, v bigint) WITH (primary_key = ARRAY['id'], options = ARRAY['bucket=1'])");
+        assertUpdate("INSERT INTO altered VALUES (1, 10)", 1);
+        assertUpdate("ALTER TABLE altered ADD COLUMN note varchar");
+        assertUpdate("ALTER TABLE altered RENAME COLUMN v TO amount");
+        assertUpdate("COMMENT ON TABLE altered IS 'hello'");
+        assertUpdate("INSERT INTO altered VALUES (2, 20, 'x')", 1);
+
+        Table table = paimon.catalog().getTable(Identifier.create(DATABASE, "altered"));
+        // three schema changes, each applied by the server on top of the one before
+        assertThat(((org.apache.paimon.table.FileStoreTable) table).schema().id()).isEqualTo(3);
+        assertThat(table.rowType().getFieldNames()).containsExactly("id", "amount", "note");
+        assertThat(table.comment()).contains("hello");
+        assertThat(javaRows(table)).containsExactly("1|10|null", "2|20|x");
+        assertThat(rows("SELECT id, amount, note FROM altered")).containsExactly("1|10|null", "2|20|x");
+
+        assertUpdate("ALTER TABLE altered DROP COLUMN note");
+        table = paimon.catalog().getTable(Identifier.create(DATABASE, "altered"));
+        assertThat(table.rowType().getFieldNames()).containsExactly("id", "amount");
+        assertThat(rows("SELECT * FROM altered")).containsExactly("1|10", "2|20");
         assertUpdate("DROP TABLE altered");
     }
 
