@@ -140,7 +140,7 @@ final class TestPaimonPlugin
     {
         assertThatThrownBy(() -> create(ImmutableMap.of("fs.native-local.enabled", "true")))
                 .hasMessageContaining("paimon.warehouse")
-                .hasMessageContaining("must not be null");
+                .hasMessageContaining("paimon.warehouse is required unless paimon.catalog.type is REST");
     }
 
     @Test

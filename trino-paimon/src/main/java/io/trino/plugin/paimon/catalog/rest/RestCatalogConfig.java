@@ -182,9 +182,9 @@ public class RestCatalogConfig
         return tokenProvider != TokenProvider.BEAR || (token != null && !token.isBlank());
     }
 
-    @AssertTrue(message = "paimon.rest.dlf.access-key-id and paimon.rest.dlf.access-key-secret are required with paimon.rest.token.provider=dlf")
+    @AssertTrue(message = "paimon.rest.dlf.access-key-id, paimon.rest.dlf.access-key-secret and paimon.rest.dlf.region are required with paimon.rest.token.provider=dlf")
     public boolean isDlfAccessKeyPresent()
     {
-        return tokenProvider != TokenProvider.DLF || (dlfAccessKeyId != null && dlfAccessKeySecret != null);
+        return tokenProvider != TokenProvider.DLF || (dlfAccessKeyId != null && dlfAccessKeySecret != null && dlfRegion != null);
     }
 }

@@ -24,13 +24,11 @@ import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
 import io.trino.plugin.paimon.catalog.PaimonCatalog;
 import io.trino.plugin.paimon.format.MetadataCache;
-import io.trino.spi.TrinoException;
 import io.trino.spi.catalog.CatalogName;
 
 import java.util.Map;
 
 import static io.airlift.configuration.ConfigBinder.configBinder;
-import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_UNSUPPORTED_CONFIGURATION;
 
 /**
  * {@code paimon.catalog.type=rest}: the {@code paimon.rest.*} keys, and the {@code paimon.rest.header.<name>} keys,
@@ -61,9 +59,6 @@ public class RestCatalogModule
     @Singleton
     public static PaimonCatalog restCatalog(CatalogName catalogName, RestCatalogConfig config, RestHeaders headers, TrinoFileSystemFactory fileSystemFactory, MetadataCache metadataCache)
     {
-        if (config.getTokenProvider() == RestCatalogConfig.TokenProvider.DLF) {
-            throw new TrinoException(PAIMON_UNSUPPORTED_CONFIGURATION, "Catalog '%s': paimon.rest.token.provider=dlf (signed DLF requests) is not supported yet; use bear".formatted(catalogName));
-        }
         RestClient client = new RestClient(catalogName.toString(), config, headers.headers());
         return new RestCatalog(client, new FileSystemCatalog(fileSystemFactory, NO_WAREHOUSE, metadataCache), metadataCache);
     }

@@ -28,6 +28,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -38,6 +39,7 @@ import java.util.function.Function;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_CATALOG_ERROR;
 import static java.nio.charset.StandardCharsets.UTF_8;
+import static java.util.Locale.ENGLISH;
 import static java.util.Objects.requireNonNull;
 import static java.util.stream.Collectors.joining;
 
@@ -59,7 +61,7 @@ final class RestClient
     private final URI uri;
     private final String warehouse;
     private final Map<String, String> clientOptions;
-    private final String authorization;
+    private final Authentication authentication;
     private final Duration timeout;
     private final HttpClient httpClient;
 
@@ -72,12 +74,21 @@ final class RestClient
         String base = config.getUri().toString();
         this.uri = URI.create(base.endsWith("/") ? base.substring(0, base.length() - 1) : base);
         this.warehouse = config.getWarehouse();
-        this.authorization = "Bearer " + config.getToken().orElseThrow();
+        this.authentication = switch (config.getTokenProvider()) {
+            case BEAR -> {
+                String authorization = "Bearer " + config.getToken().orElseThrow();
+                yield (method, path, query, body) -> ImmutableMap.of("Authorization", authorization);
+            }
+            case DLF -> {
+                DlfSigner signer = new DlfSigner(config.getDlfAccessKeyId().orElseThrow(), config.getDlfAccessKeySecret().orElseThrow(), config.getDlfSecurityToken(), config.getDlfRegion().orElseThrow());
+                yield (method, path, query, body) -> signer.sign(method, path, query, body, Instant.now());
+            }
+        };
         this.timeout = config.getRequestTimeout().toJavaTime();
         Map<String, String> clientOptions = new LinkedHashMap<>();
         clientOptions.put("uri", base);
         clientOptions.put("warehouse", warehouse);
-        clientOptions.put("token.provider", "bear");
+        clientOptions.put("token.provider", config.getTokenProvider().name().toLowerCase(ENGLISH));
         headers.forEach((name, value) -> clientOptions.put(HEADER_PREFIX + name, value));
         this.clientOptions = ImmutableMap.copyOf(clientOptions);
         this.httpClient = HttpClient.newBuilder()
@@ -190,30 +201,30 @@ final class RestClient
                 headers.put(key.substring(HEADER_PREFIX.length()), value);
             }
         });
-        headers.put("Authorization", authorization);
         return headers.buildKeepingLast();
     }
 
     private Response send(String method, String path, Map<String, String> query, Optional<JsonNode> body, Map<String, String> headers, String what)
     {
-        String queryText = query.isEmpty() ? "" : query.entrySet().stream()
-                .map(entry -> encode(entry.getKey()) + "=" + encode(entry.getValue()))
+        Map<String, String> encodedQuery = new LinkedHashMap<>();
+        query.forEach((key, value) -> encodedQuery.put(encode(key), encode(value)));
+        String queryText = encodedQuery.isEmpty() ? "" : encodedQuery.entrySet().stream()
+                .map(entry -> entry.getKey() + "=" + entry.getValue())
                 .collect(joining("&", "?", ""));
+        Optional<String> bodyText;
+        try {
+            bodyText = body.isPresent() ? Optional.of(MAPPER.writeValueAsString(body.get())) : Optional.empty();
+        }
+        catch (JsonProcessingException e) {
+            throw new TrinoException(PAIMON_CATALOG_ERROR, "Catalog '%s': cannot encode the request for %s".formatted(catalogName, what), e);
+        }
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(uri + path + queryText))
-                .timeout(timeout)
-                .header("Content-Type", "application/json");
-        headers.forEach(request::header);
-        if (body.isPresent()) {
-            try {
-                request.method(method, HttpRequest.BodyPublishers.ofByteArray(MAPPER.writeValueAsBytes(body.get())));
-            }
-            catch (JsonProcessingException e) {
-                throw new TrinoException(PAIMON_CATALOG_ERROR, "Catalog '%s': cannot encode the request for %s".formatted(catalogName, what), e);
-            }
-        }
-        else {
-            request.method(method, HttpRequest.BodyPublishers.noBody());
-        }
+                .timeout(timeout);
+        Map<String, String> allHeaders = new LinkedHashMap<>(headers);
+        bodyText.ifPresent(_ -> allHeaders.put("Content-Type", "application/json"));
+        allHeaders.putAll(authentication.headers(method, path, encodedQuery, bodyText));
+        allHeaders.forEach(request::header);
+        request.method(method, bodyText.map(text -> HttpRequest.BodyPublishers.ofString(text, UTF_8)).orElseGet(HttpRequest.BodyPublishers::noBody));
         HttpResponse<byte[]> response;
         try {
             response = httpClient.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
@@ -264,6 +275,13 @@ final class RestClient
     static String encode(String value)
     {
         return URLEncoder.encode(value, UTF_8);
+    }
+
+    /** The headers that authenticate one request, from its method, path, encoded query and body. */
+    @FunctionalInterface
+    private interface Authentication
+    {
+        Map<String, String> headers(String method, String path, Map<String, String> encodedQuery, Optional<String> body);
     }
 
     /** A response of the server: its status and its JSON body (missing when empty). */
