@@ -123,6 +123,25 @@ public final class PaimonJavaCatalog
         return new PaimonJavaCatalog(warehouse, hadoopConfiguration);
     }
 
+    /**
+     * Paimon Java's catalog of another metastore over a local warehouse folder, e.g. {@code metastore=jdbc} with its
+     * {@code uri}: the options are Paimon's catalog options; every table is loaded afresh.
+     */
+    public static PaimonJavaCatalog withOptions(Path warehouse, Map<String, String> catalogOptions)
+    {
+        return new PaimonJavaCatalog(warehouse, catalogOptions);
+    }
+
+    private PaimonJavaCatalog(Path warehouse, Map<String, String> catalogOptions)
+    {
+        this.warehouse = requireNonNull(warehouse, "warehouse is null");
+        Options options = new Options();
+        options.set("warehouse", warehouse.toUri().toString());
+        options.set("cache-enabled", "false");
+        catalogOptions.forEach(options::set);
+        this.catalog = CatalogFactory.createCatalog(CatalogContext.create(options));
+    }
+
     /** A catalog that loads every table afresh, for tests that change schemas or move tables behind Paimon Java's back. */
     public static PaimonJavaCatalog uncached(Path warehouse)
     {
@@ -227,6 +246,16 @@ public final class PaimonJavaCatalog
     public List<String> listDatabases()
     {
         return catalog.listDatabases();
+    }
+
+    public List<String> listTables(String database)
+    {
+        try {
+            return catalog.listTables(database);
+        }
+        catch (Catalog.DatabaseNotExistException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     public Table getTable(String database, String table)

@@ -1,0 +1,92 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.trino.plugin.paimon.catalog.jdbc;
+
+import com.google.common.collect.ImmutableMap;
+import io.trino.Session;
+import io.trino.plugin.paimon.testing.PostgresServer;
+import io.trino.testing.QueryRunner;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.Map;
+
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_CATALOG_ERROR;
+import static io.trino.testing.TestingSession.testSessionBuilder;
+import static io.trino.testing.assertions.TrinoExceptionAssert.assertThatTrinoException;
+
+/** The JDBC catalog on a real PostgreSQL server the test starts ({@link PostgresServer}), with password authentication. */
+final class TestJdbcCatalogOnPostgresql
+        extends BaseJdbcCatalogTest
+{
+    private PostgresServer server;
+    private String unreachableUri;
+
+    @Override
+    protected String startDatabase(Path root)
+            throws IOException
+    {
+        server = PostgresServer.start();
+        try (ServerSocket socket = new ServerSocket(0)) {
+            // a port nothing listens on once the socket is closed
+            unreachableUri = "jdbc:postgresql://127.0.0.1:%s/postgres".formatted(socket.getLocalPort());
+        }
+        return server.jdbcUrl();
+    }
+
+    @Override
+    protected QueryRunner createQueryRunner()
+            throws Exception
+    {
+        QueryRunner queryRunner = super.createQueryRunner();
+        queryRunner.createCatalog("wrong_password", "paimon", ImmutableMap.<String, String>builder()
+                .putAll(catalogProperties(jdbcUri()))
+                .put("paimon.jdbc.password", "not-the-password")
+                .buildKeepingLast());
+        return queryRunner;
+    }
+
+    @Override
+    protected void stopDatabase()
+            throws IOException
+    {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Override
+    protected Map<String, String> credentials()
+    {
+        return ImmutableMap.of("user", PostgresServer.USER, "password", PostgresServer.PASSWORD);
+    }
+
+    @Override
+    protected String unreachableUri(Path root)
+    {
+        return unreachableUri;
+    }
+
+    @Test
+    void wrongPasswordIsAClearError()
+    {
+        Session session = testSessionBuilder().setCatalog("wrong_password").setSchema(DATABASE).build();
+        assertThatTrinoException(catchTrinoException(session, "SELECT * FROM orders"))
+                .hasErrorCode(PAIMON_CATALOG_ERROR)
+                .hasMessageContaining("in JDBC catalog '%s' at %s".formatted(CATALOG_KEY, jdbcUri()))
+                .hasMessageContaining("password authentication failed for user \"%s\"".formatted(PostgresServer.USER));
+    }
+}
