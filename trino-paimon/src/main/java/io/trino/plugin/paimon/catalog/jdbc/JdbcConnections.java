@@ -15,26 +15,36 @@ package io.trino.plugin.paimon.catalog.jdbc;
 
 import com.google.inject.Inject;
 import io.trino.spi.TrinoException;
+import jakarta.annotation.PreDestroy;
 
 import java.sql.Connection;
 import java.sql.Driver;
 import java.sql.SQLException;
+import java.util.Deque;
 import java.util.Properties;
 import java.util.ServiceLoader;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.function.Supplier;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_CATALOG_ERROR;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Connections to the database of the catalog tables, one per call: catalog calls are few (a listing, a lookup, a
- * commit's lock) next to the file reads of a query. The driver is found in the plugin's own class loader rather
- * than through {@code DriverManager}, which only sees drivers of the class loader that first touched it.
+ * Connections to the database of the catalog tables. A few idle connections are kept for the next call, since
+ * opening one (a TCP connection and a password exchange) costs far more than the statements a call runs; an idle
+ * connection is checked before it is used again, so one the server closed meanwhile is replaced. The driver is found
+ * in the plugin's own class loader rather than through {@code DriverManager}, which only sees drivers of the class
+ * loader that first touched it.
  */
 public final class JdbcConnections
 {
+    // enough for the coordinator's concurrent metadata calls; more are opened when needed and closed after use
+    private static final int MAX_IDLE_CONNECTIONS = 4;
+    private static final int VALIDATION_TIMEOUT_SECONDS = 5;
+
     private final String uri;
     private final String catalogKey;
+    private final Deque<Connection> idle = new ConcurrentLinkedDeque<>();
     private final Properties properties = new Properties();
     private volatile Driver driver;
 
@@ -74,11 +84,73 @@ public final class JdbcConnections
      */
     public <T> T run(Supplier<String> action, SqlCall<T> call)
     {
-        try (Connection connection = connect()) {
-            return call.call(connection);
+        Connection connection = null;
+        try {
+            connection = borrow();
+            T result = call.call(connection);
+            giveBack(connection);
+            return result;
         }
         catch (SQLException e) {
+            // a connection whose call failed may be broken: it is not used again
+            closeQuietly(connection, e);
             throw new TrinoException(PAIMON_CATALOG_ERROR, "Failed to %s in %s: %s".formatted(action.get(), description(), e.getMessage()), e);
+        }
+        catch (RuntimeException e) {
+            closeQuietly(connection, e);
+            throw e;
+        }
+    }
+
+    @PreDestroy
+    public void close()
+    {
+        for (Connection connection = idle.pollFirst(); connection != null; connection = idle.pollFirst()) {
+            closeQuietly(connection, null);
+        }
+    }
+
+    private Connection borrow()
+            throws SQLException
+    {
+        for (Connection connection = idle.pollFirst(); connection != null; connection = idle.pollFirst()) {
+            boolean valid;
+            try {
+                valid = connection.isValid(VALIDATION_TIMEOUT_SECONDS);
+            }
+            catch (SQLException e) {
+                valid = false;
+            }
+            if (valid) {
+                return connection;
+            }
+            closeQuietly(connection, null);
+        }
+        return connect();
+    }
+
+    private void giveBack(Connection connection)
+    {
+        if (idle.size() < MAX_IDLE_CONNECTIONS) {
+            idle.offerFirst(connection);
+        }
+        else {
+            closeQuietly(connection, null);
+        }
+    }
+
+    private static void closeQuietly(Connection connection, Exception failure)
+    {
+        if (connection == null) {
+            return;
+        }
+        try {
+            connection.close();
+        }
+        catch (SQLException e) {
+            if (failure != null) {
+                failure.addSuppressed(e);
+            }
         }
     }
 

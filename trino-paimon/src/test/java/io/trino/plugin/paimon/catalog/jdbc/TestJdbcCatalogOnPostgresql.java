@@ -22,11 +22,15 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.Map;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_CATALOG_ERROR;
 import static io.trino.testing.TestingSession.testSessionBuilder;
 import static io.trino.testing.assertions.TrinoExceptionAssert.assertThatTrinoException;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** The JDBC catalog on a real PostgreSQL server the test starts ({@link PostgresServer}), with password authentication. */
 final class TestJdbcCatalogOnPostgresql
@@ -78,6 +82,23 @@ final class TestJdbcCatalogOnPostgresql
     protected String unreachableUri(Path root)
     {
         return unreachableUri;
+    }
+
+    /** The catalog keeps idle connections; those the server closed meanwhile (a restart, an idle timeout) are replaced. */
+    @Test
+    void connectionsTheServerClosedAreReplaced()
+            throws Exception
+    {
+        assertThat(computeActual("SHOW TABLES").getOnlyColumnAsSet()).contains("orders");
+        int closed;
+        try (Connection connection = connect(); Statement statement = connection.createStatement();
+                ResultSet result = statement.executeQuery("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND usename = '%s'".formatted(PostgresServer.USER))) {
+            result.next();
+            closed = result.getInt(1);
+        }
+        assertThat(closed).as("connections the catalog kept").isPositive();
+        assertThat(computeActual("SHOW TABLES").getOnlyColumnAsSet()).contains("orders");
+        assertThat(computeActual("SELECT v FROM orders WHERE k = 2").getOnlyValue()).isEqualTo("TWO");
     }
 
     @Test
