@@ -82,6 +82,9 @@ abstract class BaseJdbcCatalogTest
 
     protected abstract Map<String, String> credentials();
 
+    /** Statements that make the database refuse to insert the row of a table named {@code table} into {@code paimon_tables}. */
+    protected abstract List<String> refuseRegistrationOf(String table);
+
     /** A URL of the same kind on which no database can be reached. */
     protected abstract String unreachableUri(Path root);
 
@@ -331,6 +334,23 @@ abstract class BaseJdbcCatalogTest
         assertThatTrinoException(catchTrinoException(unreachable, "SELECT * FROM orders"))
                 .hasErrorCode(PAIMON_CATALOG_ERROR)
                 .hasMessageContaining(catalog);
+    }
+
+    /** When the database refuses the new table's row, the schema file already written is removed again. */
+    @Test
+    void tableWhoseRegistrationFailsLeavesNothingBehind()
+            throws Exception
+    {
+        for (String statement : refuseRegistrationOf("refused")) {
+            updateCatalogTables(statement);
+        }
+        assertThatTrinoException(catchTrinoException("CREATE TABLE refused (k int, v varchar) WITH (primary_key = ARRAY['k'])"))
+                .hasErrorCode(PAIMON_CATALOG_ERROR)
+                .hasMessageContaining("Failed to register table lake.refused in JDBC catalog '%s' at %s: ".formatted(CATALOG_KEY, uri))
+                .hasMessageContaining("registration refused");
+        assertThat(warehouse.warehouse().resolve(DATABASE + ".db/refused")).doesNotExist();
+        assertThat(registeredTables(DATABASE)).doesNotContain("refused");
+        assertThat(computeActual("SHOW TABLES").getOnlyColumnAsSet()).doesNotContain("refused");
     }
 
     @Test

@@ -25,6 +25,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.List;
 import java.util.Map;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_CATALOG_ERROR;
@@ -76,6 +77,14 @@ final class TestJdbcCatalogOnPostgresql
     protected Map<String, String> credentials()
     {
         return ImmutableMap.of("user", PostgresServer.USER, "password", PostgresServer.PASSWORD);
+    }
+
+    @Override
+    protected List<String> refuseRegistrationOf(String table)
+    {
+        return List.of(
+                "CREATE FUNCTION refuse_%s() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'registration refused'; END $$ LANGUAGE plpgsql".formatted(table),
+                "CREATE TRIGGER refuse_%1$s BEFORE INSERT ON paimon_tables FOR EACH ROW WHEN (NEW.table_name = '%1$s') EXECUTE FUNCTION refuse_%1$s()".formatted(table));
     }
 
     @Override

@@ -16,6 +16,7 @@ package io.trino.plugin.paimon.catalog.jdbc;
 import com.google.common.collect.ImmutableMap;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 /** The JDBC catalog on SQLite: a database file in the test's temporary folder. */
@@ -35,6 +36,12 @@ final class TestJdbcCatalogOnSqlite
     protected Map<String, String> credentials()
     {
         return ImmutableMap.of();
+    }
+
+    @Override
+    protected List<String> refuseRegistrationOf(String table)
+    {
+        return List.of("CREATE TRIGGER refuse_%1$s BEFORE INSERT ON paimon_tables WHEN NEW.table_name = '%1$s' BEGIN SELECT RAISE(ABORT, 'registration refused'); END".formatted(table));
     }
 
     @Override
