@@ -171,6 +171,9 @@ abstract class BaseJdbcCatalogTest
         assertThat(rows("orders"))
                 .containsExactly("(1, one)", "(2, TWO)", "(3, three)")
                 .isEqualTo(RowText.paimonText(paimon.getTable(DATABASE, "orders")));
+        // system tables and time travel resolve through the registered table
+        assertThat(computeActual("SELECT count(*) FROM \"orders$snapshots\"").getOnlyValue()).isEqualTo((long) snapshots("orders").listSnapshotIds().size());
+        assertThat(rows("orders FOR VERSION AS OF 1")).containsExactly("(1, one)", "(2, two)", "(3, three)");
     }
 
     /** A table's folder is not a table of this catalog until it is registered, as in Paimon Java's JDBC catalog. */
