@@ -223,8 +223,9 @@ final class TestCharPadding
                 List.of(4, true, true, true, true),
                 List.of(5, true, true, true, true),
                 List.of(6, true, true, true, true)));
-        // and the key '' of the first row's map is found by its value without spaces
-        assertQuery("SELECT CAST(element_at(m, CAST('' AS char(2))) AS varchar) FROM %s WHERE id = 1".formatted(table), "VALUES '    '");
+        // and the key '' of the first row's map is found by its value without spaces; compared as CHAR, since a cast to
+        // VARCHAR pads the value on Trino 476 but not since Trino 482
+        assertQuery("SELECT element_at(m, CAST('' AS char(2))) = CAST('' AS char(4)) FROM %s WHERE id = 1".formatted(table), "VALUES true");
     }
 
     @Test
