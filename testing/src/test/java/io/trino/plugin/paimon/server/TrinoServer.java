@@ -61,12 +61,19 @@ public final class TrinoServer
     public static TrinoServer launch(Path repositoryRoot, Path localRoot, int port, List<String> roleArguments)
             throws IOException
     {
+        // the Trino release to run the plugin built for it on (-Dit.trino.version=483 in the 483 lane)
+        return launch(repositoryRoot, localRoot, port, System.getProperty("paimon.trino.version", "476"), roleArguments);
+    }
+
+    /** As {@link #launch(Path, Path, int, List)}, on the given Trino release (476 or 483) with the plugin built for it. */
+    public static TrinoServer launch(Path repositoryRoot, Path localRoot, int port, String trinoVersion, List<String> roleArguments)
+            throws IOException
+    {
         List<String> command = new ArrayList<>(List.of(
                 "bash",
                 repositoryRoot.resolve("testing/bin/run-trino").toString(),
                 "--skip-build",
-                // the Trino release to run the plugin built for it on (-Dit.trino.version=483 in the 483 lane)
-                "--trino-version", System.getProperty("paimon.trino.version", "476"),
+                "--trino-version", trinoVersion,
                 "--port", String.valueOf(port),
                 "--local-root", localRoot.toString()));
         command.addAll(roleArguments);
