@@ -126,7 +126,9 @@ public class TestPaimonConnectorTest
             // Paimon refuses NOT NULL for an added column
             case SUPPORTS_ADD_COLUMN_NOT_NULL_CONSTRAINT -> false;
             case SUPPORTS_NATIVE_QUERY -> false;
-            default -> super.hasBehavior(connectorBehavior);
+            // column default values (SUPPORTS_DEFAULT_COLUMN_VALUE and its SET and DROP, new in Trino 483's suite,
+            // so named here and not as constants 476 lacks): the connector declares none
+            default -> !connectorBehavior.name().endsWith("DEFAULT_COLUMN_VALUE") && super.hasBehavior(connectorBehavior);
         };
     }
 
@@ -183,7 +185,12 @@ public class TestPaimonConnectorTest
     @Override
     protected Optional<SetColumnTypeSetup> filterSetColumnTypesDataProvider(SetColumnTypeSetup setup)
     {
-        if (REFUSED_COLUMN_TYPE_CHANGES.contains(setup.sourceColumnType() + " -> " + setup.newColumnType())) {
+        if (REFUSED_COLUMN_TYPE_CHANGES.contains(unquoted(setup.sourceColumnType()) + " -> " + unquoted(setup.newColumnType()))) {
+            return Optional.empty();
+        }
+        // Trino 483's suite adds changes inside ARRAY, MAP and ROW columns beyond those listed (nested arrays, map
+        // values): every change of a nested column is refused, as the listed ones assert
+        if (setup.sourceColumnType().matches("(array|map|row)\\(.*")) {
             return Optional.empty();
         }
         return Optional.of(setup);
@@ -196,6 +203,12 @@ public class TestPaimonConnectorTest
         assertThat(e).hasMessageMatching("Table tpch\\.test_\\w+: cannot change column 'col' from .+ to .+; " +
                 "the Paimon connector changes a column only to a type that holds every value of the old one: .*|" +
                 "Table tpch\\.test_\\w+: cannot change column 'col' to .+; the Paimon connector changes only the types of columns of a primitive type");
+    }
+
+    // a type as Trino 476 writes it: Trino 483 quotes the field names of a row type, row("x" integer)
+    private static String unquoted(String type)
+    {
+        return type.replace("\"", "");
     }
 
     @Test
@@ -228,7 +241,7 @@ public class TestPaimonConnectorTest
                 assertThatThrownBy(() -> assertUpdate("ALTER TABLE " + table.getName() + " ALTER COLUMN col SET DATA TYPE " + newType))
                         .satisfies(this::verifySetColumnTypeFailurePermissible);
                 // nothing changed: the column keeps its type and its value
-                assertThat(getColumnType(table.getName(), "col")).isEqualTo(sourceType);
+                assertThat(unquoted(getColumnType(table.getName(), "col"))).isEqualTo(sourceType);
                 assertThat(query("SELECT col = CAST(" + values.get(sourceType) + " AS " + sourceType + ") FROM " + table.getName()))
                         .matches("VALUES true");
             }
