@@ -36,6 +36,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 
 import static com.google.common.base.Preconditions.checkState;
@@ -182,7 +183,13 @@ public final class S3Server
             if (fileSystemFactory != null) {
                 fileSystemFactory.destroy();
             }
-            proxy.stop();
+            try {
+                proxy.stop();
+            }
+            catch (TimeoutException e) {
+                // on a loaded machine Jetty's graceful stop can outlast its timeout; the connectors are closed by then
+                // and nothing is served any more, so the test's cleanup goes on
+            }
             blobStore.close();
         }
         finally {
