@@ -48,7 +48,7 @@ public enum PaimonErrorCode
     PAIMON_INVALID_DATA_FILE(11, INTERNAL_ERROR),
     /** The connector broke one of its own invariants (a value it wrote cannot be encoded, a handle it built is inconsistent). */
     PAIMON_INTERNAL_ERROR(12, INTERNAL_ERROR),
-    /** The catalog service (a JDBC database, a metastore, a REST server) is unreachable, refuses the request, or holds an entry it cannot be used with. */
+    /** The catalog service (a metastore, a database, a server) cannot be reached or refused a request. */
     PAIMON_CATALOG_ERROR(13, EXTERNAL);
 
     // 0x0520_0000: not used by any connector bundled with Trino

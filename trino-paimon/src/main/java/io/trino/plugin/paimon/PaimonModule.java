@@ -22,6 +22,7 @@ import com.google.inject.multibindings.Multibinder;
 import io.airlift.configuration.AbstractConfigurationAwareModule;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
 import io.trino.plugin.paimon.catalog.PaimonCatalog;
+import io.trino.plugin.paimon.catalog.hive.HiveMetastoreCatalogModule;
 import io.trino.plugin.paimon.catalog.jdbc.JdbcCatalogModule;
 import io.trino.plugin.paimon.catalog.rest.RestCatalogModule;
 import io.trino.plugin.paimon.format.MetadataCache;
@@ -66,6 +67,7 @@ public class PaimonModule
         bindCatalog(CatalogType.FILESYSTEM, catalogBinder -> catalogBinder.bind(PaimonCatalog.class).to(FileSystemCatalog.class).in(Scopes.SINGLETON));
         bindCatalog(CatalogType.REST, new RestCatalogModule());
         bindCatalog(CatalogType.JDBC, new JdbcCatalogModule());
+        bindCatalog(CatalogType.HIVE_METASTORE, new HiveMetastoreCatalogModule());
         binder.bind(PaimonSplitManager.class).in(Scopes.SINGLETON);
         binder.bind(PaimonPageSourceProvider.class).in(Scopes.SINGLETON);
         binder.bind(PaimonPageSinkProvider.class).in(Scopes.SINGLETON);

@@ -142,6 +142,40 @@ public final class PaimonJavaCatalog
         this.catalog = CatalogFactory.createCatalog(CatalogContext.create(options));
     }
 
+    /**
+     * Paimon's HiveCatalog over the metastore at {@code metastoreUri} (thrift://host:port), new databases under
+     * {@code warehouse}, loading every table afresh; {@code options} are further catalog options (e.g. lock.enabled).
+     */
+    public static PaimonJavaCatalog onHiveMetastore(String metastoreUri, String warehouse, Map<String, String> catalogOptions)
+    {
+        Options options = new Options();
+        options.set("metastore", "hive");
+        options.set("uri", metastoreUri);
+        options.set("warehouse", warehouse);
+        options.set("cache-enabled", "false");
+        catalogOptions.forEach(options::set);
+        return new PaimonJavaCatalog(CatalogFactory.createCatalog(CatalogContext.create(options, new Configuration())));
+    }
+
+    private PaimonJavaCatalog(Catalog catalog)
+    {
+        this.warehouse = null;
+        this.catalog = requireNonNull(catalog, "catalog is null");
+    }
+
+    /** The metastore entry of a table, as Paimon's HiveCatalog reads it (a catalog made by {@link #onHiveMetastore}). */
+    public org.apache.hadoop.hive.metastore.api.Table hiveMetastoreEntry(String database, String table)
+            throws Exception
+    {
+        return ((org.apache.paimon.hive.HiveCatalog) catalog).getHmsClient().getTable(database, table);
+    }
+
+    /** The metastore client of Paimon's HiveCatalog, for entries that are not Paimon tables. */
+    public org.apache.hadoop.hive.metastore.IMetaStoreClient hiveMetastoreClient()
+    {
+        return ((org.apache.paimon.hive.HiveCatalog) catalog).getHmsClient();
+    }
+
     /** A catalog that loads every table afresh, for tests that change schemas or move tables behind Paimon Java's back. */
     public static PaimonJavaCatalog uncached(Path warehouse)
     {

@@ -1,0 +1,475 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.trino.plugin.paimon.catalog.hive;
+
+import com.google.inject.Inject;
+import io.trino.filesystem.Location;
+import io.trino.filesystem.TrinoFileSystem;
+import io.trino.filesystem.TrinoFileSystemFactory;
+import io.trino.hive.thrift.metastore.Database;
+import io.trino.hive.thrift.metastore.Table;
+import io.trino.hive.thrift.metastore.TableMeta;
+import io.trino.metastore.AcidTransactionOwner;
+import io.trino.plugin.hive.metastore.thrift.ThriftMetastore;
+import io.trino.plugin.hive.metastore.thrift.ThriftMetastoreFactory;
+import io.trino.plugin.paimon.PaimonConfig;
+import io.trino.plugin.paimon.catalog.FileSystemCatalog;
+import io.trino.plugin.paimon.catalog.PaimonCatalog;
+import io.trino.plugin.paimon.catalog.SnapshotPublisher;
+import io.trino.plugin.paimon.format.MetadataCache;
+import io.trino.plugin.paimon.format.schema.SchemaFiles;
+import io.trino.plugin.paimon.format.schema.TableSchema;
+import io.trino.plugin.paimon.table.PaimonTable;
+import io.trino.spi.TrinoException;
+import io.trino.spi.catalog.CatalogName;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.SchemaNotFoundException;
+import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.connector.TableNotFoundException;
+
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+import static com.google.common.base.Preconditions.checkArgument;
+import static com.google.common.collect.ImmutableList.toImmutableList;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_CATALOG_ERROR;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
+import static io.trino.plugin.paimon.catalog.hive.PaimonTableEntry.PARTITIONED_TABLE_OPTION;
+import static io.trino.plugin.paimon.catalog.hive.PaimonTableEntry.isExternal;
+import static io.trino.plugin.paimon.catalog.hive.PaimonTableEntry.isPaimonTable;
+import static io.trino.spi.ErrorType.USER_ERROR;
+import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
+import static io.trino.spi.StandardErrorCode.SCHEMA_ALREADY_EXISTS;
+import static io.trino.spi.StandardErrorCode.SCHEMA_NOT_EMPTY;
+import static io.trino.spi.StandardErrorCode.TABLE_ALREADY_EXISTS;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Paimon tables registered in a Hive Metastore, as Paimon's HiveCatalog registers them: the metastore keeps each
+ * database's location and each table's entry (name, location, columns, options); schemas and snapshots live in
+ * files under the table's location, read and written through the folder catalog. Entries that are not Paimon
+ * tables are not listed; a new database defaults to {@code <warehouse>/<name>.db}, a new table to a folder of its
+ * database's location.
+ */
+public class HiveMetastoreCatalog
+        implements PaimonCatalog
+{
+    private final String catalogName;
+    private final ThriftMetastoreFactory metastoreFactory;
+    private final FileSystemCatalog files;
+    private final Location warehouse;
+    private final boolean lockEnabled;
+    private final boolean syncAllProperties;
+
+    @Inject
+    public HiveMetastoreCatalog(
+            CatalogName catalogName,
+            ThriftMetastoreFactory metastoreFactory,
+            TrinoFileSystemFactory fileSystemFactory,
+            PaimonConfig config,
+            HiveMetastoreCatalogConfig hiveConfig,
+            MetadataCache metadataCache)
+    {
+        this.catalogName = catalogName.toString();
+        this.metastoreFactory = requireNonNull(metastoreFactory, "metastoreFactory is null");
+        this.warehouse = Location.of(requireNonNull(config.getWarehouse(), "paimon.warehouse is null"));
+        this.files = new FileSystemCatalog(fileSystemFactory, warehouse, metadataCache);
+        this.lockEnabled = hiveConfig.isLockEnabled();
+        this.syncAllProperties = hiveConfig.isSyncAllProperties();
+    }
+
+    @Override
+    public MetadataCache metadataCache()
+    {
+        return files.metadataCache();
+    }
+
+    @Override
+    public void flushMetadataCache(Optional<String> schemaName, Optional<String> tableName)
+    {
+        // a table's files may live anywhere the metastore says: forget everything rather than ask the metastore
+        files.flushMetadataCache(Optional.empty(), Optional.empty());
+    }
+
+    @Override
+    public TrinoFileSystem fileSystem(ConnectorSession session)
+    {
+        return files.fileSystem(session);
+    }
+
+    @Override
+    public List<String> listDatabases(ConnectorSession session)
+    {
+        return call("list databases", () -> metastore(session).getAllDatabases()).stream()
+                .sorted()
+                .collect(toImmutableList());
+    }
+
+    @Override
+    public boolean databaseExists(ConnectorSession session, String database)
+    {
+        return getDatabase(session, database).isPresent();
+    }
+
+    @Override
+    public void createDatabase(ConnectorSession session, String database)
+    {
+        if (databaseExists(session, database)) {
+            throw new TrinoException(SCHEMA_ALREADY_EXISTS, "Schema already exists: '%s'".formatted(database));
+        }
+        // as Paimon's HiveCatalog: the database's folder in the warehouse, created before its entry
+        Location location = files.databaseLocation(database);
+        try {
+            fileSystem(session).createDirectory(location);
+        }
+        catch (IOException e) {
+            throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Catalog '%s': failed to create the folder %s of schema '%s'".formatted(catalogName, location, database), e);
+        }
+        Database entry = new Database();
+        entry.setName(database);
+        entry.setLocationUri(location.toString());
+        entry.setParameters(new HashMap<>());
+        call("create schema '%s'".formatted(database), () -> {
+            metastore(session).createDatabase(entry);
+            return null;
+        });
+    }
+
+    @Override
+    public void dropDatabase(ConnectorSession session, String database)
+    {
+        Database entry = getDatabase(session, database).orElseThrow(() -> new SchemaNotFoundException(database));
+        // any entry, Paimon table or not, keeps the database: dropping it would drop those entries with it
+        List<String> tables = call("list tables of schema '%s'".formatted(database), () -> metastore(session).getTables(database)).stream()
+                .map(TableMeta::getTableName)
+                .sorted()
+                .collect(toImmutableList());
+        if (!tables.isEmpty()) {
+            throw new TrinoException(SCHEMA_NOT_EMPTY, "Cannot drop non-empty schema '%s', it contains %s table(s): %s".formatted(database, tables.size(), String.join(", ", tables)));
+        }
+        call("drop schema '%s'".formatted(database), () -> {
+            metastore(session).dropDatabase(database, false);
+            return null;
+        });
+        if (entry.getLocationUri() != null) {
+            Location location = Location.of(entry.getLocationUri());
+            try {
+                fileSystem(session).deleteDirectory(location);
+            }
+            catch (IOException e) {
+                throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Catalog '%s': dropped schema '%s' but failed to delete its folder %s".formatted(catalogName, database, location), e);
+            }
+        }
+    }
+
+    @Override
+    public List<String> listTables(ConnectorSession session, String database)
+    {
+        ThriftMetastore metastore = metastore(session);
+        return call("list tables of schema '%s'".formatted(database), () -> metastore.getTables(database)).stream()
+                .map(TableMeta::getTableName)
+                .filter(table -> call("read table '%s.%s'".formatted(database, table), () -> metastore.getTable(database, table))
+                        .filter(PaimonTableEntry::isPaimonTable)
+                        .isPresent())
+                .sorted()
+                .collect(toImmutableList());
+    }
+
+    @Override
+    public Optional<PaimonTable> loadTable(ConnectorSession session, SchemaTableName tableName, Optional<String> branch)
+    {
+        Optional<Table> entry = getPaimonEntry(session, tableName);
+        if (entry.isEmpty()) {
+            return Optional.empty();
+        }
+        Location location = entryLocation(tableName, entry.get());
+        Optional<PaimonTable> table = files.loadTableAt(session, tableName, location, branch);
+        if (table.isEmpty() && branch.isEmpty()) {
+            throw new TrinoException(PAIMON_INVALID_METADATA, "Catalog '%s': table %s is registered at %s, but no Paimon schema file is there".formatted(catalogName, tableName, location));
+        }
+        return table;
+    }
+
+    @Override
+    public List<String> listBranches(ConnectorSession session, PaimonTable table)
+    {
+        return files.listBranches(session, table);
+    }
+
+    @Override
+    public PaimonTable loadSchemaVersion(ConnectorSession session, PaimonTable table, long schemaId)
+    {
+        return files.loadSchemaVersion(session, table, schemaId);
+    }
+
+    @Override
+    public Location newTableLocation(ConnectorSession session, SchemaTableName tableName)
+    {
+        Database database = getDatabase(session, tableName.getSchemaName()).orElseThrow(() -> new SchemaNotFoundException(tableName.getSchemaName()));
+        Location databaseLocation = database.getLocationUri() == null || database.getLocationUri().isEmpty()
+                ? files.databaseLocation(tableName.getSchemaName())
+                : Location.of(database.getLocationUri());
+        return databaseLocation.appendPath(tableName.getTableName());
+    }
+
+    /**
+     * Writes the table's first schema file, then registers it; when the registration fails, the folder is removed
+     * again, so that nothing is left half-created.
+     */
+    @Override
+    public boolean createTable(ConnectorSession session, SchemaTableName tableName, Location location, TableSchema schema)
+    {
+        checkArgument(schema.id() == 0, "a new table's schema has id 0: %s", schema.id());
+        if (!databaseExists(session, tableName.getSchemaName())) {
+            throw new SchemaNotFoundException(tableName.getSchemaName());
+        }
+        Optional<Table> existing = getEntry(session, tableName);
+        if (existing.isPresent()) {
+            if (isPaimonTable(existing.get())) {
+                return false;
+            }
+            throw new TrinoException(TABLE_ALREADY_EXISTS, "Catalog '%s': table %s already exists in the metastore and is not a Paimon table".formatted(catalogName, tableName));
+        }
+        if (!new SchemaFiles(fileSystem(session), location).listSchemaIds().isEmpty()) {
+            throw new TrinoException(TABLE_ALREADY_EXISTS, "Catalog '%s': cannot create table %s: Paimon schema files exist at %s, which no metastore entry names".formatted(catalogName, tableName, location));
+        }
+        if (!files.createTableAt(session, location, schema)) {
+            return false;
+        }
+        Table entry = PaimonTableEntry.newEntry(tableName, schema, location, session.getUser(), false, syncAllProperties, System.currentTimeMillis());
+        try {
+            call("register table %s".formatted(tableName), () -> {
+                metastore(session).createTable(entry);
+                return null;
+            });
+        }
+        catch (RuntimeException e) {
+            deleteQuietly(session, location, e);
+            throw e;
+        }
+        return true;
+    }
+
+    @Override
+    public boolean commitSchema(ConnectorSession session, PaimonTable table, TableSchema next)
+    {
+        Table entry = getPaimonEntry(session, table.name()).orElseThrow(() -> new TableNotFoundException(table.name()));
+        boolean created = underLock(session, table, () -> files.commitSchema(session, table, next));
+        if (!created || table.branch().isPresent()) {
+            return created;
+        }
+        // as Paimon's HiveCatalog: the schema file first, then the entry; a refused entry removes the schema file
+        Table updated = PaimonTableEntry.updatedEntry(entry, table.schema(), next, table.location(), syncAllProperties);
+        try {
+            call("update table %s".formatted(table.name()), () -> {
+                metastore(session).alterTable(table.name().getSchemaName(), table.name().getTableName(), updated, Map.of());
+                return null;
+            });
+        }
+        catch (RuntimeException e) {
+            Location schemaFile = new SchemaFiles(fileSystem(session), table.location()).schemaLocation(next.id());
+            try {
+                fileSystem(session).deleteFile(schemaFile);
+            }
+            catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+        return true;
+    }
+
+    @Override
+    public void renameTable(ConnectorSession session, SchemaTableName from, SchemaTableName to)
+    {
+        Table entry = getPaimonEntry(session, from).orElseThrow(() -> new TableNotFoundException(from));
+        if (!databaseExists(session, to.getSchemaName())) {
+            throw new SchemaNotFoundException(to.getSchemaName());
+        }
+        if (getEntry(session, to).isPresent()) {
+            throw new TrinoException(TABLE_ALREADY_EXISTS, "Table %s already exists.".formatted(to));
+        }
+        Location source = entryLocation(from, entry);
+        Table renamed = entry.deepCopy();
+        renamed.setDbName(to.getSchemaName());
+        renamed.setTableName(to.getTableName());
+        call("rename table %s to %s".formatted(from, to), () -> {
+            metastore(session).alterTable(from.getSchemaName(), from.getTableName(), renamed, Map.of());
+            return null;
+        });
+        files.metadataCache().flush(source);
+        if (isExternal(entry)) {
+            return;
+        }
+        // as Paimon's HiveCatalog: a managed table's folder follows its name, unless the metastore moved it already
+        Location target = newTableLocation(session, to);
+        TrinoFileSystem fileSystem = fileSystem(session);
+        if (source.equals(target) || new SchemaFiles(fileSystem, source).listSchemaIds().isEmpty()) {
+            return;
+        }
+        try {
+            fileSystem.renameDirectory(source, target);
+        }
+        catch (IOException | UnsupportedOperationException e) {
+            throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Catalog '%s': renamed table %s to %s, but failed to move its folder %s to %s".formatted(catalogName, from, to, source, target), e);
+        }
+        Table moved = renamed.deepCopy();
+        moved.getSd().setLocation(target.toString());
+        call("update the location of table %s".formatted(to), () -> {
+            metastore(session).alterTable(to.getSchemaName(), to.getTableName(), moved, Map.of());
+            return null;
+        });
+    }
+
+    @Override
+    public void dropTable(ConnectorSession session, SchemaTableName tableName)
+    {
+        Table entry = getPaimonEntry(session, tableName).orElseThrow(() -> new TableNotFoundException(tableName));
+        Optional<Location> location = PaimonTableEntry.location(entry);
+        call("drop table %s".formatted(tableName), () -> {
+            metastore(session).dropTable(tableName.getSchemaName(), tableName.getTableName(), false);
+            return null;
+        });
+        // as Paimon's HiveCatalog: an external table's files stay, a managed table's folder goes with its entry
+        if (isExternal(entry) || location.isEmpty()) {
+            return;
+        }
+        try {
+            fileSystem(session).deleteDirectory(location.get());
+        }
+        catch (IOException e) {
+            throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Catalog '%s': dropped table %s but failed to delete its folder %s".formatted(catalogName, tableName, location.get()), e);
+        }
+        finally {
+            files.metadataCache().flush(location.get());
+        }
+    }
+
+    /**
+     * Refuses writes the metastore could not follow: a table whose partitions are registered in the metastore
+     * ({@code metastore.partitioned-table}) would need each new partition added there, which the connector does not do.
+     */
+    @Override
+    public void checkCommitsAreExclusive(ConnectorSession session, PaimonTable table)
+    {
+        if (Boolean.parseBoolean(table.schema().options().getOrDefault(PARTITIONED_TABLE_OPTION, "false")) && !table.schema().partitionKeys().isEmpty()) {
+            throw new TrinoException(NOT_SUPPORTED, "Catalog '%s': writing table %s is not supported: its partitions are registered in the metastore (%s)".formatted(catalogName, table.name(), PARTITIONED_TABLE_OPTION));
+        }
+        files.checkCommitsAreExclusive(session, table);
+    }
+
+    @Override
+    public SnapshotPublisher snapshotPublisher(ConnectorSession session, PaimonTable table)
+    {
+        SnapshotPublisher publisher = files.snapshotPublisher(session, table);
+        if (!lockEnabled(table)) {
+            return publisher;
+        }
+        return snapshot -> underLock(session, table, () -> publisher.publish(snapshot));
+    }
+
+    private boolean lockEnabled(PaimonTable table)
+    {
+        return lockEnabled || Boolean.parseBoolean(table.schema().options().getOrDefault("lock.enabled", "false"));
+    }
+
+    /** Runs an action holding the metastore's exclusive lock on the table, the lock Paimon's HiveCatalog takes. */
+    private <T> T underLock(ConnectorSession session, PaimonTable table, Supplier<T> action)
+    {
+        if (!lockEnabled(table)) {
+            return action.get();
+        }
+        ThriftMetastore metastore = metastore(session);
+        SchemaTableName name = table.name();
+        long lockId = call("lock table %s".formatted(name), () -> metastore.acquireTableExclusiveLock(
+                new AcidTransactionOwner(session.getUser()),
+                session.getQueryId(),
+                name.getSchemaName(),
+                name.getTableName()));
+        try {
+            return action.get();
+        }
+        finally {
+            call("unlock table %s".formatted(name), () -> {
+                metastore.releaseTableLock(lockId);
+                return null;
+            });
+        }
+    }
+
+    private Optional<Database> getDatabase(ConnectorSession session, String database)
+    {
+        return call("read schema '%s'".formatted(database), () -> metastore(session).getDatabase(database));
+    }
+
+    private Optional<Table> getEntry(ConnectorSession session, SchemaTableName tableName)
+    {
+        return call("read table %s".formatted(tableName), () -> metastore(session).getTable(tableName.getSchemaName(), tableName.getTableName()));
+    }
+
+    /** The table's entry when it is a Paimon table; entries of other tables name no Paimon table. */
+    private Optional<Table> getPaimonEntry(ConnectorSession session, SchemaTableName tableName)
+    {
+        return getEntry(session, tableName).filter(PaimonTableEntry::isPaimonTable);
+    }
+
+    private Location entryLocation(SchemaTableName tableName, Table entry)
+    {
+        return PaimonTableEntry.location(entry).orElseThrow(() ->
+                new TrinoException(PAIMON_INVALID_METADATA, "Catalog '%s': the metastore entry of table %s has no location".formatted(catalogName, tableName)));
+    }
+
+    private ThriftMetastore metastore(ConnectorSession session)
+    {
+        return metastoreFactory.createMetastore(Optional.of(session.getIdentity()));
+    }
+
+    /**
+     * Calls the metastore, turning its failures (an unreachable server, a refused request) into errors that name this
+     * catalog and what was asked; Trino's not-found and already-exists errors pass as they are.
+     */
+    private <T> T call(String action, Supplier<T> call)
+    {
+        try {
+            return call.get();
+        }
+        catch (SchemaNotFoundException | TableNotFoundException e) {
+            throw e;
+        }
+        catch (TrinoException e) {
+            if (e.getErrorCode().getType() == USER_ERROR) {
+                throw e;
+            }
+            throw new TrinoException(PAIMON_CATALOG_ERROR, "Catalog '%s': the Hive metastore failed to %s: %s".formatted(catalogName, action, e.getMessage()), e);
+        }
+        catch (RuntimeException e) {
+            throw new TrinoException(PAIMON_CATALOG_ERROR, "Catalog '%s': the Hive metastore failed to %s: %s".formatted(catalogName, action, e.getMessage()), e);
+        }
+    }
+
+    private void deleteQuietly(ConnectorSession session, Location location, RuntimeException failure)
+    {
+        try {
+            fileSystem(session).deleteDirectory(location);
+        }
+        catch (IOException e) {
+            failure.addSuppressed(e);
+        }
+    }
+}

@@ -1,0 +1,185 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.trino.plugin.paimon.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static com.google.common.io.MoreFiles.deleteRecursively;
+import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+/**
+ * A real Hive Metastore 4.0.1 with an embedded Derby database, listening on 127.0.0.1, in its own JVM on JDK 17 (Hive
+ * 4 needs {@code Subject.getSubject}, which JDK 24 and newer refuse). Its class path is resolved by Maven from
+ * {@code testing/hive-metastore/pom.xml}, so none of its libraries reaches the tests' or the plugin's class path.
+ */
+public final class HiveMetastoreServer
+        implements AutoCloseable
+{
+    private static final Duration STARTUP_TIMEOUT = Duration.ofMinutes(3);
+    private static final String MAIN_CLASS = "org.apache.hadoop.hive.metastore.HiveMetaStore";
+
+    private final Path directory;
+    private final Process process;
+    private final int port;
+
+    private HiveMetastoreServer(Path directory, Process process, int port)
+    {
+        this.directory = directory;
+        this.process = process;
+        this.port = port;
+    }
+
+    /** Starts a metastore whose default warehouse folder is {@code warehouse}, and waits until it accepts connections. */
+    public static HiveMetastoreServer start(Path warehouse)
+            throws IOException, InterruptedException
+    {
+        Path directory = Files.createTempDirectory("hive-metastore");
+        int port = freePort();
+        List<String> command = new ArrayList<>(List.of(
+                javaExecutable(),
+                "-Xmx512m",
+                "-cp", classPath(),
+                "-Dmetastore.warehouse.dir=" + warehouse.toUri(),
+                "-Djavax.jdo.option.ConnectionURL=jdbc:derby:;databaseName=" + directory.resolve("metastore_db") + ";create=true",
+                "-Dmetastore.schema.verification=false",
+                "-Ddatanucleus.schema.autoCreateAll=true",
+                "-Dderby.stream.error.file=" + directory.resolve("derby.log"),
+                MAIN_CLASS,
+                "-p", String.valueOf(port)));
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(directory.resolve("metastore.log").toFile())
+                .start();
+        HiveMetastoreServer server = new HiveMetastoreServer(directory, process, port);
+        try {
+            server.awaitListening();
+            return server;
+        }
+        catch (IOException | InterruptedException | RuntimeException e) {
+            server.close();
+            throw e;
+        }
+    }
+
+    public String uri()
+    {
+        return "thrift://127.0.0.1:" + port;
+    }
+
+    private void awaitListening()
+            throws IOException, InterruptedException
+    {
+        long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("Hive metastore exited with %s: %s".formatted(process.exitValue(), log()));
+            }
+            try (Socket socket = new Socket()) {
+                socket.connect(new InetSocketAddress("127.0.0.1", port), 1000);
+                return;
+            }
+            catch (IOException _) {
+                Thread.sleep(500);
+            }
+        }
+        throw new IllegalStateException("Hive metastore did not listen on port %s within %s: %s".formatted(port, STARTUP_TIMEOUT, log()));
+    }
+
+    private String log()
+            throws IOException
+    {
+        String log = Files.readString(directory.resolve("metastore.log"), UTF_8);
+        return log.substring(Math.max(0, log.length() - 4000));
+    }
+
+    @Override
+    public void close()
+    {
+        process.destroy();
+        try {
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor();
+            }
+            deleteRecursively(directory, ALLOW_INSECURE);
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static int freePort()
+            throws IOException
+    {
+        try (ServerSocket socket = new ServerSocket(0, 0, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /** JDK 17: {@code HIVE_METASTORE_JAVA} when set, else the machine's JDK 17. */
+    private static String javaExecutable()
+    {
+        String configured = System.getenv("HIVE_METASTORE_JAVA");
+        if (configured != null && !configured.isBlank()) {
+            return configured;
+        }
+        return "/usr/lib/jvm/java-17-openjdk-amd64/bin/java";
+    }
+
+    /** The server's class path, resolved once by Maven into {@code testing/hive-metastore/target/classpath.txt}. */
+    private static synchronized String classPath()
+            throws IOException, InterruptedException
+    {
+        Path root = repositoryRoot();
+        Path pom = root.resolve("testing/hive-metastore/pom.xml");
+        Path classPathFile = root.resolve("testing/hive-metastore/target/classpath.txt");
+        if (!Files.exists(classPathFile)) {
+            Process maven = new ProcessBuilder(root.resolve("mvnw").toString(), "-B", "-q", "-f", pom.toString(),
+                    "dependency:build-classpath", "-Dmdep.outputFile=" + classPathFile)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            if (!maven.waitFor(10, TimeUnit.MINUTES) || maven.exitValue() != 0 || !Files.exists(classPathFile)) {
+                throw new IllegalStateException("Cannot resolve the Hive metastore's class path from " + pom);
+            }
+        }
+        return Files.readString(classPathFile, UTF_8).trim();
+    }
+
+    private static Path repositoryRoot()
+    {
+        Path directory = Path.of("").toAbsolutePath();
+        while (directory != null && !Files.exists(directory.resolve("testing/hive-metastore/pom.xml"))) {
+            directory = directory.getParent();
+        }
+        if (directory == null) {
+            throw new IllegalStateException("testing/hive-metastore/pom.xml not found above " + Path.of("").toAbsolutePath());
+        }
+        return directory;
+    }
+}
