@@ -48,6 +48,7 @@ final class PaimonTableEntry
     static final String EXTERNAL_PARAMETER = "EXTERNAL";
     static final String COMMENT_PARAMETER = "comment";
     static final String MANAGED_TABLE = "MANAGED_TABLE";
+    static final String PURGE_PARAMETER = "external.table.purge";
     static final String EXTERNAL_TABLE = "EXTERNAL_TABLE";
     // the table option that registers partitions in the metastore (Paimon's metastore.partitioned-table)
     static final String PARTITIONED_TABLE_OPTION = "metastore.partitioned-table";
@@ -65,9 +66,14 @@ final class PaimonTableEntry
                 && OUTPUT_FORMAT.equals(table.getSd().getOutputFormat());
     }
 
+    /**
+     * Whether the table's files outlive its entry. Hive 4's metastore turns every new non-transactional managed table
+     * into an external one marked {@code external.table.purge=TRUE}, Hive's mark of files that go with the entry.
+     */
     static boolean isExternal(Table table)
     {
-        return EXTERNAL_TABLE.equals(table.getTableType());
+        return EXTERNAL_TABLE.equals(table.getTableType())
+                && !"TRUE".equalsIgnoreCase(table.getParameters() == null ? null : table.getParameters().get(PURGE_PARAMETER));
     }
 
     static Optional<Location> location(Table table)

@@ -143,4 +143,101 @@ final class TestHiveMetastoreCatalog
         assertThat(computeActual("SHOW TABLES").getOnlyColumnAsSet()).contains("orders").doesNotContain("plain_hive");
         assertThat(getQueryRunner().tableExists(getSession(), "plain_hive")).isFalse();
     }
+
+    @Test
+    void createdTableIsRegisteredAsPaimonJavaRegistersIt()
+            throws Exception
+    {
+        assertUpdate("CREATE TABLE by_trino (dt varchar, id bigint, v varchar, price decimal(10, 2)) COMMENT 'sales' " +
+                "WITH (primary_key = ARRAY['dt', 'id'], partitioned_by = ARRAY['dt'], bucket = 2, options = ARRAY['file.format=orc'])");
+        paimon.createTable(DATABASE, "by_paimon", Schema.newBuilder()
+                .column("dt", DataTypes.STRING().notNull())
+                .column("id", DataTypes.BIGINT().notNull())
+                .column("v", DataTypes.STRING())
+                .column("price", DataTypes.DECIMAL(10, 2))
+                .partitionKeys("dt")
+                .primaryKey("dt", "id")
+                .option("bucket", "2")
+                .option("file.format", "orc")
+                .comment("sales")
+                .build());
+        try {
+            Table trinos = paimon.hiveMetastoreEntry(DATABASE, "by_trino");
+            Table paimons = paimon.hiveMetastoreEntry(DATABASE, "by_paimon");
+            // Hive 4's metastore makes both external tables whose files are purged with them
+            assertThat(trinos.getTableType()).isEqualTo(paimons.getTableType());
+            assertThat(withoutDdlTime(trinos.getParameters())).isEqualTo(withoutDdlTime(paimons.getParameters()));
+            assertThat(trinos.getPartitionKeys()).isEqualTo(paimons.getPartitionKeys());
+            assertThat(trinos.getRetention()).isEqualTo(paimons.getRetention());
+            assertThat(trinos.getSd().getCols()).isEqualTo(paimons.getSd().getCols());
+            assertThat(trinos.getSd().getInputFormat()).isEqualTo(paimons.getSd().getInputFormat());
+            assertThat(trinos.getSd().getOutputFormat()).isEqualTo(paimons.getSd().getOutputFormat());
+            assertThat(trinos.getSd().getSerdeInfo()).isEqualTo(paimons.getSd().getSerdeInfo());
+            assertThat(trinos.getSd().getLocation()).isEqualTo(paimons.getSd().getLocation().replace("/by_paimon", "/by_trino"));
+
+            // rows written by Trino into each table read back alike through Paimon Java's catalog
+            for (String table : List.of("by_trino", "by_paimon")) {
+                assertUpdate("INSERT INTO %s VALUES ('d1', 1, 'a', 1.50), ('d1', 2, 'b', 2.00), ('d2', 1, 'c', 0.25)".formatted(table), 3);
+                assertUpdate("UPDATE %s SET v = 'B' WHERE id = 2".formatted(table), 1);
+            }
+            List<String> expected = PaimonJavaCatalog.readRows(paimon.getTable(DATABASE, "by_paimon"));
+            assertThat(expected).hasSize(3);
+            assertThat(PaimonJavaCatalog.readRows(paimon.getTable(DATABASE, "by_trino"))).isEqualTo(expected);
+            assertThat(computeActual("SELECT dt, id, v FROM by_trino ORDER BY dt, id").getMaterializedRows())
+                    .map(Object::toString)
+                    .containsExactly("[d1, 1, a]", "[d1, 2, B]", "[d2, 1, c]");
+        }
+        finally {
+            assertUpdate("DROP TABLE IF EXISTS by_trino");
+            paimon.dropTable(DATABASE, "by_paimon");
+        }
+    }
+
+    @Test
+    void schemaAndTableLifecycleIsSeenByPaimonJava()
+    {
+        assertUpdate("CREATE SCHEMA made_here");
+        assertThat(paimon.listDatabases()).contains("made_here");
+        assertUpdate("CREATE TABLE made_here.t (id bigint, v varchar) WITH (primary_key = ARRAY['id'], bucket = 1)");
+        assertUpdate("INSERT INTO made_here.t VALUES (1, 'one'), (2, 'two')", 2);
+        assertUpdate("ALTER TABLE made_here.t ADD COLUMN w integer");
+        assertThat(paimon.getTable("made_here", "t").rowType().getFieldNames()).containsExactly("id", "v", "w");
+        assertUpdate("ALTER TABLE made_here.t RENAME TO made_here.renamed");
+        assertThat(PaimonJavaCatalog.readRows(paimon.getTable("made_here", "renamed"))).hasSize(2);
+        assertThat(root.resolve("warehouse/made_here.db/renamed/schema")).isDirectory();
+        assertThat(root.resolve("warehouse/made_here.db/t")).doesNotExist();
+        assertQuery("SELECT id, v, w FROM made_here.renamed", "VALUES (1, 'one', NULL), (2, 'two', NULL)");
+        assertQueryFails("DROP SCHEMA made_here", ".*non-empty schema.*");
+        assertUpdate("DROP TABLE made_here.renamed");
+        assertThat(root.resolve("warehouse/made_here.db/renamed")).doesNotExist();
+        assertUpdate("DROP SCHEMA made_here");
+        assertThat(paimon.listDatabases()).doesNotContain("made_here");
+    }
+
+    @Test
+    void createOverNonPaimonTableIsRefused()
+    {
+        assertQueryFails("CREATE TABLE plain_hive (x integer)", ".*Catalog 'paimon': table lake.plain_hive already exists in the metastore and is not a Paimon table");
+    }
+
+    @Test
+    void unreachableMetastoreNamesCatalog()
+            throws Exception
+    {
+        getQueryRunner().createCatalog("unreachable", "paimon", ImmutableMap.of(
+                "paimon.catalog.type", "hive_metastore",
+                "hive.metastore.uri", "thrift://127.0.0.1:1",
+                "hive.metastore.thrift.client.max-retries", "0",
+                "paimon.warehouse", root.resolve("elsewhere").toUri().toString(),
+                "fs.native-local.enabled", "true",
+                "local.location", "/"));
+        assertQueryFails("SELECT * FROM unreachable.lake.orders", "Catalog 'unreachable': the Hive metastore failed to read table lake.orders.*");
+    }
+
+    private static Map<String, String> withoutDdlTime(Map<String, String> parameters)
+    {
+        Map<String, String> copy = new HashMap<>(parameters);
+        copy.remove("transient_lastDdlTime");
+        return copy;
+    }
 }
