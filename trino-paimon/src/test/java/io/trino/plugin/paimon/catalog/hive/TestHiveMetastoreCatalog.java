@@ -32,12 +32,19 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import static com.google.common.io.MoreFiles.deleteRecursively;
 import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
+import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
+import static io.trino.testing.assertions.TrinoExceptionAssert.assertThatTrinoException;
+import static java.util.concurrent.TimeUnit.MINUTES;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -232,6 +239,55 @@ final class TestHiveMetastoreCatalog
                 "fs.native-local.enabled", "true",
                 "local.location", "/"));
         assertQueryFails("SELECT * FROM unreachable.lake.orders", "Catalog 'unreachable': the Hive metastore failed to read table lake.orders.*");
+    }
+
+    /**
+     * Trino and Paimon Java's HiveCatalog commit to one table at the same time: every commit lands once or fails
+     * cleanly (Trino's with TRANSACTION_CONFLICT when Paimon Java's commit wrote one of its buckets), and the table
+     * holds exactly the rows of the commits that landed, read alike by both.
+     */
+    @Test
+    void trinoAndPaimonJavaCommitAtOnceLoseNothing()
+            throws Exception
+    {
+        assertUpdate("CREATE TABLE race (id integer, v varchar) WITH (primary_key = ARRAY['id'], bucket = 2, options = ARRAY['write-only=true'])");
+        int commits = 4;
+        ExecutorService executor = Executors.newFixedThreadPool(2);
+        try {
+            Future<List<Integer>> trino = executor.submit(() -> {
+                List<Integer> landed = new ArrayList<>();
+                for (int commit = 0; commit < commits; commit++) {
+                    try {
+                        getQueryRunner().execute("INSERT INTO race VALUES (%s, 'trino')".formatted(commit));
+                        landed.add(commit);
+                    }
+                    catch (RuntimeException e) {
+                        assertThatTrinoException(e).hasErrorCode(TRANSACTION_CONFLICT);
+                    }
+                }
+                return landed;
+            });
+            Future<List<Integer>> paimonJava = executor.submit(() -> {
+                List<Integer> landed = new ArrayList<>();
+                for (int commit = 0; commit < commits; commit++) {
+                    int key = 100 + commit;
+                    PaimonJavaCatalog.write(paimon.getTable(DATABASE, "race"), List.of(GenericRow.of(key, BinaryString.fromString("paimon"))));
+                    landed.add(key);
+                }
+                return landed;
+            });
+            List<Integer> trinoKeys = trino.get(3, MINUTES);
+            List<Integer> paimonKeys = paimonJava.get(3, MINUTES);
+            assertThat(trinoKeys).as("Trino's commits that landed").isNotEmpty();
+            List<Integer> expected = new ArrayList<>(trinoKeys);
+            expected.addAll(paimonKeys);
+            assertThat(computeActual("SELECT id FROM race").getOnlyColumnAsSet()).containsExactlyInAnyOrderElementsOf(expected);
+            assertThat(PaimonJavaCatalog.readRows(paimon.getTable(DATABASE, "race"))).hasSize(expected.size());
+        }
+        finally {
+            executor.shutdownNow();
+            assertUpdate("DROP TABLE race");
+        }
     }
 
     private static Map<String, String> withoutDdlTime(Map<String, String> parameters)
