@@ -30,6 +30,7 @@ import org.apache.paimon.types.DataTypes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -287,6 +288,23 @@ final class TestHiveMetastoreCatalog
         finally {
             executor.shutdownNow();
             assertUpdate("DROP TABLE race");
+        }
+    }
+
+    @Test
+    void entryWithoutSchemaFilesNamesCatalogTableAndLocation()
+            throws Exception
+    {
+        paimon.createTable(DATABASE, "gone", Schema.newBuilder()
+                .column("id", DataTypes.INT())
+                .build());
+        String location = paimon.hiveMetastoreEntry(DATABASE, "gone").getSd().getLocation();
+        deleteRecursively(Path.of(URI.create(location)), ALLOW_INSECURE);
+        try {
+            assertQueryFails("SELECT * FROM gone", "\\QCatalog 'paimon': table lake.gone is registered at " + location + ", but no Paimon schema file is there\\E");
+        }
+        finally {
+            paimon.hiveMetastoreClient().dropTable(DATABASE, "gone");
         }
     }
 
