@@ -32,14 +32,16 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 /**
  * A real Hive Metastore 4.0.1 with an embedded Derby database, listening on 127.0.0.1, in its own JVM on JDK 17 (Hive
- * 4 needs {@code Subject.getSubject}, which JDK 24 and newer refuse). Its class path is resolved by Maven from
- * {@code testing/hive-metastore/pom.xml}, so none of its libraries reaches the tests' or the plugin's class path.
+ * 4 needs {@code Subject.getSubject}, which JDK 24 and newer refuse), its Derby tables made by Hive's schema tool. Its
+ * class path and distribution are resolved by Maven from {@code testing/hive-metastore/pom.xml}, so none of its
+ * libraries reaches the tests' or the plugin's class path.
  */
 public final class HiveMetastoreServer
         implements AutoCloseable
 {
     private static final Duration STARTUP_TIMEOUT = Duration.ofMinutes(3);
     private static final String MAIN_CLASS = "org.apache.hadoop.hive.metastore.HiveMetaStore";
+    private static final String SCHEMA_TOOL_CLASS = "org.apache.hadoop.hive.metastore.tools.schematool.MetastoreSchemaTool";
 
     private final Path directory;
     private final Process process;
@@ -58,14 +60,27 @@ public final class HiveMetastoreServer
     {
         Path directory = Files.createTempDirectory("hive-metastore");
         int port = freePort();
+        String classPath = classPath();
+        String database = "-Djavax.jdo.option.ConnectionURL=jdbc:derby:;databaseName=" + directory.resolve("metastore_db") + ";create=true";
+        // Hive's own schema scripts make the tables of transactions and locks too, which DataNucleus would not
+        ProcessBuilder schemaTool = new ProcessBuilder(javaExecutable(), "-cp", classPath, database, "-Dmetastore.schema.verification=false",
+                "-Dderby.stream.error.file=" + directory.resolve("derby.log"),
+                SCHEMA_TOOL_CLASS, "-dbType", "derby", "-initSchema")
+                .redirectErrorStream(true)
+                .redirectOutput(directory.resolve("schematool.log").toFile());
+        schemaTool.environment().put("METASTORE_HOME", metastoreHome().toString());
+        Process initialization = schemaTool.start();
+        if (!initialization.waitFor(STARTUP_TIMEOUT.toSeconds(), TimeUnit.SECONDS) || initialization.exitValue() != 0) {
+            initialization.destroyForcibly();
+            throw new IllegalStateException("Hive's schema tool failed: " + Files.readString(directory.resolve("schematool.log"), UTF_8));
+        }
         List<String> command = new ArrayList<>(List.of(
                 javaExecutable(),
                 "-Xmx512m",
-                "-cp", classPath(),
+                "-cp", classPath,
                 "-Dmetastore.warehouse.dir=" + warehouse.toUri(),
-                "-Djavax.jdo.option.ConnectionURL=jdbc:derby:;databaseName=" + directory.resolve("metastore_db") + ";create=true",
+                database,
                 "-Dmetastore.schema.verification=false",
-                "-Ddatanucleus.schema.autoCreateAll=true",
                 "-Dderby.stream.error.file=" + directory.resolve("derby.log"),
                 MAIN_CLASS,
                 "-p", String.valueOf(port)));
@@ -155,20 +170,40 @@ public final class HiveMetastoreServer
     private static synchronized String classPath()
             throws IOException, InterruptedException
     {
-        Path root = repositoryRoot();
-        Path pom = root.resolve("testing/hive-metastore/pom.xml");
-        Path classPathFile = root.resolve("testing/hive-metastore/target/classpath.txt");
+        Path classPathFile = repositoryRoot().resolve("testing/hive-metastore/target/classpath.txt");
         if (!Files.exists(classPathFile)) {
-            Process maven = new ProcessBuilder(root.resolve("mvnw").toString(), "-B", "-q", "-f", pom.toString(),
-                    "dependency:build-classpath", "-Dmdep.outputFile=" + classPathFile)
-                    .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .start();
-            if (!maven.waitFor(10, TimeUnit.MINUTES) || maven.exitValue() != 0 || !Files.exists(classPathFile)) {
-                throw new IllegalStateException("Cannot resolve the Hive metastore's class path from " + pom);
-            }
+            maven("dependency:build-classpath", "-Dmdep.outputFile=" + classPathFile);
         }
         return Files.readString(classPathFile, UTF_8).trim();
+    }
+
+    /** The metastore's binary distribution, for its schema scripts, unpacked once by Maven. */
+    private static synchronized Path metastoreHome()
+            throws IOException, InterruptedException
+    {
+        Path home = repositoryRoot().resolve("testing/hive-metastore/target/metastore-home/apache-hive-metastore-4.0.1-bin");
+        if (!Files.isDirectory(home)) {
+            maven("dependency:unpack", "-Dartifact=org.apache.hive:hive-standalone-metastore-server:4.0.1:tar.gz:bin",
+                    "-DoutputDirectory=" + home.getParent());
+        }
+        return home;
+    }
+
+    private static void maven(String... goalAndProperties)
+            throws IOException, InterruptedException
+    {
+        Path root = repositoryRoot();
+        Path pom = root.resolve("testing/hive-metastore/pom.xml");
+        List<String> command = new ArrayList<>(List.of(root.resolve("mvnw").toString(), "-B", "-q", "-f", pom.toString()));
+        command.addAll(List.of(goalAndProperties));
+        Process maven = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        if (!maven.waitFor(10, TimeUnit.MINUTES) || maven.exitValue() != 0) {
+            maven.destroyForcibly();
+            throw new IllegalStateException("Maven failed: " + String.join(" ", command));
+        }
     }
 
     private static Path repositoryRoot()

@@ -19,7 +19,14 @@ import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import io.trino.plugin.paimon.testing.PaimonQueryRunner;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.QueryRunner;
+import org.apache.hadoop.hive.metastore.IMetaStoreClient;
 import org.apache.hadoop.hive.metastore.api.FieldSchema;
+import org.apache.hadoop.hive.metastore.api.LockComponent;
+import org.apache.hadoop.hive.metastore.api.LockLevel;
+import org.apache.hadoop.hive.metastore.api.LockRequest;
+import org.apache.hadoop.hive.metastore.api.LockResponse;
+import org.apache.hadoop.hive.metastore.api.LockState;
+import org.apache.hadoop.hive.metastore.api.LockType;
 import org.apache.hadoop.hive.metastore.api.SerDeInfo;
 import org.apache.hadoop.hive.metastore.api.StorageDescriptor;
 import org.apache.hadoop.hive.metastore.api.Table;
@@ -288,6 +295,42 @@ final class TestHiveMetastoreCatalog
         finally {
             executor.shutdownNow();
             assertUpdate("DROP TABLE race");
+        }
+    }
+
+    /**
+     * With {@code paimon.lock.enabled}, a commit publishes its snapshot holding the metastore's exclusive table lock,
+     * the lock Paimon Java's HiveCatalog takes with {@code lock.enabled}: while another client holds it, Trino's
+     * INSERT waits, and it lands once the lock is released.
+     */
+    @Test
+    void commitsWaitForTheMetastoreTableLock()
+            throws Exception
+    {
+        getQueryRunner().createCatalog("locked", "paimon", ImmutableMap.<String, String>builder()
+                .putAll(catalogProperties(metastore.uri(), root.resolve("warehouse")))
+                .put("paimon.lock.enabled", "true")
+                .buildOrThrow());
+        assertUpdate("CREATE TABLE guarded (id integer, v varchar) WITH (primary_key = ARRAY['id'], bucket = 1)");
+        IMetaStoreClient client = paimon.hiveMetastoreClient();
+        LockComponent component = new LockComponent(LockType.EXCLUSIVE, LockLevel.TABLE, DATABASE);
+        component.setTablename("guarded");
+        LockResponse lock = client.lock(new LockRequest(List.of(component), "test", "localhost"));
+        assertThat(lock.getState()).isEqualTo(LockState.ACQUIRED);
+        ExecutorService executor = Executors.newSingleThreadExecutor();
+        try {
+            Future<?> insert = executor.submit(() -> getQueryRunner().execute("INSERT INTO locked.lake.guarded VALUES (1, 'trino')"));
+            // an INSERT without the lock lands within a few seconds, even on two busy cores
+            Thread.sleep(15_000);
+            assertThat(insert.isDone()).as("INSERT done while another client holds the table lock").isFalse();
+            assertThat(computeActual("SELECT count(*) FROM guarded").getOnlyValue()).isEqualTo(0L);
+            client.unlock(lock.getLockid());
+            insert.get(1, MINUTES);
+            assertQuery("SELECT id, v FROM guarded", "VALUES (1, 'trino')");
+        }
+        finally {
+            executor.shutdownNow();
+            assertUpdate("DROP TABLE guarded");
         }
     }
 
