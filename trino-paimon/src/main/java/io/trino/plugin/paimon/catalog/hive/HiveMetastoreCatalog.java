@@ -25,7 +25,7 @@ import io.trino.plugin.hive.metastore.thrift.ThriftMetastore;
 import io.trino.plugin.hive.metastore.thrift.ThriftMetastoreFactory;
 import io.trino.plugin.paimon.PaimonConfig;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
-import io.trino.plugin.paimon.catalog.PaimonCatalog;
+import io.trino.plugin.paimon.catalog.ServiceCatalog;
 import io.trino.plugin.paimon.catalog.SnapshotPublisher;
 import io.trino.plugin.paimon.format.MetadataCache;
 import io.trino.plugin.paimon.format.schema.SchemaFiles;
@@ -53,6 +53,7 @@ import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
 import static io.trino.plugin.paimon.catalog.hive.PaimonTableEntry.PARTITIONED_TABLE_OPTION;
 import static io.trino.plugin.paimon.catalog.hive.PaimonTableEntry.isExternal;
 import static io.trino.plugin.paimon.catalog.hive.PaimonTableEntry.isPaimonTable;
+import static io.trino.plugin.paimon.table.TableOptions.booleanOption;
 import static io.trino.spi.ErrorType.USER_ERROR;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.spi.StandardErrorCode.SCHEMA_ALREADY_EXISTS;
@@ -68,12 +69,10 @@ import static java.util.Objects.requireNonNull;
  * database's location.
  */
 public class HiveMetastoreCatalog
-        implements PaimonCatalog
+        extends ServiceCatalog
 {
     private final String catalogName;
     private final ThriftMetastoreFactory metastoreFactory;
-    private final FileSystemCatalog files;
-    private final Location warehouse;
     private final boolean lockEnabled;
     private final boolean syncAllProperties;
 
@@ -86,18 +85,11 @@ public class HiveMetastoreCatalog
             HiveMetastoreCatalogConfig hiveConfig,
             MetadataCache metadataCache)
     {
+        super(new FileSystemCatalog(fileSystemFactory, Location.of(requireNonNull(config.getWarehouse(), "paimon.warehouse is null")), metadataCache));
         this.catalogName = catalogName.toString();
         this.metastoreFactory = requireNonNull(metastoreFactory, "metastoreFactory is null");
-        this.warehouse = Location.of(requireNonNull(config.getWarehouse(), "paimon.warehouse is null"));
-        this.files = new FileSystemCatalog(fileSystemFactory, warehouse, metadataCache);
         this.lockEnabled = hiveConfig.isLockEnabled();
         this.syncAllProperties = hiveConfig.isSyncAllProperties();
-    }
-
-    @Override
-    public MetadataCache metadataCache()
-    {
-        return files.metadataCache();
     }
 
     @Override
@@ -105,12 +97,6 @@ public class HiveMetastoreCatalog
     {
         // a table's files may live anywhere the metastore says: forget everything rather than ask the metastore
         files.flushMetadataCache(Optional.empty(), Optional.empty());
-    }
-
-    @Override
-    public TrinoFileSystem fileSystem(ConnectorSession session)
-    {
-        return files.fileSystem(session);
     }
 
     @Override
@@ -204,18 +190,6 @@ public class HiveMetastoreCatalog
             throw new TrinoException(PAIMON_INVALID_METADATA, "Catalog '%s': table %s is registered at %s, but no Paimon schema file is there".formatted(catalogName, tableName, location));
         }
         return table;
-    }
-
-    @Override
-    public List<String> listBranches(ConnectorSession session, PaimonTable table)
-    {
-        return files.listBranches(session, table);
-    }
-
-    @Override
-    public PaimonTable loadSchemaVersion(ConnectorSession session, PaimonTable table, long schemaId)
-    {
-        return files.loadSchemaVersion(session, table, schemaId);
     }
 
     @Override
@@ -368,7 +342,7 @@ public class HiveMetastoreCatalog
     @Override
     public void checkCommitsAreExclusive(ConnectorSession session, PaimonTable table)
     {
-        if (Boolean.parseBoolean(table.schema().options().getOrDefault(PARTITIONED_TABLE_OPTION, "false")) && !table.schema().partitionKeys().isEmpty()) {
+        if (booleanOption(table.name().toString(), table.schema().options(), PARTITIONED_TABLE_OPTION, false) && !table.schema().partitionKeys().isEmpty()) {
             throw new TrinoException(NOT_SUPPORTED, "Catalog '%s': writing table %s is not supported: its partitions are registered in the metastore (%s)".formatted(catalogName, table.name(), PARTITIONED_TABLE_OPTION));
         }
         files.checkCommitsAreExclusive(session, table);
@@ -386,7 +360,7 @@ public class HiveMetastoreCatalog
 
     private boolean lockEnabled(PaimonTable table)
     {
-        return lockEnabled || Boolean.parseBoolean(table.schema().options().getOrDefault("lock.enabled", "false"));
+        return lockEnabled || booleanOption(table.name().toString(), table.schema().options(), "lock.enabled", false);
     }
 
     /** Runs an action holding the metastore's exclusive lock on the table, the lock Paimon's HiveCatalog takes. */

@@ -30,6 +30,7 @@ import java.util.Optional;
 import java.util.Set;
 
 import static io.trino.plugin.paimon.catalog.hive.HiveTypeNames.hiveTypeName;
+import static io.trino.plugin.paimon.table.TableOptions.booleanOption;
 
 /**
  * A Paimon table's entry in a Hive Metastore, as Paimon's HiveCatalog writes it: {@code table_type=PAIMON}, Paimon's
@@ -168,7 +169,7 @@ final class PaimonTableEntry
         storage.setSerdeInfo(serde);
 
         boolean partitionsInMetastore = !schema.partitionKeys().isEmpty()
-                && Boolean.parseBoolean(schema.options().getOrDefault(PARTITIONED_TABLE_OPTION, "false"));
+                && booleanOption(table.getDbName() + "." + table.getTableName(), schema.options(), PARTITIONED_TABLE_OPTION, false);
         Set<String> partitionKeys = partitionsInMetastore ? Set.copyOf(schema.partitionKeys()) : Set.of();
         if (partitionsInMetastore) {
             List<FieldSchema> keys = new ArrayList<>();

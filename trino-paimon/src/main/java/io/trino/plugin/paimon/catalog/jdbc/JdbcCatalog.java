@@ -16,11 +16,10 @@ package io.trino.plugin.paimon.catalog.jdbc;
 import com.google.common.collect.ImmutableSet;
 import com.google.inject.Inject;
 import io.trino.filesystem.Location;
-import io.trino.filesystem.TrinoFileSystem;
 import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.plugin.paimon.PaimonConfig;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
-import io.trino.plugin.paimon.catalog.PaimonCatalog;
+import io.trino.plugin.paimon.catalog.ServiceCatalog;
 import io.trino.plugin.paimon.catalog.SnapshotPublisher;
 import io.trino.plugin.paimon.format.MetadataCache;
 import io.trino.plugin.paimon.format.schema.TableSchema;
@@ -41,7 +40,7 @@ import java.util.function.BooleanSupplier;
 import static com.google.common.base.Preconditions.checkArgument;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_CATALOG_ERROR;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
-import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION;
+import static io.trino.plugin.paimon.table.TableOptions.booleanOption;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.spi.StandardErrorCode.SCHEMA_ALREADY_EXISTS;
 import static io.trino.spi.StandardErrorCode.SCHEMA_NOT_EMPTY;
@@ -56,7 +55,7 @@ import static java.util.Objects.requireNonNull;
  * enabled, schema changes and snapshot commits hold Paimon's lock row of the table ({@link JdbcTableLock}).
  */
 public class JdbcCatalog
-        implements PaimonCatalog
+        extends ServiceCatalog
 {
     // Paimon's system database, which holds its global system tables
     private static final String SYSTEM_DATABASE = "sys";
@@ -64,7 +63,6 @@ public class JdbcCatalog
     // the schemes of object stores, whose commits Paimon locks when lock.enabled is not set
     private static final Set<String> OBJECT_STORE_SCHEMES = ImmutableSet.of("s3", "s3a", "s3n", "gs", "oss", "abfs", "abfss", "wasb", "wasbs", "cosn", "obs");
 
-    private final FileSystemCatalog files;
     private final JdbcConnections connections;
     private final JdbcCatalogTables catalogTables;
     private final JdbcTableLock lock;
@@ -74,8 +72,8 @@ public class JdbcCatalog
     @Inject
     public JdbcCatalog(TrinoFileSystemFactory fileSystemFactory, PaimonConfig config, JdbcCatalogConfig jdbcConfig, MetadataCache metadataCache, JdbcConnections connections)
     {
+        super(new FileSystemCatalog(fileSystemFactory, Location.of(config.getWarehouse()), metadataCache));
         Location warehouse = Location.of(config.getWarehouse());
-        this.files = new FileSystemCatalog(fileSystemFactory, warehouse, metadataCache);
         this.connections = requireNonNull(connections, "connections is null");
         this.catalogTables = new JdbcCatalogTables(connections);
         JdbcDialect dialect = JdbcDialect.fromUri(jdbcConfig.getUri())
@@ -86,21 +84,9 @@ public class JdbcCatalog
     }
 
     @Override
-    public MetadataCache metadataCache()
-    {
-        return files.metadataCache();
-    }
-
-    @Override
     public void flushMetadataCache(Optional<String> schemaName, Optional<String> tableName)
     {
         files.flushMetadataCache(schemaName, tableName);
-    }
-
-    @Override
-    public TrinoFileSystem fileSystem(ConnectorSession session)
-    {
-        return files.fileSystem(session);
     }
 
     @Override
@@ -165,18 +151,6 @@ public class JdbcCatalog
                     .formatted(tableName, connections.description(), files.tableLocation(tableName)));
         }
         return table;
-    }
-
-    @Override
-    public List<String> listBranches(ConnectorSession session, PaimonTable table)
-    {
-        return files.listBranches(session, table);
-    }
-
-    @Override
-    public PaimonTable loadSchemaVersion(ConnectorSession session, PaimonTable table, long schemaId)
-    {
-        return files.loadSchemaVersion(session, table, schemaId);
     }
 
     @Override
@@ -317,14 +291,7 @@ public class JdbcCatalog
         if (lockEnabled.isPresent()) {
             return lockEnabled.get();
         }
-        String option = tableOptions.get(LOCK_ENABLED_OPTION);
-        if (option == null) {
-            return objectStore;
-        }
-        if (option.equalsIgnoreCase("true") || option.equalsIgnoreCase("false")) {
-            return Boolean.parseBoolean(option);
-        }
-        throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "Table %s: option %s must be true or false, not '%s'".formatted(tableName, LOCK_ENABLED_OPTION, option));
+        return booleanOption(tableName.toString(), tableOptions, LOCK_ENABLED_OPTION, objectStore);
     }
 
     private void removeFolder(ConnectorSession session, SchemaTableName tableName, RuntimeException failure)

@@ -17,9 +17,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.common.collect.ImmutableList;
 import io.trino.filesystem.Location;
-import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
-import io.trino.plugin.paimon.catalog.PaimonCatalog;
+import io.trino.plugin.paimon.catalog.ServiceCatalog;
 import io.trino.plugin.paimon.catalog.SnapshotPublisher;
 import io.trino.plugin.paimon.catalog.rest.RestClient.Response;
 import io.trino.plugin.paimon.format.MetadataCache;
@@ -59,7 +58,7 @@ import static java.util.Objects.requireNonNull;
  * {@link FileSystemCatalog} that works on locations only.
  */
 public class RestCatalog
-        implements PaimonCatalog
+        extends ServiceCatalog
 {
     private static final String TABLE_DEFAULT_PREFIX = "table-default.";
     // Paimon's table types other than file-store tables (format, object, iceberg tables); a file-store table has none or "table"
@@ -68,13 +67,12 @@ public class RestCatalog
     private static final String BRANCH_SUFFIX = "$branch_";
 
     private final RestClient client;
-    private final FileSystemCatalog files;
     private final MetadataCache metadataCache;
 
     public RestCatalog(RestClient client, FileSystemCatalog files, MetadataCache metadataCache)
     {
+        super(files);
         this.client = requireNonNull(client, "client is null");
-        this.files = requireNonNull(files, "files is null");
         this.metadataCache = requireNonNull(metadataCache, "metadataCache is null");
     }
 
@@ -97,12 +95,6 @@ public class RestCatalog
         }
         // tables of one database lie wherever the server put them
         metadataCache.flush();
-    }
-
-    @Override
-    public TrinoFileSystem fileSystem(ConnectorSession session)
-    {
-        return files.fileSystem(session);
     }
 
     @Override
@@ -202,18 +194,6 @@ public class RestCatalog
             throw new TrinoException(PAIMON_INVALID_METADATA, "Catalog '%s': table %s is registered at %s, where there is no Paimon schema file".formatted(client.catalogName(), tableName, location));
         }
         return loaded;
-    }
-
-    @Override
-    public List<String> listBranches(ConnectorSession session, PaimonTable table)
-    {
-        return files.listBranches(session, table);
-    }
-
-    @Override
-    public PaimonTable loadSchemaVersion(ConnectorSession session, PaimonTable table, long schemaId)
-    {
-        return files.loadSchemaVersion(session, table, schemaId);
     }
 
     /**
