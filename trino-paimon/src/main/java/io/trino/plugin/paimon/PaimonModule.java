@@ -28,6 +28,7 @@ import io.trino.plugin.paimon.catalog.rest.RestCatalogModule;
 import io.trino.plugin.paimon.format.MetadataCache;
 import io.trino.plugin.paimon.metadata.Compactions;
 import io.trino.plugin.paimon.metadata.PaimonTableProperties;
+import io.trino.plugin.paimon.metadata.PaimonViews;
 import io.trino.plugin.paimon.procedure.BucketCompactor;
 import io.trino.plugin.paimon.procedure.CompactionFragment;
 import io.trino.plugin.paimon.procedure.ExpireSnapshotsTableProcedure;
@@ -83,6 +84,7 @@ public class PaimonModule
         binder.bind(SortedRunMerger.class).to(BucketCompactor.class);
         binder.bind(LookupCompactor.class).in(Scopes.SINGLETON);
         binder.bind(Compactions.class).in(Scopes.SINGLETON);
+        binder.bind(PaimonViews.class).in(Scopes.SINGLETON);
         jsonCodecBinder(binder).bindJsonCodec(CompactionFragment.class);
         tableProcedures.addBinding().toProvider(OptimizeTableProcedure.class).in(Scopes.SINGLETON);
 

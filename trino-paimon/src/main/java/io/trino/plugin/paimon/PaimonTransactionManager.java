@@ -19,6 +19,7 @@ import io.trino.plugin.base.classloader.ClassLoaderSafeConnectorMetadata;
 import io.trino.plugin.paimon.catalog.PaimonCatalog;
 import io.trino.plugin.paimon.metadata.Compactions;
 import io.trino.plugin.paimon.metadata.PaimonMetadata;
+import io.trino.plugin.paimon.metadata.PaimonViews;
 import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
 import io.trino.plugin.paimon.write.WriteFragment;
 import io.trino.spi.connector.ConnectorMetadata;
@@ -42,12 +43,14 @@ public class PaimonTransactionManager
     private final JsonCodec<WriteFragment> fragmentCodec;
     private final Compactions compactions;
     private final PaimonPageSourceProvider pageSources;
+    private final PaimonViews views;
     private final Map<ConnectorTransactionHandle, ConnectorMetadata> transactions = new ConcurrentHashMap<>();
     private final Map<ConnectorTransactionHandle, PaimonMetadata> unwrapped = new ConcurrentHashMap<>();
 
     @Inject
-    public PaimonTransactionManager(PaimonCatalog catalog, TypeManager typeManager, JsonCodec<WriteFragment> fragmentCodec, Compactions compactions, PaimonPageSourceProvider pageSources)
+    public PaimonTransactionManager(PaimonCatalog catalog, TypeManager typeManager, JsonCodec<WriteFragment> fragmentCodec, Compactions compactions, PaimonPageSourceProvider pageSources, PaimonViews views)
     {
+        this.views = requireNonNull(views, "views is null");
         this.pageSources = requireNonNull(pageSources, "pageSources is null");
         this.compactions = requireNonNull(compactions, "compactions is null");
         this.catalog = requireNonNull(catalog, "catalog is null");
@@ -57,7 +60,7 @@ public class PaimonTransactionManager
 
     public void begin(ConnectorTransactionHandle transaction)
     {
-        PaimonMetadata paimonMetadata = new PaimonMetadata(catalog, typeManager, fragmentCodec, compactions, pageSources);
+        PaimonMetadata paimonMetadata = new PaimonMetadata(catalog, typeManager, fragmentCodec, compactions, pageSources, views);
         ConnectorMetadata metadata = new ClassLoaderSafeConnectorMetadata(paimonMetadata, getClass().getClassLoader());
         ConnectorMetadata previous = transactions.putIfAbsent(transaction, metadata);
         checkArgument(previous == null, "Transaction already exists: %s", transaction);

@@ -18,11 +18,14 @@ import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.format.MetadataCache;
 import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.table.PaimonTable;
+import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.SchemaTableName;
 
 import java.util.List;
 import java.util.Optional;
+
+import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 
 /**
  * Where the connector finds Paimon's databases and tables, and how it registers, changes and commits them: a folder
@@ -110,4 +113,37 @@ public interface PaimonCatalog
 
     /** How commits to this table publish their snapshots. */
     SnapshotPublisher snapshotPublisher(ConnectorSession session, PaimonTable table);
+
+    /** Names of the views of a database, sorted; empty on catalogs that keep no views (Paimon keeps none in folders or JDBC). */
+    default List<String> listViews(ConnectorSession session, String database)
+    {
+        return List.of();
+    }
+
+    /** The view of this name, or empty when there is none (or the name is a table's). */
+    default Optional<PaimonView> loadView(ConnectorSession session, SchemaTableName viewName)
+    {
+        return Optional.empty();
+    }
+
+    /**
+     * Stores a view, replacing one of the same name when {@code replace} is set.
+     *
+     * @throws io.trino.spi.TrinoException ALREADY_EXISTS when the name is taken and not replaced, NOT_SUPPORTED on
+     * catalogs that keep no views
+     */
+    default void createView(ConnectorSession session, SchemaTableName viewName, PaimonView view, boolean replace)
+    {
+        throw viewsNotSupported(viewName);
+    }
+
+    default void dropView(ConnectorSession session, SchemaTableName viewName)
+    {
+        throw viewsNotSupported(viewName);
+    }
+
+    private static TrinoException viewsNotSupported(SchemaTableName viewName)
+    {
+        return new TrinoException(NOT_SUPPORTED, "View %s: Paimon keeps views only in Hive Metastore and REST catalogs (paimon.catalog.type)".formatted(viewName));
+    }
 }

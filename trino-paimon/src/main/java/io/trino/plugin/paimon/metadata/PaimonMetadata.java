@@ -70,6 +70,7 @@ import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.ConnectorTableLayout;
 import io.trino.spi.connector.ConnectorTableMetadata;
 import io.trino.spi.connector.ConnectorTableVersion;
+import io.trino.spi.connector.ConnectorViewDefinition;
 import io.trino.spi.connector.Constraint;
 import io.trino.spi.connector.ConstraintApplicationResult;
 import io.trino.spi.connector.LimitApplicationResult;
@@ -133,6 +134,7 @@ public class PaimonMetadata
 
     private final PaimonCatalog catalog;
     private final TypeMapping typeMapping;
+    private final PaimonViews views;
     private final JsonCodec<WriteFragment> fragmentCodec;
     private final SchemaEvolution schemaEvolution;
     private final TableMaintenance maintenance;
@@ -143,8 +145,9 @@ public class PaimonMetadata
     // by staging folder the compacted files of an optimize
     private final Map<String, Runnable> uncommittedWork = new LinkedHashMap<>();
 
-    public PaimonMetadata(PaimonCatalog catalog, TypeManager typeManager, JsonCodec<WriteFragment> fragmentCodec, Compactions compactions, PaimonPageSourceProvider pageSources)
+    public PaimonMetadata(PaimonCatalog catalog, TypeManager typeManager, JsonCodec<WriteFragment> fragmentCodec, Compactions compactions, PaimonPageSourceProvider pageSources, PaimonViews views)
     {
+        this.views = requireNonNull(views, "views is null");
         this.pageSources = requireNonNull(pageSources, "pageSources is null");
         this.compactions = requireNonNull(compactions, "compactions is null");
         this.catalog = requireNonNull(catalog, "catalog is null");
@@ -213,8 +216,42 @@ public class PaimonMetadata
             for (String table : catalog.listTables(session, database)) {
                 tables.add(new SchemaTableName(database, table));
             }
+            // Trino lists views among the tables
+            for (String view : catalog.listViews(session, database)) {
+                tables.add(new SchemaTableName(database, view));
+            }
         }
         return tables.build();
+    }
+
+    @Override
+    public List<SchemaTableName> listViews(ConnectorSession session, Optional<String> schemaName)
+    {
+        return views.listViews(session, databases(session, schemaName));
+    }
+
+    @Override
+    public Map<SchemaTableName, ConnectorViewDefinition> getViews(ConnectorSession session, Optional<String> schemaName)
+    {
+        return views.getViews(session, databases(session, schemaName));
+    }
+
+    @Override
+    public Optional<ConnectorViewDefinition> getView(ConnectorSession session, SchemaTableName viewName)
+    {
+        return views.getView(session, viewName);
+    }
+
+    @Override
+    public void createView(ConnectorSession session, SchemaTableName viewName, ConnectorViewDefinition definition, Map<String, Object> viewProperties, boolean replace)
+    {
+        views.createView(session, viewName, definition, viewProperties, replace);
+    }
+
+    @Override
+    public void dropView(ConnectorSession session, SchemaTableName viewName)
+    {
+        views.dropView(session, viewName);
     }
 
     /**
@@ -902,7 +939,12 @@ public class PaimonMetadata
         for (SchemaTableName tableName : tables) {
             try {
                 Optional<PaimonTable> table = loadTable(session, tableName);
-                table.ifPresent(paimonTable -> relations.add(RelationColumnsMetadata.forTable(tableName, tableMetadata(paimonTable).getColumns())));
+                if (table.isPresent()) {
+                    relations.add(RelationColumnsMetadata.forTable(tableName, tableMetadata(table.get()).getColumns()));
+                }
+                else {
+                    views.getView(session, tableName).ifPresent(view -> relations.add(RelationColumnsMetadata.forView(tableName, view.getColumns())));
+                }
             }
             catch (TrinoException e) {
                 if (!isBrokenTable(e)) {

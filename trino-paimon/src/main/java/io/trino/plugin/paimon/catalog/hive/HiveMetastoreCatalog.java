@@ -25,6 +25,7 @@ import io.trino.plugin.hive.metastore.thrift.ThriftMetastore;
 import io.trino.plugin.hive.metastore.thrift.ThriftMetastoreFactory;
 import io.trino.plugin.paimon.PaimonConfig;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
+import io.trino.plugin.paimon.catalog.PaimonView;
 import io.trino.plugin.paimon.catalog.ServiceCatalog;
 import io.trino.plugin.paimon.catalog.SnapshotPublisher;
 import io.trino.plugin.paimon.format.MetadataCache;
@@ -37,6 +38,7 @@ import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.SchemaNotFoundException;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.TableNotFoundException;
+import io.trino.spi.connector.ViewNotFoundException;
 
 import java.io.IOException;
 import java.util.HashMap;
@@ -53,8 +55,10 @@ import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
 import static io.trino.plugin.paimon.catalog.hive.PaimonTableEntry.PARTITIONED_TABLE_OPTION;
 import static io.trino.plugin.paimon.catalog.hive.PaimonTableEntry.isExternal;
 import static io.trino.plugin.paimon.catalog.hive.PaimonTableEntry.isPaimonTable;
+import static io.trino.plugin.paimon.catalog.hive.PaimonViewEntry.VIRTUAL_VIEW;
 import static io.trino.plugin.paimon.table.TableOptions.booleanOption;
 import static io.trino.spi.ErrorType.USER_ERROR;
+import static io.trino.spi.StandardErrorCode.ALREADY_EXISTS;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.spi.StandardErrorCode.SCHEMA_ALREADY_EXISTS;
 import static io.trino.spi.StandardErrorCode.SCHEMA_NOT_EMPTY;
@@ -333,6 +337,73 @@ public class HiveMetastoreCatalog
         finally {
             files.metadataCache().flush(location.get());
         }
+    }
+
+    @Override
+    public List<String> listViews(ConnectorSession session, String database)
+    {
+        ThriftMetastore metastore = metastore(session);
+        return call("list views of schema '%s'".formatted(database), () -> metastore.getTables(database)).stream()
+                .filter(table -> VIRTUAL_VIEW.equals(table.getTableType()))
+                .map(TableMeta::getTableName)
+                .filter(view -> getEntry(session, new SchemaTableName(database, view)).filter(PaimonViewEntry::isPaimonView).isPresent())
+                .sorted()
+                .collect(toImmutableList());
+    }
+
+    @Override
+    public Optional<PaimonView> loadView(ConnectorSession session, SchemaTableName viewName)
+    {
+        return getEntry(session, viewName)
+                .filter(PaimonViewEntry::isPaimonView)
+                .map(entry -> {
+                    try {
+                        return PaimonViewEntry.view(entry);
+                    }
+                    catch (IllegalArgumentException e) {
+                        throw new TrinoException(PAIMON_INVALID_METADATA, "Catalog '%s': view %s: %s".formatted(catalogName, viewName, e.getMessage()), e);
+                    }
+                });
+    }
+
+    /** Registers the view as Paimon's HiveCatalog does; a name taken by a table is refused, a view's replaced only when asked. */
+    @Override
+    public void createView(ConnectorSession session, SchemaTableName viewName, PaimonView view, boolean replace)
+    {
+        if (!databaseExists(session, viewName.getSchemaName())) {
+            throw new SchemaNotFoundException(viewName.getSchemaName());
+        }
+        Table entry = PaimonViewEntry.newEntry(viewName, view, session.getUser(), System.currentTimeMillis());
+        Optional<Table> existing = getEntry(session, viewName);
+        if (existing.isEmpty()) {
+            call("register view %s".formatted(viewName), () -> {
+                metastore(session).createTable(entry);
+                return null;
+            });
+            return;
+        }
+        if (!PaimonViewEntry.isPaimonView(existing.get())) {
+            throw new TrinoException(TABLE_ALREADY_EXISTS, "Catalog '%s': cannot create view %s: a table of that name exists".formatted(catalogName, viewName));
+        }
+        if (!replace) {
+            throw new TrinoException(ALREADY_EXISTS, "Catalog '%s': view %s already exists".formatted(catalogName, viewName));
+        }
+        call("replace view %s".formatted(viewName), () -> {
+            metastore(session).alterTable(viewName.getSchemaName(), viewName.getTableName(), entry, Map.of());
+            return null;
+        });
+    }
+
+    @Override
+    public void dropView(ConnectorSession session, SchemaTableName viewName)
+    {
+        if (getEntry(session, viewName).filter(PaimonViewEntry::isPaimonView).isEmpty()) {
+            throw new ViewNotFoundException(viewName);
+        }
+        call("drop view %s".formatted(viewName), () -> {
+            metastore(session).dropTable(viewName.getSchemaName(), viewName.getTableName(), false);
+            return null;
+        });
     }
 
     /**

@@ -18,10 +18,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.common.collect.ImmutableList;
 import io.trino.filesystem.Location;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
+import io.trino.plugin.paimon.catalog.PaimonView;
 import io.trino.plugin.paimon.catalog.ServiceCatalog;
 import io.trino.plugin.paimon.catalog.SnapshotPublisher;
 import io.trino.plugin.paimon.catalog.rest.RestClient.Response;
+import io.trino.plugin.paimon.format.InvalidMetadataException;
 import io.trino.plugin.paimon.format.MetadataCache;
+import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.format.schema.TableSchemaJson;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
@@ -32,8 +35,10 @@ import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.SchemaNotFoundException;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.TableNotFoundException;
+import io.trino.spi.connector.ViewNotFoundException;
 
 import java.io.IOException;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -44,6 +49,7 @@ import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_CATALOG_ERROR;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_STATE_UNKNOWN;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INTERNAL_ERROR;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
+import static io.trino.spi.StandardErrorCode.ALREADY_EXISTS;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.spi.StandardErrorCode.SCHEMA_ALREADY_EXISTS;
 import static io.trino.spi.StandardErrorCode.SCHEMA_NOT_EMPTY;
@@ -323,6 +329,97 @@ public class RestCatalog
         finally {
             // a table created again under this name starts its snapshot and schema ids anew
             metadataCache.flush(tableLocation(tableName, table.get()));
+        }
+    }
+
+    @Override
+    public List<String> listViews(ConnectorSession session, String database)
+    {
+        if (!isValidName(database)) {
+            return ImmutableList.of();
+        }
+        try {
+            return client.listAll(client.path("databases", database, "views"), "views", "views of database " + database,
+                            response -> response.status() == 404 ? new SchemaNotFoundException(database) : response.failure("Cannot list the views of database '%s'".formatted(database)))
+                    .stream()
+                    .sorted()
+                    .collect(toImmutableList());
+        }
+        catch (SchemaNotFoundException e) {
+            return ImmutableList.of();
+        }
+    }
+
+    @Override
+    public Optional<PaimonView> loadView(ConnectorSession session, SchemaTableName viewName)
+    {
+        if (!isValidName(viewName.getSchemaName()) || !isValidName(viewName.getTableName())) {
+            return Optional.empty();
+        }
+        Response response = client.get(client.path("databases", viewName.getSchemaName(), "views", viewName.getTableName()), Map.of(), "view " + viewName);
+        return switch (response.status()) {
+            case 200 -> Optional.of(view(viewName, response.body().path("schema")));
+            case 404 -> Optional.empty();
+            default -> throw response.failure("Cannot read view %s".formatted(viewName));
+        };
+    }
+
+    /** Creates the view through the server; the server has no way to replace a view's columns, so OR REPLACE is refused. */
+    @Override
+    public void createView(ConnectorSession session, SchemaTableName viewName, PaimonView view, boolean replace)
+    {
+        checkName("schema", viewName.getSchemaName());
+        checkName("view", viewName.getTableName());
+        if (replace && loadView(session, viewName).isPresent()) {
+            throw new TrinoException(NOT_SUPPORTED, "Catalog '%s': replacing view %s is not supported by REST catalogs; drop it and create it again".formatted(client.catalogName(), viewName));
+        }
+        ObjectNode schema = RestClient.mapper().createObjectNode();
+        view.fields().forEach(field -> schema.withArray("fields").add(TableSchemaJson.fieldJson(field)));
+        schema.put("query", view.query());
+        ObjectNode dialects = schema.putObject("dialects");
+        view.dialects().forEach(dialects::put);
+        view.comment().ifPresent(comment -> schema.put("comment", comment));
+        ObjectNode options = schema.putObject("options");
+        view.options().forEach(options::put);
+        ObjectNode request = RestClient.mapper().createObjectNode();
+        request.set("identifier", identifier(viewName.getSchemaName(), viewName.getTableName()));
+        request.set("schema", schema);
+        Response response = client.post(client.path("databases", viewName.getSchemaName(), "views"), request, "view " + viewName);
+        switch (response.status()) {
+            case 200, 201, 204 -> {}
+            case 409 -> throw new TrinoException(ALREADY_EXISTS, "Catalog '%s': view %s already exists".formatted(client.catalogName(), viewName));
+            case 404 -> throw new SchemaNotFoundException(viewName.getSchemaName());
+            default -> throw response.failure("Cannot create view %s".formatted(viewName));
+        }
+    }
+
+    @Override
+    public void dropView(ConnectorSession session, SchemaTableName viewName)
+    {
+        Response response = client.delete(client.path("databases", viewName.getSchemaName(), "views", viewName.getTableName()), "view " + viewName);
+        switch (response.status()) {
+            case 200, 204 -> {}
+            case 404 -> throw new ViewNotFoundException(viewName);
+            default -> throw response.failure("Cannot drop view %s".formatted(viewName));
+        }
+    }
+
+    private PaimonView view(SchemaTableName viewName, JsonNode schema)
+    {
+        try {
+            ImmutableList.Builder<DataField> fields = ImmutableList.builder();
+            for (JsonNode field : schema.path("fields")) {
+                fields.add(TableSchemaJson.parseField(field));
+            }
+            Map<String, String> dialects = new HashMap<>();
+            schema.path("dialects").properties().forEach(entry -> dialects.put(entry.getKey(), entry.getValue().asText()));
+            Map<String, String> options = new HashMap<>();
+            schema.path("options").properties().forEach(entry -> options.put(entry.getKey(), entry.getValue().asText()));
+            String comment = schema.path("comment").isTextual() ? schema.path("comment").asText() : null;
+            return new PaimonView(fields.build(), schema.path("query").asText(), dialects, Optional.ofNullable(comment), options);
+        }
+        catch (InvalidMetadataException | IllegalArgumentException e) {
+            throw new TrinoException(PAIMON_INVALID_METADATA, "Catalog '%s': view %s: %s".formatted(client.catalogName(), viewName, e.getMessage()), e);
         }
     }
 

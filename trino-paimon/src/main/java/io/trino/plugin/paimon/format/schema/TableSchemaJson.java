@@ -159,7 +159,8 @@ public final class TableSchemaJson
         }
     }
 
-    private static ObjectNode fieldJson(DataField field)
+    // also the columns of a view in a REST catalog
+    public static ObjectNode fieldJson(DataField field)
     {
         ObjectNode node = MAPPER.createObjectNode();
         node.put("id", field.id());
@@ -242,7 +243,7 @@ public final class TableSchemaJson
         };
     }
 
-    private static DataField parseField(JsonNode node)
+    public static DataField parseField(JsonNode node)
     {
         if (!node.isObject()) {
             throw new InvalidMetadataException("a field must be an object: " + node);

@@ -29,7 +29,10 @@ import org.apache.paimon.rest.responses.ConfigResponse;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.table.TableSnapshot;
+import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.DataTypes;
+import org.apache.paimon.view.View;
+import org.apache.paimon.view.ViewImpl;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -286,6 +289,55 @@ final class TestRestCatalog
         assertThatThrownBy(() -> computeActual("SELECT * FROM csv_files"))
                 .hasMessageContaining("Catalog 'paimon'")
                 .hasMessageContaining("rest_db.csv_files is a Paimon format-table");
+    }
+
+    /**
+     * A view Paimon Java stores is read with its Trino dialect, not its default query (here in Spark's dialect, which
+     * Trino cannot parse); a view Trino creates is a Paimon view with its columns, its comment and its SQL both as the
+     * default query and as the Trino dialect.
+     */
+    @Test
+    void testViewsArePaimonViews()
+            throws Exception
+    {
+        Table sales = paimon.createTable(DATABASE, "view_sales", Schema.newBuilder()
+                .column("id", DataTypes.INT().notNull())
+                .column("item", DataTypes.STRING())
+                .column("amount", DataTypes.BIGINT())
+                .primaryKey("id")
+                .option("bucket", "1")
+                .build());
+        PaimonJavaCatalog.write(sales, List.of(order(1, "apple", 150), order(2, "pear", 275), order(3, "plum", 99)));
+        Identifier bigSales = Identifier.create(DATABASE, "big_sales");
+        paimon.catalog().createView(bigSales, new ViewImpl(
+                bigSales,
+                List.of(new DataField(0, "id", DataTypes.INT()), new DataField(1, "item", DataTypes.STRING())),
+                "SELECT `id`, `item` FROM view_sales WHERE amount > 100",
+                Map.of("trino", "SELECT id, item FROM view_sales WHERE amount > 100"),
+                "sales over 100",
+                Map.of()), false);
+
+        assertThat(computeActual("SHOW TABLES").getOnlyColumnAsSet()).contains("big_sales");
+        assertQuery("SELECT table_name FROM information_schema.views WHERE table_schema = '%s'".formatted(DATABASE), "VALUES 'big_sales'");
+        assertQuery("SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = '%s' AND table_name = 'big_sales'".formatted(DATABASE),
+                "VALUES ('id', 'integer'), ('item', 'varchar')");
+        assertQuery("SELECT * FROM big_sales", "VALUES (1, 'apple'), (2, 'pear')");
+
+        assertUpdate("CREATE VIEW small_sales COMMENT 'sales under 200' AS SELECT id, amount FROM view_sales WHERE amount < 200");
+        View created = paimon.catalog().getView(Identifier.create(DATABASE, "small_sales"));
+        assertThat(created.rowType().getFieldNames()).containsExactly("id", "amount");
+        assertThat(created.rowType().getFieldTypes()).containsExactly(DataTypes.INT(), DataTypes.BIGINT());
+        assertThat(created.comment()).hasValue("sales under 200");
+        assertThat(created.query()).contains("view_sales").contains("amount < 200");
+        assertThat(created.dialects()).containsEntry("trino", created.query());
+        assertQuery("SELECT * FROM small_sales", "VALUES (1, 150), (3, 99)");
+
+        assertThatThrownBy(() -> computeActual("CREATE OR REPLACE VIEW small_sales AS SELECT id FROM view_sales"))
+                .hasMessageContaining("replacing view %s.small_sales is not supported".formatted(DATABASE));
+        assertUpdate("DROP VIEW small_sales");
+        assertThat(paimon.catalog().listViews(DATABASE)).containsExactly("big_sales");
+        assertUpdate("DROP VIEW big_sales");
+        assertThat(paimon.catalog().listViews(DATABASE)).isEmpty();
     }
 
     @Test
