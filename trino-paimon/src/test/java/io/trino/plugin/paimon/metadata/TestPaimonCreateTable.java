@@ -382,6 +382,14 @@ final class TestPaimonCreateTable
         assertQueryFails("CREATE TABLE no_such_schema.t (k integer)", ".*Schema no_such_schema not found|.*Schema 'paimon\\.no_such_schema' does not exist");
     }
 
+    /** Paimon keeps no views in a folder catalog, so none is listed and CREATE VIEW is refused, naming the view. */
+    @Test
+    void folderCatalogKeepsNoViews()
+    {
+        assertQueryFails("CREATE VIEW folder_view AS SELECT 1 x", ".*View created\\.folder_view: Paimon keeps views only in Hive Metastore and REST catalogs.*");
+        assertQuery("SELECT count(*) FROM information_schema.views WHERE table_schema = 'created'", "VALUES 0");
+    }
+
     @Test
     void dropTableRemovesItsFolder()
     {

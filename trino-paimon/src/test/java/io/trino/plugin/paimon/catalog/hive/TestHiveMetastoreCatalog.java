@@ -30,10 +30,12 @@ import org.apache.hadoop.hive.metastore.api.LockType;
 import org.apache.hadoop.hive.metastore.api.SerDeInfo;
 import org.apache.hadoop.hive.metastore.api.StorageDescriptor;
 import org.apache.hadoop.hive.metastore.api.Table;
+import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.types.DataTypes;
+import org.apache.paimon.view.View;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -54,6 +56,7 @@ import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
 import static io.trino.testing.assertions.TrinoExceptionAssert.assertThatTrinoException;
 import static java.util.concurrent.TimeUnit.MINUTES;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Catalog type {@code hive_metastore} against a real Hive Metastore 4.0.1 ({@link HiveMetastoreServer}), with Paimon
@@ -157,6 +160,57 @@ final class TestHiveMetastoreCatalog
         assertThat(computeActual("SHOW SCHEMAS").getOnlyColumnAsSet()).contains(DATABASE, "default");
         assertThat(computeActual("SHOW TABLES").getOnlyColumnAsSet()).contains("orders").doesNotContain("plain_hive");
         assertThat(getQueryRunner().tableExists(getSession(), "plain_hive")).isFalse();
+    }
+
+    /**
+     * A view Paimon Java's HiveCatalog stores (a VIRTUAL_VIEW entry) is listed, described and queried; a view Trino
+     * creates is one Paimon Java reads back with its columns, comment and query, and is replaced and dropped in place.
+     */
+    @Test
+    void viewsArePaimonViews()
+            throws Exception
+    {
+        // the entry Paimon's HiveCatalog.createView writes (its own call needs Hive's query-layer classes, not on this class path)
+        Table viewEntry = new Table();
+        viewEntry.setDbName(DATABASE);
+        viewEntry.setTableName("big_orders");
+        viewEntry.setTableType("VIRTUAL_VIEW");
+        viewEntry.setParameters(new HashMap<>(Map.of("comment", "orders over 2")));
+        viewEntry.setPartitionKeys(new ArrayList<>());
+        viewEntry.setViewOriginalText("SELECT id, item FROM orders WHERE amount > 2");
+        viewEntry.setViewExpandedText("SELECT id, item FROM orders WHERE amount > 2");
+        StorageDescriptor viewStorage = new StorageDescriptor();
+        viewStorage.setCols(List.of(new FieldSchema("id", "bigint", null), new FieldSchema("item", "string", null)));
+        viewStorage.setSerdeInfo(new SerDeInfo(null, "org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe", new HashMap<>()));
+        viewEntry.setSd(viewStorage);
+        paimon.hiveMetastoreClient().createTable(viewEntry);
+        View stored = paimon.catalog().getView(Identifier.create(DATABASE, "big_orders"));
+        assertThat(stored.rowType().getFieldTypes()).containsExactly(DataTypes.BIGINT(), DataTypes.STRING());
+
+        assertThat(computeActual("SHOW TABLES").getOnlyColumnAsSet()).contains("big_orders");
+        assertQuery("SELECT table_name FROM information_schema.views WHERE table_schema = '%s'".formatted(DATABASE), "VALUES 'big_orders'");
+        assertQuery("SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = '%s' AND table_name = 'big_orders'".formatted(DATABASE),
+                "VALUES ('id', 'bigint'), ('item', 'varchar')");
+        assertQuery("SELECT * FROM big_orders", "VALUES (2, 'pear'), (4, 'fig')");
+
+        assertUpdate("CREATE VIEW small_orders COMMENT 'orders up to 2' AS SELECT id, amount FROM orders WHERE amount <= 2");
+        View created = paimon.catalog().getView(Identifier.create(DATABASE, "small_orders"));
+        assertThat(created.rowType().getFieldNames()).containsExactly("id", "amount");
+        assertThat(created.rowType().getFieldTypes()).containsExactly(DataTypes.BIGINT(), DataTypes.DECIMAL(10, 2));
+        assertThat(created.comment()).hasValue("orders up to 2");
+        assertThat(created.query()).contains("orders").contains("amount <= 2");
+        assertQuery("SELECT id, CAST(amount AS varchar) FROM small_orders", "VALUES (1, '1.50'), (3, '0.99')");
+
+        assertUpdate("CREATE OR REPLACE VIEW small_orders AS SELECT id FROM orders WHERE amount < 1");
+        assertThat(paimon.catalog().getView(Identifier.create(DATABASE, "small_orders")).rowType().getFieldNames()).containsExactly("id");
+        assertQuery("SELECT * FROM small_orders", "VALUES 3");
+        assertThatThrownBy(() -> computeActual("CREATE VIEW orders AS SELECT 1 x"))
+                .hasMessageContaining("orders");
+
+        assertUpdate("DROP VIEW small_orders");
+        assertUpdate("DROP VIEW big_orders");
+        assertThat(paimon.catalog().listViews(DATABASE)).isEmpty();
+        assertThat(computeActual("SHOW TABLES").getOnlyColumnAsSet()).contains("orders").doesNotContain("big_orders", "small_orders");
     }
 
     @Test
