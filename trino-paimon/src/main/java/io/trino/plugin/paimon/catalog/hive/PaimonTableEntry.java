@@ -88,13 +88,7 @@ final class PaimonTableEntry
     /** The entry of a new table, registered by {@code owner} at {@code location}. */
     static Table newEntry(SchemaTableName name, TableSchema schema, Location location, String owner, boolean external, boolean syncAllProperties, long nowMillis)
     {
-        Table table = new Table();
-        table.setDbName(name.getSchemaName());
-        table.setTableName(name.getTableName());
-        table.setOwner(owner);
-        int nowSeconds = (int) (nowMillis / 1000);
-        table.setCreateTime(nowSeconds);
-        table.setLastAccessTime(nowSeconds);
+        Table table = emptyEntry(name, owner, nowMillis);
         table.setRetention(Integer.MAX_VALUE);
         table.setPartitionKeys(new ArrayList<>());
         table.setTableType(external ? EXTERNAL_TABLE : MANAGED_TABLE);
@@ -106,6 +100,19 @@ final class PaimonTableEntry
         }
         table.setParameters(parameters);
         describe(table, schema, location);
+        return table;
+    }
+
+    /** A metastore entry with its name, owner and creation time, as a new table's and a new view's entries start. */
+    static Table emptyEntry(SchemaTableName name, String owner, long nowMillis)
+    {
+        Table table = new Table();
+        table.setDbName(name.getSchemaName());
+        table.setTableName(name.getTableName());
+        table.setOwner(owner);
+        int nowSeconds = (int) (nowMillis / 1000);
+        table.setCreateTime(nowSeconds);
+        table.setLastAccessTime(nowSeconds);
         return table;
     }
 

@@ -72,13 +72,7 @@ final class PaimonViewEntry
 
     static Table newEntry(SchemaTableName name, PaimonView view, String owner, long nowMillis)
     {
-        Table table = new Table();
-        table.setDbName(name.getSchemaName());
-        table.setTableName(name.getTableName());
-        table.setOwner(owner);
-        int nowSeconds = (int) (nowMillis / 1000);
-        table.setCreateTime(nowSeconds);
-        table.setLastAccessTime(nowSeconds);
+        Table table = PaimonTableEntry.emptyEntry(name, owner, nowMillis);
         table.setTableType(VIRTUAL_VIEW);
         table.setPartitionKeys(new ArrayList<>());
         Map<String, String> parameters = new HashMap<>(view.options());

@@ -163,19 +163,7 @@ public class RestCatalog
     @Override
     public List<String> listTables(ConnectorSession session, String database)
     {
-        if (!isValidName(database)) {
-            return ImmutableList.of();
-        }
-        try {
-            return client.listAll(client.path("databases", database, "tables"), "tables", "tables of database " + database,
-                            response -> response.status() == 404 ? new SchemaNotFoundException(database) : response.failure("Cannot list the tables of database '%s'".formatted(database)))
-                    .stream()
-                    .sorted()
-                    .collect(toImmutableList());
-        }
-        catch (SchemaNotFoundException e) {
-            return ImmutableList.of();
-        }
+        return listNames(database, "tables");
     }
 
     @Override
@@ -335,12 +323,18 @@ public class RestCatalog
     @Override
     public List<String> listViews(ConnectorSession session, String database)
     {
+        return listNames(database, "views");
+    }
+
+    /** The names of a database's tables or views (the server's resource and the listing's field), sorted; none for a missing database. */
+    private List<String> listNames(String database, String kind)
+    {
         if (!isValidName(database)) {
             return ImmutableList.of();
         }
         try {
-            return client.listAll(client.path("databases", database, "views"), "views", "views of database " + database,
-                            response -> response.status() == 404 ? new SchemaNotFoundException(database) : response.failure("Cannot list the views of database '%s'".formatted(database)))
+            return client.listAll(client.path("databases", database, kind), kind, "%s of database %s".formatted(kind, database),
+                            response -> response.status() == 404 ? new SchemaNotFoundException(database) : response.failure("Cannot list the %s of database '%s'".formatted(kind, database)))
                     .stream()
                     .sorted()
                     .collect(toImmutableList());
