@@ -28,19 +28,25 @@ import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.plugin.paimon.table.TypeMapping;
+import io.trino.plugin.paimon.write.AppendCompactionWriter;
 import io.trino.plugin.paimon.write.CompactedRunWriter;
 import io.trino.plugin.paimon.write.SortedRunMerger;
 import io.trino.spi.Page;
+import io.trino.spi.TrinoException;
+import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.SourcePage;
 import io.trino.spi.type.Type;
 import io.trino.spi.type.TypeManager;
 
+import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 import java.util.stream.IntStream;
 
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -173,6 +179,44 @@ public final class BucketCompactor
         catch (RuntimeException e) {
             throw abort(writer, e);
         }
+    }
+
+    /**
+     * Rewrites files of an append table into files of the target size at level 0, their deletion vectors applied:
+     * rows are copied, not merged ({@link AppendCompaction} picks the files).
+     *
+     * @param files the files in sequence order
+     */
+    public List<DataFileMeta> compactAppend(ConnectorSession session, PaimonTable table, BinaryRow partition, int bucket, Location bucketDirectory, List<PaimonDataFile> files)
+    {
+        long firstSequenceNumber = files.stream().mapToLong(PaimonDataFile::minSequenceNumber).min().orElse(0);
+        AppendCompactionWriter writer = new AppendCompactionWriter(fileSystemFactory.create(session), table, typeMapping, partition, bucket, bucketDirectory, firstSequenceNumber);
+        try (ConnectorPageSource rows = reader.createAppendCompactionSource(session, table, files)) {
+            while (!rows.isFinished()) {
+                SourcePage page = rows.getNextSourcePage();
+                if (page != null) {
+                    writer.write(page.getPage());
+                }
+            }
+            return writer.finish();
+        }
+        catch (IOException e) {
+            throw abort(writer, new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to close the files compacted into " + bucketDirectory, e));
+        }
+        catch (RuntimeException e) {
+            throw abort(writer, e);
+        }
+    }
+
+    private static RuntimeException abort(AppendCompactionWriter writer, RuntimeException failure)
+    {
+        try {
+            writer.abort();
+        }
+        catch (RuntimeException abortFailure) {
+            failure.addSuppressed(abortFailure);
+        }
+        return failure;
     }
 
     /** The files a compaction wrote: the data files of its output level, in key order, and its changelog files. */

@@ -69,15 +69,12 @@ public final class Optimize
 
     private Optimize() {}
 
-    /** Primary-key tables that this connector can write (compaction writes data files as a write does). */
+    /** Tables that this connector can write, primary-key and append tables (compaction writes data files as a write does). */
     public static PaimonTableExecuteHandle executeHandle(PaimonTable table, RetryMode retryMode)
     {
         String tableName = table.name().toString();
         if (retryMode != RetryMode.NO_RETRIES) {
             throw new TrinoException(NOT_SUPPORTED, "This connector does not support query retries");
-        }
-        if (!table.hasPrimaryKey()) {
-            throw new TrinoException(NOT_SUPPORTED, "Table %s: optimize compacts primary-key tables; this table has no primary key".formatted(tableName));
         }
         WriteRestrictions.checkInsertable(tableName, table.schema(), table.options());
         return new PaimonTableExecuteHandle(table.name(), PaimonTableProcedureId.OPTIMIZE, ImmutableMap.of(), Optional.of(table), java.util.OptionalLong.empty(), Optional.empty());

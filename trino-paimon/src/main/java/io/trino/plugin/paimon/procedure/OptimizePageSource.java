@@ -30,6 +30,7 @@ import io.trino.spi.connector.SourcePage;
 import io.trino.spi.metrics.Metrics;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -91,8 +92,10 @@ public final class OptimizePageSource
         }
         long start = System.nanoTime();
         Location bucketDirectory = table.bucketLocation(split.partitionPath(), split.bucket());
-        BucketCompactor.CompactionOutput output = compactor.compactFully(session, table, bucketDirectory, split.files(), split.outputLevel());
         BinaryRow partition = BinaryRow.deserialize(split.partition());
+        BucketCompactor.CompactionOutput output = table.hasPrimaryKey()
+                ? compactor.compactFully(session, table, bucketDirectory, split.files(), split.outputLevel())
+                : new BucketCompactor.CompactionOutput(compactor.compactAppend(session, table, partition, split.bucket(), bucketDirectory, split.files()), List.of());
         CompactionFragment fragment = new CompactionFragment(
                 split.partition(),
                 split.bucket(),

@@ -29,8 +29,10 @@ import io.trino.plugin.paimon.read.PaimonSplitManager;
 import io.trino.plugin.paimon.read.PinnedSnapshot;
 import io.trino.plugin.paimon.read.ScanDynamicFilter;
 import io.trino.plugin.paimon.read.SplitManagerAdapter;
+import io.trino.plugin.paimon.table.AppendCompactionOptions;
 import io.trino.plugin.paimon.table.CompactionOptions;
 import io.trino.plugin.paimon.table.PaimonTable;
+import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.spi.SplitWeight;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplitSource;
@@ -42,6 +44,7 @@ import io.trino.spi.connector.FixedSplitSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 import static java.util.Objects.requireNonNull;
 
@@ -83,7 +86,6 @@ public class TableExecuteSplitManager
             return ImmutableList.of();
         }
         PaimonTable table = optimize.table();
-        CompactionOptions options = CompactionOptions.of(table.name().toString(), table.schema().options());
         TrinoFileSystem fileSystem = fileSystemFactory.create(session);
         Snapshot snapshot = PinnedSnapshot.read(fileSystem, optimize);
         FilePruning filter = FilePruning.create(table, optimize.constraint());
@@ -92,23 +94,48 @@ public class TableExecuteSplitManager
         List<OptimizeSplit> splits = new ArrayList<>();
         for (BucketFiles bucket : scan.liveFilesByBucket(snapshot, filter)) {
             List<DataFileMeta> files = bucket.files().stream().map(ManifestEntry::file).toList();
-            int numLevels = UniversalCompaction.numLevels(options, files);
-            Optional<UniversalCompaction.Unit> unit = UniversalCompaction.pickFull(numLevels, UniversalCompaction.levelSortedRuns(files));
-            if (unit.isEmpty()) {
+            Optional<Picked> picked = table.hasPrimaryKey()
+                    ? pickPrimaryKeyBucket(table, files)
+                    : pickAppendBucket(table, bucket, files, deletionVectors);
+            if (picked.isEmpty()) {
                 continue;
             }
             String partitionPath = table.partitionPath(bucket.partition());
-            long bytes = files.stream().mapToLong(DataFileMeta::fileSize).sum();
+            long bytes = picked.get().files().stream().mapToLong(DataFileMeta::fileSize).sum();
             splits.add(new OptimizeSplit(
                     bucket.partition().serialize(),
                     partitionPath,
                     bucket.bucket(),
                     bucket.files().getFirst().totalBuckets(),
-                    BucketCompactor.dataFiles(table, bucket.partition(), bucket.bucket(), unit.get().files(), deletionVectors),
-                    unit.get().outputLevel(),
+                    BucketCompactor.dataFiles(table, bucket.partition(), bucket.bucket(), picked.get().files(), deletionVectors),
+                    picked.get().outputLevel(),
                     SplitWeight.fromProportion(Math.clamp((double) bytes / STANDARD_SPLIT_BYTES, 0.01, 1.0))));
         }
         return splits;
+    }
+
+    // the files of a bucket that optimize rewrites, and the level it writes them at
+    private record Picked(List<DataFileMeta> files, int outputLevel) {}
+
+    // a full compaction: every sorted run merged into one at the highest level
+    private static Optional<Picked> pickPrimaryKeyBucket(PaimonTable table, List<DataFileMeta> files)
+    {
+        CompactionOptions options = CompactionOptions.of(table.name().toString(), table.schema().options());
+        int numLevels = UniversalCompaction.numLevels(options, files);
+        return UniversalCompaction.pickFull(numLevels, UniversalCompaction.levelSortedRuns(files))
+                .map(unit -> new Picked(unit.files(), unit.outputLevel()));
+    }
+
+    // Paimon's compaction procedure on an append table: a full compaction of each fixed bucket, or the batch plan of
+    // each partition of a bucket-unaware table; append files stay at level 0
+    private static Optional<Picked> pickAppendBucket(PaimonTable table, BucketFiles bucket, List<DataFileMeta> files, DeletionVectorIndex deletionVectors)
+    {
+        AppendCompactionOptions options = AppendCompactionOptions.of(table.name().toString(), table.schema().options());
+        Predicate<String> hasDeletionVector = fileName -> deletionVectors.of(bucket.partition(), bucket.bucket(), fileName).isPresent();
+        List<DataFileMeta> picked = table.options().bucket() == TableOptions.DYNAMIC_BUCKET
+                ? AppendCompaction.pickUnaware(options, files, hasDeletionVector)
+                : AppendCompaction.pickFull(options, table.options().deletionVectorsEnabled(), files, hasDeletionVector);
+        return picked.isEmpty() ? Optional.empty() : Optional.of(new Picked(picked, 0));
     }
 
     /** The buckets a split source of {@code optimize} reported, from its information. */

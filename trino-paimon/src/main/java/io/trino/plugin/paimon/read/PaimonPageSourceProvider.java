@@ -121,6 +121,28 @@ public class PaimonPageSourceProvider
     }
 
     /**
+     * The rows of files of an append table, for a compaction that rewrites them: every table column, in table order,
+     * file after file in the order given, without the rows their deletion vectors mark.
+     */
+    public ConnectorPageSource createAppendCompactionSource(ConnectorSession session, PaimonTable table, List<PaimonDataFile> files)
+    {
+        TrinoFileSystem fileSystem = fileSystemFactory.create(session);
+        List<ReadColumn> columns = table.schema().fields().stream()
+                .map(field -> new ReadColumn(field.id(), typeMapping.toTrinoType(field)))
+                .toList();
+        return PaimonPageSource.ofAppendFiles(files, columns.stream().map(ReadColumn::type).toList(), Long.MAX_VALUE, file -> DataFilePageReader.open(
+                fileSystem,
+                file,
+                dataFileSchemas.schema(session.getQueryId(), fileSystem, table, file.schemaId()),
+                ImmutableList.of(),
+                false,
+                columns,
+                // a compaction rewrites every row
+                RowGroupDomains.NONE,
+                parquetOptions));
+    }
+
+    /**
      * The merged records of files of one bucket of a primary-key table, for a compaction that rewrites them: every
      * table column is read as a value column, in table order, and merged with the table's merge function as a read
      * merges it.

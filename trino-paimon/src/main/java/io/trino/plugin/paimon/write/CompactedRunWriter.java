@@ -90,7 +90,7 @@ public final class CompactedRunWriter
     /** Closes the run; its files, in key order. */
     public List<DataFileMeta> finish()
     {
-        return describe(run.close(), fileSource);
+        return describe(run.close(), outputLevel, fileSource);
     }
 
     /** Closes the changelog; its files, described as Paimon's compaction describes them: at the output level, file source APPEND. */
@@ -101,10 +101,11 @@ public final class CompactedRunWriter
         }
         List<DataFileMeta> written = changelog.close();
         changelog = null;
-        return describe(written, DataFileMeta.FILE_SOURCE_APPEND);
+        return describe(written, outputLevel, DataFileMeta.FILE_SOURCE_APPEND);
     }
 
-    private List<DataFileMeta> describe(List<DataFileMeta> written, int fileSource)
+    /** The files as written, described at the given level with the given file source. */
+    static List<DataFileMeta> describe(List<DataFileMeta> written, int level, int fileSource)
     {
         return written.stream()
                 .map(file -> new DataFileMeta(
@@ -118,7 +119,7 @@ public final class CompactedRunWriter
                         file.minSequenceNumber(),
                         file.maxSequenceNumber(),
                         file.schemaId(),
-                        outputLevel,
+                        level,
                         file.extraFiles(),
                         file.creationTimeMillis(),
                         file.deleteRowCount(),

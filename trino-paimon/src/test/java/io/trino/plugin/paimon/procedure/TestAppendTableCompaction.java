@@ -1,0 +1,308 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.trino.plugin.paimon.procedure;
+
+import io.trino.Session;
+import io.trino.filesystem.TrinoFileSystemFactory;
+import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
+import io.trino.plugin.paimon.testing.FaultFs;
+import io.trino.plugin.paimon.testing.FaultFs.Hang;
+import io.trino.plugin.paimon.testing.FaultFs.Operation;
+import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
+import io.trino.plugin.paimon.testing.RowText;
+import io.trino.testing.MaterializedRow;
+import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.schema.Schema;
+import org.apache.paimon.types.DataTypes;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
+import static io.trino.testing.assertions.TrinoExceptionAssert.assertThatTrinoException;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Compaction of append tables (no primary key), fixed-bucket and bucket-unaware: {@code optimize} rewrites a bucket's
+ * small files by Paimon's rules into files of the target size, committed as a COMPACT snapshot that Paimon Java reads
+ * with the same rows; a concurrent append is kept, a concurrent compaction of the same files is a conflict.
+ */
+final class TestAppendTableCompaction
+        extends AbstractPaimonJavaQueryTest
+{
+    private static final String DATABASE = "append_compaction";
+
+    private FaultFs faultFs;
+
+    TestAppendTableCompaction()
+    {
+        super(DATABASE);
+    }
+
+    @Override
+    protected Optional<TrinoFileSystemFactory> fileSystemFactory(Path root)
+    {
+        faultFs = FaultFs.local(root, 23);
+        return Optional.of(faultFs);
+    }
+
+    @Override
+    protected void createTables(PaimonJavaCatalog paimon)
+    {
+        for (String name : List.of("fixed", "fixed_racing", "fixed_appended")) {
+            paimon.createTable(DATABASE, name, Schema.newBuilder()
+                    .column("id", DataTypes.INT())
+                    .column("v", DataTypes.STRING())
+                    .option("bucket", "2")
+                    .option("bucket-key", "id")
+                    .build());
+        }
+        paimon.createTable(DATABASE, "fixed_partitioned", Schema.newBuilder()
+                .column("dt", DataTypes.STRING())
+                .column("id", DataTypes.INT())
+                .partitionKeys("dt")
+                .option("bucket", "1")
+                .option("bucket-key", "id")
+                .build());
+        paimon.createTable(DATABASE, "unaware", Schema.newBuilder()
+                .column("dt", DataTypes.STRING())
+                .column("id", DataTypes.INT())
+                .partitionKeys("dt")
+                .option("bucket", "-1")
+                .build());
+    }
+
+    /**
+     * A fixed bucket of three small files or more becomes one file, whose rows are numbered from the smallest sequence
+     * number of the files it replaces; a bucket of fewer files stays as it is (Paimon's full compaction of an append
+     * bucket needs three).
+     */
+    @Test
+    void optimizeRewritesEachFixedBucketIntoOneFile()
+    {
+        Session uncompacted = withoutCompactionOnWrite();
+        for (int id = 1; id <= 9; id++) {
+            getQueryRunner().execute(uncompacted, "INSERT INTO fixed VALUES (%s, 'v%s')".formatted(id, id));
+        }
+        Map<Long, List<MaterializedRow>> before = filesByBucket("fixed");
+        List<String> rowsBefore = tableRows("fixed");
+        long snapshotBefore = latestSnapshotIdOf("fixed");
+
+        getQueryRunner().execute("ALTER TABLE fixed EXECUTE optimize");
+
+        assertThat(latestSnapshotIdOf("fixed")).isEqualTo(snapshotBefore + 1);
+        assertThat(computeScalar("SELECT commit_kind FROM \"fixed$snapshots\" ORDER BY snapshot_id DESC LIMIT 1")).isEqualTo("COMPACT");
+        Map<Long, List<MaterializedRow>> after = filesByBucket("fixed");
+        assertThat(after.keySet()).isEqualTo(before.keySet());
+        for (Map.Entry<Long, List<MaterializedRow>> bucket : before.entrySet()) {
+            List<MaterializedRow> files = bucket.getValue();
+            List<MaterializedRow> compacted = after.get(bucket.getKey());
+            if (files.size() < 3) {
+                assertThat(compacted).as("bucket %s of %s files", bucket.getKey(), files.size()).isEqualTo(files);
+                continue;
+            }
+            long rows = files.stream().mapToLong(file -> (long) file.getField(1)).sum();
+            long firstSequence = files.stream().mapToLong(file -> (long) file.getField(2)).min().orElseThrow();
+            assertThat(compacted).as("bucket %s", bucket.getKey()).hasSize(1);
+            assertThat(compacted.getFirst().getFields()).as("bucket %s", bucket.getKey())
+                    .containsExactly(bucket.getKey(), rows, firstSequence, firstSequence + rows - 1, 0);
+        }
+        assertThat(tableRows("fixed")).isEqualTo(rowsBefore);
+        assertThat(RowText.paimonText(uncachedPaimon().getTable(DATABASE, "fixed"))).isEqualTo(rowsBefore);
+        assertThat(fsckViolations("fixed")).isEmpty();
+
+        // nothing is left to compact; Paimon Java appends on top and both read the same rows
+        getQueryRunner().execute("ALTER TABLE fixed EXECUTE optimize");
+        assertThat(latestSnapshotIdOf("fixed")).isEqualTo(snapshotBefore + 1);
+        PaimonJavaCatalog.write(uncachedPaimon().getTable(DATABASE, "fixed"), List.of(GenericRow.of(100, s("paimon"))));
+        assertThat(fsckViolations("fixed")).isEmpty();
+    }
+
+    /**
+     * A partition of a bucket-unaware table is compacted once it holds {@code compaction.min.file-num} (5) small files;
+     * a partition with fewer is left alone, as Paimon's compaction coordinator leaves it.
+     */
+    @Test
+    void optimizeCompactsUnawarePartitionsWithEnoughSmallFiles()
+    {
+        for (int id = 1; id <= 6; id++) {
+            getQueryRunner().execute("INSERT INTO unaware VALUES ('a', %s)".formatted(id));
+        }
+        for (int id = 1; id <= 4; id++) {
+            getQueryRunner().execute("INSERT INTO unaware VALUES ('b', %s)".formatted(id));
+        }
+        assertThat(fileCount("unaware", "{a}")).isEqualTo(6);
+        List<String> filesOfB = filePaths("unaware", "{b}");
+        List<String> rowsBefore = tableRows("unaware");
+
+        getQueryRunner().execute("ALTER TABLE unaware EXECUTE optimize");
+
+        assertThat(fileCount("unaware", "{a}")).isEqualTo(1);
+        assertThat(filePaths("unaware", "{b}")).isEqualTo(filesOfB);
+        assertThat(tableRows("unaware")).isEqualTo(rowsBefore);
+        assertThat(RowText.paimonText(uncachedPaimon().getTable(DATABASE, "unaware"))).isEqualTo(rowsBefore);
+        assertThat(fsckViolations("unaware")).isEmpty();
+    }
+
+    @Test
+    void optimizeWhereSelectsPartitions()
+    {
+        Session uncompacted = withoutCompactionOnWrite();
+        for (int id = 1; id <= 4; id++) {
+            getQueryRunner().execute(uncompacted, "INSERT INTO fixed_partitioned VALUES ('a', %s), ('b', %s)".formatted(id, id));
+        }
+        List<String> filesOfB = filePaths("fixed_partitioned", "{b}");
+        List<String> rowsBefore = tableRows("fixed_partitioned");
+
+        getQueryRunner().execute("ALTER TABLE fixed_partitioned EXECUTE optimize WHERE dt = 'a'");
+
+        assertThat(fileCount("fixed_partitioned", "{a}")).isEqualTo(1);
+        assertThat(filePaths("fixed_partitioned", "{b}")).isEqualTo(filesOfB).hasSize(4);
+        assertThat(tableRows("fixed_partitioned")).isEqualTo(rowsBefore);
+        assertThat(fsckViolations("fixed_partitioned")).isEmpty();
+    }
+
+    /**
+     * An INSERT committed while an optimize compacts the same buckets is kept: Paimon's commit lets a compaction land
+     * on top of new files, which it leaves in place.
+     */
+    @Test
+    void concurrentAppendIsKept()
+            throws Exception
+    {
+        Session uncompacted = withoutCompactionOnWrite();
+        for (int id = 1; id <= 8; id++) {
+            getQueryRunner().execute(uncompacted, "INSERT INTO fixed_appended VALUES (%s, 'old')".formatted(id));
+        }
+        long compactedFiles = filesAfterFullCompaction(filesByBucket("fixed_appended"));
+        List<String> inserted = new ArrayList<>();
+        Hang hang = faultFs.hang(Operation.CREATE_OR_OVERWRITE, "**/fixed_appended/_trino-optimize-*/*", 1);
+        ExecutorService executor = Executors.newSingleThreadExecutor();
+        try {
+            Future<?> optimize = executor.submit(() -> getQueryRunner().execute("ALTER TABLE fixed_appended EXECUTE optimize"));
+            awaitHang(hang, optimize);
+            List<String> filesBefore = allFilePaths("fixed_appended");
+            getQueryRunner().execute(uncompacted, "INSERT INTO fixed_appended VALUES (1, 'new'), (2, 'new'), (3, 'new')");
+            allFilePaths("fixed_appended").stream().filter(file -> !filesBefore.contains(file)).forEach(inserted::add);
+            hang.release();
+            optimize.get();
+        }
+        finally {
+            hang.release();
+            faultFs.clearRules();
+            executor.shutdownNow();
+        }
+        assertThat(computeActual("SELECT commit_kind FROM \"fixed_appended$snapshots\" ORDER BY snapshot_id DESC LIMIT 2").getOnlyColumn().toList())
+                .containsExactly("COMPACT", "APPEND");
+        assertThat(computeScalar("SELECT count(*) FROM fixed_appended WHERE v = 'new'")).isEqualTo(3L);
+        assertThat(computeScalar("SELECT count(*) FROM fixed_appended WHERE v = 'old'")).isEqualTo(8L);
+        // the compacted buckets, and the files the INSERT added, left in place
+        assertThat(allFilePaths("fixed_appended")).containsAll(inserted).hasSize((int) compactedFiles + inserted.size());
+        assertThat(fsckViolations("fixed_appended")).isEmpty();
+    }
+
+    /** Two optimizes of the same files: the one that commits second finds them removed and fails with TRANSACTION_CONFLICT. */
+    @Test
+    void concurrentOptimizeConflicts()
+            throws Exception
+    {
+        Session uncompacted = withoutCompactionOnWrite();
+        for (int id = 1; id <= 8; id++) {
+            getQueryRunner().execute(uncompacted, "INSERT INTO fixed_racing VALUES (%s, 'v')".formatted(id));
+        }
+        List<String> rowsBefore = tableRows("fixed_racing");
+        long compactedFiles = filesAfterFullCompaction(filesByBucket("fixed_racing"));
+        Hang hang = faultFs.hang(Operation.CREATE_OR_OVERWRITE, "**/fixed_racing/_trino-optimize-*/*", 1);
+        ExecutorService executor = Executors.newSingleThreadExecutor();
+        try {
+            Future<?> first = executor.submit(() -> getQueryRunner().execute("ALTER TABLE fixed_racing EXECUTE optimize"));
+            awaitHang(hang, first);
+            getQueryRunner().execute("ALTER TABLE fixed_racing EXECUTE optimize");
+            long afterSecond = latestSnapshotIdOf("fixed_racing");
+            hang.release();
+            assertThatThrownBy(first::get).cause().satisfies(e -> assertThatTrinoException(e).hasErrorCode(TRANSACTION_CONFLICT));
+            assertThat(latestSnapshotIdOf("fixed_racing")).isEqualTo(afterSecond);
+        }
+        finally {
+            hang.release();
+            faultFs.clearRules();
+            executor.shutdownNow();
+        }
+        assertThat(tableRows("fixed_racing")).isEqualTo(rowsBefore);
+        assertThat(computeScalar("SELECT count(*) FROM \"fixed_racing$files\"")).isEqualTo(compactedFiles);
+        assertThat(fsckViolations("fixed_racing")).isEmpty();
+    }
+
+    private static void awaitHang(Hang hang, Future<?> statement)
+            throws Exception
+    {
+        while (!hang.awaitReached(100, TimeUnit.MILLISECONDS)) {
+            if (statement.isDone()) {
+                statement.get();
+                throw new AssertionError("the optimize finished without writing a compaction fragment");
+            }
+        }
+    }
+
+    // bucket -> (bucket, record_count, min_sequence_number, max_sequence_number, level) of each file, by path
+    private Map<Long, List<MaterializedRow>> filesByBucket(String table)
+    {
+        Map<Long, List<MaterializedRow>> files = new TreeMap<>();
+        for (MaterializedRow row : computeActual("SELECT CAST(bucket AS bigint), record_count, min_sequence_number, max_sequence_number, level FROM \"%s$files\" ORDER BY file_path".formatted(table)).getMaterializedRows()) {
+            files.computeIfAbsent((Long) row.getField(0), _ -> new ArrayList<>()).add(row);
+        }
+        return files;
+    }
+
+    // Paimon's full compaction of a fixed append bucket of small files: one file when it has three or more
+    private static long filesAfterFullCompaction(Map<Long, List<MaterializedRow>> filesByBucket)
+    {
+        return filesByBucket.values().stream().mapToLong(files -> files.size() >= 3 ? 1 : files.size()).sum();
+    }
+
+    private List<String> allFilePaths(String table)
+    {
+        return computeActual("SELECT file_path FROM \"%s$files\" ORDER BY file_path".formatted(table)).getOnlyColumn()
+                .map(String.class::cast)
+                .toList();
+    }
+
+    private long fileCount(String table, String partition)
+    {
+        return (long) computeScalar("SELECT count(*) FROM \"%s$files\" WHERE partition = '%s'".formatted(table, partition));
+    }
+
+    private List<String> filePaths(String table, String partition)
+    {
+        return computeActual("SELECT file_path FROM \"%s$files\" WHERE partition = '%s' ORDER BY file_path".formatted(table, partition)).getOnlyColumn()
+                .map(String.class::cast)
+                .toList();
+    }
+
+    private static BinaryString s(String value)
+    {
+        return BinaryString.fromString(value);
+    }
+}
