@@ -29,12 +29,14 @@ import io.trino.plugin.paimon.format.manifest.ScanFilter;
 import io.trino.plugin.paimon.format.manifest.SnapshotScan;
 import io.trino.plugin.paimon.format.row.BinaryRow;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
+import io.trino.plugin.paimon.procedure.AppendCompaction;
 import io.trino.plugin.paimon.procedure.BucketCompactor;
 import io.trino.plugin.paimon.procedure.CompactionFragment;
 import io.trino.plugin.paimon.procedure.LookupCompactor;
 import io.trino.plugin.paimon.procedure.Optimize;
 import io.trino.plugin.paimon.procedure.UniversalCompaction;
 import io.trino.plugin.paimon.read.DeletionVectorIndex;
+import io.trino.plugin.paimon.table.AppendCompactionOptions;
 import io.trino.plugin.paimon.table.CompactionOptions;
 import io.trino.plugin.paimon.table.MergeEngineOptions;
 import io.trino.plugin.paimon.table.PaimonTable;
@@ -76,6 +78,10 @@ import static java.util.Objects.requireNonNull;
  * On {@code changelog-producer} = {@code full-compaction} tables every bucket a write reached is compacted fully, with
  * the changelog of the full compaction, as Paimon's Flink writer does at the end of a batch write: the changelog
  * streaming readers of such a table read comes only from full compactions.
+ * <p>
+ * On fixed-bucket append tables a written bucket is compacted once it holds {@code compaction.min.file-num} small
+ * files, as Paimon's append writer does ({@link AppendCompaction#pickOnWrite}); bucket-unaware append tables are not
+ * compacted on write, as Paimon's batch writers do not compact them.
  * <p>
  * On deletion-vector and first-row tables, whose level-0 files Paimon's batch reads skip, and on {@code changelog-producer}
  * = {@code lookup} tables, whose changelog that compaction produces, every bucket a write reached gets a lookup
@@ -155,7 +161,10 @@ public final class Compactions
         PaimonTable table = handle.table();
         String tableName = table.name().toString();
         CompactionOptions options = CompactionOptions.of(tableName, table.schema().options());
-        if (!table.hasPrimaryKey() || options.writeOnly() || !isCompactionOnWriteEnabled(session) || written.isEmpty()) {
+        // Paimon's batch writers of bucket-unaware append tables do not compact (only its streaming sinks add a
+        // compaction coordinator): such tables are compacted by optimize
+        boolean fixedBucketAppend = !table.hasPrimaryKey() && table.options().bucket() > 0;
+        if ((!table.hasPrimaryKey() && !fixedBucketAppend) || options.writeOnly() || !isCompactionOnWriteEnabled(session) || written.isEmpty()) {
             return;
         }
         Set<BucketKey> buckets = written.stream()
@@ -169,7 +178,12 @@ public final class Compactions
                 .toList();
         List<CompactionFragment> fragments = new ArrayList<>();
         try {
-            compactBuckets(session, table, options, handle.overwrite(), scan.liveFilesByBucket(appended, ScanFilter.ALL), buckets, deletionVectors, vectorIndexes, fragments);
+            if (fixedBucketAppend) {
+                compactAppendBuckets(session, table, scan.liveFilesByBucket(appended, ScanFilter.ALL), buckets, deletionVectors, fragments);
+            }
+            else {
+                compactBuckets(session, table, options, handle.overwrite(), scan.liveFilesByBucket(appended, ScanFilter.ALL), buckets, deletionVectors, vectorIndexes, fragments);
+            }
         }
         catch (RuntimeException e) {
             // the buckets compacted before the failure are not committed
@@ -240,6 +254,36 @@ public final class Compactions
             if (unit.isPresent()) {
                 fragments.add(compact(session, table, bucket.partition(), bucket.bucket(), bucket.files().getFirst().totalBuckets(), unit.get(), deletionVectors));
             }
+        }
+    }
+
+    /**
+     * Compacts the written buckets of a fixed-bucket append table whose files call for it, as Paimon's append writer
+     * does after a flush ({@link AppendCompaction#pickOnWrite}). A bucket whose deletion vectors mark files the
+     * compaction leaves in place is left to optimize: its vector index would have to be rewritten.
+     */
+    private void compactAppendBuckets(ConnectorSession session, PaimonTable table, List<BucketFiles> liveBuckets, Set<BucketKey> buckets, DeletionVectorIndex deletionVectors, List<CompactionFragment> fragments)
+    {
+        AppendCompactionOptions options = AppendCompactionOptions.of(table.name().toString(), table.schema().options());
+        for (BucketFiles bucket : liveBuckets) {
+            if (!buckets.contains(new BucketKey(ByteBuffer.wrap(bucket.partition().bytes()), bucket.bucket()))) {
+                continue;
+            }
+            List<DataFileMeta> files = bucket.files().stream().map(ManifestEntry::file).toList();
+            List<DataFileMeta> picked = AppendCompaction.pickOnWrite(options, files);
+            if (picked.isEmpty() || files.stream()
+                    .filter(file -> !picked.contains(file))
+                    .anyMatch(file -> deletionVectors.of(bucket.partition(), bucket.bucket(), file.fileName()).isPresent())) {
+                continue;
+            }
+            Location bucketDirectory = table.bucketLocation(bucket.partition(), bucket.bucket());
+            int totalBuckets = bucket.files().getFirst().totalBuckets();
+            List<DataFileMeta> output = compactor.compactAppend(session, table, bucket.partition(), bucket.bucket(), bucketDirectory, BucketCompactor.dataFiles(table, bucket.partition(), bucket.bucket(), picked, deletionVectors));
+            fragments.add(new CompactionFragment(
+                    bucket.partition().serialize(),
+                    bucket.bucket(),
+                    picked.stream().map(DataFileMeta::fileName).toList(),
+                    output.stream().map(file -> WrittenFile.of(bucket.partition(), bucket.bucket(), totalBuckets, file)).toList()));
         }
     }
 

@@ -22,23 +22,42 @@ import io.trino.plugin.paimon.testing.FaultFs.Operation;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import io.trino.plugin.paimon.testing.RowText;
 import io.trino.testing.MaterializedRow;
+import org.apache.paimon.Snapshot;
+import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.deletionvectors.BitmapDeletionVector;
+import org.apache.paimon.deletionvectors.DeletionVectorsIndexFile;
+import org.apache.paimon.deletionvectors.append.BaseAppendDeleteFileMaintainer;
+import org.apache.paimon.index.IndexFileHandler;
+import org.apache.paimon.io.CompactIncrement;
+import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.io.DataIncrement;
+import org.apache.paimon.manifest.FileKind;
+import org.apache.paimon.manifest.IndexManifestEntry;
+import org.apache.paimon.manifest.ManifestEntry;
 import org.apache.paimon.schema.Schema;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.Table;
+import org.apache.paimon.table.sink.BatchTableCommit;
+import org.apache.paimon.table.sink.CommitMessageImpl;
 import org.apache.paimon.types.DataTypes;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
 import static io.trino.testing.assertions.TrinoExceptionAssert.assertThatTrinoException;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -78,6 +97,31 @@ final class TestAppendTableCompaction
                     .option("bucket", "2")
                     .option("bucket-key", "id")
                     .build());
+        }
+        for (String name : List.of("on_write", "on_write_paimon", "on_write_only")) {
+            Schema.Builder schema = Schema.newBuilder()
+                    .column("id", DataTypes.INT())
+                    .column("v", DataTypes.STRING())
+                    .option("bucket", "2")
+                    .option("bucket-key", "id");
+            if (name.equals("on_write_only")) {
+                schema.option("write-only", "true");
+            }
+            paimon.createTable(DATABASE, name, schema.build());
+        }
+        for (String name : List.of("fixed_dv", "unaware_dv")) {
+            Schema.Builder schema = Schema.newBuilder()
+                    .column("id", DataTypes.INT())
+                    .column("v", DataTypes.STRING())
+                    .option("bucket", name.equals("fixed_dv") ? "1" : "-1")
+                    .option("deletion-vectors.enabled", "true");
+            if (name.equals("fixed_dv")) {
+                schema.option("bucket-key", "id");
+            }
+            Table table = paimon.createTable(DATABASE, name, schema.build());
+            for (int commit = 0; commit < 3; commit++) {
+                PaimonJavaCatalog.write(table, List.of(GenericRow.of(3 * commit + 1, s("a")), GenericRow.of(3 * commit + 2, s("b")), GenericRow.of(3 * commit + 3, s("c"))));
+            }
         }
         paimon.createTable(DATABASE, "fixed_partitioned", Schema.newBuilder()
                 .column("dt", DataTypes.STRING())
@@ -138,6 +182,41 @@ final class TestAppendTableCompaction
         assertThat(latestSnapshotIdOf("fixed")).isEqualTo(snapshotBefore + 1);
         PaimonJavaCatalog.write(uncachedPaimon().getTable(DATABASE, "fixed"), List.of(GenericRow.of(100, s("paimon"))));
         assertThat(fsckViolations("fixed")).isEmpty();
+    }
+
+    /**
+     * Single-row INSERTs into a fixed-bucket append table compact as Paimon Java's batch writer compacts the same
+     * commits: a bucket's files are rewritten once it has {@code compaction.min.file-num} (5) small ones, so no bucket
+     * reaches five files, and the files (record counts, sequence ranges) are those Paimon Java leaves.
+     */
+    @Test
+    void singleRowInsertsCompactAsPaimonJavaWrites()
+    {
+        Table paimonTable = paimon().getTable(DATABASE, "on_write_paimon");
+        for (int id = 1; id <= 30; id++) {
+            getQueryRunner().execute("INSERT INTO on_write VALUES (%s, 'v%s')".formatted(id, id));
+            PaimonJavaCatalog.write(paimonTable, List.of(GenericRow.of(id, s("v" + id))));
+        }
+        String files = "SELECT bucket, record_count, min_sequence_number, max_sequence_number, level FROM \"%s$files\" ORDER BY bucket, min_sequence_number";
+        List<MaterializedRow> ours = computeActual(files.formatted("on_write")).getMaterializedRows();
+        assertThat(ours).isEqualTo(computeActual(files.formatted("on_write_paimon")).getMaterializedRows());
+        assertThat(computeActual("SELECT count(*) FROM \"on_write$files\" GROUP BY bucket").getOnlyColumn().map(Long.class::cast).toList())
+                .hasSize(2)
+                .allSatisfy(count -> assertThat(count).isLessThan(5));
+        assertThat(computeActual("SELECT DISTINCT commit_kind FROM \"on_write$snapshots\"").getOnlyColumnAsSet()).containsExactlyInAnyOrder("APPEND", "COMPACT");
+        assertThat(tableRows("on_write")).isEqualTo(tableRows("on_write_paimon"));
+        assertThat(fsckViolations("on_write")).isEmpty();
+    }
+
+    /** A {@code write-only} table is not compacted by its writers. */
+    @Test
+    void writeOnlyTableIsNotCompactedOnWrite()
+    {
+        for (int id = 1; id <= 12; id++) {
+            getQueryRunner().execute("INSERT INTO on_write_only VALUES (%s, 'v%s')".formatted(id, id));
+        }
+        assertThat(computeScalar("SELECT count(*) FROM \"on_write_only$files\"")).isEqualTo(12L);
+        assertThat(computeActual("SELECT DISTINCT commit_kind FROM \"on_write_only$snapshots\"").getOnlyColumnAsSet()).containsExactly("APPEND");
     }
 
     /**
@@ -253,6 +332,114 @@ final class TestAppendTableCompaction
         assertThat(tableRows("fixed_racing")).isEqualTo(rowsBefore);
         assertThat(computeScalar("SELECT count(*) FROM \"fixed_racing$files\"")).isEqualTo(compactedFiles);
         assertThat(fsckViolations("fixed_racing")).isEmpty();
+    }
+
+    /**
+     * A fixed bucket with deletion vectors is compacted whatever its file count, as Paimon compacts a deletion-vector
+     * bucket: the deleted rows are gone from the new file and the bucket's vectors are dropped.
+     */
+    @Test
+    void optimizeAppliesDeletionVectorsOfFixedBucket()
+    {
+        FileStoreTable table = (FileStoreTable) uncachedPaimon().getTable(DATABASE, "fixed_dv");
+        List<DataFileMeta> files = paimonFiles(table);
+        assertThat(files).hasSize(3);
+        // the first row of the oldest file, the second of the newest
+        deleteRows(table, Map.of(oldest(files).fileName(), 0, newest(files).fileName(), 1));
+        List<String> rowsBefore = tableRows("fixed_dv");
+        assertThat(rowsBefore).hasSize(7);
+
+        getQueryRunner().execute("ALTER TABLE fixed_dv EXECUTE optimize");
+
+        table = (FileStoreTable) uncachedPaimon().getTable(DATABASE, "fixed_dv");
+        assertThat(paimonFiles(table)).singleElement().satisfies(file -> assertThat(file.rowCount()).isEqualTo(7));
+        assertThat(deletionVectorIndexes(table)).isEmpty();
+        assertThat(tableRows("fixed_dv")).isEqualTo(rowsBefore);
+        assertThat(RowText.paimonText(table)).isEqualTo(rowsBefore);
+        assertThat(fsckViolations("fixed_dv")).isEmpty();
+    }
+
+    /**
+     * In a bucket-unaware partition every file with a deletion vector is rewritten; the other small files, fewer than
+     * {@code compaction.min.file-num}, stay as they are.
+     */
+    @Test
+    void optimizeAppliesDeletionVectorsOfUnawarePartition()
+    {
+        FileStoreTable table = (FileStoreTable) uncachedPaimon().getTable(DATABASE, "unaware_dv");
+        List<DataFileMeta> files = paimonFiles(table);
+        assertThat(files).hasSize(3);
+        deleteRows(table, Map.of(oldest(files).fileName(), 2));
+        List<String> rowsBefore = tableRows("unaware_dv");
+        assertThat(rowsBefore).hasSize(8);
+
+        getQueryRunner().execute("ALTER TABLE unaware_dv EXECUTE optimize");
+
+        table = (FileStoreTable) uncachedPaimon().getTable(DATABASE, "unaware_dv");
+        List<DataFileMeta> after = paimonFiles(table);
+        assertThat(after).hasSize(3);
+        Set<String> untouched = files.stream().filter(file -> file != oldest(files)).map(DataFileMeta::fileName).collect(toImmutableSet());
+        assertThat(after.stream().map(DataFileMeta::fileName).collect(toImmutableSet())).containsAll(untouched).doesNotContain(oldest(files).fileName());
+        assertThat(after.stream().filter(file -> !untouched.contains(file.fileName())).toList()).singleElement()
+                .satisfies(file -> assertThat(file.rowCount()).isEqualTo(2));
+        assertThat(deletionVectorIndexes(table)).isEmpty();
+        assertThat(tableRows("unaware_dv")).isEqualTo(rowsBefore);
+        assertThat(RowText.paimonText(table)).isEqualTo(rowsBefore);
+        assertThat(fsckViolations("unaware_dv")).isEmpty();
+    }
+
+    private static List<DataFileMeta> paimonFiles(FileStoreTable table)
+    {
+        return table.store().newScan().plan().files().stream().map(ManifestEntry::file).toList();
+    }
+
+    private static DataFileMeta oldest(List<DataFileMeta> files)
+    {
+        return files.stream().min(Comparator.comparingLong(DataFileMeta::minSequenceNumber).thenComparing(DataFileMeta::fileName)).orElseThrow();
+    }
+
+    private static DataFileMeta newest(List<DataFileMeta> files)
+    {
+        return files.stream().max(Comparator.comparingLong(DataFileMeta::minSequenceNumber).thenComparing(DataFileMeta::fileName)).orElseThrow();
+    }
+
+    private static List<IndexManifestEntry> deletionVectorIndexes(FileStoreTable table)
+    {
+        return table.store().newIndexFileHandler().scan(table.snapshotManager().latestSnapshot(), DeletionVectorsIndexFile.DELETION_VECTORS_INDEX);
+    }
+
+    /** Marks one row of each file deleted, by its position, as Paimon's DELETE on an append table does (Spark's). */
+    private static void deleteRows(FileStoreTable table, Map<String, Integer> positions)
+    {
+        IndexFileHandler indexes = table.store().newIndexFileHandler();
+        Snapshot snapshot = table.snapshotManager().latestSnapshot();
+        boolean bucketed = table.coreOptions().bucket() > 0;
+        BaseAppendDeleteFileMaintainer maintainer = bucketed
+                ? BaseAppendDeleteFileMaintainer.forBucketedAppend(indexes, snapshot, BinaryRow.EMPTY_ROW, 0)
+                : BaseAppendDeleteFileMaintainer.forUnawareAppend(indexes, snapshot, BinaryRow.EMPTY_ROW);
+        positions.forEach((file, position) -> {
+            BitmapDeletionVector vector = new BitmapDeletionVector();
+            vector.delete(position);
+            maintainer.notifyNewDeletionVector(file, vector);
+        });
+        List<IndexManifestEntry> changes = maintainer.persist();
+        CommitMessageImpl message = new CommitMessageImpl(
+                maintainer.getPartition(),
+                maintainer.getBucket(),
+                null,
+                new DataIncrement(
+                        List.of(),
+                        List.of(),
+                        List.of(),
+                        changes.stream().filter(entry -> entry.kind() == FileKind.ADD).map(IndexManifestEntry::indexFile).toList(),
+                        changes.stream().filter(entry -> entry.kind() == FileKind.DELETE).map(IndexManifestEntry::indexFile).toList()),
+                CompactIncrement.emptyIncrement());
+        try (BatchTableCommit commit = table.newBatchWriteBuilder().newCommit()) {
+            commit.commit(List.of(message));
+        }
+        catch (Exception e) {
+            throw new RuntimeException("Paimon Java failed to delete rows of " + table.name(), e);
+        }
     }
 
     private static void awaitHang(Hang hang, Future<?> statement)
