@@ -35,6 +35,7 @@ import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.server.datanode.DataNodeFaultInjector;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.Decimal;
 import org.apache.paimon.data.GenericRow;
@@ -51,9 +52,12 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.LongStream;
 
 import static com.google.common.io.MoreFiles.deleteRecursively;
@@ -62,6 +66,7 @@ import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
 import static io.trino.testing.TestingSession.testSessionBuilder;
 import static io.trino.testing.assertions.TrinoExceptionAssert.assertThatTrinoException;
 import static java.util.concurrent.TimeUnit.DAYS;
+import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -92,7 +97,9 @@ final class TestHdfsWarehouse
         configDirectory = Files.createTempDirectory("hdfs-warehouse-config");
         java.nio.file.Path coreSite = HdfsCluster.writeConfigurationFile(configDirectory.resolve("core-site.xml"), ImmutableMap.of(
                 "fs.defaultFS", cluster.uri(),
-                "fs.viewfs.mounttable.lake.link./warehouse", warehouse()));
+                "fs.viewfs.mounttable.lake.link./warehouse", warehouse(),
+                // a DataNode that stops answering fails a read or write within 20 s, not the default minute
+                "dfs.client.socket-timeout", "20000"));
         paimon = PaimonJavaCatalog.onHadoop(warehouse(), cluster.clientConfiguration());
         paimon.createDatabase(DATABASE);
         createTables();
@@ -406,12 +413,13 @@ final class TestHdfsWarehouse
     }
 
     /**
-     * With the cluster's only DataNode stopped, an INSERT cannot place a block: the statement fails with the
-     * file system's error, publishes no snapshot, and once the DataNode is back the table reads as before, in Trino
-     * and in Paimon Java.
+     * The cluster's only DataNode is stopped while an INSERT's first file is on its way to it (the DataNode holds
+     * the first packet it receives until the test has stopped it): the statement fails with the file system's error
+     * within the client's socket timeout, publishes no snapshot, and once the DataNode is back the table reads as
+     * before, in Trino and in Paimon Java, and takes the next INSERT.
      */
     @Test
-    void insertFailsCleanlyWhileTheDataNodeIsDown()
+    void dataNodeStoppedMidWriteFailsTheInsertCleanly()
             throws Exception
     {
         assertUpdate("CREATE TABLE outage (k int, v varchar) WITH (primary_key = ARRAY['k'], bucket = 1)");
@@ -419,21 +427,61 @@ final class TestHdfsWarehouse
         long snapshot = snapshots("outage").latestSnapshotId().orElseThrow();
 
         MiniDFSCluster miniCluster = cluster.cluster();
-        MiniDFSCluster.DataNodeProperties dataNode = miniCluster.stopDataNode(0);
+        HoldFirstPacket holdFirstPacket = new HoldFirstPacket();
+        DataNodeFaultInjector previous = DataNodeFaultInjector.get();
+        ExecutorService executor = Executors.newSingleThreadExecutor();
+        MiniDFSCluster.DataNodeProperties dataNode = null;
         try {
-            assertThatThrownBy(() -> getQueryRunner().execute("INSERT INTO outage VALUES (2, 'during')"))
+            DataNodeFaultInjector.set(holdFirstPacket);
+            Future<?> insert = executor.submit(() -> getQueryRunner().execute("INSERT INTO outage SELECT k, 'during' FROM UNNEST(sequence(2, 1000)) t(k)"));
+            assertThat(holdFirstPacket.received.await(60, SECONDS)).as("the INSERT's first packet reached the DataNode").isTrue();
+            dataNode = miniCluster.stopDataNode(0);
+            holdFirstPacket.release.countDown();
+            assertThatThrownBy(() -> insert.get(60, SECONDS))
+                    .isInstanceOf(ExecutionException.class)
+                    .cause()
                     .hasMessageContaining("outage");
         }
         finally {
-            miniCluster.restartDataNode(dataNode, true);
-            miniCluster.waitActive();
+            holdFirstPacket.release.countDown();
+            DataNodeFaultInjector.set(previous);
+            executor.shutdownNow();
+            if (dataNode != null) {
+                miniCluster.restartDataNode(dataNode, true);
+                miniCluster.waitActive();
+            }
         }
         assertThat(snapshots("outage").latestSnapshotId()).hasValue(snapshot);
         assertThat(rows("outage")).containsExactly("(1, before)");
         assertThat(RowText.paimonText(paimonTable("outage"))).containsExactly("(1, before)");
         assertUpdate("INSERT INTO outage VALUES (3, 'after')", 1);
         assertThat(rows("outage")).containsExactly("(1, before)", "(3, after)");
+        assertThat(RowText.paimonText(paimonTable("outage"))).containsExactly("(1, before)", "(3, after)");
         assertUpdate("DROP TABLE outage");
+    }
+
+    /** Holds the first packet a DataNode receives, before it writes it, until released (or interrupted by the DataNode's shutdown). */
+    private static final class HoldFirstPacket
+            extends DataNodeFaultInjector
+    {
+        private final CountDownLatch received = new CountDownLatch(1);
+        private final CountDownLatch release = new CountDownLatch(1);
+        private final AtomicBoolean held = new AtomicBoolean();
+
+        @Override
+        public void delayWriteToDisk()
+        {
+            if (!held.compareAndSet(false, true)) {
+                return;
+            }
+            received.countDown();
+            try {
+                release.await(60, SECONDS);
+            }
+            catch (InterruptedException _) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     private List<String> rows(String table)
