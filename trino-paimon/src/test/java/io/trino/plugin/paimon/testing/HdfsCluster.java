@@ -32,9 +32,11 @@ import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
 
 /**
  * A real HDFS in this JVM: one NameNode and one DataNode of Hadoop's own minicluster on 127.0.0.1, ephemeral ports,
- * started once for all the test classes of a JVM ({@link #shared()}) and stopped when the JVM exits.
+ * started once for all the test classes of a JVM ({@link #shared()}) and stopped when the JVM exits, or started with
+ * more server properties (Kerberos) by {@link #start(Map)} and closed by its caller.
  */
 public final class HdfsCluster
+        implements AutoCloseable
 {
     private static HdfsCluster shared;
 
@@ -50,14 +52,15 @@ public final class HdfsCluster
     public static synchronized HdfsCluster shared()
     {
         if (shared == null) {
-            shared = start();
+            shared = start(Map.of());
             HdfsCluster cluster = shared;
-            Runtime.getRuntime().addShutdownHook(new Thread(cluster::stop));
+            Runtime.getRuntime().addShutdownHook(new Thread(cluster::close));
         }
         return shared;
     }
 
-    private static HdfsCluster start()
+    /** A cluster of its own, whose servers also get these properties (over those below); the caller closes it. */
+    public static HdfsCluster start(Map<String, String> serverProperties)
     {
         // the NameNode logs every call (audit) and every block: thousands of lines a test class
         Logging.initialize().setLevel("org.apache.hadoop", Level.WARN);
@@ -75,6 +78,7 @@ public final class HdfsCluster
             configuration.set("hadoop.proxyuser.%s.hosts".formatted(user), "*");
             configuration.set("hadoop.proxyuser.%s.groups".formatted(user), "*");
             configuration.set("hadoop.proxyuser.%s.users".formatted(user), "*");
+            serverProperties.forEach(configuration::set);
             MiniDFSCluster cluster = new MiniDFSCluster.Builder(configuration)
                     .numDataNodes(1)
                     .format(true)
@@ -131,7 +135,8 @@ public final class HdfsCluster
         return file;
     }
 
-    private void stop()
+    @Override
+    public void close()
     {
         try {
             cluster.shutdown();

@@ -77,12 +77,13 @@ public final class PaimonJavaCatalog
         this.catalog = CatalogFactory.createCatalog(CatalogContext.create(options));
     }
 
-    private PaimonJavaCatalog(String warehouse, Configuration hadoopConfiguration)
+    private PaimonJavaCatalog(String warehouse, Configuration hadoopConfiguration, Map<String, String> catalogOptions)
     {
         this.warehouse = null;
         Options options = new Options();
         options.set("warehouse", warehouse);
         options.set("cache-enabled", "false");
+        catalogOptions.forEach(options::set);
         this.catalog = CatalogFactory.createCatalog(CatalogContext.create(options, hadoopConfiguration));
     }
 
@@ -120,7 +121,13 @@ public final class PaimonJavaCatalog
      */
     public static PaimonJavaCatalog onHadoop(String warehouse, Configuration hadoopConfiguration)
     {
-        return new PaimonJavaCatalog(warehouse, hadoopConfiguration);
+        return new PaimonJavaCatalog(warehouse, hadoopConfiguration, Map.of());
+    }
+
+    /** As {@link #onHadoop(String, Configuration)}, with more of Paimon's catalog options. */
+    public static PaimonJavaCatalog onHadoop(String warehouse, Configuration hadoopConfiguration, Map<String, String> catalogOptions)
+    {
+        return new PaimonJavaCatalog(warehouse, hadoopConfiguration, catalogOptions);
     }
 
     /**
