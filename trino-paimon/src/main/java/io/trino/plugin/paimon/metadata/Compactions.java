@@ -29,6 +29,7 @@ import io.trino.plugin.paimon.format.manifest.ScanFilter;
 import io.trino.plugin.paimon.format.manifest.SnapshotScan;
 import io.trino.plugin.paimon.format.row.BinaryRow;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
+import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.procedure.AppendCompaction;
 import io.trino.plugin.paimon.procedure.BucketCompactor;
 import io.trino.plugin.paimon.procedure.CompactionFragment;
@@ -170,6 +171,39 @@ public final class Compactions
         Set<BucketKey> buckets = written.stream()
                 .map(entry -> new BucketKey(ByteBuffer.wrap(entry.partition().bytes()), entry.bucket()))
                 .collect(toImmutableSet());
+        // where readers skip level 0, the statement's rows are visible only once compacted: a compaction that lost a
+        // race is done again from the newest snapshot (a bucket a rival compaction already took has nothing left to
+        // do); elsewhere it gives way, the next write compacting
+        boolean retry = table.options().batchScanSkipsLevelZero();
+        Snapshot base = appended;
+        for (int attempt = 0; ; attempt++) {
+            try {
+                compactSnapshot(session, fileSystem, publisher, handle, options, base, buckets);
+                return;
+            }
+            catch (TrinoException e) {
+                if (!e.getErrorCode().equals(TRANSACTION_CONFLICT.toErrorCode())) {
+                    throw e;
+                }
+                if (!retry || attempt >= table.options().commitMaxRetries()) {
+                    if (retry) {
+                        throw e;
+                    }
+                    // the statement's data is committed; another writer compacted or replaced these files first
+                    log.warn(e, "Compaction after a write to %s gave way to a concurrent commit", tableName);
+                    return;
+                }
+                log.debug(e, "Compaction after a write to %s lost a race, compacting again from the newest snapshot", tableName);
+                SnapshotFiles snapshots = new SnapshotFiles(fileSystem, table.location());
+                base = snapshots.readSnapshot(snapshots.latestSnapshotId().orElseThrow());
+            }
+        }
+    }
+
+    /** Compacts the written buckets of the snapshot whose runs call for it, committed on top of that snapshot. */
+    private void compactSnapshot(ConnectorSession session, TrinoFileSystem fileSystem, SnapshotPublisher publisher, PaimonInsertTableHandle handle, CompactionOptions options, Snapshot appended, Set<BucketKey> buckets)
+    {
+        PaimonTable table = handle.table();
         SnapshotScan scan = new SnapshotScan(fileSystem, table.location());
         List<IndexManifestEntry> indexFiles = scan.indexFiles(appended, ScanFilter.ALL);
         DeletionVectorIndex deletionVectors = DeletionVectorIndex.of(table, scan, indexFiles);
@@ -190,16 +224,7 @@ public final class Compactions
             new CompactionCommit(fileSystem, publisher, table).discard(fragments, e);
             throw e;
         }
-        try {
-            new CompactionCommit(fileSystem, publisher, table).commit(appended.id(), fragments, handle.commitIdentifier(), session.getQueryId());
-        }
-        catch (TrinoException e) {
-            if (!e.getErrorCode().equals(TRANSACTION_CONFLICT.toErrorCode())) {
-                throw e;
-            }
-            // the statement's data is committed; another writer compacted or replaced these files first
-            log.warn(e, "Compaction after a write to %s gave way to a concurrent commit", tableName);
-        }
+        new CompactionCommit(fileSystem, publisher, table).commit(appended.id(), fragments, handle.commitIdentifier(), session.getQueryId());
     }
 
     /** Compacts the written buckets that call for it, adding each compaction's fragment as it is done. */

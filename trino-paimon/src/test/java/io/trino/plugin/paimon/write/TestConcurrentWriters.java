@@ -82,6 +82,13 @@ final class TestConcurrentWriters
                     .option("bucket", "4")
                     .build());
         }
+        paimon.createTable(DATABASE, "deletion_vectors", Schema.newBuilder()
+                .column("k", DataTypes.INT().notNull())
+                .column("v", DataTypes.STRING())
+                .primaryKey("k")
+                .option("bucket", "4")
+                .option("deletion-vectors.enabled", "true")
+                .build());
         for (String table : List.of("beside_disjoint", "beside_shared")) {
             paimon.createTable(DATABASE, table, Schema.newBuilder()
                     .column("k", DataTypes.INT().notNull())
@@ -139,6 +146,54 @@ final class TestConcurrentWriters
         List<String> expected = written.stream().flatMap(List::stream).sorted().toList();
         assertThat(tableRows("distinct_keys")).isEqualTo(expected);
         assertThat(fsckViolations("distinct_keys")).isEmpty();
+    }
+
+    /**
+     * On a deletion-vector table, whose readers skip level 0, every statement's rows are visible once it returns, also
+     * when its compaction on write raced another writer's: writers of distinct keys all land and every row reads back.
+     */
+    @Test
+    void writersOfDistinctKeysToDeletionVectorTableAllVisible()
+            throws Exception
+    {
+        List<String> failures = new ArrayList<>();
+        List<String> invisible = new ArrayList<>();
+        List<List<String>> written = runWriters(writer -> {
+            List<String> rows = new ArrayList<>();
+            for (int statement = 0; statement < STATEMENTS; statement++) {
+                List<String> values = new ArrayList<>();
+                for (int i = 0; i < ROWS_PER_STATEMENT; i++) {
+                    int key = (statement * ROWS_PER_STATEMENT + i) * WRITERS + writer;
+                    values.add("(%s, 'w%s-%s')".formatted(key, writer, statement));
+                    rows.add("(%s, w%s-%s)".formatted(key, writer, statement));
+                }
+                try {
+                    getQueryRunner().execute("INSERT INTO deletion_vectors VALUES " + String.join(", ", values));
+                }
+                catch (RuntimeException e) {
+                    synchronized (failures) {
+                        failures.add(e.getMessage());
+                    }
+                    continue;
+                }
+                List<Integer> keys = new ArrayList<>();
+                for (int i = 0; i < ROWS_PER_STATEMENT; i++) {
+                    keys.add((statement * ROWS_PER_STATEMENT + i) * WRITERS + writer);
+                }
+                long visible = (Long) computeActual("SELECT count(*) FROM deletion_vectors WHERE v = 'w%s-%s'".formatted(writer, statement)).getOnlyValue();
+                if (visible != ROWS_PER_STATEMENT) {
+                    synchronized (invisible) {
+                        invisible.add("w%s-%s: %s of keys %s visible".formatted(writer, statement, visible, keys));
+                    }
+                }
+            }
+            return rows;
+        });
+        assertThat(failures).as("statements that failed").isEmpty();
+        assertThat(invisible).as("statements whose rows were not all visible once they returned").isEmpty();
+        List<String> expected = written.stream().flatMap(List::stream).sorted().toList();
+        assertThat(tableRows("deletion_vectors")).isEqualTo(expected);
+        assertThat(fsckViolations("deletion_vectors")).isEmpty();
     }
 
     /**

@@ -260,8 +260,8 @@ final class TestLookupCompaction
     }
 
     /**
-     * Paimon Java writes and compacts the bucket while our compaction after an INSERT is under way: ours gives way
-     * (the level-0 file it moves up is gone), and no row is lost.
+     * Paimon Java writes and compacts the bucket while our compaction after an INSERT is under way: ours loses the
+     * race (the level-0 file it moves up is gone) and is done again from the newest snapshot, and no row is lost.
      */
     @Test
     void concurrentCompactionOfTheBucketLosesNoRow()
