@@ -178,7 +178,7 @@ public final class Compactions
         Snapshot base = appended;
         for (int attempt = 0; ; attempt++) {
             try {
-                compactSnapshot(session, fileSystem, publisher, handle, options, base, buckets);
+                compactSnapshot(session, fileSystem, publisher, handle, options, fixedBucketAppend, base, buckets);
                 return;
             }
             catch (TrinoException e) {
@@ -201,7 +201,7 @@ public final class Compactions
     }
 
     /** Compacts the written buckets of the snapshot whose runs call for it, committed on top of that snapshot. */
-    private void compactSnapshot(ConnectorSession session, TrinoFileSystem fileSystem, SnapshotPublisher publisher, PaimonInsertTableHandle handle, CompactionOptions options, Snapshot appended, Set<BucketKey> buckets)
+    private void compactSnapshot(ConnectorSession session, TrinoFileSystem fileSystem, SnapshotPublisher publisher, PaimonInsertTableHandle handle, CompactionOptions options, boolean fixedBucketAppend, Snapshot appended, Set<BucketKey> buckets)
     {
         PaimonTable table = handle.table();
         SnapshotScan scan = new SnapshotScan(fileSystem, table.location());
