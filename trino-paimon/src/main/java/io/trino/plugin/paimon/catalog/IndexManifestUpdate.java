@@ -16,6 +16,7 @@ package io.trino.plugin.paimon.catalog;
 import com.google.common.collect.ImmutableList;
 import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry.FileKind;
+import io.trino.spi.TrinoException;
 
 import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
@@ -23,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -97,7 +99,15 @@ public sealed interface IndexManifestUpdate
         public Optional<List<IndexManifestEntry>> apply(List<IndexManifestEntry> previous)
         {
             Map<Identifier, IndexManifestEntry> state = new LinkedHashMap<>();
-            previous.forEach(entry -> state.put(Identifier.of(entry), entry));
+            for (IndexManifestEntry entry : previous) {
+                IndexManifestEntry other = state.put(Identifier.of(entry), entry);
+                if (other != null) {
+                    // Paimon keeps several deletion-vector index files in one partition of a bucket-unaware table
+                    // (one per delete that marked files without vectors); replacing them by bucket would lose all but one
+                    throw new TrinoException(NOT_SUPPORTED, "Bucket %s of a partition has several %s index files (%s, %s), as Paimon writes them for bucket-unaware tables; the connector cannot yet commit changes to such an index"
+                            .formatted(entry.bucket(), entry.indexType(), other.fileName(), entry.fileName()));
+                }
+            }
             // deletions first, so that a bucket's new file is never removed by the deletion of its old one
             changes.stream().filter(entry -> entry.kind() == FileKind.DELETE).forEach(entry -> state.remove(Identifier.of(entry)));
             changes.stream().filter(entry -> entry.kind() == FileKind.ADD).forEach(entry -> state.put(Identifier.of(entry), entry));

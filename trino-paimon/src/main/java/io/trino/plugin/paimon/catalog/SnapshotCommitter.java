@@ -56,6 +56,7 @@ import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_STATE_UNKNOWN;
 import static io.trino.plugin.paimon.format.snapshot.Snapshot.BATCH_COMMIT_IDENTIFIER;
 import static io.trino.plugin.paimon.table.TableOptions.booleanOption;
+import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
 import static java.util.Objects.requireNonNull;
 
@@ -242,7 +243,16 @@ public final class SnapshotCommitter
             List<IndexManifestEntry> previousIndex = indexUpdate.readsPrevious() && indexManifest.isPresent()
                     ? scan.readIndexManifest(indexManifest.get())
                     : List.of();
-            Optional<List<IndexManifestEntry>> indexFiles = indexUpdate.apply(previousIndex);
+            Optional<List<IndexManifestEntry>> indexFiles;
+            try {
+                indexFiles = indexUpdate.apply(previousIndex);
+            }
+            catch (TrinoException e) {
+                if (!e.getErrorCode().equals(NOT_SUPPORTED.toErrorCode())) {
+                    throw e;
+                }
+                throw new TrinoException(NOT_SUPPORTED, "Table %s: %s".formatted(tableName(tableLocation), e.getMessage()), e);
+            }
             if (indexFiles.isPresent()) {
                 WrittenFile indexList = manifestWriter.writeIndexManifest(indexFiles.get());
                 attemptFiles.add(indexList.name());

@@ -47,6 +47,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Consumer;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_STATE_UNKNOWN;
@@ -139,7 +140,7 @@ final class CompactionCommit
             buckets.add(bucketKey(BinaryRow.deserialize(fragment.partition()).bytes(), fragment.bucket()));
         }
         List<IndexManifestEntry> vectorChanges = deletionVectorChanges(base, fragments, deletes);
-        Map<String, String> baseVectors = deletionVectorFiles(Optional.of(base), buckets);
+        Map<String, Set<String>> baseVectors = deletionVectorFiles(Optional.of(base), buckets);
         // the files a new vector marks must still be live, or the vector would point at a file gone meanwhile and the
         // rows it deletes would live on in the files that replaced it
         Set<ManifestEntry.Identifier> kept = new HashSet<>();
@@ -210,25 +211,28 @@ final class CompactionCommit
      * A commit since the compacted snapshot that gave a compacted bucket other deletion vectors deleted rows the
      * compaction copied: the compaction gives way, as Paimon's commit checks deletion-vector index conflicts.
      */
-    private void checkDeletionVectorsUnchanged(Optional<Snapshot> latest, Set<String> buckets, Map<String, String> baseVectors)
+    private void checkDeletionVectorsUnchanged(Optional<Snapshot> latest, Set<String> buckets, Map<String, Set<String>> baseVectors)
     {
         if (!table.options().deletionVectorsEnabled() && baseVectors.isEmpty()) {
             return;
         }
-        Map<String, String> current = deletionVectorFiles(latest, buckets);
+        Map<String, Set<String>> current = deletionVectorFiles(latest, buckets);
         if (!current.equals(baseVectors)) {
             throw new TrinoException(TRANSACTION_CONFLICT, "Compaction of Paimon table %s conflicts with a concurrent commit: the deletion vector index files of the compacted buckets changed from %s to %s; run it again".formatted(table.name(), baseVectors.values(), current.values()));
         }
     }
 
-    /** The deletion-vector index file of each of the given buckets that has one. */
-    private Map<String, String> deletionVectorFiles(Optional<Snapshot> snapshot, Set<String> buckets)
+    /**
+     * The deletion-vector index files of each of the given buckets that has any: one per bucket of a fixed-bucket
+     * table, but possibly several per partition of a bucket-unaware one, where a new delete starts another file.
+     */
+    private Map<String, Set<String>> deletionVectorFiles(Optional<Snapshot> snapshot, Set<String> buckets)
     {
-        Map<String, String> files = new HashMap<>();
+        Map<String, Set<String>> files = new HashMap<>();
         for (IndexManifestEntry index : deletionVectorEntries(snapshot)) {
             String bucket = bucketKey(index.partition().bytes(), index.bucket());
             if (buckets.contains(bucket)) {
-                files.put(bucket, index.fileName());
+                files.computeIfAbsent(bucket, _ -> new TreeSet<>()).add(index.fileName());
             }
         }
         return files;

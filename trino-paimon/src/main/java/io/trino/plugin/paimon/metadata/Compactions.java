@@ -142,7 +142,8 @@ public final class Compactions
         }
         catch (RuntimeException e) {
             String tableName = handle.table().name().toString();
-            if (handle.table().options().batchScanSkipsLevelZero()) {
+            // an append table's level-0 rows are visible, deletion vectors or not
+            if (handle.table().hasPrimaryKey() && handle.table().options().batchScanSkipsLevelZero()) {
                 ErrorCodeSupplier code = e instanceof TrinoException trinoException ? trinoException::getErrorCode : () -> PAIMON_INTERNAL_ERROR.toErrorCode();
                 throw new TrinoException(code, ("Table %s: the statement's rows are committed (snapshot %s), but the compaction that makes them visible failed; " +
                         "do not repeat the statement, run ALTER TABLE %s EXECUTE optimize: %s").formatted(tableName, appended.id(), tableName, e.getMessage()), e);
@@ -174,7 +175,7 @@ public final class Compactions
         // where readers skip level 0, the statement's rows are visible only once compacted: a compaction that lost a
         // race is done again from the newest snapshot (a bucket a rival compaction already took has nothing left to
         // do); elsewhere it gives way, the next write compacting
-        boolean retry = table.options().batchScanSkipsLevelZero();
+        boolean retry = table.hasPrimaryKey() && table.options().batchScanSkipsLevelZero();
         Snapshot base = appended;
         for (int attempt = 0; ; attempt++) {
             try {

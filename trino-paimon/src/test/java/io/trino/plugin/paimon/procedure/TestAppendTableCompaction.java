@@ -56,6 +56,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
@@ -122,6 +123,16 @@ final class TestAppendTableCompaction
             for (int commit = 0; commit < 3; commit++) {
                 PaimonJavaCatalog.write(table, List.of(GenericRow.of(3 * commit + 1, s("a")), GenericRow.of(3 * commit + 2, s("b")), GenericRow.of(3 * commit + 3, s("c"))));
             }
+        }
+        Table partitionedVectors = paimon.createTable(DATABASE, "unaware_dv_parts", Schema.newBuilder()
+                .column("dt", DataTypes.STRING())
+                .column("id", DataTypes.INT())
+                .partitionKeys("dt")
+                .option("bucket", "-1")
+                .option("deletion-vectors.enabled", "true")
+                .build());
+        for (int commit = 0; commit < 2; commit++) {
+            PaimonJavaCatalog.write(partitionedVectors, List.of(GenericRow.of(s("p"), commit), GenericRow.of(s("q"), commit)));
         }
         paimon.createTable(DATABASE, "fixed_partitioned", Schema.newBuilder()
                 .column("dt", DataTypes.STRING())
@@ -388,6 +399,37 @@ final class TestAppendTableCompaction
         assertThat(fsckViolations("unaware_dv")).isEmpty();
     }
 
+    /**
+     * Paimon starts another deletion-vector index file in a bucket-unaware partition for each delete that marks files
+     * without vectors; until the connector commits such an index file by file, a compaction that would rewrite the
+     * index is refused, rather than keeping one index file of the partition and bringing deleted rows back.
+     */
+    @Test
+    void optimizeRefusesPartitionWithSeveralVectorIndexFiles()
+    {
+        FileStoreTable table = (FileStoreTable) uncachedPaimon().getTable(DATABASE, "unaware_dv_parts");
+        Map<String, List<DataFileMeta>> files = table.store().newScan().plan().files().stream()
+                .collect(Collectors.groupingBy(entry -> entry.partition().getString(0).toString(), Collectors.mapping(ManifestEntry::file, Collectors.toList())));
+        assertThat(files.get("q")).hasSize(2);
+        deleteRows(table, BinaryRow.singleColumn("q"), Map.of(files.get("q").get(0).fileName(), 0));
+        table = (FileStoreTable) uncachedPaimon().getTable(DATABASE, "unaware_dv_parts");
+        deleteRows(table, BinaryRow.singleColumn("q"), Map.of(files.get("q").get(1).fileName(), 0));
+        table = (FileStoreTable) uncachedPaimon().getTable(DATABASE, "unaware_dv_parts");
+        deleteRows(table, BinaryRow.singleColumn("p"), Map.of(files.get("p").get(0).fileName(), 0));
+        table = (FileStoreTable) uncachedPaimon().getTable(DATABASE, "unaware_dv_parts");
+        assertThat(deletionVectorIndexes(table)).hasSize(3);
+        List<String> rowsBefore = tableRows("unaware_dv_parts");
+        assertThat(rowsBefore).hasSize(1);
+
+        assertThatThrownBy(() -> getQueryRunner().execute("ALTER TABLE unaware_dv_parts EXECUTE optimize WHERE dt = 'p'"))
+                .hasMessageContaining("Table %s.unaware_dv_parts".formatted(DATABASE))
+                .hasMessageContaining("the connector cannot yet commit changes to such an index");
+        table = (FileStoreTable) uncachedPaimon().getTable(DATABASE, "unaware_dv_parts");
+        assertThat(deletionVectorIndexes(table)).hasSize(3);
+        assertThat(tableRows("unaware_dv_parts")).isEqualTo(rowsBefore);
+        assertThat(RowText.paimonText(table)).isEqualTo(rowsBefore);
+    }
+
     private static List<DataFileMeta> paimonFiles(FileStoreTable table)
     {
         return table.store().newScan().plan().files().stream().map(ManifestEntry::file).toList();
@@ -411,12 +453,17 @@ final class TestAppendTableCompaction
     /** Marks one row of each file deleted, by its position, as Paimon's DELETE on an append table does (Spark's). */
     private static void deleteRows(FileStoreTable table, Map<String, Integer> positions)
     {
+        deleteRows(table, BinaryRow.EMPTY_ROW, positions);
+    }
+
+    private static void deleteRows(FileStoreTable table, BinaryRow partition, Map<String, Integer> positions)
+    {
         IndexFileHandler indexes = table.store().newIndexFileHandler();
         Snapshot snapshot = table.snapshotManager().latestSnapshot();
         boolean bucketed = table.coreOptions().bucket() > 0;
         BaseAppendDeleteFileMaintainer maintainer = bucketed
-                ? BaseAppendDeleteFileMaintainer.forBucketedAppend(indexes, snapshot, BinaryRow.EMPTY_ROW, 0)
-                : BaseAppendDeleteFileMaintainer.forUnawareAppend(indexes, snapshot, BinaryRow.EMPTY_ROW);
+                ? BaseAppendDeleteFileMaintainer.forBucketedAppend(indexes, snapshot, partition, 0)
+                : BaseAppendDeleteFileMaintainer.forUnawareAppend(indexes, snapshot, partition);
         positions.forEach((file, position) -> {
             BitmapDeletionVector vector = new BitmapDeletionVector();
             vector.delete(position);
