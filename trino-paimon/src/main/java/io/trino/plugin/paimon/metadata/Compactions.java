@@ -164,8 +164,10 @@ public final class Compactions
         String tableName = table.name().toString();
         CompactionOptions options = CompactionOptions.of(tableName, table.schema().options());
         // Paimon's batch writers of bucket-unaware append tables do not compact (only its streaming sinks add a
-        // compaction coordinator): such tables are compacted by optimize
-        boolean fixedBucketAppend = !table.hasPrimaryKey() && table.options().bucket() > 0;
+        // compaction coordinator): such tables are compacted by optimize. Neither are tables of Paimon's incremental
+        // clustering, which Paimon compacts by their clustering columns into levels
+        boolean fixedBucketAppend = !table.hasPrimaryKey() && table.options().bucket() > 0
+                && !AppendCompactionOptions.of(tableName, table.schema().options()).incrementalClustering();
         if ((!table.hasPrimaryKey() && !fixedBucketAppend) || options.writeOnly() || !isCompactionOnWriteEnabled(session) || written.isEmpty()) {
             return;
         }

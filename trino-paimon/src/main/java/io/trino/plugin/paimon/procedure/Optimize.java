@@ -28,6 +28,7 @@ import io.trino.plugin.paimon.PaimonTableProcedureId;
 import io.trino.plugin.paimon.catalog.OrphanFiles;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.schema.DataField;
+import io.trino.plugin.paimon.table.AppendCompactionOptions;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.write.WriteRestrictions;
 import io.trino.plugin.paimon.write.WrittenFile;
@@ -75,6 +76,10 @@ public final class Optimize
         String tableName = table.name().toString();
         if (retryMode != RetryMode.NO_RETRIES) {
             throw new TrinoException(NOT_SUPPORTED, "This connector does not support query retries");
+        }
+        if (!table.hasPrimaryKey() && AppendCompactionOptions.of(tableName, table.schema().options()).incrementalClustering()) {
+            // Paimon compacts such tables by clustering columns into levels; a plain rewrite would undo the clustering
+            throw new TrinoException(NOT_SUPPORTED, "Table %s: optimize of an append table with incremental clustering (clustering.incremental) is not supported".formatted(tableName));
         }
         WriteRestrictions.checkInsertable(tableName, table.schema(), table.options());
         return new PaimonTableExecuteHandle(table.name(), PaimonTableProcedureId.OPTIMIZE, ImmutableMap.of(), Optional.of(table), java.util.OptionalLong.empty(), Optional.empty());

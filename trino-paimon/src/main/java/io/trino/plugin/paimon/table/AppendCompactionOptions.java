@@ -24,9 +24,10 @@ import static io.trino.plugin.paimon.table.TableOptions.parseMemorySize;
  * {@code compaction.min.file-num} (5), {@code target-file-size} (256 MB for append tables), the size below which a
  * file joins a compaction (7/10 of the target, Paimon's {@code compactionFileSize}), {@code source.split.open-file-cost}
  * (4 MB, which Paimon's coordinator adds to each file's size when packing a bucket-unaware partition),
- * {@code compaction.force-rewrite-all-files} (false) and {@code write-only} (false).
+ * {@code compaction.force-rewrite-all-files} (false), {@code write-only} (false) and {@code clustering.incremental}
+ * (false: Paimon's incremental clustering, which compacts by clustering columns and levels instead).
  */
-public record AppendCompactionOptions(int minFileNum, long targetFileSize, long openFileCost, boolean forceRewriteAllFiles, boolean writeOnly)
+public record AppendCompactionOptions(int minFileNum, long targetFileSize, long openFileCost, boolean forceRewriteAllFiles, boolean writeOnly, boolean incrementalClustering)
 {
     public static AppendCompactionOptions of(String tableName, Map<String, String> options)
     {
@@ -36,7 +37,8 @@ public record AppendCompactionOptions(int minFileNum, long targetFileSize, long 
                 parseMemorySize(tableName, "target-file-size", options.getOrDefault("target-file-size", "256 mb")),
                 parseMemorySize(tableName, "source.split.open-file-cost", options.getOrDefault("source.split.open-file-cost", "4 mb")),
                 booleanOption(tableName, options, "compaction.force-rewrite-all-files", false),
-                booleanOption(tableName, options, "write-only", false));
+                booleanOption(tableName, options, "write-only", false),
+                booleanOption(tableName, options, "clustering.incremental", false));
     }
 
     /** Files smaller than this are small: they join compactions, larger ones are left as they are. */

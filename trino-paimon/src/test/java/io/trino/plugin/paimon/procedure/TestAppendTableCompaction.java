@@ -134,6 +134,16 @@ final class TestAppendTableCompaction
         for (int commit = 0; commit < 2; commit++) {
             PaimonJavaCatalog.write(partitionedVectors, List.of(GenericRow.of(s("p"), commit), GenericRow.of(s("q"), commit)));
         }
+        Table clustered = paimon.createTable(DATABASE, "clustered", Schema.newBuilder()
+                .column("id", DataTypes.INT())
+                .column("v", DataTypes.STRING())
+                .option("bucket", "-1")
+                .option("clustering.incremental", "true")
+                .option("clustering.columns", "id")
+                .build());
+        for (int commit = 0; commit < 6; commit++) {
+            PaimonJavaCatalog.write(clustered, List.of(GenericRow.of(commit, s("v"))));
+        }
         paimon.createTable(DATABASE, "fixed_partitioned", Schema.newBuilder()
                 .column("dt", DataTypes.STRING())
                 .column("id", DataTypes.INT())
@@ -428,6 +438,15 @@ final class TestAppendTableCompaction
         assertThat(deletionVectorIndexes(table)).hasSize(3);
         assertThat(tableRows("unaware_dv_parts")).isEqualTo(rowsBefore);
         assertThat(RowText.paimonText(table)).isEqualTo(rowsBefore);
+    }
+
+    /** Paimon compacts a table of incremental clustering by its clustering columns into levels, which a plain rewrite would undo. */
+    @Test
+    void optimizeRefusesIncrementalClustering()
+    {
+        assertThatThrownBy(() -> getQueryRunner().execute("ALTER TABLE clustered EXECUTE optimize"))
+                .hasMessageContaining("Table %s.clustered: optimize of an append table with incremental clustering (clustering.incremental) is not supported".formatted(DATABASE));
+        assertThat(fileCount("clustered", "{}")).isEqualTo(6);
     }
 
     private static List<DataFileMeta> paimonFiles(FileStoreTable table)
