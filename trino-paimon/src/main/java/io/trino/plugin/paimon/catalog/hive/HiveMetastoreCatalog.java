@@ -29,6 +29,7 @@ import io.trino.plugin.paimon.catalog.PaimonView;
 import io.trino.plugin.paimon.catalog.ServiceCatalog;
 import io.trino.plugin.paimon.catalog.SnapshotPublisher;
 import io.trino.plugin.paimon.format.MetadataCache;
+import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.format.schema.SchemaFiles;
 import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.table.PaimonTable;
@@ -372,6 +373,12 @@ public class HiveMetastoreCatalog
     {
         if (!databaseExists(session, viewName.getSchemaName())) {
             throw new SchemaNotFoundException(viewName.getSchemaName());
+        }
+        for (DataField field : view.fields()) {
+            if (!HiveTypeNames.readsBack(field.type())) {
+                throw new TrinoException(NOT_SUPPORTED, "Catalog '%s': view %s: column '%s' of type %s has no Hive type it could be read back as; cast it in the view's query"
+                        .formatted(catalogName, viewName, field.name(), field.type().typeName()));
+            }
         }
         Table entry = PaimonViewEntry.newEntry(viewName, view, session.getUser(), System.currentTimeMillis());
         Optional<Table> existing = getEntry(session, viewName);

@@ -65,6 +65,24 @@ final class HiveTypeNames
         };
     }
 
+    /**
+     * Whether a column of this type reads back from its Hive type as a type Trino converts the column's values to:
+     * TIME becomes a string, timestamps finer than microseconds lose digits, CHAR longer than Hive's becomes a string.
+     */
+    static boolean readsBack(DataType type)
+    {
+        return switch (type) {
+            case DataType.TimeType _ -> false;
+            case DataType.TimestampType timestamp -> timestamp.precision() <= 6;
+            case DataType.LocalZonedTimestampType timestamp -> timestamp.precision() <= 6;
+            case DataType.CharType charType -> charType.length() <= HIVE_MAX_CHAR_LENGTH;
+            case DataType.ArrayType array -> readsBack(array.elementType());
+            case DataType.MapType map -> readsBack(map.keyType()) && readsBack(map.valueType());
+            case DataType.RowType row -> row.fields().stream().allMatch(field -> readsBack(field.type()));
+            default -> true;
+        };
+    }
+
     static String hiveTypeName(DataField field)
     {
         return hiveTypeName(field.type());

@@ -207,6 +207,10 @@ final class TestHiveMetastoreCatalog
         assertThatThrownBy(() -> computeActual("CREATE VIEW orders AS SELECT 1 x"))
                 .hasMessageContaining("orders");
 
+        assertThatThrownBy(() -> computeActual("CREATE VIEW clock AS SELECT id, TIME '10:15:00' AS at FROM orders"))
+                .hasMessageContaining("view %s.clock: column 'at' of type TIME(0) has no Hive type it could be read back as".formatted(DATABASE));
+        assertThat(paimon.catalog().listViews(DATABASE)).doesNotContain("clock");
+
         assertUpdate("DROP VIEW small_orders");
         assertUpdate("DROP VIEW big_orders");
         assertThat(paimon.catalog().listViews(DATABASE)).isEmpty();
