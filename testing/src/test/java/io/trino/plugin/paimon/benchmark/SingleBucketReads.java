@@ -26,6 +26,7 @@ import io.trino.plugin.paimon.catalog.FileSystemCatalog;
 import io.trino.plugin.paimon.format.MetadataCache;
 import io.trino.plugin.paimon.metadata.Compactions;
 import io.trino.plugin.paimon.metadata.PaimonMetadata;
+import io.trino.plugin.paimon.metadata.PaimonViews;
 import io.trino.plugin.paimon.procedure.BucketCompactor;
 import io.trino.plugin.paimon.procedure.CompactionFragment;
 import io.trino.plugin.paimon.procedure.LookupCompactor;
@@ -36,6 +37,7 @@ import io.trino.plugin.paimon.read.PhysicalFloorReader;
 import io.trino.plugin.paimon.table.TypeMapping;
 import io.trino.plugin.paimon.write.WriteFragment;
 import io.trino.spi.Page;
+import io.trino.spi.catalog.CatalogName;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.ConnectorSession;
@@ -96,7 +98,7 @@ final class SingleBucketReads
 
     Table table(String database, String name)
     {
-        PaimonMetadata metadata = new PaimonMetadata(catalog, TESTING_TYPE_MANAGER, jsonCodec(WriteFragment.class), compactions, pageSourceProvider);
+        PaimonMetadata metadata = new PaimonMetadata(catalog, TESTING_TYPE_MANAGER, jsonCodec(WriteFragment.class), compactions, pageSourceProvider, new PaimonViews(catalog, TESTING_TYPE_MANAGER, new CatalogName("paimon")));
         PaimonTableHandle handle = (PaimonTableHandle) metadata.getTableHandle(SESSION, new SchemaTableName(database, name), Optional.empty(), Optional.empty());
         // the handle's columns in table order
         List<PaimonColumnHandle> columns = metadata.getColumnHandles(SESSION, handle).values().stream()
