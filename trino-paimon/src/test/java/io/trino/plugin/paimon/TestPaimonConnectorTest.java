@@ -211,6 +211,18 @@ public class TestPaimonConnectorTest
         return type.replace("\"", "");
     }
 
+    /**
+     * A folder catalog keeps no views, as Paimon's own does not: the refusal names the view and where Paimon keeps
+     * views, in place of the engine's generic "does not support creating views".
+     */
+    @Test
+    @Override
+    public void testView()
+    {
+        assertQueryFails("CREATE VIEW nation_v AS SELECT * FROM nation",
+                "View tpch\\.nation_v: Paimon keeps views only in Hive Metastore and REST catalogs \\(paimon\\.catalog\\.type\\)");
+    }
+
     @Test
     public void testSetColumnTypeRefused()
     {
