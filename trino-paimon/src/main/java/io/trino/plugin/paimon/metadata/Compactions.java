@@ -28,6 +28,7 @@ import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ScanFilter;
 import io.trino.plugin.paimon.format.manifest.SnapshotScan;
 import io.trino.plugin.paimon.format.row.BinaryRow;
+import io.trino.plugin.paimon.format.schema.SchemaFiles;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.procedure.AppendCompaction;
@@ -206,8 +207,9 @@ public final class Compactions
     /** Compacts the written buckets of the snapshot whose runs call for it, committed on top of that snapshot. */
     private void compactSnapshot(ConnectorSession session, TrinoFileSystem fileSystem, SnapshotPublisher publisher, PaimonInsertTableHandle handle, CompactionOptions options, boolean fixedBucketAppend, Snapshot appended, Set<BucketKey> buckets)
     {
-        PaimonTable table = handle.table();
-        SnapshotScan scan = new SnapshotScan(fileSystem, table.location());
+        SnapshotScan scan = new SnapshotScan(fileSystem, handle.table().location());
+        List<BucketFiles> liveBuckets = scan.liveFilesByBucket(appended, ScanFilter.ALL);
+        PaimonTable table = withNewestSchema(fileSystem, handle.table(), appended, liveBuckets);
         List<IndexManifestEntry> indexFiles = scan.indexFiles(appended, ScanFilter.ALL);
         DeletionVectorIndex deletionVectors = DeletionVectorIndex.of(table, scan, indexFiles);
         List<IndexManifestEntry> vectorIndexes = indexFiles.stream()
@@ -216,10 +218,10 @@ public final class Compactions
         List<CompactionFragment> fragments = new ArrayList<>();
         try {
             if (fixedBucketAppend) {
-                compactAppendBuckets(session, table, scan.liveFilesByBucket(appended, ScanFilter.ALL), buckets, deletionVectors, fragments);
+                compactAppendBuckets(session, table, liveBuckets, buckets, deletionVectors, fragments);
             }
             else {
-                compactBuckets(session, table, options, handle.overwrite(), scan.liveFilesByBucket(appended, ScanFilter.ALL), buckets, deletionVectors, vectorIndexes, fragments);
+                compactBuckets(session, table, options, handle.overwrite(), liveBuckets, buckets, deletionVectors, vectorIndexes, fragments);
             }
         }
         catch (RuntimeException e) {
@@ -228,6 +230,24 @@ public final class Compactions
             throw e;
         }
         new CompactionCommit(fileSystem, publisher, table).commit(appended.id(), fragments, handle.commitIdentifier(), session.getQueryId());
+    }
+
+    /**
+     * The table at the newest schema of the snapshot and its files. A schema change may land while the statement
+     * writes (its files keep the schema it planned on), and a concurrent writer may then add files of the new schema
+     * to the buckets the statement wrote: compacting with the statement's schema would rewrite their rows without
+     * the new columns.
+     */
+    private static PaimonTable withNewestSchema(TrinoFileSystem fileSystem, PaimonTable table, Snapshot snapshot, List<BucketFiles> liveBuckets)
+    {
+        long newest = liveBuckets.stream()
+                .flatMap(bucket -> bucket.files().stream())
+                .mapToLong(entry -> entry.file().schemaId())
+                .reduce(snapshot.schemaId(), Math::max);
+        if (newest <= table.schema().id()) {
+            return table;
+        }
+        return new PaimonTable(table.name(), table.location(), table.branch(), new SchemaFiles(fileSystem, table.metadataLocation()).readSchema(newest));
     }
 
     /** Compacts the written buckets that call for it, adding each compaction's fragment as it is done. */

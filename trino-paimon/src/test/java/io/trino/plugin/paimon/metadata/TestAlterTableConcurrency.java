@@ -88,6 +88,14 @@ final class TestAlterTableConcurrency
                 .partitionKeys("dt")
                 .option("bucket", "1")
                 .build());
+        paimon.createTable(DATABASE, "compacted_meanwhile", Schema.newBuilder()
+                .column("id", DataTypes.INT())
+                .column("v", DataTypes.STRING())
+                .primaryKey("id")
+                .option("bucket", "1")
+                // more than one sorted run compacts the bucket whole
+                .option("num-sorted-run.compaction-trigger", "1")
+                .build());
         for (String name : List.of("held", "busy", "raced", "held_rename", "held_readd", "held_update")) {
             paimon.createTable(DATABASE, name, Schema.newBuilder()
                     .column("id", DataTypes.INT())
@@ -197,6 +205,41 @@ final class TestAlterTableConcurrency
         assertThat(PaimonJavaCatalog.readRows(table)).containsExactly("+I(2, b, null)", "+U(1, updated on schema 0, 5)");
         assertQuery("SELECT * FROM held_update", "VALUES (1, 'updated on schema 0', 5), (2, 'b', NULL)");
         assertThat(fsck("held_update")).isEmpty();
+    }
+
+    /**
+     * An INSERT planned on schema 0 commits after ADD COLUMN and a write of the new column to the same bucket; the
+     * compaction after its write merges the bucket's runs, and must keep the new column's values: the bucket is
+     * rewritten with the newest schema of its files, not with the schema the INSERT planned on.
+     */
+    @Test
+    void compactionAfterInsertPlannedBeforeAddColumnKeepsTheNewColumn()
+            throws Exception
+    {
+        assertUpdate("INSERT INTO compacted_meanwhile VALUES (1, 'first')", 1);
+        Hang hang = faultFs.hang(Operation.CREATE_OR_OVERWRITE, "**/compacted_meanwhile/manifest/manifest-*", 1);
+        ExecutorService executor = Executors.newSingleThreadExecutor();
+        try {
+            Future<?> insert = executor.submit(() -> getQueryRunner().execute("INSERT INTO compacted_meanwhile VALUES (2, 'planned on schema 0')"));
+            hang.awaitReached();
+            assertUpdate("ALTER TABLE compacted_meanwhile ADD COLUMN c bigint");
+            // two sorted runs: this write compacts the bucket into one file of schema 1
+            assertUpdate("INSERT INTO compacted_meanwhile VALUES (3, 'on schema 1', 42)", 1);
+            hang.release();
+            insert.get();
+        }
+        finally {
+            faultFs.clearRules();
+            executor.shutdownNow();
+        }
+
+        FileStoreTable table = (FileStoreTable) uncachedPaimon().getTable(DATABASE, "compacted_meanwhile");
+        // the held INSERT's run and the compacted one: two runs, compacted into one
+        assertThat(table.store().newScan().plan().files()).hasSize(1);
+        assertThat(table.store().newScan().plan().files()).extracting(entry -> entry.file().schemaId()).containsOnly(1L);
+        assertThat(PaimonJavaCatalog.readRows(table)).containsExactly("+I(1, first, null)", "+I(2, planned on schema 0, null)", "+I(3, on schema 1, 42)");
+        assertQuery("SELECT * FROM compacted_meanwhile", "VALUES (1, 'first', NULL), (2, 'planned on schema 0', NULL), (3, 'on schema 1', 42)");
+        assertThat(fsck("compacted_meanwhile")).isEmpty();
     }
 
     /**
