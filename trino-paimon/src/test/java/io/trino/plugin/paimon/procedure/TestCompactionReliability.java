@@ -86,6 +86,13 @@ final class TestCompactionReliability
             }
             paimon.createTable(DATABASE, name, schema.build());
         }
+        paimon.createTable(DATABASE, "appended_dv", Schema.newBuilder()
+                .column("k", DataTypes.INT().notNull())
+                .column("n", DataTypes.BIGINT())
+                .option("bucket", "1")
+                .option("bucket-key", "k")
+                .option("deletion-vectors.enabled", "true")
+                .build());
     }
 
     /**
@@ -225,6 +232,26 @@ final class TestCompactionReliability
         getQueryRunner().execute("ALTER TABLE summed_dv EXECUTE optimize");
         assertThat(tableRows("summed_dv")).containsExactly("(1, 3)");
         assertThat(fsckViolations("summed_dv")).isEmpty();
+    }
+
+    /**
+     * An append table's level-0 rows are visible, deletion vectors or not: when the compaction after its fifth small
+     * file fails, the INSERT succeeds with its row there once (a repeated statement would append it twice), and the
+     * next INSERT compacts.
+     */
+    @Test
+    void failedCompactionAfterWriteToAppendTableWithDeletionVectorsKeepsTheStatement()
+    {
+        assertThat(compactionTriggeringInsertWithFailedCompaction("appended_dv")).isEqualTo(1);
+        assertThat(tableRows("appended_dv")).containsExactlyInAnyOrder("(1, 1)", "(1, 2)", "(1, 3)", "(1, 4)", "(1, 5)");
+        assertThat(computeActual("SELECT count(*) FROM \"appended_dv$files\"").getOnlyValue()).as("the files stay uncompacted").isEqualTo(5L);
+        assertThat(fsckViolations("appended_dv")).isEmpty();
+
+        getQueryRunner().execute("INSERT INTO appended_dv VALUES (1, 6)");
+        assertThat(tableRows("appended_dv")).containsExactlyInAnyOrder("(1, 1)", "(1, 2)", "(1, 3)", "(1, 4)", "(1, 5)", "(1, 6)");
+        // Paimon's append writer compacts the oldest small files once there are compaction.min.file-num (5) of them
+        assertThat(computeActual("SELECT count(*) FROM \"appended_dv$files\"").getOnlyValue()).as("the next write compacts five files into one").isEqualTo(2L);
+        assertThat(fsckViolations("appended_dv")).isEmpty();
     }
 
     /**
