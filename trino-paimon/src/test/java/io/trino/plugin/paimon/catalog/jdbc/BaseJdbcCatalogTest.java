@@ -193,8 +193,8 @@ abstract class BaseJdbcCatalogTest
                 .hasMessageContaining("Table 'paimon.lake.unregistered' does not exist");
         assertThatTrinoException(catchTrinoException("CREATE TABLE unregistered (k int, v varchar)"))
                 .hasErrorCode(PAIMON_CATALOG_ERROR)
-                .hasMessage("Cannot create table lake.unregistered in JDBC catalog '%s' at %s: its location local:///warehouse/lake.db/unregistered holds a Paimon table that the catalog does not list (register it with Paimon's repair_table procedure, or remove the folder)"
-                        .formatted(CATALOG_KEY, uri));
+                .hasMessage("Cannot create table lake.unregistered in %s: its location local:///warehouse/lake.db/unregistered holds a Paimon table that the catalog does not list (register it with Paimon's repair_table procedure, or remove the folder)"
+                        .formatted(catalogDescription(uri)));
         // nothing registered, the folder as it was
         assertThat(registeredTables(DATABASE)).doesNotContain("unregistered");
         assertThat(Files.readString(schemaFile)).isEqualTo(schema);
@@ -266,7 +266,7 @@ abstract class BaseJdbcCatalogTest
         updateCatalogTables("INSERT INTO paimon_distributed_locks (lock_id, expire_time_seconds) VALUES (?, ?)", lockId, 3600);
         assertThatTrinoException(catchTrinoException(shortLock, "INSERT INTO locked VALUES (1, 'one')"))
                 .hasErrorCode(PAIMON_CATALOG_ERROR)
-                .hasMessageContaining("Failed to take the lock %s of table lake.locked in JDBC catalog '%s' at %s within 2.00s".formatted(lockId, CATALOG_KEY, uri));
+                .hasMessageContaining("Failed to take the lock %s of table lake.locked in %s within 2.00s".formatted(lockId, catalogDescription(uri)));
         assertThat(snapshots("locked").latestSnapshotId()).isEmpty();
 
         // the holder is gone for longer than the row's expiry: the next writer removes the row, as Paimon's dialects do
@@ -330,7 +330,7 @@ abstract class BaseJdbcCatalogTest
     void unreachableDatabaseIsAClearError()
     {
         Session unreachable = testSessionBuilder().setCatalog("unreachable").setSchema(DATABASE).build();
-        String catalog = "JDBC catalog '%s' at %s".formatted(CATALOG_KEY, unreachableUri(warehouse.root()));
+        String catalog = catalogDescription(unreachableUri(warehouse.root()));
         assertThatTrinoException(catchTrinoException(unreachable, "SHOW SCHEMAS"))
                 .hasErrorCode(PAIMON_CATALOG_ERROR)
                 .hasMessageContaining("Failed to create Paimon's catalog tables in " + catalog);
@@ -349,7 +349,7 @@ abstract class BaseJdbcCatalogTest
         }
         assertThatTrinoException(catchTrinoException("CREATE TABLE refused (k int, v varchar) WITH (primary_key = ARRAY['k'])"))
                 .hasErrorCode(PAIMON_CATALOG_ERROR)
-                .hasMessageContaining("Failed to register table lake.refused in JDBC catalog '%s' at %s: ".formatted(CATALOG_KEY, uri))
+                .hasMessageContaining("Failed to register table lake.refused in %s: ".formatted(catalogDescription(uri)))
                 .hasMessageContaining("registration refused");
         assertThat(warehouse.warehouse().resolve(DATABASE + ".db/refused")).doesNotExist();
         assertThat(registeredTables(DATABASE)).doesNotContain("refused");
@@ -364,12 +364,19 @@ abstract class BaseJdbcCatalogTest
         assertThat(computeActual("SHOW TABLES").getOnlyColumnAsSet()).contains("gone");
         assertThatTrinoException(catchTrinoException("SELECT * FROM gone"))
                 .hasErrorCode(PAIMON_CATALOG_ERROR)
-                .hasMessage("Table lake.gone is registered in JDBC catalog '%s' at %s, but its location local:///warehouse/lake.db/gone holds no Paimon table (no schema file)".formatted(CATALOG_KEY, uri));
+                .hasMessage("Table lake.gone is registered in %s, but its location local:///warehouse/lake.db/gone holds no Paimon table (no schema file)".formatted(catalogDescription(uri)));
     }
 
     protected final String jdbcUri()
     {
         return uri;
+    }
+
+    /** The catalog as the connector's messages name it: by its key and its URL without the parameters, which may hold secrets. */
+    protected static String catalogDescription(String jdbcUri)
+    {
+        int parameters = jdbcUri.indexOf('?');
+        return "JDBC catalog '%s' at %s".formatted(CATALOG_KEY, parameters < 0 ? jdbcUri : jdbcUri.substring(0, parameters));
     }
 
     protected RuntimeException catchTrinoException(String sql)

@@ -116,7 +116,7 @@ final class TestJdbcCatalogOnPostgresql
         Session session = testSessionBuilder().setCatalog("wrong_password").setSchema(DATABASE).build();
         assertThatTrinoException(catchTrinoException(session, "SELECT * FROM orders"))
                 .hasErrorCode(PAIMON_CATALOG_ERROR)
-                .hasMessageContaining("in JDBC catalog '%s' at %s".formatted(CATALOG_KEY, jdbcUri()))
+                .hasMessageContaining("in " + catalogDescription(jdbcUri()))
                 .hasMessageContaining("password authentication failed for user \"%s\"".formatted(PostgresServer.USER));
     }
 }
