@@ -13,12 +13,15 @@
  */
 package io.trino.plugin.paimon.server;
 
+import com.google.common.collect.ImmutableList;
+
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import java.util.stream.Stream;
 
 import static java.util.Objects.requireNonNull;
 
@@ -33,40 +36,50 @@ final class TrinoCluster
 {
     private final TrinoServer coordinator;
     private final TrinoServer worker;
+    private final List<String> catalogFiles;
 
-    private TrinoCluster(TrinoServer coordinator, TrinoServer worker)
+    private TrinoCluster(TrinoServer coordinator, TrinoServer worker, List<String> catalogFiles)
     {
         this.coordinator = requireNonNull(coordinator, "coordinator is null");
         this.worker = requireNonNull(worker, "worker is null");
+        this.catalogFiles = ImmutableList.copyOf(catalogFiles);
     }
 
     static TrinoCluster start(Path repositoryRoot, Path localRoot)
             throws Exception
     {
-        return start(repositoryRoot, localRoot, TrinoServer.freePort(), TrinoServer.freePort());
+        return start(repositoryRoot, localRoot, List.of());
+    }
+
+    /** Starts the cluster with the given catalog files beside {@code paimon}, on both nodes. */
+    static TrinoCluster start(Path repositoryRoot, Path localRoot, List<Path> catalogFiles)
+            throws Exception
+    {
+        return start(repositoryRoot, localRoot, TrinoServer.freePort(), TrinoServer.freePort(), catalogFiles.stream().map(Path::toString).toList());
     }
 
     /** Starts the cluster again on the ports it had, as an operator restarts a server that crashed. */
     TrinoCluster restart(Path repositoryRoot, Path localRoot)
             throws Exception
     {
-        return start(repositoryRoot, localRoot, coordinator.port(), worker.port());
+        return start(repositoryRoot, localRoot, coordinator.port(), worker.port(), catalogFiles);
     }
 
-    private static TrinoCluster start(Path repositoryRoot, Path localRoot, int coordinatorPort, int workerPort)
+    private static TrinoCluster start(Path repositoryRoot, Path localRoot, int coordinatorPort, int workerPort, List<String> catalogFiles)
             throws Exception
     {
+        List<String> catalogArguments = catalogFiles.stream().flatMap(file -> Stream.of("--catalog-file", file)).toList();
         // both start at once: the worker keeps announcing itself until the coordinator's discovery answers
-        TrinoServer coordinator = TrinoServer.launch(repositoryRoot, localRoot, coordinatorPort, List.of("--coordinator-only"));
+        TrinoServer coordinator = TrinoServer.launch(repositoryRoot, localRoot, coordinatorPort, ImmutableList.<String>builder().add("--coordinator-only").addAll(catalogArguments).build());
         TrinoServer worker;
         try {
-            worker = TrinoServer.launch(repositoryRoot, localRoot, workerPort, List.of("--worker-of", String.valueOf(coordinatorPort)));
+            worker = TrinoServer.launch(repositoryRoot, localRoot, workerPort, ImmutableList.<String>builder().add("--worker-of", String.valueOf(coordinatorPort)).addAll(catalogArguments).build());
         }
         catch (Exception e) {
             coordinator.close();
             throw e;
         }
-        TrinoCluster cluster = new TrinoCluster(coordinator, worker);
+        TrinoCluster cluster = new TrinoCluster(coordinator, worker, catalogFiles);
         try {
             coordinator.awaitStarted();
             worker.awaitStarted();

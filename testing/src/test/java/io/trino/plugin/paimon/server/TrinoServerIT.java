@@ -34,6 +34,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
@@ -55,6 +56,8 @@ import static org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS;
 @TestInstance(PER_CLASS)
 final class TrinoServerIT
 {
+    private static final String JDBC_WAREHOUSE = "jdbc-warehouse";
+
     private Path localRoot;
     private TrinoCluster server;
 
@@ -64,7 +67,18 @@ final class TrinoServerIT
     {
         localRoot = Files.createTempDirectory("trino-paimon-it");
         DemoWarehouse.create(localRoot);
-        server = TrinoCluster.start(Path.of(System.getProperty("repository.root")).toRealPath(), localRoot);
+        Files.createDirectories(localRoot.resolve(JDBC_WAREHOUSE));
+        // a second catalog, whose tables are rows of Paimon's catalog tables in a SQLite file: the driver and its
+        // native library load inside the plugin's class loader, on both nodes
+        Path jdbcCatalog = Files.writeString(localRoot.resolve("paimon_jdbc.properties"), """
+                connector.name=paimon
+                paimon.catalog.type=jdbc
+                paimon.jdbc.uri=%s
+                paimon.warehouse=local:///%s
+                fs.native-local.enabled=true
+                local.location=%s
+                """.formatted(sqliteUri(), JDBC_WAREHOUSE, localRoot));
+        server = TrinoCluster.start(Path.of(System.getProperty("repository.root")).toRealPath(), localRoot, List.of(jdbcCatalog));
     }
 
     @AfterAll
@@ -239,6 +253,36 @@ final class TrinoServerIT
                 result -> String.join(", ", result.getString(1), result.getString(2), result.getString(3))))
                 .isEqualTo(expected);
         assertThat(paimonJavaRows("events")).isEqualTo(expected);
+    }
+
+    /**
+     * The JDBC catalog in a real server: Trino creates a schema and a table, which Paimon Java's {@code JdbcCatalog}
+     * finds registered in the SQLite file and reads back; Trino writes on the worker and commits on the coordinator
+     * under Paimon's lock row.
+     */
+    @Test
+    void jdbcCatalogOnSqlite()
+            throws Exception
+    {
+        execute("CREATE SCHEMA paimon_jdbc.lake");
+        execute("CREATE TABLE paimon_jdbc.lake.items (id integer, name varchar) WITH (primary_key = ARRAY['id'], bucket = 2)");
+        String queryId = executeUpdate("INSERT INTO paimon_jdbc.lake.items VALUES (1, 'one'), (2, 'two'), (3, 'three')", 3);
+        assertRanOnTheWorker(queryId);
+        executeUpdate("UPDATE paimon_jdbc.lake.items SET name = 'TWO' WHERE id = 2", 1);
+        assertThat(rows("SELECT id, name FROM paimon_jdbc.lake.items", result -> result.getInt(1) + ", " + result.getString(2)))
+                .containsExactly("1, one", "2, TWO", "3, three");
+        assertThat(column("SHOW TABLES FROM paimon_jdbc.lake")).containsExactly("items");
+
+        try (PaimonJavaCatalog paimon = PaimonJavaCatalog.withOptions(localRoot.resolve(JDBC_WAREHOUSE), Map.of("metastore", "jdbc", "uri", sqliteUri(), "lock.enabled", "true"))) {
+            assertThat(paimon.listTables("lake")).containsExactly("items");
+            assertThat(PaimonJavaCatalog.readRows(paimon.getTable("lake", "items")).stream().sorted().toList())
+                    .containsExactly("+I(1, one)", "+I(3, three)", "+U(2, TWO)");
+        }
+    }
+
+    private String sqliteUri()
+    {
+        return "jdbc:sqlite:" + localRoot.resolve("catalog.sqlite");
     }
 
     /**
