@@ -16,8 +16,8 @@ package io.trino.plugin.paimon.table;
 import java.util.Map;
 
 import static io.trino.plugin.paimon.table.TableOptions.booleanOption;
+import static io.trino.plugin.paimon.table.TableOptions.memorySizeOption;
 import static io.trino.plugin.paimon.table.TableOptions.parseInteger;
-import static io.trino.plugin.paimon.table.TableOptions.parseMemorySize;
 
 /**
  * The options of an append table (no primary key) that shape its compaction, with Paimon's defaults (CoreOptions):
@@ -34,8 +34,8 @@ public record AppendCompactionOptions(int minFileNum, long targetFileSize, long 
         String minFileNum = options.get("compaction.min.file-num");
         return new AppendCompactionOptions(
                 minFileNum == null ? 5 : parseInteger(tableName, "compaction.min.file-num", minFileNum),
-                parseMemorySize(tableName, "target-file-size", options.getOrDefault("target-file-size", "256 mb")),
-                parseMemorySize(tableName, "source.split.open-file-cost", options.getOrDefault("source.split.open-file-cost", "4 mb")),
+                memorySizeOption(tableName, options, "target-file-size", "256 mb"),
+                memorySizeOption(tableName, options, "source.split.open-file-cost", "4 mb"),
                 booleanOption(tableName, options, "compaction.force-rewrite-all-files", false),
                 booleanOption(tableName, options, "write-only", false),
                 booleanOption(tableName, options, "clustering.incremental", false));

@@ -23,6 +23,7 @@ import io.trino.spi.TrinoException;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 import static com.google.common.collect.ImmutableList.toImmutableList;
@@ -58,9 +59,8 @@ public final class SchemaValidation
 
         checkKeys(tableName, fieldNames, partitionKeys, primaryKeys);
 
-        // the bucket key as Paimon's TableSchema takes it: split on ',' without trimming
-        String bucketKeyOption = schema.options().get("bucket-key");
-        List<String> bucketKeys = bucketKeyOption == null || bucketKeyOption.isBlank() ? ImmutableList.of() : List.of(bucketKeyOption.split(","));
+        Optional<List<String>> bucketKeyOption = TableOptions.bucketKeyOption(schema.options());
+        List<String> bucketKeys = bucketKeyOption.orElse(ImmutableList.of());
         if (!bucketKeys.isEmpty()) {
             check(tableName, fieldNames.containsAll(bucketKeys), "Field names %s should contains all bucket keys %s.", fieldNames, bucketKeys);
             check(tableName, bucketKeys.stream().noneMatch(partitionKeys::contains), "Bucket keys %s should not in partition keys %s.", bucketKeys, partitionKeys);
@@ -74,7 +74,7 @@ public final class SchemaValidation
 
         int bucket = options.bucket();
         if (bucket == DYNAMIC_BUCKET) {
-            check(tableName, bucketKeyOption == null,
+            check(tableName, bucketKeyOption.isEmpty(),
                     "Cannot define 'bucket-key' with bucket = -1, please remove the 'bucket-key' setting or specify a bucket number.");
         }
         else if (bucket < 1 && !(bucket == POSTPONE_BUCKET && !primaryKeys.isEmpty())) {

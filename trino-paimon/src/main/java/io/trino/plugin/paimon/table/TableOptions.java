@@ -21,6 +21,7 @@ import io.trino.plugin.paimon.merge.MergeEngine;
 import io.trino.spi.TrinoException;
 
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -103,7 +104,7 @@ public record TableOptions(
                 tableName,
                 parser.enumValue("merge-engine", MergeEngine.class, MergeEngine.DEDUPLICATE),
                 parser.integer("bucket").orElse(DYNAMIC_BUCKET),
-                parser.text("bucket-key").map(TableOptions::splitUntrimmed).orElse(schema.trimmedPrimaryKeys()),
+                bucketKey(schema),
                 parser.enumValue("bucket-function.type", BucketFunctionType.class, BucketFunctionType.DEFAULT),
                 parser.text("sequence.field").map(TableOptions::splitUntrimmed).orElse(ImmutableList.of()),
                 parser.enumValue("sequence.field.sort-order", SortOrder.class, SortOrder.ASCENDING) == SortOrder.DESCENDING,
@@ -122,6 +123,40 @@ public record TableOptions(
                 parser.bool("data-file.thin-mode", false),
                 parser.integer("commit.max-retries").orElse(10),
                 options);
+    }
+
+    /**
+     * The columns that choose a row's bucket: {@code bucket-key} split as Paimon's table schema splits it (on ','
+     * without trimming), else the primary key without the partition keys when the option is absent or blank.
+     */
+    public static List<String> bucketKey(TableSchema schema)
+    {
+        return bucketKeyOption(schema.options()).filter(columns -> !columns.isEmpty()).orElse(schema.trimmedPrimaryKeys());
+    }
+
+    /** The columns {@code bucket-key} names when the option is set: none when its value is blank. */
+    public static Optional<List<String>> bucketKeyOption(Map<String, String> options)
+    {
+        return Optional.ofNullable(options.get("bucket-key"))
+                .map(value -> value.isBlank() ? ImmutableList.of() : ImmutableList.copyOf(value.split(",")));
+    }
+
+    /** {@code data-file.prefix}: how the names of data files start. */
+    public String dataFilePrefix()
+    {
+        return options.getOrDefault("data-file.prefix", "data-");
+    }
+
+    /** {@code changelog-file.prefix}: how the names of changelog files start. */
+    public String changelogFilePrefix()
+    {
+        return options.getOrDefault("changelog-file.prefix", "changelog-");
+    }
+
+    /** {@code data-file.external-paths.strategy}, trimmed: how Paimon picks an external root for a new data file. */
+    public String dataFileExternalPathsStrategy()
+    {
+        return options.getOrDefault("data-file.external-paths.strategy", "none").trim();
     }
 
     /** The roots {@code data-file.external-paths} names, where Paimon may have written data files outside the table. */
@@ -303,6 +338,38 @@ public record TableOptions(
         };
     }
 
+    /** A memory size option, or its default (in Paimon's memory size text) when absent. */
+    public static long memorySizeOption(String tableName, Map<String, String> options, String option, String defaultValue)
+    {
+        return parseMemorySize(tableName, option, options.getOrDefault(option, defaultValue));
+    }
+
+    /**
+     * Paimon's map option of levels: comma-separated {@code level:value} pairs, such as
+     * {@code file.format.per.level} = {@code '0:avro,3:parquet'}; none when absent or blank.
+     */
+    public static Map<Integer, String> levelMapOption(String tableName, Map<String, String> options, String option)
+    {
+        String value = options.get(option);
+        if (value == null || value.isBlank()) {
+            return ImmutableMap.of();
+        }
+        Map<Integer, String> levels = new HashMap<>();
+        for (String entry : value.split(",")) {
+            int colon = entry.indexOf(':');
+            try {
+                if (colon < 0) {
+                    throw new NumberFormatException("no colon");
+                }
+                levels.put(Integer.parseInt(entry.substring(0, colon).trim()), entry.substring(colon + 1).trim());
+            }
+            catch (NumberFormatException _) {
+                throw invalid(tableName, option, value, "comma-separated level:value pairs");
+            }
+        }
+        return ImmutableMap.copyOf(levels);
+    }
+
     /** Paimon's memory size text: a number and an optional unit (b, k/kb, m/mb, g/gb, t/tb, also spelled out). */
     public static long parseMemorySize(String tableName, String option, String value)
     {
@@ -334,7 +401,8 @@ public record TableOptions(
         return ImmutableList.copyOf(Splitter.on(',').omitEmptyStrings().split(value));
     }
 
-    private static TrinoException invalid(String tableName, String option, String value, String expected)
+    // the one wording of a refused option value
+    static TrinoException invalid(String tableName, String option, String value, String expected)
     {
         return new TrinoException(PAIMON_INVALID_TABLE_OPTION, "Table %s: option '%s' has value '%s', expected %s".formatted(tableName, option, value, expected));
     }

@@ -15,6 +15,7 @@ package io.trino.plugin.paimon.write;
 
 import io.trino.plugin.paimon.format.schema.DataType;
 import io.trino.plugin.paimon.merge.BlockValueComparator;
+import io.trino.plugin.paimon.table.StatsMode;
 import io.trino.spi.block.Block;
 import io.trino.spi.type.Type;
 

@@ -16,6 +16,7 @@ package io.trino.plugin.paimon.write;
 import com.google.common.collect.ImmutableList;
 import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.format.schema.TableSchema;
+import io.trino.plugin.paimon.table.StatsMode;
 import io.trino.plugin.paimon.table.TypeMapping;
 
 import java.util.List;
@@ -57,7 +58,7 @@ public record DataFileLayout(boolean keyValue, boolean thin, List<DataFileColumn
         ImmutableList.Builder<StatsMode> modes = ImmutableList.builder();
         for (DataField field : schema.fields()) {
             values.add(new DataFileColumn(field.name(), field.id(), field.type(), typeMapping.toTrinoType(field)));
-            boolean keyStats = thin && keyFields.contains(field) && !options.containsKey("fields." + field.name() + ".stats-mode");
+            boolean keyStats = thin && keyFields.contains(field) && !StatsMode.hasColumnMode(options, field.name());
             modes.add(keyStats ? StatsMode.KEY_FIELDS : StatsMode.ofValueColumn(tableName, options, field.name()));
         }
         ImmutableList.Builder<DataFileColumn> keys = ImmutableList.builder();

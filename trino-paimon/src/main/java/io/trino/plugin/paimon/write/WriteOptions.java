@@ -14,16 +14,20 @@
 package io.trino.plugin.paimon.write;
 
 import com.google.common.collect.ImmutableMap;
-import io.trino.spi.TrinoException;
+import io.trino.plugin.paimon.table.FileFormatOptions;
 
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
-import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION;
+import static io.trino.plugin.paimon.table.FileFormatOptions.CHANGELOG_COMPRESSION;
+import static io.trino.plugin.paimon.table.FileFormatOptions.CHANGELOG_FORMAT;
+import static io.trino.plugin.paimon.table.FileFormatOptions.COMPRESSION;
+import static io.trino.plugin.paimon.table.FileFormatOptions.COMPRESSION_PER_LEVEL;
+import static io.trino.plugin.paimon.table.FileFormatOptions.FORMAT;
+import static io.trino.plugin.paimon.table.FileFormatOptions.FORMAT_PER_LEVEL;
 import static io.trino.plugin.paimon.table.TableOptions.booleanOption;
-import static io.trino.plugin.paimon.table.TableOptions.parseMemorySize;
+import static io.trino.plugin.paimon.table.TableOptions.memorySizeOption;
 
 /**
  * The table options that shape written files, with Paimon's defaults: write buffer size, whether a bucket whose rows
@@ -34,11 +38,6 @@ import static io.trino.plugin.paimon.table.TableOptions.parseMemorySize;
  */
 public record WriteOptions(long writeBufferSize, boolean writeBufferSpillable, long targetFileSize, Map<Integer, FileWriteFormat> levelFormats, FileWriteFormat defaultFormat, FileWriteFormat changelogFormat)
 {
-    private static final String FORMAT = "file.format";
-    private static final String COMPRESSION = "file.compression";
-    private static final String FORMAT_PER_LEVEL = "file.format.per.level";
-    private static final String COMPRESSION_PER_LEVEL = "file.compression.per.level";
-
     public WriteOptions
     {
         levelFormats = ImmutableMap.copyOf(levelFormats);
@@ -46,13 +45,12 @@ public record WriteOptions(long writeBufferSize, boolean writeBufferSpillable, l
 
     public static WriteOptions of(String tableName, Map<String, String> options, boolean primaryKeyTable)
     {
-        long writeBufferSize = memorySize(tableName, options, "write-buffer-size", "256 mb");
+        long writeBufferSize = memorySizeOption(tableName, options, "write-buffer-size", "256 mb");
         boolean writeBufferSpillable = booleanOption(tableName, options, "write-buffer-spillable", true);
-        long targetFileSize = memorySize(tableName, options, "target-file-size", primaryKeyTable ? "128 mb" : "256 mb");
-        String format = options.getOrDefault(FORMAT, "parquet");
-        String compression = options.getOrDefault(COMPRESSION, "zstd");
-        Map<Integer, String> formatPerLevel = perLevel(tableName, options, FORMAT_PER_LEVEL);
-        Map<Integer, String> compressionPerLevel = perLevel(tableName, options, COMPRESSION_PER_LEVEL);
+        long targetFileSize = memorySizeOption(tableName, options, "target-file-size", primaryKeyTable ? "128 mb" : "256 mb");
+        FileFormatOptions files = FileFormatOptions.of(tableName, options);
+        Map<Integer, String> formatPerLevel = files.formatPerLevel();
+        Map<Integer, String> compressionPerLevel = files.compressionPerLevel();
         ParquetLayout parquetLayout = ParquetLayout.of(tableName, options);
         Set<Integer> levels = new TreeSet<>(formatPerLevel.keySet());
         levels.addAll(compressionPerLevel.keySet());
@@ -62,21 +60,21 @@ public record WriteOptions(long writeBufferSize, boolean writeBufferSpillable, l
             levelFormats.put(level, FileWriteFormat.of(
                     tableName,
                     formatPerLevel.containsKey(level) ? FORMAT_PER_LEVEL : FORMAT,
-                    formatPerLevel.getOrDefault(level, format),
+                    formatPerLevel.getOrDefault(level, files.format()),
                     compressionPerLevel.containsKey(level) ? COMPRESSION_PER_LEVEL : COMPRESSION,
-                    compressionPerLevel.getOrDefault(level, compression),
+                    compressionPerLevel.getOrDefault(level, files.compression()),
                     parquetLayout));
         }
-        FileWriteFormat defaultFormat = FileWriteFormat.of(tableName, FORMAT, format, COMPRESSION, compression, parquetLayout);
+        FileWriteFormat defaultFormat = FileWriteFormat.of(tableName, FORMAT, files.format(), COMPRESSION, files.compression(), parquetLayout);
         Map<Integer, FileWriteFormat> formats = levelFormats.buildOrThrow();
-        String changelogFormatOption = options.containsKey("changelog-file.format") ? "changelog-file.format" : formatPerLevel.containsKey(0) ? FORMAT_PER_LEVEL : FORMAT;
-        String changelogCompressionOption = options.containsKey("changelog-file.compression") ? "changelog-file.compression" : compressionPerLevel.containsKey(0) ? COMPRESSION_PER_LEVEL : COMPRESSION;
+        String changelogFormatOption = files.changelogFormat().isPresent() ? CHANGELOG_FORMAT : formatPerLevel.containsKey(0) ? FORMAT_PER_LEVEL : FORMAT;
+        String changelogCompressionOption = files.changelogCompression().isPresent() ? CHANGELOG_COMPRESSION : compressionPerLevel.containsKey(0) ? COMPRESSION_PER_LEVEL : COMPRESSION;
         FileWriteFormat changelogFormat = FileWriteFormat.of(
                 tableName,
                 changelogFormatOption,
-                options.getOrDefault("changelog-file.format", formats.get(0).format().extension()),
+                files.changelogFormat().orElse(formats.get(0).format().extension()),
                 changelogCompressionOption,
-                options.getOrDefault("changelog-file.compression", formats.get(0).compression()),
+                files.changelogCompression().orElse(formats.get(0).compression()),
                 parquetLayout);
         return new WriteOptions(writeBufferSize, writeBufferSpillable, targetFileSize, formats, defaultFormat, changelogFormat);
     }
@@ -85,33 +83,5 @@ public record WriteOptions(long writeBufferSize, boolean writeBufferSpillable, l
     public FileWriteFormat dataFormat(int level)
     {
         return levelFormats.getOrDefault(level, defaultFormat);
-    }
-
-    // Paimon's map options: comma-separated level:value pairs
-    private static Map<Integer, String> perLevel(String tableName, Map<String, String> options, String option)
-    {
-        String value = options.get(option);
-        Map<Integer, String> levels = new HashMap<>();
-        if (value == null || value.isBlank()) {
-            return levels;
-        }
-        for (String entry : value.split(",")) {
-            int colon = entry.indexOf(':');
-            try {
-                if (colon < 0) {
-                    throw new NumberFormatException();
-                }
-                levels.put(Integer.parseInt(entry.substring(0, colon).trim()), entry.substring(colon + 1).trim());
-            }
-            catch (NumberFormatException e) {
-                throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "Table %s: option '%s' = '%s' is not a list of level:value pairs".formatted(tableName, option, value), e);
-            }
-        }
-        return levels;
-    }
-
-    private static long memorySize(String tableName, Map<String, String> options, String option, String defaultValue)
-    {
-        return parseMemorySize(tableName, option, options.getOrDefault(option, defaultValue));
     }
 }

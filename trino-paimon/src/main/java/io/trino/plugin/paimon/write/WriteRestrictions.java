@@ -62,12 +62,12 @@ public final class WriteRestrictions
         formats.add(writeOptions.defaultFormat().format());
         formats.add(writeOptions.changelogFormat().format());
         // the names of written files are Paimon's defaults
-        if (!options.options().getOrDefault("data-file.prefix", "data-").equals("data-")
-                || !options.options().getOrDefault("changelog-file.prefix", "changelog-").equals("changelog-")
+        if (!options.dataFilePrefix().equals("data-")
+                || !options.changelogFilePrefix().equals("changelog-")
                 || booleanOption(tableName, options.options(), "file.suffix.include.compression", false)) {
             throw refuse(tableName, "options 'data-file.prefix', 'changelog-file.prefix' and 'file.suffix.include.compression' must keep their defaults");
         }
-        String externalPathStrategy = options.options().getOrDefault("data-file.external-paths.strategy", "none").trim();
+        String externalPathStrategy = options.dataFileExternalPathsStrategy();
         if (!options.dataFileExternalPaths().isEmpty() && !externalPathStrategy.equalsIgnoreCase("none")) {
             // Paimon would put new files in the external roots by that strategy; ours go to the bucket folders
             throw refuse(tableName, "option 'data-file.external-paths.strategy' = '%s' (new data files would belong in the external paths)".formatted(externalPathStrategy));

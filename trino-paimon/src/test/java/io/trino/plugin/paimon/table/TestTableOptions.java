@@ -19,6 +19,7 @@ import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.spi.TrinoException;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.options.Options;
+import org.apache.paimon.types.DataTypes;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -111,6 +112,20 @@ final class TestTableOptions
                     .as(escaping)
                     .isInstanceOfSatisfying(TrinoException.class, e -> assertThat(e.getErrorCode()).isEqualTo(PAIMON_INVALID_TABLE_OPTION.toErrorCode()))
                     .hasMessage("Table db.t: option 'data-file.path-directory' has value '%s', expected a relative folder inside the table's folder".formatted(escaping));
+        }
+    }
+
+    @Test
+    void bucketKeyEqualsPaimonsTableSchema()
+    {
+        // a blank bucket-key means the trimmed primary key to Paimon, as an absent one does
+        for (Map<String, String> map : List.of(Map.<String, String>of(), Map.of("bucket-key", "id"), Map.of("bucket-key", " "), Map.of("bucket-key", "id,"))) {
+            org.apache.paimon.schema.TableSchema theirs = new org.apache.paimon.schema.TableSchema(0, List.of(
+                    new org.apache.paimon.types.DataField(0, "dt", DataTypes.STRING().notNull()),
+                    new org.apache.paimon.types.DataField(1, "id", DataTypes.BIGINT().notNull()),
+                    new org.apache.paimon.types.DataField(2, "price", DataTypes.DOUBLE())),
+                    2, List.of("dt"), List.of("dt", "id"), map, "");
+            assertThat(TableOptions.fromSchema("db.t", schema(map)).bucketKey()).as("%s", map).isEqualTo(theirs.bucketKeys());
         }
     }
 

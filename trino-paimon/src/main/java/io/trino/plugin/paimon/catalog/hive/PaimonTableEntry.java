@@ -20,6 +20,7 @@ import io.trino.hive.thrift.metastore.StorageDescriptor;
 import io.trino.hive.thrift.metastore.Table;
 import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.format.schema.TableSchema;
+import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.spi.connector.SchemaTableName;
 
 import java.util.ArrayList;
@@ -147,7 +148,7 @@ final class PaimonTableEntry
                 options.put("partition", String.join(",", schema.partitionKeys()));
             }
             // Paimon's bucket keys: the option, else the primary keys without the partition keys
-            String bucketKey = schema.options().getOrDefault("bucket-key", String.join(",", schema.trimmedPrimaryKeys()));
+            String bucketKey = String.join(",", TableOptions.bucketKey(schema));
             if (!bucketKey.isEmpty()) {
                 options.put("bucket-key", bucketKey);
             }

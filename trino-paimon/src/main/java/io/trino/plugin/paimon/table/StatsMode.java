@@ -11,9 +11,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.trino.plugin.paimon.write;
-
-import io.trino.spi.TrinoException;
+package io.trino.plugin.paimon.table;
 
 import java.util.Locale;
 import java.util.Map;
@@ -21,7 +19,6 @@ import java.util.OptionalInt;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -47,11 +44,22 @@ public record StatsMode(Kind kind, OptionalInt truncateLength)
     /** The mode of a value column: {@code fields.<name>.stats-mode}, else {@code metadata.stats-mode} (default truncate(16)). */
     public static StatsMode ofValueColumn(String tableName, Map<String, String> options, String column)
     {
-        String key = "fields." + column + ".stats-mode";
+        String key = columnOption(column);
         if (options.containsKey(key)) {
             return parse(tableName, key, options.get(key));
         }
         return parse(tableName, "metadata.stats-mode", options.getOrDefault("metadata.stats-mode", "truncate(16)"));
+    }
+
+    /** Whether the column has a mode of its own ({@code fields.<name>.stats-mode}). */
+    public static boolean hasColumnMode(Map<String, String> options, String column)
+    {
+        return options.containsKey(columnOption(column));
+    }
+
+    private static String columnOption(String column)
+    {
+        return "fields." + column + ".stats-mode";
     }
 
     public static StatsMode parse(String tableName, String option, String value)
@@ -77,7 +85,7 @@ public record StatsMode(Kind kind, OptionalInt truncateLength)
                         // falls through to the error
                     }
                 }
-                throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "Table %s: option '%s' has value '%s', expected none, counts, full or truncate(<length>)".formatted(tableName, option, value));
+                throw TableOptions.invalid(tableName, option, value, "none, counts, full or truncate(<length>)");
         }
     }
 }
