@@ -177,7 +177,7 @@ public final class BucketCompactor
             return new CompactionOutput(writer.finish(), writer.finishChangelog());
         }
         catch (RuntimeException e) {
-            throw abort(writer, e);
+            throw abort(writer::abort, e);
         }
     }
 
@@ -201,17 +201,18 @@ public final class BucketCompactor
             return writer.finish();
         }
         catch (IOException e) {
-            throw abort(writer, new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to close the files compacted into " + bucketDirectory, e));
+            throw abort(writer::abort, new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to close the files compacted into " + bucketDirectory, e));
         }
         catch (RuntimeException e) {
-            throw abort(writer, e);
+            throw abort(writer::abort, e);
         }
     }
 
-    private static RuntimeException abort(AppendCompactionWriter writer, RuntimeException failure)
+    // deletes what a failed rewrite wrote; a failure to delete travels with the rewrite's own
+    private static RuntimeException abort(Runnable abortWriter, RuntimeException failure)
     {
         try {
-            writer.abort();
+            abortWriter.run();
         }
         catch (RuntimeException abortFailure) {
             failure.addSuppressed(abortFailure);
@@ -252,19 +253,8 @@ public final class BucketCompactor
             return writer.finish();
         }
         catch (RuntimeException e) {
-            throw abort(writer, e);
+            throw abort(writer::abort, e);
         }
-    }
-
-    private static RuntimeException abort(CompactedRunWriter writer, RuntimeException failure)
-    {
-        try {
-            writer.abort();
-        }
-        catch (RuntimeException abortFailure) {
-            failure.addSuppressed(abortFailure);
-        }
-        return failure;
     }
 
     /** The files of a bucket as the compaction reader takes them, each with its deletion vector, so deleted rows stay deleted. */
