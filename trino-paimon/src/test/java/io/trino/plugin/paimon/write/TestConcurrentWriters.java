@@ -43,6 +43,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
+import static io.trino.plugin.paimon.testing.ConcurrentSessions.runSessions;
 import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
 import static io.trino.testing.assertions.TrinoExceptionAssert.assertThatTrinoException;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -75,28 +76,22 @@ final class TestConcurrentWriters
     protected void createTables(PaimonJavaCatalog paimon)
     {
         for (String table : List.of("distinct_keys", "shared_keys")) {
-            paimon.createTable(DATABASE, table, Schema.newBuilder()
-                    .column("k", DataTypes.INT().notNull())
-                    .column("v", DataTypes.STRING())
-                    .primaryKey("k")
-                    .option("bucket", "4")
-                    .build());
+            paimon.createTable(DATABASE, table, writerTable(4).build());
         }
-        paimon.createTable(DATABASE, "deletion_vectors", Schema.newBuilder()
+        paimon.createTable(DATABASE, "deletion_vectors", writerTable(4).option("deletion-vectors.enabled", "true").build());
+        for (String table : List.of("beside_disjoint", "beside_shared")) {
+            paimon.createTable(DATABASE, table, writerTable(1).build());
+        }
+    }
+
+    // the tables the writers race on: an INT key and a STRING value
+    private static Schema.Builder writerTable(int buckets)
+    {
+        return Schema.newBuilder()
                 .column("k", DataTypes.INT().notNull())
                 .column("v", DataTypes.STRING())
                 .primaryKey("k")
-                .option("bucket", "4")
-                .option("deletion-vectors.enabled", "true")
-                .build());
-        for (String table : List.of("beside_disjoint", "beside_shared")) {
-            paimon.createTable(DATABASE, table, Schema.newBuilder()
-                    .column("k", DataTypes.INT().notNull())
-                    .column("v", DataTypes.STRING())
-                    .primaryKey("k")
-                    .option("bucket", "1")
-                    .build());
-        }
+                .option("bucket", String.valueOf(buckets));
     }
 
     @AfterEach
@@ -116,7 +111,7 @@ final class TestConcurrentWriters
         AtomicInteger failed = new AtomicInteger();
         List<String> failures = new ArrayList<>();
         long start = System.nanoTime();
-        List<List<String>> written = runWriters(writer -> {
+        List<List<String>> written = runSessions(WRITERS, writer -> {
             List<String> rows = new ArrayList<>();
             for (int statement = 0; statement < STATEMENTS; statement++) {
                 List<String> values = new ArrayList<>();
@@ -158,7 +153,7 @@ final class TestConcurrentWriters
     {
         List<String> failures = new ArrayList<>();
         List<String> invisible = new ArrayList<>();
-        List<List<String>> written = runWriters(writer -> {
+        List<List<String>> written = runSessions(WRITERS, writer -> {
             List<String> rows = new ArrayList<>();
             for (int statement = 0; statement < STATEMENTS; statement++) {
                 List<String> values = new ArrayList<>();
@@ -207,7 +202,7 @@ final class TestConcurrentWriters
         long before = latestSnapshotIdOf("shared_keys");
         Map<String, Map<Integer, String>> landed = new ConcurrentHashMap<>();
         List<String> unexpected = new ArrayList<>();
-        List<Integer> conflicts = runWriters(writer -> {
+        List<Integer> conflicts = runSessions(WRITERS, writer -> {
             Random random = new Random(seed() * 31 + writer);
             int conflicted = 0;
             for (int statement = 0; statement < STATEMENTS; statement++) {
@@ -352,32 +347,5 @@ final class TestConcurrentWriters
     private static GenericRow row(int key, String value)
     {
         return GenericRow.of(key, BinaryString.fromString(value));
-    }
-
-    private <T> List<T> runWriters(Writer<T> work)
-            throws Exception
-    {
-        ExecutorService executor = Executors.newFixedThreadPool(WRITERS);
-        try {
-            List<Future<T>> futures = new ArrayList<>();
-            for (int writer = 0; writer < WRITERS; writer++) {
-                int id = writer;
-                futures.add(executor.submit(() -> work.run(id)));
-            }
-            List<T> results = new ArrayList<>();
-            for (Future<T> future : futures) {
-                results.add(future.get());
-            }
-            return results;
-        }
-        finally {
-            executor.shutdownNow();
-        }
-    }
-
-    private interface Writer<T>
-    {
-        T run(int writer)
-                throws Exception;
     }
 }

@@ -54,6 +54,7 @@ import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
+import static io.trino.plugin.paimon.testing.ConcurrentSessions.runSessions;
 import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
 import static io.trino.testing.assertions.TrinoExceptionAssert.assertThatTrinoException;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -150,7 +151,7 @@ final class TestInsertReliability
         }
         long before = latestSnapshotIdOf("buckets");
 
-        List<Map<Long, String>> models = runSessions(session -> {
+        List<Map<Long, String>> models = runSessions(SESSIONS, session -> {
             Random random = new Random(seed() + session);
             Map<Long, String> model = new TreeMap<>();
             for (int statement = 0; statement < statementsPerSession; statement++) {
@@ -188,7 +189,7 @@ final class TestInsertReliability
     {
         int statementsPerSession = 6 * SCALE;
         long before = latestSnapshotIdOf("distinct_keys");
-        List<List<String>> written = runSessions(session -> {
+        List<List<String>> written = runSessions(SESSIONS, session -> {
             List<String> rows = new ArrayList<>();
             for (int statement = 0; statement < statementsPerSession; statement++) {
                 List<String> values = new ArrayList<>();
@@ -224,7 +225,7 @@ final class TestInsertReliability
         Map<String, Map<Integer, String>> landed = new ConcurrentHashMap<>();
         List<String> unexpected = new ArrayList<>();
 
-        List<Integer> conflicts = runSessions(session -> {
+        List<Integer> conflicts = runSessions(SESSIONS, session -> {
             Random random = new Random(seed() * 31 + session);
             int conflicted = 0;
             for (int statement = 0; statement < statementsPerSession; statement++) {
@@ -386,32 +387,5 @@ final class TestInsertReliability
         assertThat(tableRows("cancelled")).isEqualTo(rowsBefore);
         assertThat(tableFiles("cancelled")).as("files after the cancelled INSERT").isEqualTo(filesBefore);
         assertThat(fsckViolations("cancelled")).isEmpty();
-    }
-
-    private <T> List<T> runSessions(SessionWork<T> work)
-            throws Exception
-    {
-        ExecutorService executor = Executors.newFixedThreadPool(SESSIONS);
-        try {
-            List<Future<T>> futures = new ArrayList<>();
-            for (int session = 0; session < SESSIONS; session++) {
-                int id = session;
-                futures.add(executor.submit(() -> work.run(id)));
-            }
-            List<T> results = new ArrayList<>();
-            for (Future<T> future : futures) {
-                results.add(future.get());
-            }
-            return results;
-        }
-        finally {
-            executor.shutdownNow();
-        }
-    }
-
-    private interface SessionWork<T>
-    {
-        T run(int session)
-                throws Exception;
     }
 }
