@@ -37,12 +37,10 @@ import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.server.datanode.DataNodeFaultInjector;
 import org.apache.paimon.data.BinaryString;
-import org.apache.paimon.data.Decimal;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.types.DataTypes;
-import org.apache.paimon.types.RowKind;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -62,6 +60,7 @@ import java.util.stream.LongStream;
 
 import static com.google.common.io.MoreFiles.deleteRecursively;
 import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
+import static io.trino.plugin.paimon.testing.PaimonTestTables.createOrders;
 import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
 import static io.trino.testing.TestingSession.testSessionBuilder;
 import static io.trino.testing.assertions.TrinoExceptionAssert.assertThatTrinoException;
@@ -135,26 +134,7 @@ final class TestHdfsWarehouse
 
     private void createTables()
     {
-        Table orders = paimon.createTable(DATABASE, "orders", Schema.newBuilder()
-                .column("dt", DataTypes.STRING())
-                .column("id", DataTypes.BIGINT())
-                .column("item", DataTypes.STRING())
-                .column("amount", DataTypes.DECIMAL(10, 2))
-                .partitionKeys("dt")
-                .primaryKey("dt", "id")
-                .option("bucket", "2")
-                .build());
-        PaimonJavaCatalog.write(orders, List.of(
-                order("2026-11-01", 1, "apple", 150),
-                order("2026-11-01", 2, "pear", 275),
-                order("2026-11-02", 3, "plum", 99),
-                order("2026-11-02", 4, "fig", 1000)));
-        GenericRow deleted = order("2026-11-02", 3, "plum", 99);
-        deleted.setRowKind(RowKind.DELETE);
-        PaimonJavaCatalog.write(paimon.getTable(DATABASE, "orders"), List.of(
-                order("2026-11-01", 2, "pear", 300),
-                deleted,
-                order("2026-11-02", 5, "kiwi", 42)));
+        createOrders(paimon, DATABASE, "orders");
 
         Table partial = paimon.createTable(DATABASE, "partial", Schema.newBuilder()
                 .column("id", DataTypes.INT().notNull())
@@ -222,11 +202,6 @@ final class TestHdfsWarehouse
                     .option("write-only", String.valueOf(table.equals("race")))
                     .build());
         }
-    }
-
-    private static GenericRow order(String dt, long id, String item, long cents)
-    {
-        return GenericRow.of(BinaryString.fromString(dt), id, BinaryString.fromString(item), Decimal.fromUnscaledLong(cents, 10, 2));
     }
 
     @AfterAll

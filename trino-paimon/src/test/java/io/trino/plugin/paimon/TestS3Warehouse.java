@@ -66,6 +66,9 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_UNSUPPORTED_CONFIGURATION;
+import static io.trino.plugin.paimon.testing.PaimonTestTables.createOrders;
+import static io.trino.plugin.paimon.testing.PaimonTestTables.order;
+import static io.trino.plugin.paimon.testing.PaimonTestTables.ordersSchema;
 import static io.trino.plugin.paimon.testing.TrinoReleaseFeatures.S3_EXCLUSIVE_CREATE_OPTIONAL;
 import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
 import static io.trino.testing.TestingSession.testSessionBuilder;
@@ -143,27 +146,7 @@ final class TestS3Warehouse
 
     private static void createTables(PaimonJavaCatalog paimon)
     {
-        Table orders = paimon.createTable(DATABASE, "orders", Schema.newBuilder()
-                .column("dt", DataTypes.STRING())
-                .column("id", DataTypes.BIGINT())
-                .column("item", DataTypes.STRING())
-                .column("amount", DataTypes.DECIMAL(10, 2))
-                .partitionKeys("dt")
-                .primaryKey("dt", "id")
-                .option("bucket", "2")
-                .build());
-        PaimonJavaCatalog.write(orders, List.of(
-                order("2026-11-01", 1, "apple", 150),
-                order("2026-11-01", 2, "pear", 275),
-                order("2026-11-02", 3, "plum", 99),
-                order("2026-11-02", 4, "fig", 1000)));
-        // a second sorted run: an update, a delete and a new key, merged at read time
-        GenericRow deleted = order("2026-11-02", 3, "plum", 99);
-        deleted.setRowKind(RowKind.DELETE);
-        PaimonJavaCatalog.write(orders, List.of(
-                order("2026-11-01", 2, "pear", 300),
-                deleted,
-                order("2026-11-02", 5, "kiwi", 42)));
+        createOrders(paimon, DATABASE, "orders");
 
         Table totals = paimon.createTable(DATABASE, "totals", Schema.newBuilder()
                 .column("id", DataTypes.INT())
@@ -184,14 +167,7 @@ final class TestS3Warehouse
 
         // the other file formats Paimon writes: ORC, and Avro at level 0 over Parquet above it (Paimon's advice for
         // streaming ingest)
-        Table orc = paimon.createTable(DATABASE, "orc_orders", Schema.newBuilder()
-                .column("dt", DataTypes.STRING())
-                .column("id", DataTypes.BIGINT())
-                .column("item", DataTypes.STRING())
-                .column("amount", DataTypes.DECIMAL(10, 2))
-                .partitionKeys("dt")
-                .primaryKey("dt", "id")
-                .option("bucket", "2")
+        Table orc = paimon.createTable(DATABASE, "orc_orders", ordersSchema()
                 .option("file.format", "orc")
                 .build());
         PaimonJavaCatalog.write(orc, List.of(order("2026-11-01", 1, "apple", 150), order("2026-11-01", 2, "pear", 275), order("2026-11-02", 3, "plum", 99)));
@@ -251,15 +227,6 @@ final class TestS3Warehouse
     private static GenericRow item(int id, String item, long cents)
     {
         return GenericRow.of(id, BinaryString.fromString(item), Decimal.fromUnscaledLong(cents, 10, 2));
-    }
-
-    private static GenericRow order(String dt, long id, String item, long cents)
-    {
-        return GenericRow.of(
-                BinaryString.fromString(dt),
-                id,
-                BinaryString.fromString(item),
-                Decimal.fromUnscaledLong(cents, 10, 2));
     }
 
     @AfterEach

@@ -14,9 +14,7 @@
 package io.trino.plugin.paimon.procedure;
 
 import io.trino.Session;
-import io.trino.filesystem.TrinoFileSystemFactory;
-import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
-import io.trino.plugin.paimon.testing.FaultFs;
+import io.trino.plugin.paimon.testing.AbstractFaultInjectionQueryTest;
 import io.trino.plugin.paimon.testing.FaultFs.Hang;
 import io.trino.plugin.paimon.testing.FaultFs.Operation;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
@@ -44,12 +42,10 @@ import org.apache.paimon.table.sink.CommitMessageImpl;
 import org.apache.paimon.types.DataTypes;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
@@ -59,6 +55,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import static com.google.common.collect.ImmutableSet.toImmutableSet;
+import static io.trino.plugin.paimon.testing.PaimonTestTables.idValueSchema;
 import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
 import static io.trino.testing.assertions.TrinoExceptionAssert.assertThatTrinoException;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -70,39 +67,26 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * with the same rows; a concurrent append is kept, a concurrent compaction of the same files is a conflict.
  */
 final class TestAppendTableCompaction
-        extends AbstractPaimonJavaQueryTest
+        extends AbstractFaultInjectionQueryTest
 {
     private static final String DATABASE = "append_compaction";
 
-    private FaultFs faultFs;
-
     TestAppendTableCompaction()
     {
-        super(DATABASE);
-    }
-
-    @Override
-    protected Optional<TrinoFileSystemFactory> fileSystemFactory(Path root)
-    {
-        faultFs = FaultFs.local(root, 23);
-        return Optional.of(faultFs);
+        super(DATABASE, 23);
     }
 
     @Override
     protected void createTables(PaimonJavaCatalog paimon)
     {
         for (String name : List.of("fixed", "fixed_racing", "fixed_appended")) {
-            paimon.createTable(DATABASE, name, Schema.newBuilder()
-                    .column("id", DataTypes.INT())
-                    .column("v", DataTypes.STRING())
+            paimon.createTable(DATABASE, name, idValueSchema()
                     .option("bucket", "2")
                     .option("bucket-key", "id")
                     .build());
         }
         for (String name : List.of("on_write", "on_write_paimon", "on_write_only")) {
-            Schema.Builder schema = Schema.newBuilder()
-                    .column("id", DataTypes.INT())
-                    .column("v", DataTypes.STRING())
+            Schema.Builder schema = idValueSchema()
                     .option("bucket", "2")
                     .option("bucket-key", "id");
             if (name.equals("on_write_only")) {
@@ -111,9 +95,7 @@ final class TestAppendTableCompaction
             paimon.createTable(DATABASE, name, schema.build());
         }
         for (String name : List.of("fixed_dv", "unaware_dv")) {
-            Schema.Builder schema = Schema.newBuilder()
-                    .column("id", DataTypes.INT())
-                    .column("v", DataTypes.STRING())
+            Schema.Builder schema = idValueSchema()
                     .option("bucket", name.equals("fixed_dv") ? "1" : "-1")
                     .option("deletion-vectors.enabled", "true");
             if (name.equals("fixed_dv")) {
@@ -134,9 +116,7 @@ final class TestAppendTableCompaction
         for (int commit = 0; commit < 2; commit++) {
             PaimonJavaCatalog.write(partitionedVectors, List.of(GenericRow.of(s("p"), commit), GenericRow.of(s("q"), commit)));
         }
-        Table clustered = paimon.createTable(DATABASE, "clustered", Schema.newBuilder()
-                .column("id", DataTypes.INT())
-                .column("v", DataTypes.STRING())
+        Table clustered = paimon.createTable(DATABASE, "clustered", idValueSchema()
                 .option("bucket", "-1")
                 .option("clustering.incremental", "true")
                 .option("clustering.columns", "id")
@@ -298,7 +278,7 @@ final class TestAppendTableCompaction
         }
         long compactedFiles = filesAfterFullCompaction(filesByBucket("fixed_appended"));
         List<String> inserted = new ArrayList<>();
-        Hang hang = faultFs.hang(Operation.CREATE_OR_OVERWRITE, "**/fixed_appended/_trino-optimize-*/*", 1);
+        Hang hang = faultFs().hang(Operation.CREATE_OR_OVERWRITE, "**/fixed_appended/_trino-optimize-*/*", 1);
         ExecutorService executor = Executors.newSingleThreadExecutor();
         try {
             Future<?> optimize = executor.submit(() -> getQueryRunner().execute("ALTER TABLE fixed_appended EXECUTE optimize"));
@@ -311,7 +291,7 @@ final class TestAppendTableCompaction
         }
         finally {
             hang.release();
-            faultFs.clearRules();
+            faultFs().clearRules();
             executor.shutdownNow();
         }
         assertThat(computeActual("SELECT commit_kind FROM \"fixed_appended$snapshots\" ORDER BY snapshot_id DESC LIMIT 2").getOnlyColumn().toList())
@@ -334,7 +314,7 @@ final class TestAppendTableCompaction
         }
         List<String> rowsBefore = tableRows("fixed_racing");
         long compactedFiles = filesAfterFullCompaction(filesByBucket("fixed_racing"));
-        Hang hang = faultFs.hang(Operation.CREATE_OR_OVERWRITE, "**/fixed_racing/_trino-optimize-*/*", 1);
+        Hang hang = faultFs().hang(Operation.CREATE_OR_OVERWRITE, "**/fixed_racing/_trino-optimize-*/*", 1);
         ExecutorService executor = Executors.newSingleThreadExecutor();
         try {
             Future<?> first = executor.submit(() -> getQueryRunner().execute("ALTER TABLE fixed_racing EXECUTE optimize"));
@@ -347,7 +327,7 @@ final class TestAppendTableCompaction
         }
         finally {
             hang.release();
-            faultFs.clearRules();
+            faultFs().clearRules();
             executor.shutdownNow();
         }
         assertThat(tableRows("fixed_racing")).isEqualTo(rowsBefore);

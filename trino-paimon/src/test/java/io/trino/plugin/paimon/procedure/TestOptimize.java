@@ -14,11 +14,9 @@
 package io.trino.plugin.paimon.procedure;
 
 import io.trino.Session;
-import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.filesystem.local.LocalFileSystem;
-import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
+import io.trino.plugin.paimon.testing.AbstractFaultInjectionQueryTest;
 import io.trino.plugin.paimon.testing.ConnectorMetrics;
-import io.trino.plugin.paimon.testing.FaultFs;
 import io.trino.plugin.paimon.testing.FaultFs.Hang;
 import io.trino.plugin.paimon.testing.FaultFs.Operation;
 import io.trino.plugin.paimon.testing.Fsck;
@@ -38,17 +36,16 @@ import org.apache.paimon.types.DataTypes;
 import org.apache.paimon.types.RowKind;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import static io.trino.plugin.paimon.testing.PaimonTestTables.idValueSchema;
 import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
 import static io.trino.testing.assertions.TrinoExceptionAssert.assertThatTrinoException;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -62,32 +59,21 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * sequence ranges included.
  */
 final class TestOptimize
-        extends AbstractPaimonJavaQueryTest
+        extends AbstractFaultInjectionQueryTest
 {
     private static final String DATABASE = "optimize";
     private static final int MAX_LEVEL = 5;
 
-    private FaultFs faultFs;
-
     TestOptimize()
     {
-        super(DATABASE);
-    }
-
-    @Override
-    protected Optional<TrinoFileSystemFactory> fileSystemFactory(Path root)
-    {
-        faultFs = FaultFs.local(root, 19);
-        return Optional.of(faultFs);
+        super(DATABASE, 19);
     }
 
     @Override
     protected void createTables(PaimonJavaCatalog paimon)
     {
         for (String name : List.of("dedup", "dedup_twin", "dedup_paimon_compacted", "dedup_racing", "dedup_inserted")) {
-            Table table = paimon.createTable(DATABASE, name, Schema.newBuilder()
-                    .column("id", DataTypes.INT())
-                    .column("v", DataTypes.STRING())
+            Table table = paimon.createTable(DATABASE, name, idValueSchema()
                     .primaryKey("id")
                     .option("bucket", "2")
                     .build());
@@ -136,9 +122,7 @@ final class TestOptimize
             PaimonJavaCatalog.write(partitioned, rows);
         }
 
-        Table dynamic = paimon.createTable(DATABASE, "dynamic", Schema.newBuilder()
-                .column("id", DataTypes.INT())
-                .column("v", DataTypes.STRING())
+        Table dynamic = paimon.createTable(DATABASE, "dynamic", idValueSchema()
                 .primaryKey("id")
                 .option("bucket", "-1")
                 .option("dynamic-bucket.target-row-num", "3")
@@ -151,9 +135,7 @@ final class TestOptimize
             PaimonJavaCatalog.writeDynamicBuckets(dynamic, rows);
         }
 
-        paimon.createTable(DATABASE, "empty", Schema.newBuilder()
-                .column("id", DataTypes.INT())
-                .column("v", DataTypes.STRING())
+        paimon.createTable(DATABASE, "empty", idValueSchema()
                 .primaryKey("id")
                 .option("bucket", "2")
                 .build());
@@ -279,7 +261,7 @@ final class TestOptimize
             throws Exception
     {
         List<String> rowsBefore = rows("dedup_racing");
-        Hang hang = faultFs.hang(Operation.CREATE_OR_OVERWRITE, "**/dedup_racing/_trino-optimize-*/*", 1);
+        Hang hang = faultFs().hang(Operation.CREATE_OR_OVERWRITE, "**/dedup_racing/_trino-optimize-*/*", 1);
         ExecutorService executor = Executors.newSingleThreadExecutor();
         try {
             Future<?> first = executor.submit(() -> getQueryRunner().execute("ALTER TABLE dedup_racing EXECUTE optimize"));
@@ -299,7 +281,7 @@ final class TestOptimize
         }
         finally {
             hang.release();
-            faultFs.clearRules();
+            faultFs().clearRules();
             executor.shutdownNow();
         }
         assertThat(rows("dedup_racing")).isEqualTo(rowsBefore);
@@ -314,7 +296,7 @@ final class TestOptimize
     void concurrentInsertCommutes()
             throws Exception
     {
-        Hang hang = faultFs.hang(Operation.CREATE_OR_OVERWRITE, "**/dedup_inserted/_trino-optimize-*/*", 1);
+        Hang hang = faultFs().hang(Operation.CREATE_OR_OVERWRITE, "**/dedup_inserted/_trino-optimize-*/*", 1);
         ExecutorService executor = Executors.newSingleThreadExecutor();
         try {
             Future<?> optimize = executor.submit(() -> getQueryRunner().execute("ALTER TABLE dedup_inserted EXECUTE optimize"));
@@ -331,7 +313,7 @@ final class TestOptimize
         }
         finally {
             hang.release();
-            faultFs.clearRules();
+            faultFs().clearRules();
             executor.shutdownNow();
         }
         assertThat(computeActual("SELECT commit_kind FROM \"dedup_inserted$snapshots\" ORDER BY snapshot_id DESC LIMIT 2").getOnlyColumn().toList()).containsExactly("COMPACT", "APPEND");

@@ -15,6 +15,7 @@ package io.trino.plugin.paimon.testing;
 
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.Decimal;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.disk.IOManager;
 import org.apache.paimon.schema.Schema;
@@ -134,6 +135,53 @@ public final class PaimonTestTables
             }
             commit(append, messages, false);
         }
+    }
+
+    /** The two columns of the small tables the procedure tests compact: {@code id INT} and {@code v STRING}. */
+    public static Schema.Builder idValueSchema()
+    {
+        return Schema.newBuilder()
+                .column("id", DataTypes.INT())
+                .column("v", DataTypes.STRING());
+    }
+
+    /** Orders by day: {@code dt STRING, id BIGINT, item STRING, amount DECIMAL(10, 2)}, keyed by day and id, two buckets. */
+    public static Schema.Builder ordersSchema()
+    {
+        return Schema.newBuilder()
+                .column("dt", DataTypes.STRING())
+                .column("id", DataTypes.BIGINT())
+                .column("item", DataTypes.STRING())
+                .column("amount", DataTypes.DECIMAL(10, 2))
+                .partitionKeys("dt")
+                .primaryKey("dt", "id")
+                .option("bucket", "2");
+    }
+
+    /**
+     * Creates an {@link #ordersSchema() orders} table and writes it in two sorted runs that a read merges: four
+     * orders, then an update of order 2, a delete of order 3 and a new order 5.
+     */
+    public static void createOrders(PaimonJavaCatalog paimon, String database, String table)
+    {
+        Table orders = paimon.createTable(database, table, ordersSchema().build());
+        PaimonJavaCatalog.write(orders, List.of(
+                order("2026-11-01", 1, "apple", 150),
+                order("2026-11-01", 2, "pear", 275),
+                order("2026-11-02", 3, "plum", 99),
+                order("2026-11-02", 4, "fig", 1000)));
+        GenericRow deleted = order("2026-11-02", 3, "plum", 99);
+        deleted.setRowKind(RowKind.DELETE);
+        PaimonJavaCatalog.write(paimon.getTable(database, table), List.of(
+                order("2026-11-01", 2, "pear", 300),
+                deleted,
+                order("2026-11-02", 5, "kiwi", 42)));
+    }
+
+    /** A row of an {@link #ordersSchema() orders} table, its amount in cents. */
+    public static GenericRow order(String dt, long id, String item, long cents)
+    {
+        return GenericRow.of(BinaryString.fromString(dt), id, BinaryString.fromString(item), Decimal.fromUnscaledLong(cents, 10, 2));
     }
 
     private static Schema.Builder keyedSchema()
