@@ -142,6 +142,33 @@ public interface PaimonCatalog
         throw viewsNotSupported(viewName);
     }
 
+    /**
+     * Renames a view, within its database or into another one.
+     *
+     * @throws io.trino.spi.TrinoException ALREADY_EXISTS when the new name is taken, NOT_SUPPORTED on catalogs that
+     * keep no views
+     */
+    default void renameView(ConnectorSession session, SchemaTableName from, SchemaTableName to)
+    {
+        throw viewsNotSupported(from);
+    }
+
+    /** Sets the view's comment, or removes it when empty. */
+    default void setViewComment(ConnectorSession session, SchemaTableName viewName, Optional<String> comment)
+    {
+        throw viewsNotSupported(viewName);
+    }
+
+    /**
+     * Sets the comment of one of the view's columns, or removes it when empty.
+     *
+     * @throws io.trino.spi.TrinoException NOT_SUPPORTED where the catalog cannot change a view's columns
+     */
+    default void setViewColumnComment(ConnectorSession session, SchemaTableName viewName, String columnName, Optional<String> comment)
+    {
+        throw viewsNotSupported(viewName);
+    }
+
     private static TrinoException viewsNotSupported(SchemaTableName viewName)
     {
         return new TrinoException(NOT_SUPPORTED, "View %s: Paimon keeps views only in Hive Metastore and REST catalogs (paimon.catalog.type)".formatted(viewName));

@@ -254,6 +254,24 @@ public class PaimonMetadata
         views.dropView(session, viewName);
     }
 
+    @Override
+    public void renameView(ConnectorSession session, SchemaTableName source, SchemaTableName target)
+    {
+        views.renameView(session, source, target);
+    }
+
+    @Override
+    public void setViewComment(ConnectorSession session, SchemaTableName viewName, Optional<String> comment)
+    {
+        views.setViewComment(session, viewName, comment);
+    }
+
+    @Override
+    public void setViewColumnComment(ConnectorSession session, SchemaTableName viewName, String columnName, Optional<String> comment)
+    {
+        views.setViewColumnComment(session, viewName, columnName, comment);
+    }
+
     /**
      * Writes {@code schema-0} of the new table, after every check Paimon makes (see {@link NewTableSchema}); a
      * refused table leaves nothing behind.

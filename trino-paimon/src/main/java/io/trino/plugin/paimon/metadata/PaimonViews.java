@@ -124,4 +124,19 @@ public class PaimonViews
     {
         catalog.dropView(session, viewName);
     }
+
+    public void renameView(ConnectorSession session, SchemaTableName from, SchemaTableName to)
+    {
+        catalog.renameView(session, from, to);
+    }
+
+    public void setViewComment(ConnectorSession session, SchemaTableName viewName, Optional<String> comment)
+    {
+        catalog.setViewComment(session, viewName, comment);
+    }
+
+    public void setViewColumnComment(ConnectorSession session, SchemaTableName viewName, String columnName, Optional<String> comment)
+    {
+        catalog.setViewColumnComment(session, viewName, columnName, comment);
+    }
 }

@@ -18,6 +18,7 @@ import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.hive.thrift.metastore.Database;
+import io.trino.hive.thrift.metastore.FieldSchema;
 import io.trino.hive.thrift.metastore.Table;
 import io.trino.hive.thrift.metastore.TableMeta;
 import io.trino.metastore.AcidTransactionOwner;
@@ -60,6 +61,7 @@ import static io.trino.plugin.paimon.catalog.hive.PaimonViewEntry.VIRTUAL_VIEW;
 import static io.trino.plugin.paimon.table.TableOptions.booleanOption;
 import static io.trino.spi.ErrorType.USER_ERROR;
 import static io.trino.spi.StandardErrorCode.ALREADY_EXISTS;
+import static io.trino.spi.StandardErrorCode.COLUMN_NOT_FOUND;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.spi.StandardErrorCode.SCHEMA_ALREADY_EXISTS;
 import static io.trino.spi.StandardErrorCode.SCHEMA_NOT_EMPTY;
@@ -409,6 +411,60 @@ public class HiveMetastoreCatalog
         }
         call("drop view %s".formatted(viewName), () -> {
             metastore(session).dropTable(viewName.getSchemaName(), viewName.getTableName(), false);
+            return null;
+        });
+    }
+
+    /** Renames the view's entry, as Paimon's HiveCatalog does; a name taken by a table or a view is refused. */
+    @Override
+    public void renameView(ConnectorSession session, SchemaTableName from, SchemaTableName to)
+    {
+        Table entry = getViewEntry(session, from);
+        if (!databaseExists(session, to.getSchemaName())) {
+            throw new SchemaNotFoundException(to.getSchemaName());
+        }
+        if (getEntry(session, to).isPresent()) {
+            throw new TrinoException(ALREADY_EXISTS, "Catalog '%s': cannot rename view %s to %s: that name is taken".formatted(catalogName, from, to));
+        }
+        Table renamed = entry.deepCopy();
+        renamed.setDbName(to.getSchemaName());
+        renamed.setTableName(to.getTableName());
+        alterView(session, from, renamed, "rename view %s to %s".formatted(from, to));
+    }
+
+    /** The view's comment is its entry's {@code comment} parameter, where Paimon's HiveCatalog reads it. */
+    @Override
+    public void setViewComment(ConnectorSession session, SchemaTableName viewName, Optional<String> comment)
+    {
+        Table changed = getViewEntry(session, viewName).deepCopy();
+        changed.setParameters(PaimonViewEntry.withComment(changed.getParameters(), comment));
+        alterView(session, viewName, changed, "comment on view %s".formatted(viewName));
+    }
+
+    /** A column's comment is its Hive column's, from which Paimon's HiveCatalog builds the view's fields. */
+    @Override
+    public void setViewColumnComment(ConnectorSession session, SchemaTableName viewName, String columnName, Optional<String> comment)
+    {
+        Table changed = getViewEntry(session, viewName).deepCopy();
+        FieldSchema column = changed.getSd().getCols().stream()
+                .filter(candidate -> candidate.getName().equals(columnName))
+                .findFirst()
+                .orElseThrow(() -> new TrinoException(COLUMN_NOT_FOUND, "Catalog '%s': view %s has no column '%s'".formatted(catalogName, viewName, columnName)));
+        column.setComment(comment.orElse(null));
+        alterView(session, viewName, changed, "comment on column '%s' of view %s".formatted(columnName, viewName));
+    }
+
+    private Table getViewEntry(ConnectorSession session, SchemaTableName viewName)
+    {
+        return getEntry(session, viewName)
+                .filter(PaimonViewEntry::isPaimonView)
+                .orElseThrow(() -> new ViewNotFoundException(viewName));
+    }
+
+    private void alterView(ConnectorSession session, SchemaTableName viewName, Table changed, String action)
+    {
+        call(action, () -> {
+            metastore(session).alterTable(viewName.getSchemaName(), viewName.getTableName(), changed, Map.of());
             return null;
         });
     }

@@ -70,6 +70,14 @@ final class PaimonViewEntry
         return new PaimonView(fields, table.getViewExpandedText(), Map.of(), comment, options);
     }
 
+    /** An entry's parameters with the view comment set, or removed when empty. */
+    static Map<String, String> withComment(Map<String, String> parameters, Optional<String> comment)
+    {
+        Map<String, String> changed = new HashMap<>(parameters == null ? Map.of() : parameters);
+        comment.ifPresentOrElse(text -> changed.put(COMMENT_PARAMETER, text), () -> changed.remove(COMMENT_PARAMETER));
+        return changed;
+    }
+
     static Table newEntry(SchemaTableName name, PaimonView view, String owner, long nowMillis)
     {
         Table table = PaimonTableEntry.emptyEntry(name, owner, nowMillis);

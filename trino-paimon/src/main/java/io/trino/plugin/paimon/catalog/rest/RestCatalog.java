@@ -398,6 +398,48 @@ public class RestCatalog
         }
     }
 
+    @Override
+    public void renameView(ConnectorSession session, SchemaTableName from, SchemaTableName to)
+    {
+        checkName("schema", to.getSchemaName());
+        checkName("view", to.getTableName());
+        ObjectNode request = RestClient.mapper().createObjectNode();
+        request.set("source", identifier(from.getSchemaName(), from.getTableName()));
+        request.set("destination", identifier(to.getSchemaName(), to.getTableName()));
+        Response response = client.post(client.path("views", "rename"), request, "rename of view %s to %s".formatted(from, to));
+        switch (response.status()) {
+            case 200, 204 -> {}
+            case 404 -> throw new ViewNotFoundException(from);
+            case 409 -> throw new TrinoException(ALREADY_EXISTS, "Catalog '%s': cannot rename view %s to %s: that name is taken".formatted(client.catalogName(), from, to));
+            default -> throw response.failure("Cannot rename view %s to %s".formatted(from, to));
+        }
+    }
+
+    /** Sends the server Paimon's {@code updateComment} view change; an empty comment is sent as null, which removes it. */
+    @Override
+    public void setViewComment(ConnectorSession session, SchemaTableName viewName, Optional<String> comment)
+    {
+        ObjectNode change = RestClient.mapper().createObjectNode();
+        change.put("action", "updateComment");
+        change.put("comment", comment.orElse(null));
+        ObjectNode request = RestClient.mapper().createObjectNode();
+        request.putArray("changes").add(change);
+        Response response = client.post(client.path("databases", viewName.getSchemaName(), "views", viewName.getTableName()), request, "comment on view " + viewName);
+        switch (response.status()) {
+            case 200, 204 -> {}
+            case 404 -> throw new ViewNotFoundException(viewName);
+            default -> throw response.failure("Cannot change the comment of view %s".formatted(viewName));
+        }
+    }
+
+    /** Paimon's view changes cover the view's options, comment and dialects, not its columns. */
+    @Override
+    public void setViewColumnComment(ConnectorSession session, SchemaTableName viewName, String columnName, Optional<String> comment)
+    {
+        throw new TrinoException(NOT_SUPPORTED, "Catalog '%s': view %s: commenting on column '%s' is not supported: a REST catalog cannot change a view's columns, only its comment, options and dialects"
+                .formatted(client.catalogName(), viewName, columnName));
+    }
+
     private PaimonView view(SchemaTableName viewName, JsonNode schema)
     {
         try {

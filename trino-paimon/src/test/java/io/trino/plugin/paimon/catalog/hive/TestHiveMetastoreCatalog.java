@@ -30,6 +30,7 @@ import org.apache.hadoop.hive.metastore.api.LockType;
 import org.apache.hadoop.hive.metastore.api.SerDeInfo;
 import org.apache.hadoop.hive.metastore.api.StorageDescriptor;
 import org.apache.hadoop.hive.metastore.api.Table;
+import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
@@ -215,6 +216,50 @@ final class TestHiveMetastoreCatalog
         assertUpdate("DROP VIEW big_orders");
         assertThat(paimon.catalog().listViews(DATABASE)).isEmpty();
         assertThat(computeActual("SHOW TABLES").getOnlyColumnAsSet()).contains("orders").doesNotContain("big_orders", "small_orders");
+    }
+
+    /**
+     * {@code ALTER VIEW … RENAME TO}, {@code COMMENT ON VIEW} and {@code COMMENT ON COLUMN} of a view change the view's
+     * metastore entry where Paimon Java's HiveCatalog reads them: the renamed entry, its {@code comment} parameter and
+     * its Hive columns' comments.
+     */
+    @Test
+    void viewsAreRenamedAndCommented()
+            throws Exception
+    {
+        assertUpdate("CREATE VIEW fruit AS SELECT id, item FROM orders WHERE amount > 2");
+
+        assertUpdate("COMMENT ON VIEW fruit IS 'orders over 2'");
+        assertThat(paimon.catalog().getView(Identifier.create(DATABASE, "fruit")).comment()).hasValue("orders over 2");
+        assertThat((String) computeScalar("SHOW CREATE VIEW fruit")).contains("COMMENT 'orders over 2'");
+
+        assertUpdate("COMMENT ON COLUMN fruit.item IS 'what was sold'");
+        View commented = paimon.catalog().getView(Identifier.create(DATABASE, "fruit"));
+        assertThat(commented.rowType().getField("item").description()).isEqualTo("what was sold");
+        assertThat(commented.rowType().getField("id").description()).isNull();
+        assertQuery("SELECT comment FROM information_schema.columns WHERE table_schema = '%s' AND table_name = 'fruit' AND column_name = 'item'".formatted(DATABASE),
+                "VALUES 'what was sold'");
+        assertThatThrownBy(() -> computeActual("COMMENT ON COLUMN fruit.price IS 'none'"))
+                .hasMessageContaining("price");
+
+        assertUpdate("ALTER VIEW fruit RENAME TO big_fruit");
+        assertThatThrownBy(() -> paimon.catalog().getView(Identifier.create(DATABASE, "fruit")))
+                .isInstanceOf(Catalog.ViewNotExistException.class);
+        View renamed = paimon.catalog().getView(Identifier.create(DATABASE, "big_fruit"));
+        assertThat(renamed.comment()).hasValue("orders over 2");
+        assertThat(renamed.query()).contains("amount > 2");
+        assertThat(renamed.rowType().getField("item").description()).isEqualTo("what was sold");
+        assertThat(computeActual("SHOW TABLES").getOnlyColumnAsSet()).contains("big_fruit").doesNotContain("fruit");
+        assertQuery("SELECT * FROM big_fruit", "VALUES (2, 'pear'), (4, 'fig')");
+
+        assertUpdate("COMMENT ON VIEW big_fruit IS NULL");
+        assertUpdate("COMMENT ON COLUMN big_fruit.item IS NULL");
+        View cleared = paimon.catalog().getView(Identifier.create(DATABASE, "big_fruit"));
+        assertThat(cleared.comment()).isEmpty();
+        assertThat(cleared.rowType().getField("item").description()).isNull();
+
+        assertUpdate("DROP VIEW big_fruit");
+        assertThat(paimon.catalog().listViews(DATABASE)).isEmpty();
     }
 
     @Test

@@ -340,6 +340,46 @@ final class TestRestCatalog
         assertThat(paimon.catalog().listViews(DATABASE)).isEmpty();
     }
 
+    /**
+     * {@code ALTER VIEW … RENAME TO} goes through the server's view rename and {@code COMMENT ON VIEW} through its
+     * alter-view endpoint (Paimon's {@code updateComment} change), so Paimon Java reads the view back renamed and
+     * commented, dialects kept; a column's comment, which Paimon's view changes cannot express, is refused.
+     */
+    @Test
+    void testViewsAreRenamedAndCommented()
+            throws Exception
+    {
+        Table sales = paimon.createTable(DATABASE, "commented_sales", Schema.newBuilder()
+                .column("id", DataTypes.INT().notNull())
+                .column("amount", DataTypes.BIGINT())
+                .primaryKey("id")
+                .option("bucket", "1")
+                .build());
+        PaimonJavaCatalog.write(sales, List.of(GenericRow.of(1, 150L), GenericRow.of(2, 275L)));
+        assertUpdate("CREATE VIEW large_sales AS SELECT id FROM commented_sales WHERE amount > 200");
+
+        assertUpdate("COMMENT ON VIEW large_sales IS 'sales over 200'");
+        assertThat(paimon.catalog().getView(Identifier.create(DATABASE, "large_sales")).comment()).hasValue("sales over 200");
+        assertThat((String) computeScalar("SHOW CREATE VIEW large_sales")).contains("COMMENT 'sales over 200'");
+
+        assertThatThrownBy(() -> computeActual("COMMENT ON COLUMN large_sales.id IS 'sale'"))
+                .hasMessageContaining("view %s.large_sales: commenting on column 'id' is not supported".formatted(DATABASE));
+        assertThat(paimon.catalog().getView(Identifier.create(DATABASE, "large_sales")).rowType().getField("id").description()).isNull();
+
+        assertUpdate("ALTER VIEW large_sales RENAME TO huge_sales");
+        assertThatThrownBy(() -> paimon.catalog().getView(Identifier.create(DATABASE, "large_sales")))
+                .isInstanceOf(Catalog.ViewNotExistException.class);
+        View renamed = paimon.catalog().getView(Identifier.create(DATABASE, "huge_sales"));
+        assertThat(renamed.comment()).hasValue("sales over 200");
+        assertThat(renamed.dialects()).containsEntry("trino", renamed.query());
+        assertThat(computeActual("SHOW TABLES").getOnlyColumnAsSet()).contains("huge_sales").doesNotContain("large_sales");
+        assertQuery("SELECT * FROM huge_sales", "VALUES 2");
+
+        assertUpdate("COMMENT ON VIEW huge_sales IS NULL");
+        assertThat(paimon.catalog().getView(Identifier.create(DATABASE, "huge_sales")).comment()).isEmpty();
+        assertUpdate("DROP VIEW huge_sales");
+    }
+
     @Test
     void testAlterTableGoesThroughTheServer()
             throws Exception
