@@ -16,12 +16,14 @@ package io.trino.plugin.paimon.catalog;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.format.MetadataCache;
+import io.trino.plugin.paimon.format.row.BinaryRow;
 import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.SchemaTableName;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -113,6 +115,12 @@ public interface PaimonCatalog
 
     /** How commits to this table publish their snapshots. */
     SnapshotPublisher snapshotPublisher(ConnectorSession session, PaimonTable table);
+
+    /**
+     * Tells the catalog about the partitions a published snapshot added data files to, for catalogs that list a
+     * table's partitions themselves (a Hive Metastore under {@code metastore.partitioned-table}); nothing elsewhere.
+     */
+    default void registerPartitions(ConnectorSession session, PaimonTable table, Collection<BinaryRow> partitions) {}
 
     /** Names of the views of a database, sorted; empty on catalogs that keep no views (Paimon keeps none in folders or JDBC). */
     default List<String> listViews(ConnectorSession session, String database)

@@ -36,6 +36,7 @@ import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.format.schema.TableSchema;
+import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.procedure.Optimize;
 import io.trino.plugin.paimon.read.AuditLogPageSource;
@@ -710,8 +711,13 @@ public class PaimonMetadata
                 .map(WrittenIndexFile::toIndexManifestEntry)
                 .collect(toImmutableList());
         SnapshotPublisher publisher = catalog.snapshotPublisher(session, handle.table());
-        new InsertCommit(catalog.fileSystem(session), publisher, handle, pageSources.createKeyLookup(session, handle.table())).commit(files, changelogFiles, indexFiles, session.getQueryId())
-                .ifPresent(snapshot -> compactions.compactCommittedWrite(session, catalog.fileSystem(session), publisher, handle, snapshot, files));
+        Optional<Snapshot> committed = new InsertCommit(catalog.fileSystem(session), publisher, handle, pageSources.createKeyLookup(session, handle.table())).commit(files, changelogFiles, indexFiles, session.getQueryId());
+        if (committed.isEmpty()) {
+            return;
+        }
+        // as Paimon's commit callback: the partitions that received files, once the snapshot is published
+        catalog.registerPartitions(session, handle.table(), files.stream().map(ManifestEntry::partition).distinct().collect(toImmutableList()));
+        compactions.compactCommittedWrite(session, catalog.fileSystem(session), publisher, handle, committed.get(), files);
     }
 
     @Override

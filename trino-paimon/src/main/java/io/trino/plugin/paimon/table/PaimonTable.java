@@ -176,6 +176,12 @@ public final class PaimonTable
         return PartitionPath.partitionPath(partitionFields, partition, options.partitionLegacyName(), options.partitionDefaultName());
     }
 
+    /** The partition's values as texts, as its folder names them (unescaped); empty for unpartitioned tables. */
+    public List<String> partitionValues(BinaryRow partition)
+    {
+        return PartitionPath.partitionValues(partitionFields, partition, options.partitionLegacyName(), options.partitionDefaultName());
+    }
+
     /** The folder of a bucket's data files, {@code <table>/<partition path>bucket-<N>} (paimon-format.md §1). */
     public Location bucketLocation(String partitionPath, int bucket)
     {

@@ -22,6 +22,7 @@ import io.trino.hive.thrift.metastore.FieldSchema;
 import io.trino.hive.thrift.metastore.Table;
 import io.trino.hive.thrift.metastore.TableMeta;
 import io.trino.metastore.AcidTransactionOwner;
+import io.trino.metastore.PartitionWithStatistics;
 import io.trino.plugin.hive.metastore.thrift.ThriftMetastore;
 import io.trino.plugin.hive.metastore.thrift.ThriftMetastoreFactory;
 import io.trino.plugin.paimon.PaimonConfig;
@@ -30,6 +31,7 @@ import io.trino.plugin.paimon.catalog.PaimonView;
 import io.trino.plugin.paimon.catalog.ServiceCatalog;
 import io.trino.plugin.paimon.catalog.SnapshotPublisher;
 import io.trino.plugin.paimon.format.MetadataCache;
+import io.trino.plugin.paimon.format.row.BinaryRow;
 import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.format.schema.SchemaFiles;
 import io.trino.plugin.paimon.format.schema.TableSchema;
@@ -41,20 +43,23 @@ import io.trino.spi.connector.SchemaNotFoundException;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.TableNotFoundException;
 import io.trino.spi.connector.ViewNotFoundException;
+import io.trino.spi.predicate.TupleDomain;
 
 import java.io.IOException;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 
 import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.collect.ImmutableList.toImmutableList;
+import static io.trino.metastore.Partitions.makePartName;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_CATALOG_ERROR;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
-import static io.trino.plugin.paimon.catalog.hive.PaimonTableEntry.PARTITIONED_TABLE_OPTION;
 import static io.trino.plugin.paimon.catalog.hive.PaimonTableEntry.isExternal;
 import static io.trino.plugin.paimon.catalog.hive.PaimonTableEntry.isPaimonTable;
 import static io.trino.plugin.paimon.catalog.hive.PaimonViewEntry.VIRTUAL_VIEW;
@@ -469,17 +474,42 @@ public class HiveMetastoreCatalog
         });
     }
 
-    /**
-     * Refuses writes the metastore could not follow: a table whose partitions are registered in the metastore
-     * ({@code metastore.partitioned-table}) would need each new partition added there, which the connector does not do.
-     */
     @Override
     public void checkCommitsAreExclusive(ConnectorSession session, PaimonTable table)
     {
-        if (booleanOption(table.name().toString(), table.schema().options(), PARTITIONED_TABLE_OPTION, false) && !table.schema().partitionKeys().isEmpty()) {
-            throw new TrinoException(NOT_SUPPORTED, "Catalog '%s': writing table %s is not supported: its partitions are registered in the metastore (%s)".formatted(catalogName, table.name(), PARTITIONED_TABLE_OPTION));
-        }
         files.checkCommitsAreExclusive(session, table);
+    }
+
+    /**
+     * Adds the partitions the metastore does not list yet, as Paimon's commit callback and HiveCatalog do for a table
+     * with {@code metastore.partitioned-table}: each with the table's storage descriptor, located at the partition's
+     * folder under the table's data folder, its values as the folder names them.
+     */
+    @Override
+    public void registerPartitions(ConnectorSession session, PaimonTable table, Collection<BinaryRow> partitions)
+    {
+        if (partitions.isEmpty() || !MetastorePartitions.registered(table)) {
+            return;
+        }
+        SchemaTableName name = table.name();
+        Table entry = getPaimonEntry(session, name).orElseThrow(() -> new TableNotFoundException(name));
+        ThriftMetastore metastore = metastore(session);
+        List<String> keys = table.schema().partitionKeys();
+        Set<String> existing = Set.copyOf(call("list the partitions of table %s".formatted(name),
+                () -> metastore.getPartitionNamesByFilter(name.getSchemaName(), name.getTableName(), keys, TupleDomain.all())).orElse(List.of()));
+        Location dataLocation = MetastorePartitions.dataLocation(entry, entryLocation(name, entry));
+        List<PartitionWithStatistics> added = partitions.stream()
+                .distinct()
+                .filter(partition -> !existing.contains(makePartName(keys, table.partitionValues(partition))))
+                .map(partition -> MetastorePartitions.partition(name, entry, keys, table.partitionValues(partition), dataLocation, table.partitionPath(partition)))
+                .collect(toImmutableList());
+        if (added.isEmpty()) {
+            return;
+        }
+        call("add partitions %s to table %s".formatted(added.stream().map(PartitionWithStatistics::getPartitionName).toList(), name), () -> {
+            metastore.addPartitions(name.getSchemaName(), name.getTableName(), added);
+            return null;
+        });
     }
 
     @Override

@@ -20,6 +20,7 @@ import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.StringJoiner;
@@ -48,18 +49,29 @@ public final class PartitionPath
      */
     public static String partitionPath(List<DataField> partitionFields, BinaryRow partition, boolean legacyName, String defaultName)
     {
-        checkArgument(partitionFields.size() == partition.arity(), "partition has %s fields, %s partition keys", partition.arity(), partitionFields.size());
+        List<String> values = partitionValues(partitionFields, partition, legacyName, defaultName);
         StringBuilder path = new StringBuilder();
+        for (int i = 0; i < partitionFields.size(); i++) {
+            path.append(escape(partitionFields.get(i).name())).append('=').append(escape(values.get(i))).append('/');
+        }
+        return path.toString();
+    }
+
+    /**
+     * The partition's values as the texts of its folder name, unescaped: what Paimon's HiveCatalog registers as a
+     * metastore partition's values.
+     */
+    public static List<String> partitionValues(List<DataField> partitionFields, BinaryRow partition, boolean legacyName, String defaultName)
+    {
+        checkArgument(partitionFields.size() == partition.arity(), "partition has %s fields, %s partition keys", partition.arity(), partitionFields.size());
+        List<String> values = new ArrayList<>(partitionFields.size());
         for (int i = 0; i < partitionFields.size(); i++) {
             DataField field = partitionFields.get(i);
             Object value = partition.get(i, field.type());
             String text = value == null ? null : valueText(field.type(), value, legacyName);
-            if (text == null || text.isBlank()) {
-                text = defaultName;
-            }
-            path.append(escape(field.name())).append('=').append(escape(text)).append('/');
+            values.add(text == null || text.isBlank() ? defaultName : text);
         }
-        return path.toString();
+        return values;
     }
 
     /** The partition as Paimon's system tables show one: {@code {v1, v2}}, each value cast to a string, NULL as {@code null}. */

@@ -27,6 +27,7 @@ import org.apache.hadoop.hive.metastore.api.LockRequest;
 import org.apache.hadoop.hive.metastore.api.LockResponse;
 import org.apache.hadoop.hive.metastore.api.LockState;
 import org.apache.hadoop.hive.metastore.api.LockType;
+import org.apache.hadoop.hive.metastore.api.Partition;
 import org.apache.hadoop.hive.metastore.api.SerDeInfo;
 import org.apache.hadoop.hive.metastore.api.StorageDescriptor;
 import org.apache.hadoop.hive.metastore.api.Table;
@@ -216,6 +217,60 @@ final class TestHiveMetastoreCatalog
         assertUpdate("DROP VIEW big_orders");
         assertThat(paimon.catalog().listViews(DATABASE)).isEmpty();
         assertThat(computeActual("SHOW TABLES").getOnlyColumnAsSet()).contains("orders").doesNotContain("big_orders", "small_orders");
+    }
+
+    /**
+     * A table with {@code metastore.partitioned-table} has its partitions listed in the metastore: an INSERT adds the
+     * partitions it wrote that the metastore does not list yet, as Paimon Java's commit does, with the storage
+     * descriptor Paimon Java gives a partition and the partition's folder as location; Paimon Java reads the rows.
+     */
+    @Test
+    void insertRegistersPartitionsInTheMetastore()
+            throws Exception
+    {
+        org.apache.paimon.table.Table daily = paimon.createTable(DATABASE, "daily", Schema.newBuilder()
+                .column("dt", DataTypes.STRING().notNull())
+                .column("id", DataTypes.BIGINT().notNull())
+                .column("amount", DataTypes.BIGINT())
+                .partitionKeys("dt")
+                .primaryKey("dt", "id")
+                .option("bucket", "1")
+                .option("metastore.partitioned-table", "true")
+                .build());
+        PaimonJavaCatalog.write(daily, List.of(GenericRow.of(BinaryString.fromString("2026-12-01"), 1L, 10L)));
+        IMetaStoreClient client = paimon.hiveMetastoreClient();
+        Partition paimonPartition = client.getPartition(DATABASE, "daily", List.of("2026-12-01"));
+        String tableLocation = client.getTable(DATABASE, "daily").getSd().getLocation();
+
+        // one partition the metastore lists (Paimon Java's), two it does not, one of them with characters Paimon escapes in folder names
+        assertUpdate("INSERT INTO daily VALUES ('2026-12-01', 2, 20), ('2026-12-02', 3, 30), ('2026-12-03 10:00', 4, 40)", 3);
+        assertThat(client.listPartitionNames(DATABASE, "daily", (short) -1))
+                .containsExactlyInAnyOrder("dt=2026-12-01", "dt=2026-12-02", "dt=2026-12-03 10%3A00");
+        assertThat(client.getPartition(DATABASE, "daily", List.of("2026-12-01")).getCreateTime()).isEqualTo(paimonPartition.getCreateTime());
+
+        Partition second = client.getPartition(DATABASE, "daily", List.of("2026-12-02"));
+        assertThat(second.getSd().getLocation()).isEqualTo(paimonPartition.getSd().getLocation().replace("2026-12-01", "2026-12-02"));
+        assertThat(second.getSd().getInputFormat()).isEqualTo(paimonPartition.getSd().getInputFormat());
+        assertThat(second.getSd().getOutputFormat()).isEqualTo(paimonPartition.getSd().getOutputFormat());
+        assertThat(second.getSd().getSerdeInfo().getSerializationLib()).isEqualTo(paimonPartition.getSd().getSerdeInfo().getSerializationLib());
+        assertThat(second.getSd().getCols()).isEqualTo(paimonPartition.getSd().getCols());
+        Partition third = client.getPartition(DATABASE, "daily", List.of("2026-12-03 10:00"));
+        assertThat(third.getSd().getLocation()).isEqualTo(paimonPartition.getSd().getLocation().replace("2026-12-01", "2026-12-03 10%3A00"));
+        // the folder Paimon's writers name the partition's, where Trino wrote the rows
+        assertThat(Files.isDirectory(Path.of(URI.create(tableLocation)).resolve("dt=2026-12-03 10%3A00").resolve("bucket-0"))).isTrue();
+
+        // a second write to partitions the metastore lists adds nothing and fails nothing
+        assertUpdate("INSERT INTO daily VALUES ('2026-12-02', 5, 50)", 1);
+        assertThat(client.listPartitionNames(DATABASE, "daily", (short) -1)).hasSize(3);
+
+        assertThat(PaimonJavaCatalog.readRows(paimon.getTable(DATABASE, "daily")))
+                .containsExactlyInAnyOrder(
+                        "+I(2026-12-01, 1, 10)",
+                        "+I(2026-12-01, 2, 20)",
+                        "+I(2026-12-02, 3, 30)",
+                        "+I(2026-12-02, 5, 50)",
+                        "+I(2026-12-03 10:00, 4, 40)");
+        assertUpdate("DROP TABLE daily");
     }
 
     /**
