@@ -270,6 +270,11 @@ final class TestHiveMetastoreCatalog
                         "+I(2026-12-02, 3, 30)",
                         "+I(2026-12-02, 5, 50)",
                         "+I(2026-12-03 10:00, 4, 40)");
+
+        // a DELETE of a whole partition keeps its metastore entry, as Paimon's truncatePartitions (Spark's DELETE) does
+        assertUpdate("DELETE FROM daily WHERE dt = '2026-12-02'");
+        assertThat(PaimonJavaCatalog.readRows(paimon.getTable(DATABASE, "daily"))).hasSize(3);
+        assertThat(client.listPartitionNames(DATABASE, "daily", (short) -1)).hasSize(3);
         assertUpdate("DROP TABLE daily");
     }
 
