@@ -388,6 +388,9 @@ final class TestPaimonCreateTable
     {
         assertQueryFails("CREATE VIEW folder_view AS SELECT 1 x", ".*View created\\.folder_view: Paimon keeps views only in Hive Metastore and REST catalogs.*");
         assertQuery("SELECT count(*) FROM information_schema.views WHERE table_schema = 'created'", "VALUES 0");
+        // with no views to find, renames and comments of views fail on the name
+        assertQueryFails("ALTER VIEW folder_view RENAME TO other_view", ".*View 'paimon\\.created\\.folder_view' does not exist.*");
+        assertQueryFails("COMMENT ON VIEW folder_view IS 'c'", ".*View 'paimon\\.created\\.folder_view' does not exist.*");
     }
 
     @Test
