@@ -16,14 +16,62 @@ package io.trino.plugin.paimon.format;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 /**
  * Names of the files one writer creates, {@code <prefix><uuid>-<n>} as Paimon names them: one random UUID per
  * writer and a counter, so names never collide across writers.
+ * <p>
+ * The writers of a statement's tasks take the first half of their UUID from the statement's commit identifier (see
+ * {@link #ofStatement}): under fault-tolerant execution a task may run several times, and the coordinator must find
+ * the files of the attempts it does not commit. The names stay Paimon's, a UUID being a UUID.
  */
 public final class MetadataFileNames
 {
-    private final String uuid = UUID.randomUUID().toString();
+    private static final String[] WRITTEN_FILE_PREFIXES = {"data-", "changelog-", "index-"};
+
+    private final String uuid;
     private final AtomicLong counter = new AtomicLong();
+
+    public MetadataFileNames()
+    {
+        this(UUID.randomUUID());
+    }
+
+    private MetadataFileNames(UUID uuid)
+    {
+        this.uuid = uuid.toString();
+    }
+
+    /** Names for one writer of a statement: the statement's part of the UUID, then a random part of the writer's own. */
+    public static MetadataFileNames ofStatement(String commitIdentifier)
+    {
+        return new MetadataFileNames(new UUID(statementUuid(commitIdentifier).getMostSignificantBits(), UUID.randomUUID().getLeastSignificantBits()));
+    }
+
+    /** Whether a data, changelog or index file was named by a writer of the statement of this commit identifier. */
+    public static boolean isOfStatement(String fileName, String commitIdentifier)
+    {
+        // the first three groups of a UUID's text are its most significant half
+        String statementPart = statementUuid(commitIdentifier).toString().substring(0, 19);
+        for (String prefix : WRITTEN_FILE_PREFIXES) {
+            if (fileName.startsWith(prefix) && fileName.startsWith(statementPart, prefix.length())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static UUID statementUuid(String commitIdentifier)
+    {
+        try {
+            return UUID.fromString(commitIdentifier);
+        }
+        catch (IllegalArgumentException e) {
+            // identifiers are ours and always UUIDs; a foreign one still gets a stable statement part
+            return UUID.nameUUIDFromBytes(commitIdentifier.getBytes(UTF_8));
+        }
+    }
 
     public String manifest()
     {

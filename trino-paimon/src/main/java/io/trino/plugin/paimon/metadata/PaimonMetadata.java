@@ -93,6 +93,7 @@ import io.trino.spi.type.TypeManager;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -145,6 +146,8 @@ public class PaimonMetadata
     // undoes what a statement wrote and has not published yet: by commit identifier the table of a CREATE TABLE AS,
     // by staging folder the compacted files of an optimize
     private final Map<String, Runnable> uncommittedWork = new LinkedHashMap<>();
+    // the commit identifiers of this transaction's writes under fault-tolerant execution, whose tasks may run more than once
+    private final Set<String> retriedWrites = new HashSet<>();
 
     public PaimonMetadata(PaimonCatalog catalog, TypeManager typeManager, JsonCodec<WriteFragment> fragmentCodec, Compactions compactions, PaimonPageSourceProvider pageSources, PaimonViews views)
     {
@@ -168,7 +171,7 @@ public class PaimonMetadata
         writableTable(tableHandle);
         PaimonTableHandle handle = (PaimonTableHandle) tableHandle;
         if (procedureName.equalsIgnoreCase(PaimonTableProcedureId.OPTIMIZE.name())) {
-            return Optional.of(Optimize.executeHandle(handle.table(), retryMode));
+            return Optional.of(Optimize.executeHandle(handle.table()));
         }
         return TableMaintenance.tableHandleForExecute(handle, procedureName, executeProperties);
     }
@@ -537,9 +540,6 @@ public class PaimonMetadata
         if (replace) {
             throw new TrinoException(NOT_SUPPORTED, "The Paimon connector does not support CREATE OR REPLACE TABLE: " + tableName);
         }
-        if (retryMode != RetryMode.NO_RETRIES) {
-            throw new TrinoException(NOT_SUPPORTED, "This connector does not support query retries");
-        }
         PaimonTable table = newTable(session, tableMetadata);
         WriteRestrictions.checkInsertable(tableName.toString(), table.schema(), table.options());
         WriteRestrictions.checkCompactedOnWrite(tableName.toString(), table.schema(), table.options(), isCompactionOnWriteEnabled(session));
@@ -551,6 +551,9 @@ public class PaimonMetadata
         table = catalog.loadTable(session, tableName).orElse(table);
         String commitIdentifier = UUID.randomUUID().toString();
         uncommittedWork.put(commitIdentifier, () -> dropCreatedTable(session, tableName));
+        if (retryMode != RetryMode.NO_RETRIES) {
+            retriedWrites.add(commitIdentifier);
+        }
         Optional<DynamicBuckets> dynamicBuckets = Optional.empty();
         if (table.hasPrimaryKey() && table.options().bucket() == TableOptions.DYNAMIC_BUCKET) {
             dynamicBuckets = Optional.of(dynamicBuckets(table, table.schema()));
@@ -620,9 +623,6 @@ public class PaimonMetadata
     {
         writableTable(tableHandle);
         PaimonTableHandle handle = (PaimonTableHandle) tableHandle;
-        if (retryMode != RetryMode.NO_RETRIES) {
-            throw new TrinoException(NOT_SUPPORTED, "This connector does not support query retries");
-        }
         PaimonTable table = handle.table();
         String tableName = table.name().toString();
         TableSchema schema = table.schema();
@@ -641,7 +641,15 @@ public class PaimonMetadata
             // an overwrite would also have to replace the key index of the partitions it replaces
             throw new TrinoException(NOT_SUPPORTED, "Table %s: insert_existing_partitions_behavior = OVERWRITE is not supported for dynamic-bucket tables".formatted(tableName));
         }
-        return writeHandle(handle, overwrite);
+        return retried(writeHandle(handle, overwrite), retryMode);
+    }
+
+    private PaimonInsertTableHandle retried(PaimonInsertTableHandle handle, RetryMode retryMode)
+    {
+        if (retryMode != RetryMode.NO_RETRIES) {
+            retriedWrites.add(handle.commitIdentifier());
+        }
+        return handle;
     }
 
     // the write of a statement that read the table at the handle's snapshot: an INSERT's, or the records of an UPDATE, DELETE or MERGE
@@ -710,6 +718,14 @@ public class PaimonMetadata
                 .flatMap(fragment -> fragment.indexFile().stream())
                 .map(WrittenIndexFile::toIndexManifestEntry)
                 .collect(toImmutableList());
+        if (retriedWrites.remove(handle.commitIdentifier())) {
+            // before the commit, so that a commit that fails (a conflict) leaves only its own files to remove
+            List<ManifestEntry> committed = ImmutableList.<ManifestEntry>builder().addAll(files).addAll(changelogFiles).build();
+            int deleted = ExtraAttemptFiles.delete(catalog.fileSystem(session), handle.table(), handle.commitIdentifier(), committed, indexFiles);
+            if (deleted > 0) {
+                log.debug("Table %s: deleted %s files of discarded task attempts of query %s", handle.schemaTableName(), deleted, session.getQueryId());
+            }
+        }
         SnapshotPublisher publisher = catalog.snapshotPublisher(session, handle.table());
         Optional<Snapshot> committed = new InsertCommit(catalog.fileSystem(session), publisher, handle, pageSources.createKeyLookup(session, handle.table())).commit(files, changelogFiles, indexFiles, session.getQueryId());
         if (committed.isEmpty()) {
@@ -811,9 +827,6 @@ public class PaimonMetadata
     {
         writableTable(tableHandle);
         PaimonTableHandle handle = (PaimonTableHandle) tableHandle;
-        if (retryMode != RetryMode.NO_RETRIES) {
-            throw new TrinoException(NOT_SUPPORTED, "This connector does not support query retries");
-        }
         PaimonTable table = handle.table();
         checkRowsModifiable(table);
         String tableName = table.name().toString();
@@ -824,7 +837,7 @@ public class PaimonMetadata
         RowChangeRules rules = RowChangeRules.forStatement(tableName, table.schema(), table.options(), updatedColumns);
         WriteRestrictions.checkInsertable(tableName, table.schema(), table.options());
         WriteRestrictions.checkCompactedOnWrite(tableName, table.schema(), table.options(), isCompactionOnWriteEnabled(session));
-        return new PaimonMergeTableHandle(handle, writeHandle(handle, false), rules);
+        return new PaimonMergeTableHandle(handle, retried(writeHandle(handle, false), retryMode), rules);
     }
 
     /** One snapshot for the statement, committed as an INSERT's: a rival commit to a bucket written since the read snapshot fails it. */

@@ -36,7 +36,6 @@ import io.trino.spi.TrinoException;
 import io.trino.spi.connector.BeginTableExecuteResult;
 import io.trino.spi.connector.ConnectorTableExecuteHandle;
 import io.trino.spi.connector.ConnectorTableHandle;
-import io.trino.spi.connector.RetryMode;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -71,12 +70,9 @@ public final class Optimize
     private Optimize() {}
 
     /** Tables that this connector can write, primary-key and append tables (compaction writes data files as a write does). */
-    public static PaimonTableExecuteHandle executeHandle(PaimonTable table, RetryMode retryMode)
+    public static PaimonTableExecuteHandle executeHandle(PaimonTable table)
     {
         String tableName = table.name().toString();
-        if (retryMode != RetryMode.NO_RETRIES) {
-            throw new TrinoException(NOT_SUPPORTED, "This connector does not support query retries");
-        }
         if (!table.hasPrimaryKey() && AppendCompactionOptions.of(tableName, table.schema().options()).incrementalClustering()) {
             // Paimon compacts such tables by clustering columns into levels; a plain rewrite would undo the clustering
             throw new TrinoException(NOT_SUPPORTED, "Table %s: optimize of an append table with incremental clustering (clustering.incremental) is not supported".formatted(tableName));
@@ -135,9 +131,13 @@ public final class Optimize
         }
     }
 
+    /**
+     * A new fragment file of a bucket: under fault-tolerant execution a bucket may be compacted by several task
+     * attempts, each leaving its own fragment, of which the commit takes one.
+     */
     public static Location fragmentLocation(Location staging, String bucketId)
     {
-        return staging.appendPath(bucketId + FRAGMENT_SUFFIX);
+        return staging.appendPath(bucketId + "." + UUID.randomUUID() + FRAGMENT_SUFFIX);
     }
 
     private static Location openMarker(Location staging)
@@ -145,13 +145,20 @@ public final class Optimize
         return staging.appendPath(OPEN_MARKER);
     }
 
-    /** The fragments of every bucket the split source planned; fails when one is missing. */
+    /**
+     * The fragments of every bucket the split source planned; fails when one is missing. A bucket compacted by more
+     * than one task attempt keeps one of their results, any being a compaction of the same files; the files of the
+     * others are deleted.
+     */
     public static List<CompactionFragment> fragments(TrinoFileSystem fileSystem, JsonCodec<CompactionFragment> codec, PaimonTableExecuteHandle handle, List<Object> splitSourceInfo)
     {
         Location staging = Location.of(handle.stagingLocation().orElseThrow());
         Map<String, CompactionFragment> found = new HashMap<>();
         for (CompactionFragment fragment : stagedFragments(fileSystem, codec, staging)) {
-            found.put(OptimizeSplit.bucketId(fragment.partition(), fragment.bucket()), fragment);
+            CompactionFragment kept = found.putIfAbsent(OptimizeSplit.bucketId(fragment.partition(), fragment.bucket()), fragment);
+            if (kept != null) {
+                deleteWrittenFiles(fileSystem, handle.table().orElseThrow(), fragment);
+            }
         }
         ImmutableList.Builder<CompactionFragment> fragments = ImmutableList.builder();
         for (String bucket : TableExecuteSplitManager.bucketIds(splitSourceInfo)) {
@@ -180,18 +187,23 @@ public final class Optimize
             throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to close the staging folder " + staging, e);
         }
         for (CompactionFragment fragment : stagedFragments(fileSystem, codec, staging)) {
-            for (WrittenFile written : fragment.allWrittenFiles()) {
-                ManifestEntry entry = written.toManifestEntry();
-                Location file = table.bucketLocation(entry.partition(), entry.bucket()).appendPath(entry.file().fileName());
-                try {
-                    fileSystem.deleteFile(file);
-                }
-                catch (IOException e) {
-                    throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to delete compacted data file " + file, e);
-                }
-            }
+            deleteWrittenFiles(fileSystem, table, fragment);
         }
         removeStaging(fileSystem, handle);
+    }
+
+    private static void deleteWrittenFiles(TrinoFileSystem fileSystem, PaimonTable table, CompactionFragment fragment)
+    {
+        for (WrittenFile written : fragment.allWrittenFiles()) {
+            ManifestEntry entry = written.toManifestEntry();
+            Location file = table.bucketLocation(entry.partition(), entry.bucket()).appendPath(entry.file().fileName());
+            try {
+                fileSystem.deleteFile(file);
+            }
+            catch (IOException e) {
+                throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Table %s: failed to delete compacted data file %s".formatted(table.name(), file), e);
+            }
+        }
     }
 
     private static List<CompactionFragment> stagedFragments(TrinoFileSystem fileSystem, JsonCodec<CompactionFragment> codec, Location staging)

@@ -38,7 +38,7 @@ final class DataFiles
     private final FileWriteFormat changelogFormat;
     private final long targetFileSize;
     private final boolean inputChangelog;
-    private final MetadataFileNames names = new MetadataFileNames();
+    private final MetadataFileNames names;
     private final List<Location> created = new ArrayList<>();
     private final List<KeyValueFileWriter> writers = new ArrayList<>();
 
@@ -47,6 +47,16 @@ final class DataFiles
      */
     DataFiles(TrinoFileSystem fileSystem, DataFileLayout layout, long schemaId, FileWriteFormat dataFormat, FileWriteFormat changelogFormat, long targetFileSize, boolean inputChangelog)
     {
+        this(fileSystem, layout, schemaId, dataFormat, changelogFormat, targetFileSize, inputChangelog, new MetadataFileNames());
+    }
+
+    /**
+     * @param names how the files are named: a statement's page sinks name them as the statement's (see
+     * {@link MetadataFileNames#ofStatement})
+     */
+    DataFiles(TrinoFileSystem fileSystem, DataFileLayout layout, long schemaId, FileWriteFormat dataFormat, FileWriteFormat changelogFormat, long targetFileSize, boolean inputChangelog, MetadataFileNames names)
+    {
+        this.names = requireNonNull(names, "names is null");
         this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
         this.layout = requireNonNull(layout, "layout is null");
         this.schemaId = schemaId;
@@ -68,6 +78,12 @@ final class DataFiles
         Location location = bucketDirectory.appendPath(names.changelogFile(changelogFormat.format().extension()));
         created.add(location);
         return track(new KeyValueFileWriter(fileSystem, location, layout, schemaId, changelogFormat));
+    }
+
+    /** The name of a new key index file, from the same writer UUID as the data files. */
+    String indexFileName()
+    {
+        return names.indexFile();
     }
 
     /** A writer of one sorted run into files of the target size in the bucket's directory. */

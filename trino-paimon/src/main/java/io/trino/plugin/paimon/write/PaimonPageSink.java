@@ -18,7 +18,6 @@ import io.airlift.json.JsonCodec;
 import io.airlift.slice.Slice;
 import io.airlift.slice.Slices;
 import io.trino.filesystem.Location;
-import io.trino.plugin.paimon.format.MetadataFileNames;
 import io.trino.plugin.paimon.format.index.HashIndexFile;
 import io.trino.plugin.paimon.format.manifest.DataFileMeta;
 import io.trino.plugin.paimon.format.row.BinaryRow;
@@ -96,7 +95,6 @@ public final class PaimonPageSink
     private final Optional<DynamicBucketAssigner> assigner;
     private final List<DataType> keyTypes;
     private final Optional<SpilledRunMerge> runMerge;
-    private final MetadataFileNames indexFileNames = new MetadataFileNames();
     private final List<Location> createdIndexFiles = new ArrayList<>();
 
     private record WriterKey(ByteBuffer partition, int bucket) {}
@@ -337,7 +335,7 @@ public final class PaimonPageSink
         writers.clear();
         if (assigner.isPresent()) {
             for (DynamicBucketAssigner.ChangedBucket bucket : assigner.get().changedBuckets()) {
-                String name = indexFileNames.indexFile();
+                String name = files.indexFileName();
                 Location location = HashIndexFile.location(tableLocation, name);
                 createdIndexFiles.add(location);
                 long size = HashIndexFile.write(files.fileSystem(), location, bucket.hashes());

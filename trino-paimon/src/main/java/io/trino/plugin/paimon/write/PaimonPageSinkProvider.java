@@ -24,6 +24,7 @@ import io.trino.plugin.paimon.PaimonInsertTableHandle;
 import io.trino.plugin.paimon.PaimonInsertTableHandle.DynamicBuckets;
 import io.trino.plugin.paimon.PaimonMergeTableHandle;
 import io.trino.plugin.paimon.format.MetadataCache;
+import io.trino.plugin.paimon.format.MetadataFileNames;
 import io.trino.plugin.paimon.format.index.HashIndexFile;
 import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
 import io.trino.plugin.paimon.format.schema.DataField;
@@ -127,7 +128,7 @@ public class PaimonPageSinkProvider
                 schema,
                 options,
                 handle.columns().stream().map(PaimonColumnHandle::type).toList(),
-                new DataFiles(fileSystem, layout, schema.id(), writeOptions.dataFormat(0), writeOptions.changelogFormat(), writeOptions.targetFileSize(), inputChangelog(schema, options, handle)),
+                new DataFiles(fileSystem, layout, schema.id(), writeOptions.dataFormat(0), writeOptions.changelogFormat(), writeOptions.targetFileSize(), inputChangelog(schema, options, handle), MetadataFileNames.ofStatement(handle.commitIdentifier())),
                 baseBuckets,
                 deletes,
                 codec,

@@ -68,6 +68,32 @@ public final class PaimonQueryRunner
         return create(defaultSchema, new PaimonPlugin(), catalogProperties(localRoot), workerCount);
     }
 
+    /**
+     * A coordinator and {@code workerCount} workers over the warehouse {@code <localRoot>/warehouse}, with more server
+     * properties (e.g. {@code retry-policy}).
+     */
+    public static DistributedQueryRunner create(Path localRoot, String defaultSchema, int workerCount, Map<String, String> serverProperties)
+            throws Exception
+    {
+        Session session = testSessionBuilder()
+                .setCatalog(CATALOG)
+                .setSchema(defaultSchema)
+                .build();
+        DistributedQueryRunner queryRunner = DistributedQueryRunner.builder(session)
+                .setWorkerCount(workerCount)
+                .setExtraProperties(serverProperties)
+                .build();
+        try {
+            queryRunner.installPlugin(new PaimonPlugin());
+            queryRunner.createCatalog(CATALOG, "paimon", catalogProperties(localRoot));
+            return queryRunner;
+        }
+        catch (Throwable e) {
+            queryRunner.close();
+            throw e;
+        }
+    }
+
     /** A single-node runner whose {@code paimon} catalog has the given catalog file, e.g. a warehouse on S3. */
     public static QueryRunner create(Map<String, String> catalogProperties, String defaultSchema)
             throws Exception

@@ -512,10 +512,6 @@ final class TestPaimonInsert
                 ".*Cannot write to Paimon table inserts.first_row: with option 'merge-engine' = 'first-row' .* session property 'compaction_on_write_enabled' = false turns that compaction off");
         assertQueryFails("INSERT INTO changelog_format VALUES (1, 'x')", ".*Cannot write to Paimon table inserts.changelog_format: option 'changelog-file.stats-mode' is set.*");
         assertQueryFails("INSERT INTO orc_files VALUES (1, 'x')", ".*Cannot write to Paimon table inserts.orc_files: option 'file.compression' = 'gzip' is not a codec of orc files \\(zstd, lz4, snappy, zlib or none\\).*");
-        assertQueryFails(
-                io.trino.Session.builder(getSession()).setSystemProperty("retry_policy", "QUERY").build(),
-                "INSERT INTO dedup VALUES ('z', 1, 'x', 0.0)",
-                "This connector does not support query retries");
         // nothing was written
         for (String table : List.of("cross_partition", "postpone_bucket", "deletion_vectors", "first_row", "changelog_format", "orc_files")) {
             assertThat(paimonRows(table)).as(table).isEmpty();

@@ -1,0 +1,249 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.trino.plugin.paimon.write;
+
+import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableMap;
+import io.airlift.slice.Slice;
+import io.trino.Session;
+import io.trino.execution.FailureInjector.InjectedFailureType;
+import io.trino.plugin.paimon.PaimonPlugin;
+import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
+import io.trino.plugin.paimon.testing.PaimonQueryRunner;
+import io.trino.plugin.paimon.testing.RowText;
+import io.trino.plugin.paimon.testing.TempWarehouse;
+import io.trino.spi.ErrorType;
+import io.trino.spi.Page;
+import io.trino.spi.block.BlockBuilder;
+import io.trino.spi.connector.ColumnHandle;
+import io.trino.spi.connector.Connector;
+import io.trino.spi.connector.ConnectorInsertTableHandle;
+import io.trino.spi.connector.ConnectorMetadata;
+import io.trino.spi.connector.ConnectorPageSink;
+import io.trino.spi.connector.ConnectorPageSinkId;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorTableHandle;
+import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.connector.RetryMode;
+import io.trino.spi.connector.SchemaTableName;
+import io.trino.testing.AbstractTestQueryFramework;
+import io.trino.testing.DistributedQueryRunner;
+import io.trino.testing.QueryRunner;
+import io.trino.testing.TestingConnectorContext;
+import io.trino.testing.TestingConnectorSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+import static com.google.common.collect.Iterables.getOnlyElement;
+import static io.trino.plugin.paimon.testing.PaimonQueryRunner.CATALOG;
+import static io.trino.spi.transaction.IsolationLevel.READ_UNCOMMITTED;
+import static io.trino.spi.type.BigintType.BIGINT;
+import static io.trino.spi.type.VarcharType.VARCHAR;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Writes under fault-tolerant execution ({@code retry_policy} = {@code QUERY}), with task failures injected on
+ * purpose: each statement runs once on a table without failures and once on a copy with a failing task attempt; the
+ * two tables must hold the same rows, Paimon Java must read the same, and no file of a discarded attempt may remain
+ * ({@code remove_orphan_files} with zero retention removes nothing).
+ */
+final class TestFaultTolerantWrites
+        extends AbstractTestQueryFramework
+{
+    private static final String SCHEMA = "fte";
+
+    private TempWarehouse warehouse;
+
+    @Override
+    protected QueryRunner createQueryRunner()
+            throws Exception
+    {
+        warehouse = TempWarehouse.create();
+        warehouse.paimon().createDatabase(SCHEMA);
+        return PaimonQueryRunner.create(warehouse.root(), SCHEMA, 2, ImmutableMap.of());
+    }
+
+    @AfterAll
+    void removeWarehouse()
+            throws Exception
+    {
+        warehouse.close();
+    }
+
+    @Test
+    void insert()
+    {
+        createSource();
+        for (String table : List.of("insert_clean", "insert_retried")) {
+            assertUpdate("CREATE TABLE %s (id bigint, part varchar, v varchar) WITH (primary_key = ARRAY['id', 'part'], partitioned_by = ARRAY['part'], bucket = 4)".formatted(table));
+        }
+        String insert = "INSERT INTO %s SELECT id, part, v FROM source";
+        assertUpdate(insert.formatted("insert_clean"), 2000);
+        assertUpdate(retried(), insert.formatted("insert_retried"), 2000);
+        assertSameAsClean("insert_clean", "insert_retried");
+    }
+
+    /**
+     * The engine's side of a retried write task, played through the connector's interfaces: each task runs twice, a
+     * discarded attempt (failed after its files were written, or the slower of two speculative attempts) and the
+     * successful one, and a third attempt is aborted; the commit gets the successful attempts' fragments only. Fixed-
+     * bucket, dynamic-bucket (key index files) and {@code changelog-producer = input} tables (changelog files).
+     */
+    @Test
+    void discardedAttemptsOfInsertTasks()
+            throws Exception
+    {
+        for (String properties : List.of(
+                "bucket = 4",
+                "bucket = -1",
+                "bucket = 2, changelog_producer = 'input'")) {
+            String suffix = properties.contains("-1") ? "dynamic" : properties.contains("input") ? "changelog" : "fixed";
+            String table = "attempts_" + suffix;
+            String clean = "attempts_clean_" + suffix;
+            for (String name : List.of(table, clean)) {
+                assertUpdate("CREATE TABLE %s (id bigint, part varchar, v varchar) WITH (primary_key = ARRAY['id', 'part'], partitioned_by = ARRAY['part'], %s)".formatted(name, properties));
+            }
+            List<Page> firstTask = List.of(page(1, 300), page(301, 600));
+            List<Page> secondTask = List.of(page(601, 1000));
+            // Trino routes the keys of a dynamic-bucket partition to one writer, which owns its bucket assignment
+            List<List<Page>> tasks = suffix.equals("dynamic")
+                    ? List.of(ImmutableList.<Page>builder().addAll(firstTask).addAll(secondTask).build())
+                    : List.of(firstTask, secondTask);
+            insertWithAttempts(table, tasks);
+            assertUpdate("INSERT INTO %s SELECT CAST(n AS bigint), 'p' || CAST(n %% 3 AS varchar), 'v' || CAST(n AS varchar) FROM UNNEST(sequence(1, 1000)) t(n)".formatted(clean), 1000);
+            assertSameAsClean(clean, table);
+        }
+    }
+
+    // one INSERT whose every task (its pages) runs as a discarded attempt, an aborted one and the successful one
+    private void insertWithAttempts(String table, List<List<Page>> tasks)
+            throws Exception
+    {
+        Connector connector = getOnlyElement(new PaimonPlugin().getConnectorFactories())
+                .create(CATALOG, PaimonQueryRunner.catalogProperties(warehouse.root()), new TestingConnectorContext());
+        try {
+            ConnectorSession session = TestingConnectorSession.builder().setPropertyMetadata(connector.getSessionProperties()).build();
+            ConnectorTransactionHandle transaction = connector.beginTransaction(READ_UNCOMMITTED, false, true);
+            ConnectorMetadata metadata = connector.getMetadata(session, transaction);
+            ConnectorTableHandle tableHandle = metadata.getTableHandle(session, new SchemaTableName(SCHEMA, table), Optional.empty(), Optional.empty());
+            List<ColumnHandle> columns = ImmutableList.copyOf(metadata.getColumnHandles(session, tableHandle).values());
+            ConnectorInsertTableHandle insert = metadata.beginInsert(session, tableHandle, columns, RetryMode.RETRIES_ENABLED);
+            ImmutableList.Builder<Slice> committed = ImmutableList.builder();
+            long sinkId = 0;
+            for (List<Page> pages : tasks) {
+                // the discarded attempt finishes before the successful one, as a failed attempt does
+                write(connector.getPageSinkProvider().createPageSink(transaction, session, insert, pageSinkId(sinkId++)), pages);
+                ConnectorPageSink aborted = connector.getPageSinkProvider().createPageSink(transaction, session, insert, pageSinkId(sinkId++));
+                pages.forEach(aborted::appendPage);
+                aborted.abort();
+                committed.addAll(write(connector.getPageSinkProvider().createPageSink(transaction, session, insert, pageSinkId(sinkId++)), pages));
+            }
+            metadata.finishInsert(session, insert, List.of(), committed.build(), List.of());
+            connector.commit(transaction);
+        }
+        finally {
+            connector.shutdown();
+        }
+    }
+
+    private static ConnectorPageSinkId pageSinkId(long id)
+    {
+        return () -> id;
+    }
+
+    private static Collection<Slice> write(ConnectorPageSink sink, List<Page> pages)
+    {
+        pages.forEach(sink::appendPage);
+        return sink.finish().join();
+    }
+
+    // rows id, 'p' || id % 3, 'v' || id for the ids from first to last
+    private static Page page(int first, int last)
+    {
+        BlockBuilder ids = BIGINT.createBlockBuilder(null, last - first + 1);
+        BlockBuilder parts = VARCHAR.createBlockBuilder(null, last - first + 1);
+        BlockBuilder values = VARCHAR.createBlockBuilder(null, last - first + 1);
+        for (int id = first; id <= last; id++) {
+            BIGINT.writeLong(ids, id);
+            VARCHAR.writeString(parts, "p" + id % 3);
+            VARCHAR.writeString(values, "v" + id);
+        }
+        return new Page(ids.build(), parts.build(), values.build());
+    }
+
+    private void createSource()
+    {
+        if (getQueryRunner().tableExists(getSession(), "source")) {
+            return;
+        }
+        assertUpdate("CREATE TABLE source AS SELECT CAST(n AS bigint) id, 'p' || CAST(n % 3 AS varchar) part, 'v' || CAST(n AS varchar) v FROM UNNEST(sequence(1, 2000)) t(n)", 2000);
+    }
+
+    // the session of a statement under query retries whose writer tasks fail once, after they wrote their files
+    private Session retried()
+    {
+        String token = UUID.randomUUID().toString();
+        DistributedQueryRunner runner = (DistributedQueryRunner) getQueryRunner();
+        for (int stage = 0; stage < 3; stage++) {
+            for (int partition = 0; partition < 3; partition++) {
+                runner.injectTaskFailure(token, stage, partition, 0, InjectedFailureType.TASK_FAILURE, Optional.of(ErrorType.INTERNAL_ERROR));
+            }
+        }
+        return Session.builder(getSession())
+                .setSystemProperty("retry_policy", "QUERY")
+                .setTraceToken(Optional.of(token))
+                .build();
+    }
+
+    private void assertSameAsClean(String clean, String retried)
+    {
+        List<String> expected = RowText.paimonText(computeActual("SELECT * FROM " + clean));
+        assertThat(RowText.paimonText(computeActual("SELECT * FROM " + retried))).isEqualTo(expected);
+        try (PaimonJavaCatalog paimon = PaimonJavaCatalog.uncached(warehouse.warehouse())) {
+            assertThat(RowText.paimonText(paimon.getTable(SCHEMA, retried))).isEqualTo(expected);
+        }
+        catch (Exception e) {
+            throw new RuntimeException(e);
+        }
+        Set<String> files = tableFiles(retried);
+        assertUpdate(Session.builder(getSession()).setCatalogSessionProperty(CATALOG, "remove_orphan_files_min_retention", "0s").build(),
+                "ALTER TABLE %s EXECUTE remove_orphan_files(retention_threshold => '0s')".formatted(retried));
+        assertThat(tableFiles(retried)).as("files of %s that no snapshot references", retried).isEqualTo(files);
+    }
+
+    private Set<String> tableFiles(String table)
+    {
+        Path folder = warehouse.warehouse().resolve("%s.db/%s".formatted(SCHEMA, table));
+        try (Stream<Path> files = Files.walk(folder)) {
+            return files.filter(Files::isRegularFile)
+                    .map(file -> folder.relativize(file).toString())
+                    .collect(TreeSet::new, TreeSet::add, TreeSet::addAll);
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
