@@ -18,6 +18,7 @@ import com.google.common.collect.ImmutableMap;
 import io.airlift.slice.Slice;
 import io.trino.Session;
 import io.trino.plugin.paimon.PaimonPlugin;
+import io.trino.plugin.paimon.testing.ConnectorCalls;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import io.trino.plugin.paimon.testing.PaimonQueryRunner;
 import io.trino.plugin.paimon.testing.RowText;
@@ -30,16 +31,12 @@ import io.trino.spi.connector.Connector;
 import io.trino.spi.connector.ConnectorInsertTableHandle;
 import io.trino.spi.connector.ConnectorMetadata;
 import io.trino.spi.connector.ConnectorPageSink;
-import io.trino.spi.connector.ConnectorPageSinkId;
 import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplit;
-import io.trino.spi.connector.ConnectorSplitSource;
 import io.trino.spi.connector.ConnectorTableExecuteHandle;
 import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.ConnectorTransactionHandle;
-import io.trino.spi.connector.Constraint;
-import io.trino.spi.connector.DynamicFilter;
 import io.trino.spi.connector.RetryMode;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.testing.AbstractTestQueryFramework;
@@ -53,7 +50,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -173,11 +169,11 @@ final class TestFaultTolerantWrites
             long sinkId = 0;
             for (List<Page> pages : tasks) {
                 // the discarded attempt finishes before the successful one, as a failed attempt does
-                write(connector.getPageSinkProvider().createPageSink(transaction, session, insert, pageSinkId(sinkId++)), pages);
-                ConnectorPageSink aborted = connector.getPageSinkProvider().createPageSink(transaction, session, insert, pageSinkId(sinkId++));
+                write(ConnectorCalls.insertPageSink(connector, transaction, session, insert, sinkId++), pages);
+                ConnectorPageSink aborted = ConnectorCalls.insertPageSink(connector, transaction, session, insert, sinkId++);
                 pages.forEach(aborted::appendPage);
                 aborted.abort();
-                committed.addAll(write(connector.getPageSinkProvider().createPageSink(transaction, session, insert, pageSinkId(sinkId++)), pages));
+                committed.addAll(write(ConnectorCalls.insertPageSink(connector, transaction, session, insert, sinkId++), pages));
             }
             metadata.finishInsert(session, insert, List.of(), committed.build(), List.of());
             connector.commit(transaction);
@@ -211,16 +207,13 @@ final class TestFaultTolerantWrites
             ConnectorTableHandle tableHandle = metadata.getTableHandle(session, new SchemaTableName(SCHEMA, "optimized"), Optional.empty(), Optional.empty());
             ConnectorTableExecuteHandle execute = metadata.getTableHandleForExecute(session, null, tableHandle, "OPTIMIZE", ImmutableMap.of(), RetryMode.RETRIES_ENABLED).orElseThrow();
             BeginTableExecuteResult<ConnectorTableExecuteHandle, ConnectorTableHandle> begun = metadata.beginTableExecute(session, execute, tableHandle);
-            ConnectorSplitSource splitSource = connector.getSplitManager().getSplits(transaction, session, begun.getSourceHandle(), DynamicFilter.EMPTY, Constraint.alwaysTrue());
-            List<ConnectorSplit> splits = new ArrayList<>();
-            while (!splitSource.isFinished()) {
-                splits.addAll(splitSource.getNextBatch(1000).get().getSplits());
-            }
-            List<Object> splitsInfo = splitSource.getTableExecuteSplitsInfo().orElseThrow();
+            ConnectorCalls.Splits planned = ConnectorCalls.splits(connector, transaction, session, begun.getSourceHandle());
+            List<ConnectorSplit> splits = planned.splits();
+            List<Object> splitsInfo = planned.tableExecuteInfo().orElseThrow();
             assertThat(splits).hasSize(6);
             for (ConnectorSplit split : splits) {
                 for (int attempt = 0; attempt < 2; attempt++) {
-                    try (ConnectorPageSource source = connector.getPageSourceProvider().createPageSource(transaction, session, split, begun.getSourceHandle(), List.of(), DynamicFilter.EMPTY)) {
+                    try (ConnectorPageSource source = ConnectorCalls.pageSource(connector, transaction, session, split, begun.getSourceHandle())) {
                         while (!source.isFinished()) {
                             source.getNextSourcePage();
                         }
@@ -236,11 +229,6 @@ final class TestFaultTolerantWrites
         assertThat((long) computeScalar("SELECT count(*) FROM \"optimized$snapshots\"")).isEqualTo(snapshots + 1);
         assertThat(RowText.paimonText(computeActual("SELECT * FROM optimized"))).isEqualTo(before);
         assertSameAsClean("optimized", "optimized");
-    }
-
-    private static ConnectorPageSinkId pageSinkId(long id)
-    {
-        return () -> id;
     }
 
     private static Collection<Slice> write(ConnectorPageSink sink, List<Page> pages)
