@@ -36,8 +36,9 @@ import static io.trino.plugin.paimon.benchmark.ReadAmplificationTables.COMPACTED
 import static io.trino.plugin.paimon.benchmark.ReadAmplificationTables.DATABASE;
 
 /**
- * Full scans end to end through a stock Trino 476 server (issue 15): the server tarball's core with our plugin folder
- * and the tarball's own Hive connector ({@code testing/bin/run-trino --with-hive}), one process, 2M live rows in 4
+ * Full scans end to end through real Trino servers (issue 15): the 476 tarball's core, or Trino 483 assembled from Maven
+ * artifacts, with our plugin folder built for the release and the release's own Hive connector
+ * ({@code testing/bin/run-trino --with-hive}), one process per release, 2M live rows in 4
  * buckets written by Paimon Java ({@link ReadAmplificationTables}), every column consumed by an aggregate. Cases:
  * <ul>
  * <li>our merged read of the random and clustered tables at R = 5 and R = 8, with late materialization and with
@@ -49,7 +50,9 @@ import static io.trino.plugin.paimon.benchmark.ReadAmplificationTables.DATABASE;
  * The cases run interleaved, each iteration one query of every case in turn, so that the machine's noise falls on all
  * alike; the time is the client's, from sending the query to its last row. Run:
  * {@code ./mvnw -B -DskipTests -Pbenchmark -Dbenchmark.class=io.trino.plugin.paimon.benchmark.BenchmarkServerScan package -pl testing -am},
- * flags {@code --rows=N}, {@code --warmups=N}, {@code --iterations=N}.
+ * flags {@code --rows=N}, {@code --warmups=N}, {@code --iterations=N}, {@code --trino-versions=476,483} (default 476:
+ * with both, a server of each release serves the same tables and every case runs on both in turn; the report adds the
+ * ratios side by side).
  */
 public final class BenchmarkServerScan
 {
@@ -66,43 +69,86 @@ public final class BenchmarkServerScan
     public static void main(String[] args)
             throws Exception
     {
-        IntegerFlags flags = IntegerFlags.parse(args, Map.of("rows", 2_000_000, "warmups", 1, "iterations", 5));
+        TrinoReleases releases = TrinoReleases.parse(args, "476");
+        IntegerFlags flags = IntegerFlags.parse(releases.otherArguments(), Map.of("rows", 2_000_000, "warmups", 1, "iterations", 5));
         int rows = flags.get("rows");
         Path repositoryRoot = Path.of("..").toAbsolutePath().normalize();
         Path root = Files.createTempDirectory("paimon-server-scan");
+        List<TrinoServer> servers = new ArrayList<>();
+        List<Connection> connections = new ArrayList<>();
         try {
             List<String> tables = writeTables(root, rows);
-            int port = TrinoServer.freePort();
-            try (TrinoServer server = TrinoServer.launch(repositoryRoot, root, port, List.of("--with-hive"))) {
+            // one server per release over the same local root: the same Paimon tables, the same Hive floor tables
+            for (String version : releases.versions()) {
+                TrinoServer server = TrinoServer.launch(repositoryRoot, root, TrinoServer.freePort(), version, List.of("--with-hive"));
+                servers.add(server);
                 server.awaitStarted();
-                try (Connection connection = server.connect(); Statement statement = connection.createStatement()) {
-                    Map<String, Long> physicalRows = createFloorTables(statement, root, tables);
-                    List<Case> cases = cases(tables);
-                    Map<Case, List<Long>> nanos = new LinkedHashMap<>();
-                    cases.forEach(scan -> nanos.put(scan, new ArrayList<>()));
-                    System.out.println("load average before: " + LoadAverage.now());
-                    for (int iteration = -flags.get("warmups"); iteration < flags.get("iterations"); iteration++) {
-                        for (Case scan : cases) {
-                            statement.execute("SET SESSION paimon.late_materialization_enabled = " + scan.late());
-                            long start = System.nanoTime();
-                            long count = countOf(statement, scan.sql());
-                            long elapsed = System.nanoTime() - start;
-                            long expected = scan.name().startsWith("floor") ? physicalRows.get(scan.table()) : rows;
-                            if (count != expected) {
-                                throw new IllegalStateException("%s: %d rows, expected %d".formatted(scan.name(), count, expected));
-                            }
-                            if (iteration >= 0) {
-                                nanos.get(scan).add(elapsed);
-                            }
+                connections.add(server.connect());
+            }
+            Map<String, Long> physicalRows;
+            try (Statement statement = connections.getFirst().createStatement()) {
+                physicalRows = linkFloorFiles(statement, root, tables);
+            }
+            for (Connection connection : connections) {
+                try (Statement statement = connection.createStatement()) {
+                    createFloorTables(statement, tables);
+                }
+            }
+            List<Case> cases = cases(tables);
+            Map<String, Map<Case, List<Long>>> nanos = new LinkedHashMap<>();
+            for (String version : releases.versions()) {
+                Map<Case, List<Long>> perCase = new LinkedHashMap<>();
+                cases.forEach(scan -> perCase.put(scan, new ArrayList<>()));
+                nanos.put(version, perCase);
+            }
+            System.out.println("load average before: " + LoadAverage.now());
+            for (int iteration = -flags.get("warmups"); iteration < flags.get("iterations"); iteration++) {
+                for (Case scan : cases) {
+                    // the releases take turns on every case, the first one alternating, so noise falls on both alike
+                    for (int turn = 0; turn < releases.versions().size(); turn++) {
+                        int index = (turn + Math.floorMod(iteration, releases.versions().size())) % releases.versions().size();
+                        long elapsed = time(connections.get(index), scan, scan.name().startsWith("floor") ? physicalRows.get(scan.table()) : rows);
+                        if (iteration >= 0) {
+                            nanos.get(releases.versions().get(index)).get(scan).add(elapsed);
                         }
                     }
-                    System.out.println("load average after: " + LoadAverage.now());
-                    System.out.println(report(nanos, physicalRows, rows));
                 }
+            }
+            System.out.println("load average after: " + LoadAverage.now());
+            Map<String, Map<String, Timing>> timings = new LinkedHashMap<>();
+            nanos.forEach((version, perCase) -> {
+                Map<String, Timing> byName = new LinkedHashMap<>();
+                perCase.forEach((scan, times) -> byName.put(scan.name(), Timing.of(times)));
+                timings.put(version, byName);
+            });
+            timings.forEach((version, byName) -> System.out.println("\n### Trino " + version + "\n\n" + report(byName, physicalRows, rows)));
+            if (timings.size() > 1) {
+                System.out.println("\n" + sideBySide(timings, physicalRows.keySet()));
             }
         }
         finally {
+            for (Connection connection : connections) {
+                connection.close();
+            }
+            for (TrinoServer server : servers) {
+                server.close();
+            }
             deleteRecursively(root, ALLOW_INSECURE);
+        }
+    }
+
+    private static long time(Connection connection, Case scan, long expected)
+            throws SQLException
+    {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("SET SESSION paimon.late_materialization_enabled = " + scan.late());
+            long start = System.nanoTime();
+            long count = countOf(statement, scan.sql());
+            long elapsed = System.nanoTime() - start;
+            if (count != expected) {
+                throw new IllegalStateException("%s: %d rows, expected %d".formatted(scan.name(), count, expected));
+            }
+            return elapsed;
         }
     }
 
@@ -125,11 +171,10 @@ public final class BenchmarkServerScan
         }
     }
 
-    // per table, a Hive table over hard links to the live data files of its snapshot; returns their physical rows
-    private static Map<String, Long> createFloorTables(Statement statement, Path root, List<String> tables)
+    // per table, hard links to the live data files of its snapshot in floor/<table>; returns their physical rows
+    private static Map<String, Long> linkFloorFiles(Statement statement, Path root, List<String> tables)
             throws Exception
     {
-        statement.execute("CREATE SCHEMA hive.floor");
         Map<String, Long> physicalRows = new LinkedHashMap<>();
         for (String table : tables) {
             Path folder = Files.createDirectories(root.resolve("floor").resolve(table));
@@ -142,6 +187,16 @@ public final class BenchmarkServerScan
                 }
                 physicalRows.put(table, records);
             }
+        }
+        return physicalRows;
+    }
+
+    // per table, a Hive table over its linked files, in the server's own metastore (each release keeps one)
+    private static void createFloorTables(Statement statement, List<String> tables)
+            throws Exception
+    {
+        statement.execute("CREATE SCHEMA hive.floor");
+        for (String table : tables) {
             StringJoiner columns = new StringJoiner(", ");
             try (ResultSet described = statement.executeQuery("DESCRIBE paimon.%s.%s".formatted(DATABASE, table))) {
                 while (described.next()) {
@@ -150,7 +205,6 @@ public final class BenchmarkServerScan
             }
             statement.execute("CREATE TABLE hive.floor.%s (%s) WITH (external_location = 'local:///floor/%s', format = 'PARQUET')".formatted(table, columns, table));
         }
-        return physicalRows;
     }
 
     private static List<Case> cases(List<String> tables)
@@ -176,10 +230,8 @@ public final class BenchmarkServerScan
         }
     }
 
-    private static String report(Map<Case, List<Long>> nanos, Map<String, Long> physicalRows, int rows)
+    private static String report(Map<String, Timing> timings, Map<String, Long> physicalRows, int rows)
     {
-        Map<String, Timing> timings = new LinkedHashMap<>();
-        nanos.forEach((scan, times) -> timings.put(scan.name(), Timing.of(times)));
         double compacted = timings.get("ours " + COMPACTED).medianMillis();
         StringBuilder out = new StringBuilder("| table | physical rows | ours ms | ours, pages whole ms | Hive floor ms | ours ÷ our compacted read | ours ÷ floor | late ÷ whole |\n");
         out.append("| --- | --- | --- | --- | --- | --- | --- | --- |\n");
@@ -194,6 +246,39 @@ public final class BenchmarkServerScan
                     whole == null ? "–" : "%.2f".formatted(ours.medianMillis() / whole.medianMillis())));
         }
         out.append("%n%,d live rows per table; times are medians of the measured iterations (min..max).%n".formatted(rows));
+        return out.toString();
+    }
+
+    // per table and release: merged ÷ compacted and ÷ the Hive floor, and each release's time ÷ the first's
+    private static String sideBySide(Map<String, Map<String, Timing>> timings, Iterable<String> tables)
+    {
+        List<String> versions = List.copyOf(timings.keySet());
+        String first = versions.getFirst();
+        StringBuilder out = new StringBuilder("| table |");
+        StringBuilder rule = new StringBuilder("| --- |");
+        for (String version : versions) {
+            out.append(" %s ms | %s ÷ compacted | %s ÷ floor |".formatted(version, version, version));
+            rule.append(" --- | --- | --- |");
+        }
+        for (String version : versions.subList(1, versions.size())) {
+            out.append(" %s ÷ %s (ours) | %s ÷ %s (floor) |".formatted(version, first, version, first));
+            rule.append(" --- | --- |");
+        }
+        out.append('\n').append(rule).append('\n');
+        for (String table : tables) {
+            out.append("| ").append(table).append(" |");
+            for (String version : versions) {
+                Map<String, Timing> byName = timings.get(version);
+                double ours = byName.get("ours " + table).medianMillis();
+                out.append(" %,.0f | %.2f | %.2f |".formatted(ours, ours / byName.get("ours " + COMPACTED).medianMillis(), ours / byName.get("floor " + table).medianMillis()));
+            }
+            for (String version : versions.subList(1, versions.size())) {
+                out.append(" %.2f | %.2f |".formatted(
+                        timings.get(version).get("ours " + table).medianMillis() / timings.get(first).get("ours " + table).medianMillis(),
+                        timings.get(version).get("floor " + table).medianMillis() / timings.get(first).get("floor " + table).medianMillis()));
+            }
+            out.append('\n');
+        }
         return out.toString();
     }
 }

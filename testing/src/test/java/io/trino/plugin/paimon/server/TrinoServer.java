@@ -18,6 +18,10 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -93,6 +97,22 @@ public final class TrinoServer
         Properties properties = new Properties();
         properties.setProperty("user", "test");
         return DriverManager.getConnection("jdbc:trino://127.0.0.1:%s/paimon".formatted(port), properties);
+    }
+
+    /** The coordinator's JSON document of a query ({@code GET /v1/query/ID}): its final statistics, operator by operator. */
+    public String queryInfoJson(String queryId)
+            throws IOException, InterruptedException
+    {
+        try (HttpClient client = HttpClient.newHttpClient()) {
+            HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:%s/v1/query/%s".formatted(port, queryId)))
+                    .header("X-Trino-User", "test")
+                    .build();
+            HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 200) {
+                throw new IOException("GET /v1/query/%s: HTTP %s %s".formatted(queryId, response.statusCode(), response.body()));
+            }
+            return response.body();
+        }
     }
 
     String previousServerLog()
