@@ -13,6 +13,7 @@
  */
 package io.trino.plugin.paimon.testing;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -24,6 +25,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static com.google.common.io.MoreFiles.deleteRecursively;
@@ -58,9 +60,28 @@ public final class HiveMetastoreServer
     public static HiveMetastoreServer start(Path warehouse)
             throws IOException, InterruptedException
     {
+        return start(warehouse, List.of(), Map.of());
+    }
+
+    /**
+     * As {@link #start(Path)}, with more JVM arguments for the server (e.g. {@code -Djava.security.krb5.conf}), and
+     * Hadoop's {@code core-site.xml} for the server written from {@code coreSite} when not empty: Hadoop's security
+     * (Kerberos) is configured only through that file on the class path. Metastore settings go in as
+     * {@code -Dmetastore.…} arguments, which the metastore reads over its defaults.
+     */
+    public static HiveMetastoreServer start(Path warehouse, List<String> jvmArguments, Map<String, String> coreSite)
+            throws IOException, InterruptedException
+    {
         Path directory = Files.createTempDirectory("hive-metastore");
         int port = freePort();
         String classPath = classPath();
+        if (!coreSite.isEmpty()) {
+            Path configuration = Files.createDirectories(directory.resolve("conf"));
+            StringBuilder xml = new StringBuilder("<?xml version=\"1.0\"?>\n<configuration>\n");
+            coreSite.forEach((name, value) -> xml.append("  <property><name>%s</name><value>%s</value></property>%n".formatted(name, value)));
+            Files.writeString(configuration.resolve("core-site.xml"), xml.append("</configuration>\n"), UTF_8);
+            classPath = configuration + File.pathSeparator + classPath;
+        }
         String database = "-Djavax.jdo.option.ConnectionURL=jdbc:derby:;databaseName=" + directory.resolve("metastore_db") + ";create=true";
         // Hive's own schema scripts make the tables of transactions and locks too, which DataNucleus would not
         ProcessBuilder schemaTool = new ProcessBuilder(javaExecutable(), "-cp", classPath, database, "-Dmetastore.schema.verification=false",
@@ -81,7 +102,9 @@ public final class HiveMetastoreServer
                 "-Dmetastore.warehouse.dir=" + warehouse.toUri(),
                 database,
                 "-Dmetastore.schema.verification=false",
-                "-Dderby.stream.error.file=" + directory.resolve("derby.log"),
+                "-Dderby.stream.error.file=" + directory.resolve("derby.log")));
+        command.addAll(jvmArguments);
+        command.addAll(List.of(
                 MAIN_CLASS,
                 "-p", String.valueOf(port)));
         Process process = new ProcessBuilder(command)

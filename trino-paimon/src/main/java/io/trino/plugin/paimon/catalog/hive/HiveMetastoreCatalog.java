@@ -13,6 +13,7 @@
  */
 package io.trino.plugin.paimon.catalog.hive;
 
+import com.google.common.base.Throwables;
 import com.google.inject.Inject;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
@@ -44,6 +45,8 @@ import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.TableNotFoundException;
 import io.trino.spi.connector.ViewNotFoundException;
 import io.trino.spi.predicate.TupleDomain;
+
+import javax.security.auth.login.LoginException;
 
 import java.io.IOException;
 import java.util.Collection;
@@ -594,11 +597,22 @@ public class HiveMetastoreCatalog
             if (e.getErrorCode().getType() == USER_ERROR) {
                 throw e;
             }
-            throw new TrinoException(PAIMON_CATALOG_ERROR, "Catalog '%s': the Hive metastore failed to %s: %s".formatted(catalogName, action, e.getMessage()), e);
+            throw metastoreFailure(action, e);
         }
         catch (RuntimeException e) {
-            throw new TrinoException(PAIMON_CATALOG_ERROR, "Catalog '%s': the Hive metastore failed to %s: %s".formatted(catalogName, action, e.getMessage()), e);
+            throw metastoreFailure(action, e);
         }
+    }
+
+    private TrinoException metastoreFailure(String action, RuntimeException failure)
+    {
+        // a failed Kerberos login says only "Unable to obtain password from user": name the settings that decide it
+        boolean kerberosLogin = Throwables.getCausalChain(failure).stream().anyMatch(LoginException.class::isInstance);
+        return new TrinoException(PAIMON_CATALOG_ERROR, "Catalog '%s': the Hive metastore failed to %s: %s%s".formatted(
+                catalogName,
+                action,
+                kerberosLogin ? "the Kerberos login failed (check hive.metastore.client.principal and hive.metastore.client.keytab): " : "",
+                failure.getMessage()), failure);
     }
 
     private void deleteQuietly(ConnectorSession session, Location location, RuntimeException failure)
