@@ -17,9 +17,10 @@ import com.google.inject.Inject;
 import io.airlift.json.JsonCodec;
 import io.trino.plugin.base.classloader.ClassLoaderSafeConnectorMetadata;
 import io.trino.plugin.paimon.catalog.PaimonCatalog;
-import io.trino.plugin.paimon.metadata.Compactions;
+import io.trino.plugin.paimon.compaction.Compactions;
 import io.trino.plugin.paimon.metadata.PaimonMetadata;
 import io.trino.plugin.paimon.metadata.PaimonViews;
+import io.trino.plugin.paimon.procedure.OptimizeCommit;
 import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
 import io.trino.plugin.paimon.write.WriteFragment;
 import io.trino.spi.connector.ConnectorMetadata;
@@ -42,17 +43,19 @@ public class PaimonTransactionManager
     private final TypeManager typeManager;
     private final JsonCodec<WriteFragment> fragmentCodec;
     private final Compactions compactions;
+    private final OptimizeCommit optimizeCommit;
     private final PaimonPageSourceProvider pageSources;
     private final PaimonViews views;
     private final Map<ConnectorTransactionHandle, ConnectorMetadata> transactions = new ConcurrentHashMap<>();
     private final Map<ConnectorTransactionHandle, PaimonMetadata> unwrapped = new ConcurrentHashMap<>();
 
     @Inject
-    public PaimonTransactionManager(PaimonCatalog catalog, TypeManager typeManager, JsonCodec<WriteFragment> fragmentCodec, Compactions compactions, PaimonPageSourceProvider pageSources, PaimonViews views)
+    public PaimonTransactionManager(PaimonCatalog catalog, TypeManager typeManager, JsonCodec<WriteFragment> fragmentCodec, Compactions compactions, OptimizeCommit optimizeCommit, PaimonPageSourceProvider pageSources, PaimonViews views)
     {
         this.views = requireNonNull(views, "views is null");
         this.pageSources = requireNonNull(pageSources, "pageSources is null");
         this.compactions = requireNonNull(compactions, "compactions is null");
+        this.optimizeCommit = requireNonNull(optimizeCommit, "optimizeCommit is null");
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.typeManager = requireNonNull(typeManager, "typeManager is null");
         this.fragmentCodec = requireNonNull(fragmentCodec, "fragmentCodec is null");
@@ -60,7 +63,7 @@ public class PaimonTransactionManager
 
     public void begin(ConnectorTransactionHandle transaction)
     {
-        PaimonMetadata paimonMetadata = new PaimonMetadata(catalog, typeManager, fragmentCodec, compactions, pageSources, views);
+        PaimonMetadata paimonMetadata = new PaimonMetadata(catalog, typeManager, fragmentCodec, compactions, optimizeCommit, pageSources, views);
         ConnectorMetadata metadata = new ClassLoaderSafeConnectorMetadata(paimonMetadata, getClass().getClassLoader());
         ConnectorMetadata previous = transactions.putIfAbsent(transaction, metadata);
         checkArgument(previous == null, "Transaction already exists: %s", transaction);

@@ -56,7 +56,7 @@ final class TestPackageLayering
 
     // layer -> the layers it may use besides itself and the vocabulary
     private static final Map<String, Set<String>> ALLOWED = ImmutableMap.<String, Set<String>>builder()
-            .put(TOP, ImmutableSet.of("metadata", "catalog", "table", "format", "merge", "read", "write", "procedure", "hdfs"))
+            .put(TOP, ImmutableSet.of("metadata", "catalog", "table", "format", "merge", "read", "write", "procedure", "compaction", "hdfs"))
             .put(VOCABULARY, ImmutableSet.of("table", "format"))
             .put("format", ImmutableSet.of())
             .put("merge", ImmutableSet.of())
@@ -66,8 +66,9 @@ final class TestPackageLayering
             .put("catalog", ImmutableSet.of("format", "table"))
             .put("read", ImmutableSet.of("format", "table", "merge"))
             .put("write", ImmutableSet.of("format", "table", "merge"))
-            .put("metadata", ImmutableSet.of("catalog", "table", "read", "write", "format", "procedure"))
-            .put("procedure", ImmutableSet.of("catalog", "table", "read", "write", "format"))
+            .put("metadata", ImmutableSet.of("catalog", "table", "read", "write", "format", "procedure", "compaction"))
+            .put("procedure", ImmutableSet.of("catalog", "table", "read", "write", "format", "compaction"))
+            .put("compaction", ImmutableSet.of("catalog", "table", "read", "write", "format"))
             .buildOrThrow();
 
     // layer -> the only parts of Trino outside the SPI-independent libraries it may use; layers not named may use any

@@ -66,10 +66,6 @@ import static java.util.Objects.requireNonNull;
  */
 final class InsertCommit
 {
-    /** Snapshot property naming the statement's commit identifier. */
-    static final String COMMIT_ID_PROPERTY = "trino.commit-id";
-    static final String QUERY_ID_PROPERTY = "trino.query-id";
-
     private static final Logger log = Logger.get(InsertCommit.class);
 
     private final TrinoFileSystem fileSystem;
@@ -138,7 +134,7 @@ final class InsertCommit
             check = check.andThen(new HashIndexConflictCheck(fileSystem, location, tableName, partitions, readIndex));
         }
         SnapshotCommitter committer = new SnapshotCommitter(fileSystem, location, publisher, schema, handle.commitIdentifier(), options.commitMaxRetries());
-        Map<String, String> properties = ImmutableMap.of(COMMIT_ID_PROPERTY, handle.commitIdentifier(), QUERY_ID_PROPERTY, queryId);
+        Map<String, String> properties = ImmutableMap.of(Snapshot.TRINO_COMMIT_ID_PROPERTY, handle.commitIdentifier(), Snapshot.TRINO_QUERY_ID_PROPERTY, queryId);
         try {
             List<ManifestEntry> changes = ImmutableList.<ManifestEntry>builder().addAll(replaced).addAll(files).build();
             return Optional.of(committer.commit(handle.overwrite() ? CommitKind.OVERWRITE : CommitKind.APPEND, changes, changelogFiles, IndexManifestUpdate.bucketed(indexFiles), false, properties, check));
@@ -204,7 +200,7 @@ final class InsertCommit
                     continue;
                 }
                 Snapshot snapshot = snapshots.readSnapshot(id);
-                if (snapshot.properties().map(properties -> handle.commitIdentifier().equals(properties.get(COMMIT_ID_PROPERTY))).orElse(false)) {
+                if (snapshot.properties().map(properties -> handle.commitIdentifier().equals(properties.get(Snapshot.TRINO_COMMIT_ID_PROPERTY))).orElse(false)) {
                     return Optional.of(snapshot);
                 }
             }

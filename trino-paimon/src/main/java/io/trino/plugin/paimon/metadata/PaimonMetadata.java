@@ -32,6 +32,7 @@ import io.trino.plugin.paimon.PaimonTableHandle;
 import io.trino.plugin.paimon.PaimonTableProcedureId;
 import io.trino.plugin.paimon.catalog.PaimonCatalog;
 import io.trino.plugin.paimon.catalog.SnapshotPublisher;
+import io.trino.plugin.paimon.compaction.Compactions;
 import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.schema.DataField;
@@ -39,6 +40,7 @@ import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.procedure.Optimize;
+import io.trino.plugin.paimon.procedure.OptimizeCommit;
 import io.trino.plugin.paimon.read.AuditLogPageSource;
 import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
 import io.trino.plugin.paimon.read.TableStatisticsEstimate;
@@ -141,6 +143,7 @@ public class PaimonMetadata
     private final SchemaEvolution schemaEvolution;
     private final TableMaintenance maintenance;
     private final Compactions compactions;
+    private final OptimizeCommit optimizeCommit;
     private final PaimonPageSourceProvider pageSources;
     private final Map<SchemaTableName, Optional<PaimonTable>> loadedTables = new HashMap<>();
     // undoes what a statement wrote and has not published yet: by commit identifier the table of a CREATE TABLE AS,
@@ -149,11 +152,12 @@ public class PaimonMetadata
     // the commit identifiers of this transaction's writes under fault-tolerant execution, whose tasks may run more than once
     private final Set<String> retriedWrites = new HashSet<>();
 
-    public PaimonMetadata(PaimonCatalog catalog, TypeManager typeManager, JsonCodec<WriteFragment> fragmentCodec, Compactions compactions, PaimonPageSourceProvider pageSources, PaimonViews views)
+    public PaimonMetadata(PaimonCatalog catalog, TypeManager typeManager, JsonCodec<WriteFragment> fragmentCodec, Compactions compactions, OptimizeCommit optimizeCommit, PaimonPageSourceProvider pageSources, PaimonViews views)
     {
         this.views = requireNonNull(views, "views is null");
         this.pageSources = requireNonNull(pageSources, "pageSources is null");
         this.compactions = requireNonNull(compactions, "compactions is null");
+        this.optimizeCommit = requireNonNull(optimizeCommit, "optimizeCommit is null");
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.typeMapping = new TypeMapping(typeManager.getTypeOperators());
         this.fragmentCodec = requireNonNull(fragmentCodec, "fragmentCodec is null");
@@ -745,7 +749,7 @@ public class PaimonMetadata
         PaimonTableExecuteHandle execution = (PaimonTableExecuteHandle) begun.getTableExecuteHandle();
         TrinoFileSystem fileSystem = catalog.fileSystem(session);
         Optimize.open(fileSystem, execution);
-        uncommittedWork.put(execution.stagingLocation().orElseThrow(), () -> compactions.abandonOptimize(fileSystem, execution));
+        uncommittedWork.put(execution.stagingLocation().orElseThrow(), () -> optimizeCommit.abandon(fileSystem, execution));
         return begun;
     }
 
@@ -755,7 +759,7 @@ public class PaimonMetadata
         // from here on the commit removes what it wrote when it surely did not land, and nothing when it may have
         ((PaimonTableExecuteHandle) tableExecuteHandle).stagingLocation().ifPresent(uncommittedWork::remove);
         PaimonTableExecuteHandle executeHandle = (PaimonTableExecuteHandle) tableExecuteHandle;
-        compactions.finishOptimize(session, catalog.fileSystem(session), catalog.snapshotPublisher(session, executeHandle.table().orElseThrow()), executeHandle, splitSourceInfo);
+        optimizeCommit.finish(session, catalog.fileSystem(session), catalog.snapshotPublisher(session, executeHandle.table().orElseThrow()), executeHandle, splitSourceInfo);
     }
 
     /** UPDATE and DELETE reach the sinks as a delete of the old row (by its row id) and an insert of the new one. */

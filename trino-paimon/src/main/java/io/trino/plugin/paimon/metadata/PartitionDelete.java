@@ -113,7 +113,7 @@ final class PartitionDelete
                 dropped,
                 IndexManifestUpdate.bucketed(droppedIndexFiles),
                 false,
-                ImmutableMap.of(InsertCommit.COMMIT_ID_PROPERTY, commitIdentifier, InsertCommit.QUERY_ID_PROPERTY, queryId),
+                ImmutableMap.of(Snapshot.TRINO_COMMIT_ID_PROPERTY, commitIdentifier, Snapshot.TRINO_QUERY_ID_PROPERTY, queryId),
                 BucketConflictCheck.ofPartitions(fileSystem, location, tableName, handle.snapshotId(), droppedPartitions));
 
         boolean exactRowCount = !table.hasPrimaryKey() && droppedIndexFiles.stream().noneMatch(entry -> entry.indexType().equals(IndexManifestEntry.DELETION_VECTORS_INDEX));

@@ -26,6 +26,7 @@ import io.trino.plugin.paimon.PaimonTableExecuteHandle;
 import io.trino.plugin.paimon.PaimonTableHandle;
 import io.trino.plugin.paimon.PaimonTableProcedureId;
 import io.trino.plugin.paimon.catalog.OrphanFiles;
+import io.trino.plugin.paimon.compaction.CompactionFragment;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.table.AppendCompactionOptions;

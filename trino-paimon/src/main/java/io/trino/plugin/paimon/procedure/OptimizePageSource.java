@@ -18,6 +18,8 @@ import io.airlift.json.JsonCodec;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.base.metrics.LongCount;
+import io.trino.plugin.paimon.compaction.BucketCompactor;
+import io.trino.plugin.paimon.compaction.CompactionFragment;
 import io.trino.plugin.paimon.format.manifest.DataFileMeta;
 import io.trino.plugin.paimon.format.row.BinaryRow;
 import io.trino.plugin.paimon.read.PaimonDataFile;

@@ -18,6 +18,8 @@ import io.airlift.json.JsonCodec;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.plugin.paimon.PaimonTableHandle;
+import io.trino.plugin.paimon.compaction.BucketCompactor;
+import io.trino.plugin.paimon.compaction.CompactionFragment;
 import io.trino.plugin.paimon.read.PageSourceProviderAdapter;
 import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
 import io.trino.spi.connector.ColumnHandle;

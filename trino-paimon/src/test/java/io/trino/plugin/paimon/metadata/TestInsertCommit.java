@@ -167,7 +167,7 @@ final class TestInsertCommit
         commit.commit(List.of(otherBucketAgain), List.of(), "query-2");
         Snapshot committed = snapshots.latestSnapshot().orElseThrow();
         assertThat(committed.id()).isEqualTo(rival.id() + 1);
-        assertThat(committed.properties().orElseThrow()).containsEntry(InsertCommit.QUERY_ID_PROPERTY, "query-2");
+        assertThat(committed.properties().orElseThrow()).containsEntry(Snapshot.TRINO_QUERY_ID_PROPERTY, "query-2");
         assertThat(PaimonJavaCatalog.readRows(paimon().getTable(DATABASE, "raced"))).isEqualTo(afterRival);
     }
 

@@ -58,6 +58,10 @@ public record Snapshot(
     public static final int CURRENT_VERSION = 3;
     /** The commit identifier of batch writers. */
     public static final long BATCH_COMMIT_IDENTIFIER = Long.MAX_VALUE;
+    // properties of the snapshots Trino commits: the statement's commit identifier, by which a commit whose outcome
+    // was lost is recognised, and the query that committed
+    public static final String TRINO_COMMIT_ID_PROPERTY = "trino.commit-id";
+    public static final String TRINO_QUERY_ID_PROPERTY = "trino.query-id";
 
     public Snapshot
     {

@@ -11,13 +11,13 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.trino.plugin.paimon.procedure;
+package io.trino.plugin.paimon.compaction;
 
+import io.trino.plugin.paimon.compaction.UniversalCompaction.LevelRun;
+import io.trino.plugin.paimon.compaction.UniversalCompaction.Unit;
 import io.trino.plugin.paimon.format.manifest.DataFileMeta;
 import io.trino.plugin.paimon.format.manifest.SimpleStats;
 import io.trino.plugin.paimon.format.row.BinaryRow;
-import io.trino.plugin.paimon.procedure.UniversalCompaction.LevelRun;
-import io.trino.plugin.paimon.procedure.UniversalCompaction.Unit;
 import io.trino.plugin.paimon.table.CompactionOptions;
 import org.junit.jupiter.api.Test;
 

@@ -11,7 +11,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.trino.plugin.paimon.procedure;
+package io.trino.plugin.paimon.compaction;
 
 import com.google.common.collect.ImmutableList;
 import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;

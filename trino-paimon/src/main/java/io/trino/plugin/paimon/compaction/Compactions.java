@@ -11,15 +11,13 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.trino.plugin.paimon.metadata;
+package io.trino.plugin.paimon.compaction;
 
 import com.google.inject.Inject;
-import io.airlift.json.JsonCodec;
 import io.airlift.log.Logger;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.PaimonInsertTableHandle;
-import io.trino.plugin.paimon.PaimonTableExecuteHandle;
 import io.trino.plugin.paimon.catalog.SnapshotPublisher;
 import io.trino.plugin.paimon.format.manifest.BucketFiles;
 import io.trino.plugin.paimon.format.manifest.DataFileMeta;
@@ -31,12 +29,6 @@ import io.trino.plugin.paimon.format.row.BinaryRow;
 import io.trino.plugin.paimon.format.schema.SchemaFiles;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
-import io.trino.plugin.paimon.procedure.AppendCompaction;
-import io.trino.plugin.paimon.procedure.BucketCompactor;
-import io.trino.plugin.paimon.procedure.CompactionFragment;
-import io.trino.plugin.paimon.procedure.LookupCompactor;
-import io.trino.plugin.paimon.procedure.Optimize;
-import io.trino.plugin.paimon.procedure.UniversalCompaction;
 import io.trino.plugin.paimon.read.DeletionVectorIndex;
 import io.trino.plugin.paimon.table.AppendCompactionOptions;
 import io.trino.plugin.paimon.table.CompactionOptions;
@@ -54,7 +46,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 
 import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INTERNAL_ERROR;
@@ -63,8 +54,7 @@ import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The coordinator's side of compaction: the commit of {@code optimize}, whose buckets the workers compacted, and
- * compaction on write, as Paimon's batch writer does it: after a statement's APPEND snapshot, each bucket it wrote
+ * Compaction on write, as Paimon's batch writer does it: after a statement's APPEND snapshot, each bucket it wrote
  * whose sorted runs call for it by the universal compaction rules ({@link UniversalCompaction#pick}) is compacted,
  * and the results are committed as a COMPACT snapshot right after, with the same commit user (Paimon's writer commits
  * APPEND then COMPACT in one commit call, two snapshots).
@@ -98,35 +88,12 @@ public final class Compactions
 
     private final BucketCompactor compactor;
     private final LookupCompactor lookupCompactor;
-    private final JsonCodec<CompactionFragment> fragmentCodec;
 
     @Inject
-    public Compactions(BucketCompactor compactor, LookupCompactor lookupCompactor, JsonCodec<CompactionFragment> fragmentCodec)
+    public Compactions(BucketCompactor compactor, LookupCompactor lookupCompactor)
     {
         this.compactor = requireNonNull(compactor, "compactor is null");
         this.lookupCompactor = requireNonNull(lookupCompactor, "lookupCompactor is null");
-        this.fragmentCodec = requireNonNull(fragmentCodec, "fragmentCodec is null");
-    }
-
-    /** Commits what the workers of an {@code optimize} compacted, then removes its staging folder. */
-    void finishOptimize(ConnectorSession session, TrinoFileSystem fileSystem, SnapshotPublisher publisher, PaimonTableExecuteHandle handle, List<Object> splitSourceInfo)
-    {
-        try {
-            if (handle.baseSnapshotId().isEmpty()) {
-                return;
-            }
-            List<CompactionFragment> fragments = Optimize.fragments(fileSystem, fragmentCodec, handle, splitSourceInfo);
-            new CompactionCommit(fileSystem, publisher, handle.table().orElseThrow()).commit(handle.baseSnapshotId().getAsLong(), fragments, UUID.randomUUID().toString(), session.getQueryId());
-        }
-        finally {
-            Optimize.removeStaging(fileSystem, handle);
-        }
-    }
-
-    /** Removes what the workers of an {@code optimize} that never reached its commit wrote. */
-    void abandonOptimize(TrinoFileSystem fileSystem, PaimonTableExecuteHandle handle)
-    {
-        Optimize.abandon(fileSystem, fragmentCodec, handle);
     }
 
     /**
@@ -136,7 +103,7 @@ public final class Compactions
      * compacts. On deletion-vector and first-row tables, whose readers skip level 0, the rows stay unseen until then,
      * so the statement fails, saying that its rows are committed and how to make them visible.
      */
-    void compactCommittedWrite(ConnectorSession session, TrinoFileSystem fileSystem, SnapshotPublisher publisher, PaimonInsertTableHandle handle, Snapshot appended, List<ManifestEntry> written)
+    public void compactCommittedWrite(ConnectorSession session, TrinoFileSystem fileSystem, SnapshotPublisher publisher, PaimonInsertTableHandle handle, Snapshot appended, List<ManifestEntry> written)
     {
         try {
             compactAfterWrite(session, fileSystem, publisher, handle, appended, written);

@@ -11,7 +11,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.trino.plugin.paimon.metadata;
+package io.trino.plugin.paimon.compaction;
 
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
@@ -32,8 +32,6 @@ import io.trino.plugin.paimon.format.row.BinaryRow;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.Snapshot.CommitKind;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
-import io.trino.plugin.paimon.procedure.CompactionFragment;
-import io.trino.plugin.paimon.procedure.DeletionVectorFile;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.write.WrittenFile;
 import io.trino.spi.TrinoException;
@@ -65,7 +63,7 @@ import static java.util.Objects.requireNonNull;
  * TRANSACTION_CONFLICT ({@link CompactionConflictCheck}); new files in the same buckets do not. Nothing compacted: no
  * snapshot. When the commit surely did not land, the written files are deleted.
  */
-final class CompactionCommit
+public final class CompactionCommit
 {
     private static final Logger log = Logger.get(CompactionCommit.class);
 
@@ -73,7 +71,7 @@ final class CompactionCommit
     private final SnapshotPublisher publisher;
     private final PaimonTable table;
 
-    CompactionCommit(TrinoFileSystem fileSystem, SnapshotPublisher publisher, PaimonTable table)
+    public CompactionCommit(TrinoFileSystem fileSystem, SnapshotPublisher publisher, PaimonTable table)
     {
         this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
         this.publisher = requireNonNull(publisher, "publisher is null");
@@ -85,7 +83,7 @@ final class CompactionCommit
      * @param commitIdentifier the commit user of the snapshot (a statement's APPEND and COMPACT snapshots share it)
      * @return the committed snapshot, if anything was compacted
      */
-    Optional<Snapshot> commit(long baseSnapshotId, List<CompactionFragment> fragments, String commitIdentifier, String queryId)
+    public Optional<Snapshot> commit(long baseSnapshotId, List<CompactionFragment> fragments, String commitIdentifier, String queryId)
     {
         if (fragments.isEmpty()) {
             return Optional.empty();
@@ -161,7 +159,7 @@ final class CompactionCommit
             checkDeletionVectorsUnchanged(latest, buckets, baseVectors);
         };
         SnapshotCommitter committer = new SnapshotCommitter(fileSystem, location, publisher, table.schema(), commitIdentifier, table.options().commitMaxRetries());
-        Map<String, String> properties = ImmutableMap.of(InsertCommit.COMMIT_ID_PROPERTY, commitIdentifier, InsertCommit.QUERY_ID_PROPERTY, queryId);
+        Map<String, String> properties = ImmutableMap.of(Snapshot.TRINO_COMMIT_ID_PROPERTY, commitIdentifier, Snapshot.TRINO_QUERY_ID_PROPERTY, queryId);
         List<ManifestEntry> changes = ImmutableList.<ManifestEntry>builder().addAll(deletes).addAll(adds).build();
         return committer.commit(CommitKind.COMPACT, changes, changelogFiles, IndexManifestUpdate.bucketed(vectorChanges), false, properties, check);
     }
@@ -252,7 +250,7 @@ final class CompactionCommit
      * Deletes what compactions wrote that will not be committed: their data and changelog files and the deletion
      * vector index files they wrote; failures to delete are added to the failure that made them unwanted.
      */
-    void discard(List<CompactionFragment> fragments, RuntimeException failure)
+    public void discard(List<CompactionFragment> fragments, RuntimeException failure)
     {
         for (CompactionFragment fragment : fragments) {
             for (WrittenFile written : fragment.allWrittenFiles()) {
