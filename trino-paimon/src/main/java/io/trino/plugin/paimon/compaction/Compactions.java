@@ -229,77 +229,93 @@ public final class Compactions
             List<IndexManifestEntry> vectorIndexes,
             List<CompactionFragment> fragments)
     {
-        TableOptions tableOptions = table.options();
-        boolean fullCompactions = tableOptions.changelogProducer() == TableOptions.ChangelogProducer.FULL_COMPACTION;
-        boolean deleteRestartsRow = MergeEngineOptions.toSpec(table.schema(), tableOptions).deleteRestartsRow();
-        boolean levelZeroInvisible = tableOptions.batchScanSkipsLevelZero();
-        // lookup changelog comes from the compaction that moves level 0 up, which looks up the keys' older records
-        boolean lookupChangelog = tableOptions.changelogProducer() == TableOptions.ChangelogProducer.LOOKUP;
         for (BucketFiles bucket : liveBuckets) {
             if (!buckets.contains(new BucketKey(ByteBuffer.wrap(bucket.partition().bytes()), bucket.bucket()))) {
                 continue;
             }
-            List<DataFileMeta> files = bucket.files().stream().map(ManifestEntry::file).toList();
             Optional<IndexManifestEntry> vectorIndex = vectorIndexes.stream()
                     .filter(index -> index.bucket() == bucket.bucket() && Arrays.equals(index.partition().bytes(), bucket.partition().bytes()))
                     .findFirst();
-            if (levelZeroInvisible || lookupChangelog) {
-                lookupCompactor.compact(session, table, options, bucket.partition(), bucket.bucket(), bucket.files().getFirst().totalBuckets(), files, deletionVectors, vectorIndex, !overwrite)
-                        .ifPresent(fragments::add);
-                continue;
-            }
-            int numLevels = UniversalCompaction.numLevels(options, files);
-            List<UniversalCompaction.LevelRun> runs = UniversalCompaction.levelSortedRuns(files);
-            if (fullCompactions) {
-                // streaming readers of the table learn of its changes only from the changelog of full compactions;
-                // Paimon's overwrite commit drops the statement's changelog, but its writer still compacts fully
-                Optional<UniversalCompaction.Unit> full = UniversalCompaction.pickFull(numLevels, runs);
-                if (full.isPresent()) {
-                    fragments.add(overwrite
-                            ? compact(session, table, bucket.partition(), bucket.bucket(), bucket.files().getFirst().totalBuckets(), full.get(), deletionVectors)
-                            : compactWithChangelog(session, table, bucket.partition(), bucket.bucket(), bucket.files().getFirst().totalBuckets(), files, numLevels - 1, deletionVectors));
-                }
-                continue;
-            }
-            Optional<UniversalCompaction.Unit> unit = UniversalCompaction.pick(options, numLevels, runs);
-            if (deleteRestartsRow && unit.isPresent() && unit.get().runs().size() < runs.size()) {
-                // merging the newer runs alone would turn "-D then +I" into a plain +I over the older row
-                unit = UniversalCompaction.pickFull(numLevels, runs);
-            }
-            if (unit.isPresent()) {
-                fragments.add(compact(session, table, bucket.partition(), bucket.bucket(), bucket.files().getFirst().totalBuckets(), unit.get(), deletionVectors));
-            }
+            compactBucket(session, table, options, overwrite, bucket, deletionVectors, vectorIndex).ifPresent(fragments::add);
         }
     }
 
     /**
+     * The compaction on write of one bucket of a primary-key table, given all its live files, if its runs call for
+     * it: the unit of work that needs only the bucket's own files, its deletion vectors and its vector index.
+     *
+     * @param overwrite whether the write replaced the partition (no changelog is kept of it)
+     */
+    Optional<CompactionFragment> compactBucket(
+            ConnectorSession session,
+            PaimonTable table,
+            CompactionOptions options,
+            boolean overwrite,
+            BucketFiles bucket,
+            DeletionVectorIndex deletionVectors,
+            Optional<IndexManifestEntry> vectorIndex)
+    {
+        TableOptions tableOptions = table.options();
+        List<DataFileMeta> files = bucket.files().stream().map(ManifestEntry::file).toList();
+        int totalBuckets = bucket.files().getFirst().totalBuckets();
+        // lookup changelog comes from the compaction that moves level 0 up, which looks up the keys' older records
+        boolean lookupChangelog = tableOptions.changelogProducer() == TableOptions.ChangelogProducer.LOOKUP;
+        if (tableOptions.batchScanSkipsLevelZero() || lookupChangelog) {
+            return lookupCompactor.compact(session, table, options, bucket.partition(), bucket.bucket(), totalBuckets, files, deletionVectors, vectorIndex, !overwrite);
+        }
+        int numLevels = UniversalCompaction.numLevels(options, files);
+        List<UniversalCompaction.LevelRun> runs = UniversalCompaction.levelSortedRuns(files);
+        if (tableOptions.changelogProducer() == TableOptions.ChangelogProducer.FULL_COMPACTION) {
+            // streaming readers of the table learn of its changes only from the changelog of full compactions;
+            // Paimon's overwrite commit drops the statement's changelog, but its writer still compacts fully
+            return UniversalCompaction.pickFull(numLevels, runs).map(full -> overwrite
+                    ? compact(session, table, bucket.partition(), bucket.bucket(), totalBuckets, full, deletionVectors)
+                    : compactWithChangelog(session, table, bucket.partition(), bucket.bucket(), totalBuckets, files, numLevels - 1, deletionVectors));
+        }
+        Optional<UniversalCompaction.Unit> unit = UniversalCompaction.pick(options, numLevels, runs);
+        if (MergeEngineOptions.toSpec(table.schema(), tableOptions).deleteRestartsRow() && unit.isPresent() && unit.get().runs().size() < runs.size()) {
+            // merging the newer runs alone would turn "-D then +I" into a plain +I over the older row
+            unit = UniversalCompaction.pickFull(numLevels, runs);
+        }
+        return unit.map(picked -> compact(session, table, bucket.partition(), bucket.bucket(), totalBuckets, picked, deletionVectors));
+    }
+
+    /**
      * Compacts the written buckets of a fixed-bucket append table whose files call for it, as Paimon's append writer
-     * does after a flush ({@link AppendCompaction#pickOnWrite}). A bucket whose deletion vectors mark files the
-     * compaction leaves in place is left to optimize: its vector index would have to be rewritten.
+     * does after a flush ({@link AppendCompaction#pickOnWrite}).
      */
     private void compactAppendBuckets(ConnectorSession session, PaimonTable table, List<BucketFiles> liveBuckets, Set<BucketKey> buckets, DeletionVectorIndex deletionVectors, List<CompactionFragment> fragments)
     {
         AppendCompactionOptions options = AppendCompactionOptions.of(table.name().toString(), table.schema().options());
         for (BucketFiles bucket : liveBuckets) {
-            if (!buckets.contains(new BucketKey(ByteBuffer.wrap(bucket.partition().bytes()), bucket.bucket()))) {
-                continue;
+            if (buckets.contains(new BucketKey(ByteBuffer.wrap(bucket.partition().bytes()), bucket.bucket()))) {
+                compactAppendBucket(session, table, options, bucket, deletionVectors).ifPresent(fragments::add);
             }
-            List<DataFileMeta> files = bucket.files().stream().map(ManifestEntry::file).toList();
-            List<DataFileMeta> picked = AppendCompaction.pickOnWrite(options, files);
-            if (picked.isEmpty() || files.stream()
-                    .filter(file -> !picked.contains(file))
-                    .anyMatch(file -> deletionVectors.of(bucket.partition(), bucket.bucket(), file.fileName()).isPresent())) {
-                continue;
-            }
-            Location bucketDirectory = table.bucketLocation(bucket.partition(), bucket.bucket());
-            int totalBuckets = bucket.files().getFirst().totalBuckets();
-            List<DataFileMeta> output = compactor.compactAppend(session, table, bucket.partition(), bucket.bucket(), bucketDirectory, BucketCompactor.dataFiles(table, bucket.partition(), bucket.bucket(), picked, deletionVectors));
-            fragments.add(new CompactionFragment(
-                    bucket.partition().serialize(),
-                    bucket.bucket(),
-                    picked.stream().map(DataFileMeta::fileName).toList(),
-                    output.stream().map(file -> WrittenFile.of(bucket.partition(), bucket.bucket(), totalBuckets, file)).toList()));
         }
+    }
+
+    /**
+     * The compaction on write of one bucket of a fixed-bucket append table, given all its live files, if they call for
+     * it. A bucket whose deletion vectors mark files the compaction leaves in place is left to optimize: its vector
+     * index would have to be rewritten.
+     */
+    Optional<CompactionFragment> compactAppendBucket(ConnectorSession session, PaimonTable table, AppendCompactionOptions options, BucketFiles bucket, DeletionVectorIndex deletionVectors)
+    {
+        List<DataFileMeta> files = bucket.files().stream().map(ManifestEntry::file).toList();
+        List<DataFileMeta> picked = AppendCompaction.pickOnWrite(options, files);
+        if (picked.isEmpty() || files.stream()
+                .filter(file -> !picked.contains(file))
+                .anyMatch(file -> deletionVectors.of(bucket.partition(), bucket.bucket(), file.fileName()).isPresent())) {
+            return Optional.empty();
+        }
+        Location bucketDirectory = table.bucketLocation(bucket.partition(), bucket.bucket());
+        int totalBuckets = bucket.files().getFirst().totalBuckets();
+        List<DataFileMeta> output = compactor.compactAppend(session, table, bucket.partition(), bucket.bucket(), bucketDirectory, BucketCompactor.dataFiles(table, bucket.partition(), bucket.bucket(), picked, deletionVectors));
+        return Optional.of(new CompactionFragment(
+                bucket.partition().serialize(),
+                bucket.bucket(),
+                picked.stream().map(DataFileMeta::fileName).toList(),
+                output.stream().map(file -> WrittenFile.of(bucket.partition(), bucket.bucket(), totalBuckets, file)).toList()));
     }
 
     private CompactionFragment compact(ConnectorSession session, PaimonTable table, BinaryRow partition, int bucket, int totalBuckets, UniversalCompaction.Unit unit, DeletionVectorIndex deletionVectors)
