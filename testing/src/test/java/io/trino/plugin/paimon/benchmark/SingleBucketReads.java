@@ -30,6 +30,7 @@ import io.trino.plugin.paimon.compaction.LookupCompactor;
 import io.trino.plugin.paimon.format.MetadataCache;
 import io.trino.plugin.paimon.metadata.PaimonMetadata;
 import io.trino.plugin.paimon.metadata.PaimonViews;
+import io.trino.plugin.paimon.procedure.OptimizeCommit;
 import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
 import io.trino.plugin.paimon.read.PaimonSplit;
 import io.trino.plugin.paimon.read.PaimonSplitManager;
@@ -93,12 +94,12 @@ final class SingleBucketReads
         this.pageSourceProvider = new PaimonPageSourceProvider(fileSystemFactory, TESTING_TYPE_MANAGER);
         // reads only: the compactions a write would run are never reached
         BucketCompactor compactor = new BucketCompactor(fileSystemFactory, pageSourceProvider, TESTING_TYPE_MANAGER);
-        this.compactions = new Compactions(compactor, new LookupCompactor(fileSystemFactory, pageSourceProvider, compactor), jsonCodec(CompactionFragment.class));
+        this.compactions = new Compactions(compactor, new LookupCompactor(fileSystemFactory, pageSourceProvider, compactor));
     }
 
     Table table(String database, String name)
     {
-        PaimonMetadata metadata = new PaimonMetadata(catalog, TESTING_TYPE_MANAGER, jsonCodec(WriteFragment.class), compactions, pageSourceProvider, new PaimonViews(catalog, TESTING_TYPE_MANAGER, new CatalogName("paimon")));
+        PaimonMetadata metadata = new PaimonMetadata(catalog, TESTING_TYPE_MANAGER, jsonCodec(WriteFragment.class), compactions, new OptimizeCommit(jsonCodec(CompactionFragment.class)), pageSourceProvider, new PaimonViews(catalog, TESTING_TYPE_MANAGER, new CatalogName("paimon")));
         PaimonTableHandle handle = (PaimonTableHandle) metadata.getTableHandle(SESSION, new SchemaTableName(database, name), Optional.empty(), Optional.empty());
         // the handle's columns in table order
         List<PaimonColumnHandle> columns = metadata.getColumnHandles(SESSION, handle).values().stream()
