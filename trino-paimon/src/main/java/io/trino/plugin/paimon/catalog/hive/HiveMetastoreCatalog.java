@@ -506,13 +506,40 @@ public class HiveMetastoreCatalog
                 .filter(partition -> !existing.contains(makePartName(keys, table.partitionValues(partition))))
                 .map(partition -> MetastorePartitions.partition(name, entry, keys, table.partitionValues(partition), dataLocation, table.partitionPath(partition)))
                 .collect(toImmutableList());
-        if (added.isEmpty()) {
-            return;
+        if (!added.isEmpty()) {
+            addPartitions(metastore, name, added);
         }
-        call("add partitions %s to table %s".formatted(added.stream().map(PartitionWithStatistics::getPartitionName).toList(), name), () -> {
+    }
+
+    private void addPartitions(ThriftMetastore metastore, SchemaTableName name, List<PartitionWithStatistics> added)
+    {
+        try {
             metastore.addPartitions(name.getSchemaName(), name.getTableName(), added);
-            return null;
-        });
+        }
+        catch (RuntimeException batchFailure) {
+            // the snapshot has landed: a rival writer (a Paimon job adding with ifNotExists, another statement) may have
+            // added some of these since the listing, and the metastore adds a batch all or nothing; add them one by one
+            for (PartitionWithStatistics partition : added) {
+                addPartitionUnlessListed(metastore, name, partition, batchFailure);
+            }
+        }
+    }
+
+    /** Adds one partition; a failure is no failure when the metastore then lists the partition (a rival added it). */
+    private void addPartitionUnlessListed(ThriftMetastore metastore, SchemaTableName name, PartitionWithStatistics partition, RuntimeException batchFailure)
+    {
+        try {
+            metastore.addPartitions(name.getSchemaName(), name.getTableName(), List.of(partition));
+        }
+        catch (RuntimeException e) {
+            boolean listed = call("read partition %s of table %s".formatted(partition.getPartitionName(), name),
+                    () -> metastore.getPartition(name.getSchemaName(), name.getTableName(), partition.getPartition().getValues())).isPresent();
+            if (!listed) {
+                e.addSuppressed(batchFailure);
+                throw new TrinoException(PAIMON_CATALOG_ERROR, "Catalog '%s': committed to table %s, but the Hive metastore failed to add its partition %s: %s"
+                        .formatted(catalogName, name, partition.getPartitionName(), e.getMessage()), e);
+            }
+        }
     }
 
     @Override

@@ -14,9 +14,28 @@
 package io.trino.plugin.paimon.catalog.hive;
 
 import com.google.common.collect.ImmutableMap;
+import io.airlift.units.Duration;
+import io.trino.filesystem.local.LocalFileSystemFactory;
+import io.trino.plugin.hive.metastore.thrift.DefaultThriftMetastoreClientFactory;
+import io.trino.plugin.hive.metastore.thrift.IdentityAwareMetastoreClientFactory;
+import io.trino.plugin.hive.metastore.thrift.NoHiveMetastoreAuthentication;
+import io.trino.plugin.hive.metastore.thrift.StaticMetastoreConfig;
+import io.trino.plugin.hive.metastore.thrift.StaticTokenAwareMetastoreClientFactory;
+import io.trino.plugin.hive.metastore.thrift.ThriftHiveMetastoreFactory;
+import io.trino.plugin.hive.metastore.thrift.ThriftMetastoreAuthenticationConfig;
+import io.trino.plugin.hive.metastore.thrift.ThriftMetastoreClient;
+import io.trino.plugin.hive.metastore.thrift.ThriftMetastoreConfig;
+import io.trino.plugin.paimon.PaimonConfig;
+import io.trino.plugin.paimon.format.MetadataCache;
+import io.trino.plugin.paimon.format.row.BinaryRow;
+import io.trino.plugin.paimon.format.row.BinaryRowWriter;
+import io.trino.plugin.paimon.format.schema.DataField;
+import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.testing.HiveMetastoreServer;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import io.trino.plugin.paimon.testing.PaimonQueryRunner;
+import io.trino.spi.catalog.CatalogName;
+import io.trino.spi.connector.SchemaTableName;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.QueryRunner;
 import org.apache.hadoop.hive.metastore.IMetaStoreClient;
@@ -41,6 +60,8 @@ import org.apache.paimon.view.View;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,15 +69,20 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static com.google.common.io.MoreFiles.deleteRecursively;
 import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
+import static com.google.common.util.concurrent.MoreExecutors.newDirectExecutorService;
 import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
+import static io.trino.testing.TestingConnectorSession.SESSION;
 import static io.trino.testing.assertions.TrinoExceptionAssert.assertThatTrinoException;
 import static java.util.concurrent.TimeUnit.MINUTES;
+import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -276,6 +302,98 @@ final class TestHiveMetastoreCatalog
         assertThat(PaimonJavaCatalog.readRows(paimon.getTable(DATABASE, "daily"))).hasSize(3);
         assertThat(client.listPartitionNames(DATABASE, "daily", (short) -1)).hasSize(3);
         assertUpdate("DROP TABLE daily");
+    }
+
+    /**
+     * A rival writer registers a partition after Trino's commit listed the metastore's partitions and before Trino
+     * adds the ones missing: the commit's snapshot has landed, so the statement must not fail for it. The rival here
+     * is Paimon Java's own commit, which adds its partition with {@code ifNotExists}; it runs at the exact moment
+     * between Trino's listing and Trino's add, which a metastore client that calls back after the listing holds open.
+     * The metastore then lists each partition once, the rival's entry as the rival made it, and Paimon Java reads
+     * every row.
+     */
+    @Test
+    void partitionAddedByRivalAfterTheListingIsKept()
+            throws Exception
+    {
+        paimon.createTable(DATABASE, "contended", Schema.newBuilder()
+                .column("dt", DataTypes.STRING().notNull())
+                .column("id", DataTypes.BIGINT().notNull())
+                .partitionKeys("dt")
+                .primaryKey("dt", "id")
+                .option("bucket", "1")
+                .option("metastore.partitioned-table", "true")
+                .build());
+        IMetaStoreClient client = paimon.hiveMetastoreClient();
+        try {
+            // Trino's commit of two new partitions; their entries are removed again (files kept), as they were when the snapshot landed
+            assertUpdate("INSERT INTO contended VALUES ('2026-12-07', 1), ('2026-12-08', 2)", 2);
+            client.dropPartition(DATABASE, "contended", List.of("2026-12-07"), false);
+            client.dropPartition(DATABASE, "contended", List.of("2026-12-08"), false);
+            assertThat(client.listPartitionNames(DATABASE, "contended", (short) -1)).isEmpty();
+
+            List<Integer> rivalCreateTime = new ArrayList<>();
+            HiveMetastoreCatalog catalog = catalogCalling(() -> {
+                try {
+                    PaimonJavaCatalog.write(paimon.getTable(DATABASE, "contended"), List.of(GenericRow.of(BinaryString.fromString("2026-12-07"), 3L)));
+                    rivalCreateTime.add(client.getPartition(DATABASE, "contended", List.of("2026-12-07")).getCreateTime());
+                }
+                catch (Exception e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            PaimonTable table = catalog.loadTable(SESSION, new SchemaTableName(DATABASE, "contended"), Optional.empty()).orElseThrow();
+            List<BinaryRow> written = List.of(partition(table, "2026-12-07"), partition(table, "2026-12-08"));
+            catalog.registerPartitions(SESSION, table, written);
+
+            assertThat(rivalCreateTime).as("the rival's commit ran between the listing and the add").hasSize(1);
+            assertThat(client.listPartitionNames(DATABASE, "contended", (short) -1)).containsExactlyInAnyOrder("dt=2026-12-07", "dt=2026-12-08");
+            assertThat(client.getPartition(DATABASE, "contended", List.of("2026-12-07")).getCreateTime()).isEqualTo(rivalCreateTime.getFirst());
+            assertThat(PaimonJavaCatalog.readRows(paimon.getTable(DATABASE, "contended")))
+                    .containsExactlyInAnyOrder("+I(2026-12-07, 1)", "+I(2026-12-07, 3)", "+I(2026-12-08, 2)");
+        }
+        finally {
+            paimon.dropTable(DATABASE, "contended");
+        }
+    }
+
+    private static BinaryRow partition(PaimonTable table, String value)
+    {
+        return BinaryRowWriter.toBinaryRow(table.partitionFields().stream().map(DataField::type).toList(), List.of(value));
+    }
+
+    /** This catalog through Trino's Thrift client, whose first listing of a table's partition names runs {@code afterListing} before it returns. */
+    private HiveMetastoreCatalog catalogCalling(Runnable afterListing)
+    {
+        DefaultThriftMetastoreClientFactory clientFactory = new DefaultThriftMetastoreClientFactory(
+                Optional.empty(), Optional.empty(), new Duration(30, SECONDS), new Duration(30, SECONDS), new NoHiveMetastoreAuthentication(), "localhost", Optional.empty());
+        StaticTokenAwareMetastoreClientFactory clients = new StaticTokenAwareMetastoreClientFactory(
+                new StaticMetastoreConfig().setMetastoreUris(List.of(metastore.uri())), new ThriftMetastoreAuthenticationConfig(), clientFactory);
+        AtomicBoolean called = new AtomicBoolean();
+        IdentityAwareMetastoreClientFactory calling = _ -> {
+            ThriftMetastoreClient client = clients.createMetastoreClient(Optional.empty());
+            return (ThriftMetastoreClient) Proxy.newProxyInstance(ThriftMetastoreClient.class.getClassLoader(), new Class<?>[] {ThriftMetastoreClient.class}, (_, method, arguments) -> {
+                Object result;
+                try {
+                    result = method.invoke(client, arguments);
+                }
+                catch (InvocationTargetException e) {
+                    throw e.getCause();
+                }
+                if (method.getName().startsWith("getPartitionNames") && !called.getAndSet(true)) {
+                    afterListing.run();
+                }
+                return result;
+            });
+        };
+        LocalFileSystemFactory fileSystemFactory = new LocalFileSystemFactory(Path.of("/"));
+        return new HiveMetastoreCatalog(
+                new CatalogName("paimon"),
+                new ThriftHiveMetastoreFactory(calling, false, new ThriftMetastoreConfig(), fileSystemFactory, newDirectExecutorService()),
+                fileSystemFactory,
+                new PaimonConfig().setWarehouse(root.resolve("warehouse").toUri().toString()),
+                new HiveMetastoreCatalogConfig(),
+                MetadataCache.DISABLED);
     }
 
     /**
