@@ -509,6 +509,9 @@ public class HiveMetastoreCatalog
         if (!added.isEmpty()) {
             addPartitions(metastore, name, added);
         }
+        if (MetastorePartitions.reportsStatistics(table)) {
+            reportStatistics(session, metastore, table, partitions);
+        }
     }
 
     private void addPartitions(ThriftMetastore metastore, SchemaTableName name, List<PartitionWithStatistics> added)
@@ -522,6 +525,35 @@ public class HiveMetastoreCatalog
             for (PartitionWithStatistics partition : added) {
                 addPartitionUnlessListed(metastore, name, partition, batchFailure);
             }
+        }
+    }
+
+    /**
+     * Records each partition's statistics in its metastore entry as Paimon's HiveCatalog.alterPartitions does when its
+     * Flink writer reports them ({@code partition.idle-time-to-report-statistic}): counted over the partition's live
+     * data files in the latest snapshot, stamped with the time of this report. A partition the metastore does not
+     * list is skipped, as Paimon skips it.
+     */
+    private void reportStatistics(ConnectorSession session, ThriftMetastore metastore, PaimonTable table, Collection<BinaryRow> partitions)
+    {
+        SchemaTableName name = table.name();
+        long reportedMillis = System.currentTimeMillis();
+        Map<BinaryRow, MetastorePartitions.FileTotals> totals = MetastorePartitions.fileTotals(fileSystem(session), table, Set.copyOf(partitions));
+        List<String> keys = table.schema().partitionKeys();
+        for (BinaryRow partition : Set.copyOf(partitions)) {
+            List<String> values = table.partitionValues(partition);
+            String partitionName = makePartName(keys, values);
+            Optional<io.trino.hive.thrift.metastore.Partition> entry = call("read partition %s of table %s".formatted(partitionName, name),
+                    () -> metastore.getPartition(name.getSchemaName(), name.getTableName(), values));
+            if (entry.isEmpty()) {
+                continue;
+            }
+            PartitionWithStatistics reported = MetastorePartitions.withStatistics(entry.get(), partitionName,
+                    totals.getOrDefault(partition, MetastorePartitions.FileTotals.NONE), reportedMillis);
+            call("report the statistics of partition %s of table %s".formatted(partitionName, name), () -> {
+                metastore.alterPartition(name.getSchemaName(), name.getTableName(), reported);
+                return null;
+            });
         }
     }
 

@@ -14,24 +14,37 @@
 package io.trino.plugin.paimon.catalog.hive;
 
 import io.trino.filesystem.Location;
+import io.trino.filesystem.TrinoFileSystem;
 import io.trino.hive.thrift.metastore.FieldSchema;
 import io.trino.hive.thrift.metastore.Table;
 import io.trino.metastore.Column;
+import io.trino.metastore.HiveBasicStatistics;
 import io.trino.metastore.HiveType;
 import io.trino.metastore.Partition;
 import io.trino.metastore.PartitionStatistics;
 import io.trino.metastore.PartitionWithStatistics;
 import io.trino.metastore.StorageFormat;
+import io.trino.plugin.paimon.format.manifest.ManifestEntry;
+import io.trino.plugin.paimon.format.manifest.ScanFilter;
+import io.trino.plugin.paimon.format.manifest.SnapshotScan;
+import io.trino.plugin.paimon.format.row.BinaryRow;
+import io.trino.plugin.paimon.format.snapshot.Snapshot;
+import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.spi.connector.SchemaTableName;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
 
 import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.trino.metastore.Partitions.makePartName;
+import static io.trino.plugin.hive.metastore.thrift.ThriftMetastoreUtil.fromMetastoreApiPartition;
 import static io.trino.plugin.paimon.catalog.hive.PaimonTableEntry.PARTITIONED_TABLE_OPTION;
+import static io.trino.plugin.paimon.table.SnapshotRetention.parseDuration;
 import static io.trino.plugin.paimon.table.TableOptions.booleanOption;
 
 /**
@@ -43,6 +56,11 @@ final class MetastorePartitions
 {
     // the table option naming a folder under the table's that holds its partitions (Paimon's data-file.path-directory)
     private static final String DATA_DIRECTORY_PARAMETER = "data-file.path-directory";
+    private static final String IDLE_TIME_TO_REPORT_OPTION = "partition.idle-time-to-report-statistic";
+    // the partition parameters Paimon's HiveCatalog sets beside Hive's numFiles, numRows and totalSize
+    private static final String LAST_UPDATE_TIME_PARAMETER = "lastUpdateTime";
+    private static final String TOTAL_BUCKETS_PARAMETER = "totalBuckets";
+    private static final String HIVE_DDL_TIME_PARAMETER = "transient_lastDdlTime";
 
     private MetastorePartitions() {}
 
@@ -82,6 +100,68 @@ final class MetastorePartitions
                         .setSerdeParameters(serdeParameters == null ? Map.of() : serdeParameters))
                 .build();
         return new PartitionWithStatistics(partition, makePartName(keys, values), PartitionStatistics.empty());
+    }
+
+    /**
+     * Whether commits report partition statistics to the metastore: Paimon's writer does when the table's partitions
+     * are registered and {@code partition.idle-time-to-report-statistic} is positive. A statement is a bounded write,
+     * whose end Paimon's writer reports at once, whatever the idle time.
+     */
+    static boolean reportsStatistics(PaimonTable table)
+    {
+        if (!registered(table)) {
+            return false;
+        }
+        String idleTime = table.schema().options().get(IDLE_TIME_TO_REPORT_OPTION);
+        return idleTime != null && !parseDuration(table.name().toString(), IDLE_TIME_TO_REPORT_OPTION, idleTime).isZero();
+    }
+
+    /** The totals of the live data files of the given partitions in the table's latest snapshot. */
+    static Map<BinaryRow, FileTotals> fileTotals(TrinoFileSystem fileSystem, PaimonTable table, Set<BinaryRow> partitions)
+    {
+        Optional<Snapshot> latest = new SnapshotFiles(fileSystem, table.metadataLocation()).latestSnapshot();
+        if (latest.isEmpty()) {
+            return Map.of();
+        }
+        Map<BinaryRow, FileTotals> totals = new HashMap<>();
+        for (ManifestEntry entry : new SnapshotScan(fileSystem, table.location()).liveFiles(latest.get(), ScanFilter.ALL)) {
+            if (partitions.contains(entry.partition())) {
+                totals.merge(entry.partition(), new FileTotals(1, entry.file().fileSize(), entry.file().rowCount(), entry.totalBuckets()), FileTotals::plus);
+            }
+        }
+        return totals;
+    }
+
+    /**
+     * The partition's entry with the statistics Paimon's HiveCatalog records: {@code numFiles}, {@code totalSize},
+     * {@code numRows}, {@code totalBuckets}, and the report's time in seconds as {@code lastUpdateTime} and Hive's
+     * {@code transient_lastDdlTime}.
+     */
+    static PartitionWithStatistics withStatistics(io.trino.hive.thrift.metastore.Partition entry, String partitionName, FileTotals totals, long reportedMillis)
+    {
+        Partition partition = fromMetastoreApiPartition(entry);
+        String seconds = String.valueOf(reportedMillis / 1000);
+        Map<String, String> parameters = new HashMap<>(partition.getParameters());
+        parameters.put(LAST_UPDATE_TIME_PARAMETER, seconds);
+        parameters.put(TOTAL_BUCKETS_PARAMETER, String.valueOf(totals.totalBuckets()));
+        parameters.put(HIVE_DDL_TIME_PARAMETER, seconds);
+        Partition updated = Partition.builder(partition)
+                .setParameters(parameters)
+                .build();
+        // numFiles, numRows and totalSize are Hive's basic statistics, written from these by Trino's metastore client
+        HiveBasicStatistics statistics = new HiveBasicStatistics(OptionalLong.of(totals.files()), OptionalLong.of(totals.rows()), OptionalLong.empty(), OptionalLong.of(totals.bytes()));
+        return new PartitionWithStatistics(updated, partitionName, new PartitionStatistics(statistics, Map.of()));
+    }
+
+    /** Counts over a partition's data files; {@code totalBuckets} is its files' (Paimon's reporter takes the last split's). */
+    record FileTotals(long files, long bytes, long rows, int totalBuckets)
+    {
+        static final FileTotals NONE = new FileTotals(0, 0, 0, 0);
+
+        FileTotals plus(FileTotals other)
+        {
+            return new FileTotals(files + other.files, bytes + other.bytes, rows + other.rows, other.totalBuckets);
+        }
     }
 
     private static Column column(FieldSchema column)

@@ -55,7 +55,10 @@ import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.schema.Schema;
+import org.apache.paimon.schema.SchemaChange;
+import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.types.DataTypes;
+import org.apache.paimon.utils.PartitionStatisticsReporter;
 import org.apache.paimon.view.View;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -394,6 +397,54 @@ final class TestHiveMetastoreCatalog
                 new PaimonConfig().setWarehouse(root.resolve("warehouse").toUri().toString()),
                 new HiveMetastoreCatalogConfig(),
                 MetadataCache.DISABLED);
+    }
+
+    /**
+     * With Paimon's {@code partition.idle-time-to-report-statistic} set, a statement reports the statistics of the
+     * partitions it wrote to their metastore entries once its snapshot lands, as Paimon's writer does when its bounded
+     * input ends. The oracle is Paimon Java's own reporter, run afterwards over the same snapshot with the same time:
+     * the entry's parameters must not change. Without the option, nothing is reported.
+     */
+    @Test
+    void commitReportsPartitionStatisticsAsPaimonJava()
+            throws Exception
+    {
+        paimon.createTable(DATABASE, "reported", Schema.newBuilder()
+                .column("dt", DataTypes.STRING().notNull())
+                .column("id", DataTypes.BIGINT().notNull())
+                .column("v", DataTypes.STRING())
+                .partitionKeys("dt")
+                .primaryKey("dt", "id")
+                .option("bucket", "2")
+                .option("write-only", "true")
+                .option("metastore.partitioned-table", "true")
+                .build());
+        IMetaStoreClient client = paimon.hiveMetastoreClient();
+        try {
+            assertUpdate("INSERT INTO reported VALUES ('d1', 1, 'a'), ('d1', 2, 'b'), ('d2', 3, 'c')", 3);
+            assertThat(client.getPartition(DATABASE, "reported", List.of("d1")).getParameters()).doesNotContainKeys("numRows", "lastUpdateTime", "totalBuckets");
+
+            paimon.catalog().alterTable(Identifier.create(DATABASE, "reported"), SchemaChange.setOption("partition.idle-time-to-report-statistic", "1 min"), false);
+            long before = System.currentTimeMillis() / 1000;
+            assertUpdate("INSERT INTO reported VALUES ('d1', 4, 'd'), ('d1', 1, 'e')", 2);
+            long after = System.currentTimeMillis() / 1000;
+
+            Map<String, String> reported = new HashMap<>(client.getPartition(DATABASE, "reported", List.of("d1")).getParameters());
+            // by hand: four rows over two commits' files (the update of key 1 is a row of its own until compacted), two buckets
+            assertThat(reported).containsEntry("numRows", "4").containsEntry("totalBuckets", "2");
+            long reportedSeconds = Long.parseLong(reported.get("lastUpdateTime"));
+            assertThat(reportedSeconds).isBetween(before, after);
+            assertThat(reported).containsEntry("transient_lastDdlTime", String.valueOf(reportedSeconds));
+            // the partition the statement did not write is not reported
+            assertThat(client.getPartition(DATABASE, "reported", List.of("d2")).getParameters()).doesNotContainKeys("numRows", "lastUpdateTime");
+
+            FileStoreTable table = (FileStoreTable) paimon.getTable(DATABASE, "reported");
+            new PartitionStatisticsReporter(table, table.catalogEnvironment().partitionModification()).report("dt=d1", reportedSeconds * 1000);
+            assertThat(client.getPartition(DATABASE, "reported", List.of("d1")).getParameters()).isEqualTo(reported);
+        }
+        finally {
+            paimon.dropTable(DATABASE, "reported");
+        }
     }
 
     /**
