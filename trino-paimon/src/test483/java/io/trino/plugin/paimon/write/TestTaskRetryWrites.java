@@ -1,0 +1,149 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.trino.plugin.paimon.write;
+
+import com.google.common.collect.ImmutableMap;
+import io.trino.Session;
+import io.trino.plugin.exchange.filesystem.FileSystemExchangePlugin;
+import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
+import io.trino.plugin.paimon.testing.PaimonQueryRunner;
+import io.trino.plugin.paimon.testing.RowText;
+import io.trino.plugin.paimon.testing.TempWarehouse;
+import io.trino.testing.AbstractTestQueryFramework;
+import io.trino.testing.DistributedQueryRunner;
+import io.trino.testing.QueryRunner;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static com.google.common.io.MoreFiles.deleteRecursively;
+import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
+import static io.trino.plugin.paimon.testing.PaimonQueryRunner.CATALOG;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Writes under {@code retry-policy = TASK} end to end (Trino 483, whose file-system exchange manager is served; 476's is
+ * not): the exchange on the local disk, two workers, every stage's output spooled and its tasks scheduled as
+ * fault-tolerant execution does. INSERT, MERGE and {@code optimize} must end exactly as the same statement without
+ * retries, Paimon Java must read the same rows, and no file may stay that no snapshot references
+ * ({@code remove_orphan_files} with zero retention removes nothing). Failed and discarded attempts are played through
+ * the connector's interfaces in {@code TestFaultTolerantWrites}: Trino's failure injection does not fire in this
+ * runner.
+ */
+final class TestTaskRetryWrites
+        extends AbstractTestQueryFramework
+{
+    private static final String SCHEMA = "task_retry";
+
+    private TempWarehouse warehouse;
+    private Path exchange;
+
+    @Override
+    protected QueryRunner createQueryRunner()
+            throws Exception
+    {
+        warehouse = TempWarehouse.create();
+        warehouse.paimon().createDatabase(SCHEMA);
+        exchange = Files.createTempDirectory("task-retry-exchange");
+        DistributedQueryRunner queryRunner = PaimonQueryRunner.create(warehouse.root(), SCHEMA, 2, ImmutableMap.<String, String>builder()
+                .put("retry-policy", "TASK")
+                .put("retry-initial-delay", "0s")
+                .put("task-retry-attempts-per-task", "2")
+                .put("fault-tolerant-execution-task-memory", "1GB")
+                .put("query.hash-partition-count", "3")
+                .buildOrThrow());
+        try {
+            queryRunner.installPlugin(new FileSystemExchangePlugin());
+            queryRunner.loadExchangeManager("filesystem", ImmutableMap.of("exchange.base-directories", exchange.toUri().toString()));
+            return queryRunner;
+        }
+        catch (Throwable e) {
+            queryRunner.close();
+            throw e;
+        }
+    }
+
+    @AfterAll
+    void removeFolders()
+            throws Exception
+    {
+        try {
+            warehouse.close();
+        }
+        finally {
+            deleteRecursively(exchange, ALLOW_INSECURE);
+        }
+    }
+
+    @Test
+    void writesUnderTaskRetriesEqualACleanRun()
+    {
+        assertUpdate("CREATE TABLE source AS SELECT CAST(n AS bigint) id, 'p' || CAST(n % 3 AS varchar) part, 'v' || CAST(n AS varchar) v FROM UNNEST(sequence(1, 3000)) t(n)", 3000);
+        for (String table : List.of("clean", "retried")) {
+            assertUpdate("CREATE TABLE %s (id bigint, part varchar, v varchar) WITH (primary_key = ARRAY['id', 'part'], partitioned_by = ARRAY['part'], bucket = 4)".formatted(table));
+        }
+        for (String statement : List.of(
+                "INSERT INTO %s SELECT id, part, v FROM source WHERE id <= 2000",
+                "INSERT INTO %s SELECT id, part, v || '-again' FROM source WHERE id > 1000",
+                "MERGE INTO %s t USING (SELECT id, part, v FROM source WHERE id %% 4 = 0 UNION ALL SELECT id + 5000, part, v FROM source WHERE id %% 50 = 0) s " +
+                        "ON t.id = s.id AND t.part = s.part WHEN MATCHED THEN UPDATE SET v = 'merged' WHEN NOT MATCHED THEN INSERT VALUES (s.id, s.part, s.v)",
+                "ALTER TABLE %s EXECUTE optimize")) {
+            getQueryRunner().execute(withoutRetries(), statement.formatted("clean"));
+            getQueryRunner().execute(statement.formatted("retried"));
+            assertSameAsClean(statement);
+        }
+    }
+
+    private Session withoutRetries()
+    {
+        return Session.builder(getSession())
+                .setSystemProperty("retry_policy", "NONE")
+                .build();
+    }
+
+    private void assertSameAsClean(String statement)
+    {
+        List<String> expected = RowText.paimonText(computeActual("SELECT * FROM clean ORDER BY id, part"));
+        assertThat(RowText.paimonText(computeActual("SELECT * FROM retried ORDER BY id, part"))).as(statement).isEqualTo(expected);
+        try (PaimonJavaCatalog paimon = PaimonJavaCatalog.uncached(warehouse.warehouse())) {
+            assertThat(RowText.paimonText(paimon.getTable(SCHEMA, "retried"))).as(statement).containsExactlyInAnyOrderElementsOf(expected);
+        }
+        catch (Exception e) {
+            throw new RuntimeException(e);
+        }
+        Set<String> files = tableFiles("retried");
+        assertUpdate(Session.builder(getSession()).setCatalogSessionProperty(CATALOG, "remove_orphan_files_min_retention", "0s").build(),
+                "ALTER TABLE retried EXECUTE remove_orphan_files(retention_threshold => '0s')");
+        assertThat(tableFiles("retried")).as("files no snapshot references after: %s", statement).isEqualTo(files);
+    }
+
+    private Set<String> tableFiles(String table)
+    {
+        Path folder = warehouse.warehouse().resolve("%s.db/%s".formatted(SCHEMA, table));
+        try (Stream<Path> files = Files.walk(folder)) {
+            return files.filter(Files::isRegularFile).map(path -> folder.relativize(path).toString()).collect(Collectors.toSet());
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
