@@ -38,6 +38,7 @@ public class PaimonConfig
     private Duration removeOrphanFilesMinRetention = new Duration(7, DAYS);
     private DataSize metadataCacheMaxSize = DataSize.of(256, MEGABYTE);
     private Duration metadataCacheTtl = new Duration(30, MINUTES);
+    private boolean twoPassMergeReadEnabled;
 
     @NotNull
     public CatalogType getCatalogType()
@@ -187,6 +188,19 @@ public class PaimonConfig
     public PaimonConfig setMetadataCacheTtl(Duration metadataCacheTtl)
     {
         this.metadataCacheTtl = metadataCacheTtl;
+        return this;
+    }
+
+    public boolean isTwoPassMergeReadEnabled()
+    {
+        return twoPassMergeReadEnabled;
+    }
+
+    @Config("paimon.two-pass-merge-read.enabled")
+    @ConfigDescription("In a merged read of a deduplicate table's Parquet files, read the keys first and decode the value columns only at the rows the merge returns")
+    public PaimonConfig setTwoPassMergeReadEnabled(boolean twoPassMergeReadEnabled)
+    {
+        this.twoPassMergeReadEnabled = twoPassMergeReadEnabled;
         return this;
     }
 }

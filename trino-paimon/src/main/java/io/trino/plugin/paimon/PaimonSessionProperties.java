@@ -26,6 +26,7 @@ import static io.trino.plugin.base.session.PropertyMetadataUtil.dataSizeProperty
 import static io.trino.plugin.base.session.PropertyMetadataUtil.durationProperty;
 import static io.trino.spi.session.PropertyMetadata.booleanProperty;
 import static io.trino.spi.session.PropertyMetadata.enumProperty;
+import static io.trino.spi.session.PropertyMetadata.integerProperty;
 
 /**
  * The connector's session properties. {@code insert_existing_partitions_behavior} has the name and values Trino's
@@ -43,6 +44,10 @@ import static io.trino.spi.session.PropertyMetadata.enumProperty;
  * <p>
  * {@code late_materialization_enabled} (true) lets a merged read of a deduplicate table read the value columns of a
  * page only when the merge returns one of its records; false reads every page whole, to compare.
+ * <p>
+ * {@code two_pass_merge_read_enabled} (catalog {@code paimon.two-pass-merge-read.enabled}, false) goes further where late
+ * materialization applies and the files are Parquet: the merge reads keys first and the value columns only at the
+ * rows it returns.
  */
 public final class PaimonSessionProperties
 {
@@ -53,6 +58,9 @@ public final class PaimonSessionProperties
     public static final String REMOVE_ORPHAN_FILES_MIN_RETENTION = "remove_orphan_files_min_retention";
     public static final String COMPACTION_ON_WRITE_ENABLED = "compaction_on_write_enabled";
     public static final String LATE_MATERIALIZATION_ENABLED = "late_materialization_enabled";
+    public static final String TWO_PASS_MERGE_READ_ENABLED = "two_pass_merge_read_enabled";
+    // hidden: tests read with windows smaller than a section
+    public static final String TWO_PASS_MERGE_READ_WINDOW_ROWS = "two_pass_merge_read_window_rows";
 
     public enum InsertExistingPartitionsBehavior
     {
@@ -101,7 +109,17 @@ public final class PaimonSessionProperties
                         LATE_MATERIALIZATION_ENABLED,
                         "In a merged read of a deduplicate table, read the value columns of a page only when the merge returns one of its records",
                         true,
-                        false));
+                        false),
+                booleanProperty(
+                        TWO_PASS_MERGE_READ_ENABLED,
+                        "In a merged read of a deduplicate table's Parquet files, read the keys first and decode the value columns only at the rows the merge returns (with late materialization on)",
+                        config.isTwoPassMergeReadEnabled(),
+                        false),
+                integerProperty(
+                        TWO_PASS_MERGE_READ_WINDOW_ROWS,
+                        "Merged rows a two-pass merge read collects before it reads their values",
+                        1 << 18,
+                        true));
     }
 
     public List<PropertyMetadata<?>> getSessionProperties()
@@ -142,5 +160,15 @@ public final class PaimonSessionProperties
     public static boolean isLateMaterializationEnabled(ConnectorSession session)
     {
         return session.getProperty(LATE_MATERIALIZATION_ENABLED, Boolean.class);
+    }
+
+    public static boolean isTwoPassMergeReadEnabled(ConnectorSession session)
+    {
+        return session.getProperty(TWO_PASS_MERGE_READ_ENABLED, Boolean.class);
+    }
+
+    public static int twoPassMergeReadWindowRows(ConnectorSession session)
+    {
+        return Math.max(1, session.getProperty(TWO_PASS_MERGE_READ_WINDOW_ROWS, Integer.class));
     }
 }

@@ -44,7 +44,8 @@ final class TestPaimonConfig
                 .setExpireSnapshotsMinRetention(new Duration(7, DAYS))
                 .setRemoveOrphanFilesMinRetention(new Duration(7, DAYS))
                 .setMetadataCacheMaxSize(DataSize.of(256, MEGABYTE))
-                .setMetadataCacheTtl(new Duration(30, MINUTES)));
+                .setMetadataCacheTtl(new Duration(30, MINUTES))
+                .setTwoPassMergeReadEnabled(false));
     }
 
     @Test
@@ -60,6 +61,7 @@ final class TestPaimonConfig
                 .put("paimon.remove-orphan-files.min-retention", "12h")
                 .put("paimon.metadata-cache.max-size", "16MB")
                 .put("paimon.metadata-cache.ttl", "5m")
+                .put("paimon.two-pass-merge-read.enabled", "true")
                 .buildOrThrow();
         PaimonConfig expected = new PaimonConfig()
                 .setCatalogType(CatalogType.JDBC)
@@ -70,7 +72,8 @@ final class TestPaimonConfig
                 .setExpireSnapshotsMinRetention(new Duration(3, DAYS))
                 .setRemoveOrphanFilesMinRetention(new Duration(12, HOURS))
                 .setMetadataCacheMaxSize(DataSize.of(16, MEGABYTE))
-                .setMetadataCacheTtl(new Duration(5, MINUTES));
+                .setMetadataCacheTtl(new Duration(5, MINUTES))
+                .setTwoPassMergeReadEnabled(true);
         assertFullMapping(properties, expected);
     }
 

@@ -70,9 +70,11 @@ import static io.trino.type.InternalTypeManager.TESTING_TYPE_MANAGER;
  */
 final class SingleBucketReads
 {
-    // the split manager reads the connector's session properties (the dynamic-filter wait), so they must be declared
+    // the split manager reads the connector's session properties (the dynamic-filter wait), so they must be declared;
+    // -Dpaimon.benchmark.two-pass=true (in -Dbenchmark.jvmArgs) measures the two-pass merge read as ours
     private static final ConnectorSession SESSION = TestingConnectorSession.builder()
             .setPropertyMetadata(new PaimonSessionProperties(new PaimonConfig()).getSessionProperties())
+            .setPropertyValues(Map.of(PaimonSessionProperties.TWO_PASS_MERGE_READ_ENABLED, Boolean.getBoolean("paimon.benchmark.two-pass")))
             .build();
     // merged pages read whole, value columns and all, to compare with late materialization
     private static final ConnectorSession WHOLE_PAGES_SESSION = TestingConnectorSession.builder()

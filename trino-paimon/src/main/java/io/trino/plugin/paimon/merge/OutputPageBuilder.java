@@ -164,6 +164,19 @@ public final class OutputPageBuilder
         return size == 0;
     }
 
+    /** Drops the collected rows without building them (a reader that builds its output elsewhere has noted them). */
+    public void clear()
+    {
+        Arrays.fill(rowPages, 0, size, null);
+        if (combined) {
+            for (Page[] columnPages : pages) {
+                Arrays.fill(columnPages, 0, size, null);
+            }
+        }
+        size = 0;
+        combined = false;
+    }
+
     /** The collected rows as pages; the builder is empty afterwards. */
     public List<Page> build()
     {

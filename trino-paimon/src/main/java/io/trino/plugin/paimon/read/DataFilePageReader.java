@@ -19,9 +19,11 @@ import io.trino.parquet.ParquetReaderOptions;
 import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.spi.Page;
 import io.trino.spi.TrinoException;
+import io.trino.spi.block.Block;
 
 import java.io.Closeable;
 import java.util.List;
+import java.util.Optional;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_BAD_DATA;
 
@@ -90,6 +92,25 @@ interface DataFilePageReader
     default Page loadDeferred(Page page)
     {
         return page;
+    }
+
+    /**
+     * The position in the file of each row of the page last returned by {@link #nextPage(boolean[])} (rows its
+     * deletion vector drops are not there, and neither are rows that statistics skipped): a {@code BIGINT} block.
+     * Only readers that give a {@link #rowRangeReader} have them.
+     */
+    default Block rowNumbers()
+    {
+        throw new UnsupportedOperationException("row numbers are not tracked");
+    }
+
+    /**
+     * A reader of {@code channels} at chosen rows of the file, for the second pass of a two-pass merge; it stays
+     * usable until this reader is closed. Empty where the format or a channel's type cannot be read so.
+     */
+    default Optional<ParquetRowRangeReader> rowRangeReader(int[] channels)
+    {
+        return Optional.empty();
     }
 
     /** Row groups (Parquet) or stripes (ORC) of the file, and those left to read after pruning; an Avro file counts as one. */

@@ -33,6 +33,8 @@ final class DataFileRunCursor
     private final Function<PaimonDataFile, DataFilePageReader> openFile;
     private final ReadMetrics metrics;
     private final DeferredValues deferredValues;
+    private final WinningRows winningRows;
+    private WinningRows.FileRows fileRows;
     private int nextFile;
     private DataFilePageReader reader;
     private int level;
@@ -45,7 +47,7 @@ final class DataFileRunCursor
 
     DataFileRunCursor(SortedRun<PaimonDataFile> run, Function<PaimonDataFile, DataFilePageReader> openFile, ReadMetrics metrics)
     {
-        this(run, openFile, metrics, null);
+        this(run, openFile, metrics, (DeferredValues) null);
     }
 
     /**
@@ -53,10 +55,25 @@ final class DataFileRunCursor
      */
     DataFileRunCursor(SortedRun<PaimonDataFile> run, Function<PaimonDataFile, DataFilePageReader> openFile, ReadMetrics metrics, DeferredValues deferredValues)
     {
+        this(run, openFile, metrics, deferredValues, null);
+    }
+
+    /**
+     * A run of a two-pass merge: its pages come with their keys only, and the files and rows of each page are noted in
+     * {@code winningRows}, which reads the values of the rows the merge returns and closes the files.
+     */
+    DataFileRunCursor(SortedRun<PaimonDataFile> run, Function<PaimonDataFile, DataFilePageReader> openFile, ReadMetrics metrics, WinningRows winningRows)
+    {
+        this(run, openFile, metrics, null, requireNonNull(winningRows, "winningRows is null"));
+    }
+
+    private DataFileRunCursor(SortedRun<PaimonDataFile> run, Function<PaimonDataFile, DataFilePageReader> openFile, ReadMetrics metrics, DeferredValues deferredValues, WinningRows winningRows)
+    {
         this.files = run.files();
         this.openFile = requireNonNull(openFile, "openFile is null");
         this.metrics = requireNonNull(metrics, "metrics is null");
         this.deferredValues = deferredValues;
+        this.winningRows = winningRows;
         if (deferredValues != null) {
             deferredValues.add(this);
         }
@@ -68,7 +85,7 @@ final class DataFileRunCursor
         position++;
         while (page == null || position >= page.getPositionCount()) {
             leavePage();
-            Page next = nextPage(deferredValues == null ? null : deferredValues.channels());
+            Page next = nextPage(deferredValues != null ? deferredValues.channels() : winningRows != null ? winningRows.deferredChannels() : null);
             if (next == null) {
                 return false;
             }
@@ -136,6 +153,9 @@ final class DataFileRunCursor
                 }
                 PaimonDataFile file = files.get(nextFile++);
                 reader = openFile.apply(file);
+                if (winningRows != null) {
+                    fileRows = winningRows.fileOpened(reader);
+                }
                 metrics.fileOpened();
                 metrics.rowGroups(reader.rowGroupCount(), reader.rowGroupsRead());
                 level = file.level();
@@ -146,6 +166,9 @@ final class DataFileRunCursor
                     continue;
                 }
                 metrics.recordsRead(next.getPositionCount());
+                if (fileRows != null && deferred != null) {
+                    winningRows.pageRead(next, fileRows, reader.rowNumbers());
+                }
                 return next;
             }
             closeReader();
@@ -192,6 +215,13 @@ final class DataFileRunCursor
 
     private void closeReader()
     {
+        if (fileRows != null) {
+            // the file stays open for the values of its rows the merge returns; winningRows closes it
+            fileRows.finished();
+            fileRows = null;
+            reader = null;
+            return;
+        }
         if (reader != null) {
             metrics.add(reader.readBytes(), reader.readTimeNanos());
             reader.close();

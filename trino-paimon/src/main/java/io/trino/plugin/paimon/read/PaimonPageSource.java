@@ -15,6 +15,7 @@ package io.trino.plugin.paimon.read;
 
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
+import io.trino.filesystem.Location;
 import io.trino.plugin.base.metrics.LongCount;
 import io.trino.plugin.paimon.format.row.BinaryRow;
 import io.trino.plugin.paimon.format.row.StatsValueComparator;
@@ -36,12 +37,15 @@ import io.trino.spi.type.Type;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Queue;
+import java.util.Set;
 import java.util.function.Function;
 
 import static com.google.common.base.Preconditions.checkArgument;
@@ -77,6 +81,9 @@ public final class PaimonPageSource
     private final Optional<MergePlan> merge;
     // the channels a merge reads late, or null to read pages whole
     private final boolean[] lateValueChannels;
+    // winners a two-pass merge collects before it reads their values; 0 for no two-pass merge
+    private final int twoPassWindowRows;
+    private WinningRows winningRows;
     private final Iterator<Section<PaimonDataFile>> sections;
     private final ReadMetrics metrics = new ReadMetrics();
 
@@ -100,7 +107,7 @@ public final class PaimonPageSource
         }
         KeyValueLayout layout = new KeyValueLayout(0, new int[0], false, outputChannels);
         Iterator<Section<PaimonDataFile>> sections = files.stream().map(file -> Section.of(SortedRun.of(file))).iterator();
-        return new PaimonPageSource(sections, layout, outputTypes, Optional.empty(), false, rowLimit, openFile);
+        return new PaimonPageSource(sections, layout, outputTypes, Optional.empty(), false, 0, rowLimit, openFile);
     }
 
     /**
@@ -110,6 +117,9 @@ public final class PaimonPageSource
      * file is read as it is, without a merge
      * @param readValuesLate merged sections read each page's value columns only if the merge returns one of its records
      * (see {@link DeferredValues}); only where the plan's newest record wins
+     * @param twoPassWindowRows with {@code readValuesLate}, merged sections whose files are all Parquet are read in two
+     * passes, keys first, then the values of the merged rows only, in windows of this many rows (see {@link WinningRows});
+     * 0 reads them as {@code readValuesLate} says
      * @param rowLimit the most rows the query needs from this split (a pushed-down LIMIT); any rows of the split
      * will do, so reading stops there, merged or not
      */
@@ -119,14 +129,16 @@ public final class PaimonPageSource
             List<Type> outputTypes,
             boolean filesHoldEachKeyOnce,
             boolean readValuesLate,
+            int twoPassWindowRows,
             long rowLimit,
             Function<PaimonDataFile, DataFilePageReader> openFile)
     {
         checkArgument(!readValuesLate || plan.newestRecordWins(), "values are read late only where the newest record of a key wins");
+        checkArgument(twoPassWindowRows == 0 || readValuesLate, "a two-pass merge reads values late");
         Iterator<Section<PaimonDataFile>> sections = filesHoldEachKeyOnce
                 ? files.stream().map(file -> Section.of(SortedRun.of(file))).iterator()
                 : sections(files, plan.keyTypes()).iterator();
-        return new PaimonPageSource(sections, plan.layout(), outputTypes, Optional.of(plan), readValuesLate, rowLimit, openFile);
+        return new PaimonPageSource(sections, plan.layout(), outputTypes, Optional.of(plan), readValuesLate, twoPassWindowRows, rowLimit, openFile);
     }
 
     private PaimonPageSource(
@@ -135,6 +147,7 @@ public final class PaimonPageSource
             List<Type> outputTypes,
             Optional<MergePlan> merge,
             boolean readValuesLate,
+            int twoPassWindowRows,
             long rowLimit,
             Function<PaimonDataFile, DataFilePageReader> openFile)
     {
@@ -143,6 +156,7 @@ public final class PaimonPageSource
         this.outputTypes = ImmutableList.copyOf(outputTypes);
         this.merge = requireNonNull(merge, "merge is null");
         this.lateValueChannels = readValuesLate ? lateValueChannels(layout) : null;
+        this.twoPassWindowRows = lateValueChannels == null ? 0 : twoPassWindowRows;
         this.rowLimit = rowLimit;
         this.openFile = requireNonNull(openFile, "openFile is null");
     }
@@ -221,9 +235,14 @@ public final class PaimonPageSource
         Section<PaimonDataFile> section = sections.next();
         List<DataFileRunCursor> cursors = new ArrayList<>(section.runs().size());
         boolean merged = section.runs().size() > 1;
-        deferredValues = merged && lateValueChannels != null ? new DeferredValues(lateValueChannels) : null;
+        winningRows = merged && twoPassWindowRows > 0 && allParquet(section)
+                ? new WinningRows(lateValueChannels, layout.outputChannels(), twoPassWindowRows, OUTPUT_PAGE_ROWS, metrics)
+                : null;
+        deferredValues = merged && lateValueChannels != null && winningRows == null ? new DeferredValues(lateValueChannels) : null;
         for (SortedRun<PaimonDataFile> run : section.runs()) {
-            cursors.add(new DataFileRunCursor(run, openFile, metrics, deferredValues));
+            cursors.add(winningRows != null
+                    ? new DataFileRunCursor(run, openFile, metrics, winningRows)
+                    : new DataFileRunCursor(run, openFile, metrics, deferredValues));
         }
         currentRuns = cursors;
         metrics.section(cursors.size());
@@ -267,8 +286,51 @@ public final class PaimonPageSource
         return page.getColumns(layout.outputChannels());
     }
 
+    private static boolean allParquet(Section<PaimonDataFile> section)
+    {
+        for (SortedRun<PaimonDataFile> run : section.runs()) {
+            for (PaimonDataFile file : run.files()) {
+                if (DataFileFormat.of(Location.of(file.path())) != DataFileFormat.PARQUET) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    // a two-pass merge: the merge notes its rows, and the pages are the values pass two reads for a window of them
+    private Page nextTwoPassPage()
+    {
+        if (winningRows.readingWindow()) {
+            Page page = winningRows.nextPage();
+            if (page != null) {
+                return page;
+            }
+        }
+        if (merger.isFinished()) {
+            merger = null;
+            output = null;
+            return null;
+        }
+        merger.mergeInto(output);
+        Set<Page> currentPages = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (DataFileRunCursor run : currentRuns) {
+            if (run.page() != null) {
+                currentPages.add(run.page());
+            }
+        }
+        winningRows.collect(output, currentPages);
+        if (winningRows.windowFull() || merger.isFinished()) {
+            winningRows.endWindow();
+        }
+        return null;
+    }
+
     private Page nextMergedPage()
     {
+        if (winningRows != null) {
+            return nextTwoPassPage();
+        }
         if (!mergedPages.isEmpty()) {
             return mergedPages.poll();
         }
@@ -291,6 +353,10 @@ public final class PaimonPageSource
         for (DataFileRunCursor run : currentRuns) {
             run.close();
         }
+        if (winningRows != null) {
+            winningRows.close();
+            winningRows = null;
+        }
         currentRuns = ImmutableList.of();
         passThrough = null;
         merger = null;
@@ -305,6 +371,9 @@ public final class PaimonPageSource
         long bytes = metrics.bytes();
         for (DataFileRunCursor run : currentRuns) {
             bytes += run.openFileReadBytes();
+        }
+        if (winningRows != null) {
+            bytes += winningRows.finishedFilesReadBytes();
         }
         return bytes;
     }
@@ -359,6 +428,9 @@ public final class PaimonPageSource
         long bytes = 0;
         for (DataFileRunCursor run : currentRuns) {
             bytes += run.memoryUsage();
+        }
+        if (winningRows != null) {
+            bytes += winningRows.memoryUsage();
         }
         return bytes;
     }

@@ -35,6 +35,9 @@ import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.DynamicFilter;
 import io.trino.spi.connector.EmptyPageSource;
 import io.trino.spi.predicate.TupleDomain;
+import io.trino.spi.type.ArrayType;
+import io.trino.spi.type.MapType;
+import io.trino.spi.type.RowType;
 import io.trino.spi.type.Type;
 import io.trino.spi.type.TypeManager;
 import org.roaringbitmap.RoaringBitmap;
@@ -44,6 +47,8 @@ import java.util.List;
 import java.util.Map;
 
 import static io.trino.plugin.paimon.PaimonSessionProperties.isLateMaterializationEnabled;
+import static io.trino.plugin.paimon.PaimonSessionProperties.isTwoPassMergeReadEnabled;
+import static io.trino.plugin.paimon.PaimonSessionProperties.twoPassMergeReadWindowRows;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -116,8 +121,15 @@ public class PaimonPageSourceProvider
         }
         MergePlan plan = MergePlan.of(table, typeMapping, columnHandles.stream().map(PaimonColumnHandle::name).toList(), requested);
         boolean readValuesLate = plan.newestRecordWins() && isLateMaterializationEnabled(session);
-        return PaimonPageSource.ofKeyValueFiles(split.files(), plan, outputTypes, rawConvertible, readValuesLate, rowLimit,
+        // nested output columns are assembled from several column chunks, which the second pass does not do
+        boolean twoPass = readValuesLate && isTwoPassMergeReadEnabled(session) && outputTypes.stream().noneMatch(PaimonPageSourceProvider::isNested);
+        return PaimonPageSource.ofKeyValueFiles(split.files(), plan, outputTypes, rawConvertible, readValuesLate, twoPass ? twoPassMergeReadWindowRows(session) : 0, rowLimit,
                 file -> fileOpener.open(file, plan.keyColumns(), true, plan.valueColumns()));
+    }
+
+    private static boolean isNested(Type type)
+    {
+        return type instanceof RowType || type instanceof ArrayType || type instanceof MapType;
     }
 
     /**

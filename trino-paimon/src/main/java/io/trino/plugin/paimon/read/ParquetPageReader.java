@@ -20,6 +20,7 @@ import io.trino.memory.context.AggregatedMemoryContext;
 import io.trino.parquet.Column;
 import io.trino.parquet.Field;
 import io.trino.parquet.ParquetReaderOptions;
+import io.trino.parquet.PrimitiveField;
 import io.trino.parquet.metadata.BlockMetadata;
 import io.trino.parquet.metadata.ParquetMetadata;
 import io.trino.parquet.predicate.TupleDomainParquetPredicate;
@@ -105,7 +106,14 @@ final class ParquetPageReader
     private final Optional<RoaringBitmap> deletedRows;
     private final int rowGroupCount;
     private final int rowGroupsRead;
+    // what a second pass needs to read columns at chosen rows (see rowRangeReader)
+    private final List<BlockMetadata> fileRowGroups;
+    private final Optional<String> createdBy;
+    private final List<Column> columns;
+    private final ParquetReaderOptions options;
+    private final List<Type> channelTypes;
     private SourcePage currentPage;
+    private Block currentRowNumbers;
 
     ParquetPageReader(
             TrinoFileSystem fileSystem,
@@ -127,6 +135,7 @@ final class ParquetPageReader
             this.nulls = new Block[channelCount];
             this.readerChannels = new int[channelCount];
             List<Column> columns = new ArrayList<>();
+            List<Type> channelTypes = new ArrayList<>();
             Map<ColumnDescriptor, Domain> parquetDomains = new HashMap<>();
             Map<String, Integer> readChannelOfName = new HashMap<>();
             Set<String> readColumns = new HashSet<>();
@@ -134,6 +143,7 @@ final class ParquetPageReader
                 DataFileChannels.Channel column = channels.get(channel);
                 // a column the file lacks reads as nulls, and so does a deferred channel until it is read
                 nulls[channel] = RunLengthEncodedBlock.create(column.type(), null, 1);
+                channelTypes.add(column.type());
                 String name = column.fileName().orElse(null);
                 ColumnIO columnIO = name == null ? null : lookupColumnByName(messageColumnIO, name);
                 if (columnIO == null) {
@@ -189,11 +199,17 @@ final class ParquetPageReader
                 rowGroups = getFilteredRowGroups(0, file.fileSize(), dataSource, metadata, List.of(parquetDomain), List.of(predicate.get()), descriptors, DateTimeZone.UTC, DOMAIN_COMPACTION_THRESHOLD, options);
             }
             this.rowGroupCount = metadata.getBlocks().size();
+            this.fileRowGroups = List.copyOf(metadata.getBlocks());
+            this.createdBy = Optional.ofNullable(metadata.getFileMetaData().getCreatedBy());
+            this.columns = List.copyOf(columns);
+            this.options = options;
+            this.channelTypes = List.copyOf(channelTypes);
             this.rowGroupsRead = rowGroups.size();
             this.reader = ParquetReaders.reader(
                     Optional.ofNullable(metadata.getFileMetaData().getCreatedBy()),
                     columns,
-                    deletedRows.isPresent(),
+                    // each page's row numbers are there for the asking: the deletion vector and a second pass use them
+                    true,
                     rowGroups,
                     dataSource,
                     DateTimeZone.UTC,
@@ -231,6 +247,7 @@ final class ParquetPageReader
                 return null;
             }
             int positions = currentPage.getPositionCount();
+            currentRowNumbers = null;
             if (deletedRows.isPresent()) {
                 // the reader appended each row's position in the file; the rows kept are selected before any column
                 // is read, so deferred channels are read for those rows only
@@ -262,6 +279,36 @@ final class ParquetPageReader
     public boolean defersChannels()
     {
         return true;
+    }
+
+    @Override
+    public Block rowNumbers()
+    {
+        if (currentRowNumbers == null) {
+            currentRowNumbers = currentPage.getBlock(currentPage.getChannelCount() - 1);
+        }
+        return currentRowNumbers;
+    }
+
+    @Override
+    public Optional<ParquetRowRangeReader> rowRangeReader(int[] channels)
+    {
+        List<Optional<PrimitiveField>> fields = new ArrayList<>(channels.length);
+        List<Type> types = new ArrayList<>(channels.length);
+        for (int channel : channels) {
+            types.add(channelTypes.get(channel));
+            if (readerChannels[channel] < 0) {
+                fields.add(Optional.empty());
+            }
+            else if (columns.get(readerChannels[channel]).field() instanceof PrimitiveField primitive) {
+                fields.add(Optional.of(primitive));
+            }
+            else {
+                // nested columns are assembled from several column chunks, which the second pass does not do
+                return Optional.empty();
+            }
+        }
+        return Optional.of(new ParquetRowRangeReader(dataSource, fileRowGroups, createdBy, fields, types, options));
     }
 
     @Override

@@ -235,5 +235,11 @@ final class TestPaimonReadWorkloads
         assertThat(missing).as("rows Paimon Java reads that Trino does not").isEmpty();
         assertThat(unexpected).as("rows Trino reads that Paimon Java does not").isEmpty();
         assertThat(actual).isEqualTo(expected);
+        // the two-pass merge read, in windows of a section and smaller
+        for (int window : new int[] {1 << 18, 997}) {
+            assertThat(RowText.paimonText(computeActual(TwoPassSessions.twoPass(getSession(), window), "SELECT * FROM " + table.name())))
+                    .as("two-pass merge read in windows of %s rows", window)
+                    .isEqualTo(expected);
+        }
     }
 }

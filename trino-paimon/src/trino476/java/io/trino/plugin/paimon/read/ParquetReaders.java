@@ -19,11 +19,16 @@ import io.trino.parquet.ParquetCorruptionException;
 import io.trino.parquet.ParquetDataSource;
 import io.trino.parquet.ParquetDataSourceId;
 import io.trino.parquet.ParquetReaderOptions;
+import io.trino.parquet.metadata.ColumnChunkMetadata;
 import io.trino.parquet.metadata.ParquetMetadata;
 import io.trino.parquet.predicate.TupleDomainParquetPredicate;
+import io.trino.parquet.reader.ChunkedInputStream;
+import io.trino.parquet.reader.PageReader;
 import io.trino.parquet.reader.ParquetReader;
 import io.trino.parquet.reader.RowGroupInfo;
+import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.format.FileMetaData;
+import org.apache.parquet.internal.column.columnindex.OffsetIndex;
 import org.joda.time.DateTimeZone;
 
 import java.io.IOException;
@@ -70,5 +75,21 @@ final class ParquetReaders
                 exceptionTransform,
                 predicate,
                 Optional.empty());
+    }
+
+    /**
+     * The pages of one column chunk, as the column readers take them: with {@code offsetIndex}, only the pages it lists,
+     * which {@code input} holds (after the dictionary page, if any).
+     */
+    static PageReader pageReader(
+            ParquetDataSourceId dataSourceId,
+            ChunkedInputStream input,
+            ColumnChunkMetadata metadata,
+            ColumnDescriptor descriptor,
+            OffsetIndex offsetIndex,
+            Optional<String> createdBy,
+            ParquetReaderOptions options)
+    {
+        return PageReader.createPageReader(dataSourceId, input, metadata, descriptor, offsetIndex, createdBy);
     }
 }

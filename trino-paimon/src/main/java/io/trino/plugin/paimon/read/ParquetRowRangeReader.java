@@ -1,0 +1,407 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.trino.plugin.paimon.read;
+
+import com.google.common.collect.ArrayListMultimap;
+import com.google.common.collect.ListMultimap;
+import io.airlift.slice.Slice;
+import io.trino.memory.context.AggregatedMemoryContext;
+import io.trino.parquet.DiskRange;
+import io.trino.parquet.ParquetDataSource;
+import io.trino.parquet.ParquetMetadataConverter;
+import io.trino.parquet.ParquetReaderOptions;
+import io.trino.parquet.PrimitiveField;
+import io.trino.parquet.metadata.BlockMetadata;
+import io.trino.parquet.metadata.ColumnChunkMetadata;
+import io.trino.parquet.metadata.IndexReference;
+import io.trino.parquet.reader.ChunkedInputStream;
+import io.trino.parquet.reader.ColumnReader;
+import io.trino.parquet.reader.ColumnReaderFactory;
+import io.trino.parquet.reader.FilteredRowRanges;
+import io.trino.parquet.reader.PageReader;
+import io.trino.spi.Page;
+import io.trino.spi.block.Block;
+import io.trino.spi.block.RunLengthEncodedBlock;
+import io.trino.spi.type.Type;
+import org.apache.parquet.format.Util;
+import org.apache.parquet.internal.column.columnindex.OffsetIndex;
+import org.apache.parquet.internal.filter2.columnindex.RowRanges;
+import org.joda.time.DateTimeZone;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.IntStream;
+
+import static com.google.common.base.Preconditions.checkArgument;
+import static io.trino.memory.context.AggregatedMemoryContext.newSimpleAggregatedMemoryContext;
+import static java.lang.Math.min;
+import static java.lang.Math.toIntExact;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Reads columns of a Parquet file at chosen rows only, the second pass of a two-pass merge: the rows are given by
+ * their numbers in the file, ascending. Each column chunk is read by Trino's column reader with row ranges built from
+ * those rows, as Trino reads the pages a column index selects: pages holding none of the rows are not read at all,
+ * and within a page the values of other rows are skipped by the decoders, not decoded. A column chunk without an
+ * offset index (the row ranges need each page's first row) is decoded up to its last chosen row instead, and the
+ * chosen values picked out.
+ * <p>
+ * Trino's {@code ParquetReader} cannot do this itself: it builds its row ranges only from a column index and a
+ * predicate (its private {@code calculateFilteredRowRanges}), and a page it returns decodes a whole batch of a column
+ * before {@code SourcePage.selectPositions} picks positions out of it. Its column readers, though,
+ * ({@link ColumnReader#setPageReader} with {@link FilteredRowRanges}) take any row ranges.
+ */
+final class ParquetRowRangeReader
+{
+    private final ParquetDataSource dataSource;
+    private final List<BlockMetadata> rowGroups;
+    private final Optional<String> createdBy;
+    // per output column: its field in the file, or empty for a column the file lacks (read as nulls)
+    private final List<Optional<PrimitiveField>> fields;
+    private final List<Type> types;
+    private final ParquetReaderOptions options;
+    private final ColumnReaderFactory columnReaders;
+    private final AggregatedMemoryContext memoryContext = newSimpleAggregatedMemoryContext();
+
+    ParquetRowRangeReader(
+            ParquetDataSource dataSource,
+            List<BlockMetadata> rowGroups,
+            Optional<String> createdBy,
+            List<Optional<PrimitiveField>> fields,
+            List<Type> types,
+            ParquetReaderOptions options)
+    {
+        this.dataSource = requireNonNull(dataSource, "dataSource is null");
+        this.rowGroups = List.copyOf(rowGroups);
+        this.createdBy = requireNonNull(createdBy, "createdBy is null");
+        this.fields = List.copyOf(fields);
+        this.types = List.copyOf(types);
+        checkArgument(fields.size() == types.size(), "fields and types differ in size");
+        this.options = requireNonNull(options, "options is null");
+        this.columnReaders = new ColumnReaderFactory(DateTimeZone.UTC, options);
+    }
+
+    /**
+     * The columns at {@code rows[0..count)}, file row numbers in ascending order, as pages of at most
+     * {@code maxPageRows} rows each, in the order of the rows.
+     */
+    List<Page> read(long[] rows, int count, int maxPageRows)
+            throws IOException
+    {
+        List<Page> pages = new ArrayList<>();
+        int start = 0;
+        long groupStart = 0;
+        for (int group = 0; group < rowGroups.size() && start < count; group++) {
+            BlockMetadata rowGroup = rowGroups.get(group);
+            long groupEnd = groupStart + rowGroup.rowCount();
+            int end = start;
+            while (end < count && rows[end] < groupEnd) {
+                end++;
+            }
+            if (end > start) {
+                checkArgument(rows[start] >= groupStart, "rows are not in ascending order");
+                readRowGroup(rowGroup, groupStart, rows, start, end, maxPageRows, pages);
+            }
+            start = end;
+            groupStart = groupEnd;
+        }
+        checkArgument(start == count, "row %s is past the end of the file", start < count ? rows[start] : -1);
+        return pages;
+    }
+
+    private void readRowGroup(BlockMetadata rowGroup, long groupStart, long[] rows, int start, int end, int maxPageRows, List<Page> pages)
+            throws IOException
+    {
+        int count = end - start;
+        // the rows within the row group, and the same as ranges of consecutive rows
+        long[] groupRows = new long[count];
+        for (int i = 0; i < count; i++) {
+            groupRows[i] = rows[start + i] - groupStart;
+        }
+        Ranges ranges = Ranges.of(groupRows);
+
+        int columnCount = fields.size();
+        ColumnReader[] readers = new ColumnReader[columnCount];
+        // columns without an offset index, decoded up to the last row and picked from
+        Block[] picked = new Block[columnCount];
+        ListMultimap<Integer, DiskRange> diskRanges = ArrayListMultimap.create();
+        OffsetIndex[] selectedPages = new OffsetIndex[columnCount];
+        ColumnChunkMetadata[] chunks = new ColumnChunkMetadata[columnCount];
+        for (int column = 0; column < columnCount; column++) {
+            if (fields.get(column).isEmpty()) {
+                continue;
+            }
+            PrimitiveField field = fields.get(column).get();
+            ColumnChunkMetadata chunk = chunkOf(rowGroup, field);
+            chunks[column] = chunk;
+            Optional<OffsetIndex> offsetIndex = offsetIndex(chunk);
+            if (offsetIndex.isEmpty()) {
+                diskRanges.put(column, new DiskRange(chunk.getStartingPos(), chunk.getTotalSize()));
+                continue;
+            }
+            SelectedPages selected = SelectedPages.of(offsetIndex.get(), ranges, rowGroup.rowCount());
+            selectedPages[column] = selected;
+            long firstPage = offsetIndex.get().getOffset(0);
+            if (chunk.getStartingPos() < firstPage) {
+                // the dictionary page, before the first data page
+                diskRanges.put(column, new DiskRange(chunk.getStartingPos(), firstPage - chunk.getStartingPos()));
+            }
+            for (DiskRange range : selected.diskRanges()) {
+                diskRanges.put(column, range);
+            }
+        }
+        Map<Integer, ChunkedInputStream> inputs = dataSource.planRead(diskRanges, memoryContext);
+        try {
+            for (int column = 0; column < columnCount; column++) {
+                if (chunks[column] == null) {
+                    continue;
+                }
+                PrimitiveField field = fields.get(column).get();
+                ColumnReader reader = columnReaders.create(field, memoryContext);
+                PageReader pageReader = ParquetReaders.pageReader(dataSource.getId(), inputs.get(column), chunks[column], field.getDescriptor(), selectedPages[column], createdBy, options);
+                if (selectedPages[column] != null) {
+                    reader.setPageReader(pageReader, Optional.of(new FilteredRowRanges(ranges.toRowRanges(rowGroup.rowCount()))));
+                    readers[column] = reader;
+                }
+                else {
+                    reader.setPageReader(pageReader, Optional.empty());
+                    reader.prepareNextRead(toIntExact(groupRows[count - 1] + 1));
+                    picked[column] = pick(reader.readPrimitive().getBlock(), groupRows);
+                }
+            }
+            for (int offset = 0; offset < count; offset += maxPageRows) {
+                int batch = min(maxPageRows, count - offset);
+                Block[] blocks = new Block[columnCount];
+                for (int column = 0; column < columnCount; column++) {
+                    if (readers[column] != null) {
+                        readers[column].prepareNextRead(batch);
+                        blocks[column] = readers[column].readPrimitive().getBlock();
+                    }
+                    else if (picked[column] != null) {
+                        blocks[column] = picked[column].getRegion(offset, batch);
+                    }
+                    else {
+                        blocks[column] = RunLengthEncodedBlock.create(types.get(column), null, batch);
+                    }
+                }
+                pages.add(new Page(batch, blocks));
+            }
+        }
+        finally {
+            for (ChunkedInputStream input : inputs.values()) {
+                input.close();
+            }
+        }
+    }
+
+    private static Block pick(Block block, long[] rows)
+    {
+        int[] positions = new int[rows.length];
+        for (int i = 0; i < rows.length; i++) {
+            positions[i] = toIntExact(rows[i]);
+        }
+        return block.copyPositions(positions, 0, positions.length);
+    }
+
+    private ColumnChunkMetadata chunkOf(BlockMetadata rowGroup, PrimitiveField field)
+            throws IOException
+    {
+        String[] path = field.getDescriptor().getPath();
+        for (ColumnChunkMetadata chunk : rowGroup.columns()) {
+            if (Arrays.equals(chunk.getPath().toArray(), path)) {
+                return chunk;
+            }
+        }
+        throw new IOException("Row group has no column chunk for " + String.join(".", path));
+    }
+
+    private Optional<OffsetIndex> offsetIndex(ColumnChunkMetadata chunk)
+            throws IOException
+    {
+        IndexReference reference = chunk.getOffsetIndexReference();
+        if (reference == null) {
+            return Optional.empty();
+        }
+        Slice bytes = dataSource.readFully(reference.getOffset(), reference.getLength());
+        OffsetIndex index = ParquetMetadataConverter.fromParquetOffsetIndex(Util.readOffsetIndex(bytes.getInput()));
+        return index.getPageCount() == 0 ? Optional.empty() : Optional.of(index);
+    }
+
+    long memoryUsage()
+    {
+        return memoryContext.getBytes();
+    }
+
+    /** Ranges of consecutive rows, inclusive, ascending. */
+    private record Ranges(long[] starts, long[] ends)
+    {
+        static Ranges of(long[] rows)
+        {
+            int count = 0;
+            long[] starts = new long[rows.length];
+            long[] ends = new long[rows.length];
+            for (long row : rows) {
+                if (count > 0 && ends[count - 1] + 1 == row) {
+                    ends[count - 1] = row;
+                }
+                else {
+                    starts[count] = row;
+                    ends[count] = row;
+                    count++;
+                }
+            }
+            return new Ranges(Arrays.copyOf(starts, count), Arrays.copyOf(ends, count));
+        }
+
+        int count()
+        {
+            return starts.length;
+        }
+
+        /**
+         * As Parquet's row ranges. They are built from pages (an offset index) only; an offset index whose pages are
+         * these ranges gives exactly them.
+         */
+        RowRanges toRowRanges(long rowGroupRowCount)
+        {
+            OffsetIndex asPages = new OffsetIndex()
+            {
+                @Override
+                public int getPageCount()
+                {
+                    return count();
+                }
+
+                @Override
+                public long getOffset(int pageIndex)
+                {
+                    return 0;
+                }
+
+                @Override
+                public int getCompressedPageSize(int pageIndex)
+                {
+                    return 0;
+                }
+
+                @Override
+                public long getFirstRowIndex(int pageIndex)
+                {
+                    return starts[pageIndex];
+                }
+
+                @Override
+                public long getLastRowIndex(int pageIndex, long rowGroupRowCount)
+                {
+                    return ends[pageIndex];
+                }
+            };
+            return RowRanges.create(rowGroupRowCount, IntStream.range(0, count()).iterator(), asPages);
+        }
+    }
+
+    /** The pages of a column chunk's offset index that hold any of the rows, as an offset index of their own. */
+    private static final class SelectedPages
+            implements OffsetIndex
+    {
+        private final OffsetIndex pages;
+        private final int[] selected;
+        private final long rowGroupRowCount;
+
+        private SelectedPages(OffsetIndex pages, int[] selected, long rowGroupRowCount)
+        {
+            this.pages = pages;
+            this.selected = selected;
+            this.rowGroupRowCount = rowGroupRowCount;
+        }
+
+        static SelectedPages of(OffsetIndex pages, Ranges ranges, long rowGroupRowCount)
+        {
+            int[] selected = new int[pages.getPageCount()];
+            int count = 0;
+            int range = 0;
+            for (int page = 0; page < pages.getPageCount() && range < ranges.count(); page++) {
+                long first = pages.getFirstRowIndex(page);
+                long last = pages.getLastRowIndex(page, rowGroupRowCount);
+                while (range < ranges.count() && ranges.ends()[range] < first) {
+                    range++;
+                }
+                if (range < ranges.count() && ranges.starts()[range] <= last) {
+                    selected[count++] = page;
+                }
+            }
+            return new SelectedPages(pages, Arrays.copyOf(selected, count), rowGroupRowCount);
+        }
+
+        /** The bytes of the selected pages, adjacent pages as one range. */
+        List<DiskRange> diskRanges()
+        {
+            List<DiskRange> ranges = new ArrayList<>();
+            long start = -1;
+            long end = -1;
+            for (int page : selected) {
+                long offset = pages.getOffset(page);
+                int size = pages.getCompressedPageSize(page);
+                if (offset == end) {
+                    end += size;
+                }
+                else {
+                    if (start >= 0) {
+                        ranges.add(new DiskRange(start, end - start));
+                    }
+                    start = offset;
+                    end = offset + size;
+                }
+            }
+            if (start >= 0) {
+                ranges.add(new DiskRange(start, end - start));
+            }
+            return ranges;
+        }
+
+        @Override
+        public int getPageCount()
+        {
+            return selected.length;
+        }
+
+        @Override
+        public long getOffset(int pageIndex)
+        {
+            return pages.getOffset(selected[pageIndex]);
+        }
+
+        @Override
+        public int getCompressedPageSize(int pageIndex)
+        {
+            return pages.getCompressedPageSize(selected[pageIndex]);
+        }
+
+        @Override
+        public long getFirstRowIndex(int pageIndex)
+        {
+            return pages.getFirstRowIndex(selected[pageIndex]);
+        }
+
+        @Override
+        public long getLastRowIndex(int pageIndex, long rowCount)
+        {
+            return pages.getLastRowIndex(selected[pageIndex], rowGroupRowCount);
+        }
+    }
+}

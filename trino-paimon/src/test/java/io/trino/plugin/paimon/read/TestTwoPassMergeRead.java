@@ -1,0 +1,252 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.trino.plugin.paimon.read;
+
+import io.trino.Session;
+import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
+import io.trino.plugin.paimon.testing.ConnectorMetrics;
+import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
+import io.trino.plugin.paimon.testing.RowText;
+import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.Decimal;
+import org.apache.paimon.data.GenericArray;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.data.Timestamp;
+import org.apache.paimon.schema.Schema;
+import org.apache.paimon.schema.SchemaChange;
+import org.apache.paimon.table.Table;
+import org.apache.paimon.types.DataTypes;
+import org.apache.paimon.types.RowKind;
+import org.junit.jupiter.api.Test;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.LongStream;
+
+import static io.trino.plugin.paimon.read.PaimonPageSource.RECORDS_READ_METRIC;
+import static io.trino.plugin.paimon.read.PaimonPageSource.RECORDS_VALUES_UNREAD_METRIC;
+import static io.trino.plugin.paimon.read.PaimonPageSource.ROWS_RETURNED_METRIC;
+import static io.trino.plugin.paimon.read.TestPaimonReadWorkloads.randomChanges;
+import static io.trino.plugin.paimon.read.TestPaimonReadWorkloads.schema;
+import static io.trino.plugin.paimon.read.TwoPassSessions.twoPass;
+import static java.lang.Math.toIntExact;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The two-pass merge read (keys first, then the values of the merged rows only) returns the rows Paimon Java reads, in
+ * windows of a whole section and in windows far smaller, and decodes the values of no record the merge drops.
+ */
+final class TestTwoPassMergeRead
+        extends AbstractPaimonJavaQueryTest
+{
+    private static final String DATABASE = "two_pass";
+    private static final long SEED = 20261204;
+    private static final int[] WINDOWS = {1 << 18, 1_000, 7};
+    private static final String FLAT_COLUMNS = "id, c_boolean, c_tinyint, c_smallint, c_int, c_float, c_double, c_decimal_short, c_decimal_long, c_char, c_string, to_hex(c_bytes), c_date, c_ts3, c_ts9, c_ltz6";
+
+    TestTwoPassMergeRead()
+    {
+        super(DATABASE);
+    }
+
+    @Override
+    protected void createTables(PaimonJavaCatalog paimon)
+            throws Exception
+    {
+        // keys 0..59,999, then new values for keys 0..29,999: one section of two sorted runs, one file each
+        Table clustered = paimon.createTable(DATABASE, "clustered", schema(Map.of("bucket", "1", "write-only", "true")));
+        PaimonJavaCatalog.write(clustered, LongStream.range(0, 60_000).mapToObj(id -> row(id, "base-" + id, (int) (id % 1000), 0)).toList());
+        PaimonJavaCatalog.write(clustered, LongStream.range(0, 30_000).mapToObj(id -> row(id, "new-" + id, (int) -id, 1)).toList());
+
+        Random random = new Random(SEED);
+        Table types = paimon.createTable(DATABASE, "every_type", typesSchema());
+        for (int commit = 0; commit < 5; commit++) {
+            List<GenericRow> rows = new ArrayList<>();
+            for (int i = 0; i < 3_000; i++) {
+                rows.add(typesRow(random, random.nextInt(5_000)));
+            }
+            PaimonJavaCatalog.write(types, rows);
+        }
+
+        Table sequence = paimon.createTable(DATABASE, "sequence_field", schema(Map.of("bucket", "2", "write-only", "true", "sequence.field", "ts")));
+        for (int commit = 0; commit < 6; commit++) {
+            PaimonJavaCatalog.write(sequence, randomChanges(random, 20_000, 8_000, false));
+        }
+
+        Table deletionVectors = paimon.createTable(DATABASE, "deletion_vectors", schema(Map.of("bucket", "2", "deletion-vectors.enabled", "true")));
+        for (int commit = 0; commit < 5; commit++) {
+            PaimonJavaCatalog.write(deletionVectors, randomChanges(random, 10_000, 6_000, true));
+        }
+
+        // a column added between commits: older files lack it, their rows read it as null
+        Table evolved = paimon.createTable(DATABASE, "evolved", schema(Map.of("bucket", "1", "write-only", "true")));
+        for (int commit = 0; commit < 3; commit++) {
+            PaimonJavaCatalog.write(evolved, randomChanges(random, 10_000, 5_000, true));
+        }
+        paimon.alterTable(DATABASE, "evolved", SchemaChange.addColumn("extra", DataTypes.INT()));
+        evolved = paimon.getTable(DATABASE, "evolved");
+        for (int commit = 0; commit < 3; commit++) {
+            List<GenericRow> rows = new ArrayList<>();
+            for (GenericRow change : randomChanges(random, 10_000, 5_000, true)) {
+                rows.add(GenericRow.ofKind(change.getRowKind(), change.getField(0), change.getField(1), change.getField(2), change.getField(3), random.nextInt(3) == 0 ? null : random.nextInt()));
+            }
+            PaimonJavaCatalog.write(evolved, rows);
+        }
+    }
+
+    @Test
+    void valuesAreDecodedOnlyForMergedRows()
+    {
+        Map<String, Long> metrics = ConnectorMetrics.run(getQueryRunner(), twoPass(getSession(), 1 << 18), "SELECT * FROM clustered", "paimon.");
+        // every record's key is read; the values of the 30,000 older records of updated keys never are
+        assertThat(metrics)
+                .containsEntry(RECORDS_READ_METRIC, 90_000L)
+                .containsEntry(ROWS_RETURNED_METRIC, 60_000L)
+                .containsEntry(RECORDS_VALUES_UNREAD_METRIC, 30_000L);
+        assertSameRowsAsPaimonJava("clustered", "*");
+    }
+
+    @Test
+    void everyFlatTypeWithNulls()
+    {
+        String query = "SELECT %s FROM every_type".formatted(FLAT_COLUMNS);
+        List<String> expected = RowText.rows(computeActual(query));
+        assertThat(expected).hasSize(toIntExact((long) computeActual("SELECT count(*) FROM every_type").getOnlyValue()));
+        assertThat(expected).hasSizeGreaterThan(3_000);
+        for (int window : WINDOWS) {
+            assertThat(RowText.rows(computeActual(twoPass(getSession(), window), query))).as("window of %s rows", window).isEqualTo(expected);
+        }
+        // the files' merged records outnumber the rows: the values of the others were never decoded
+        Map<String, Long> metrics = ConnectorMetrics.run(getQueryRunner(), twoPass(getSession(), 1 << 18), query, "paimon.");
+        assertThat(metrics.get(RECORDS_VALUES_UNREAD_METRIC)).isEqualTo(metrics.get(RECORDS_READ_METRIC) - metrics.get(ROWS_RETURNED_METRIC)).isPositive();
+    }
+
+    @Test
+    void nestedColumnsKeepTheOnePassRead()
+    {
+        String query = "SELECT id, c_array, c_string FROM every_type";
+        assertThat(RowText.rows(computeActual(twoPass(getSession(), 7), query))).isEqualTo(RowText.rows(computeActual(query)));
+    }
+
+    @Test
+    void sequenceField()
+    {
+        assertSameRowsAsPaimonJava("sequence_field", "*");
+        assertSameRowsAsPaimonJava("sequence_field", "id, name, amount");
+    }
+
+    @Test
+    void deletionVectors()
+    {
+        assertSameRowsAsPaimonJava("deletion_vectors", "*");
+    }
+
+    @Test
+    void schemaEvolution()
+    {
+        assertSameRowsAsPaimonJava("evolved", "*");
+    }
+
+    // Paimon Java's rows (of the columns selected, which come first in the table), read in two passes in every window
+    private void assertSameRowsAsPaimonJava(String table, String columns)
+    {
+        List<String> paimonRows = RowText.paimonText(paimon().getTable(DATABASE, table));
+        int columnCount = columns.equals("*") ? -1 : columns.split(",").length;
+        List<String> expected = paimonRows.stream()
+                .map(row -> columnCount < 0 ? row : firstColumns(row, columnCount))
+                .sorted()
+                .toList();
+        assertThat(expected).hasSizeGreaterThan(1_000);
+        for (int window : WINDOWS) {
+            Session session = twoPass(getSession(), window);
+            assertThat(RowText.paimonText(computeActual(session, "SELECT %s FROM %s".formatted(columns, table))))
+                    .as("%s in windows of %s rows", table, window)
+                    .isEqualTo(expected);
+        }
+    }
+
+    // "(a, b, c, d)" cut to its first columns
+    private static String firstColumns(String row, int count)
+    {
+        int end = 0;
+        for (int i = 0; i < count; i++) {
+            end = row.indexOf(", ", end + 1);
+        }
+        return row.substring(0, end) + ")";
+    }
+
+    private static Schema typesSchema()
+    {
+        return Schema.newBuilder()
+                .column("id", DataTypes.BIGINT())
+                .column("c_boolean", DataTypes.BOOLEAN())
+                .column("c_tinyint", DataTypes.TINYINT())
+                .column("c_smallint", DataTypes.SMALLINT())
+                .column("c_int", DataTypes.INT())
+                .column("c_float", DataTypes.FLOAT())
+                .column("c_double", DataTypes.DOUBLE())
+                .column("c_decimal_short", DataTypes.DECIMAL(10, 2))
+                .column("c_decimal_long", DataTypes.DECIMAL(38, 10))
+                .column("c_char", DataTypes.CHAR(5))
+                .column("c_string", DataTypes.STRING())
+                .column("c_bytes", DataTypes.BYTES())
+                .column("c_date", DataTypes.DATE())
+                .column("c_ts3", DataTypes.TIMESTAMP(3))
+                .column("c_ts9", DataTypes.TIMESTAMP(9))
+                .column("c_ltz6", DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(6))
+                .column("c_array", DataTypes.ARRAY(DataTypes.INT()))
+                .primaryKey("id")
+                .option("bucket", "2")
+                .option("write-only", "true")
+                .build();
+    }
+
+    // a value in about four of five columns, null in the others
+    private static GenericRow typesRow(Random random, long id)
+    {
+        Object[] values = {
+                id,
+                random.nextBoolean(),
+                (byte) random.nextInt(),
+                (short) random.nextInt(),
+                random.nextInt(),
+                random.nextFloat(),
+                random.nextDouble(),
+                Decimal.fromBigDecimal(BigDecimal.valueOf(random.nextInt(1_000_000), 2), 10, 2),
+                Decimal.fromBigDecimal(new BigDecimal(random.nextLong()).movePointLeft(10), 38, 10),
+                BinaryString.fromString(("c" + random.nextInt(1000) + "    ").substring(0, 5)),
+                BinaryString.fromString("s" + random.nextInt(100_000)),
+                new byte[] {(byte) random.nextInt(), (byte) random.nextInt()},
+                random.nextInt(30_000),
+                Timestamp.fromEpochMillis(random.nextLong(4_000_000_000_000L)),
+                Timestamp.fromEpochMillis(random.nextLong(4_000_000_000_000L), random.nextInt(1_000_000)),
+                Timestamp.fromEpochMillis(random.nextLong(4_000_000_000_000L), random.nextInt(1_000) * 1_000),
+                new GenericArray(new Object[] {random.nextInt(), null, random.nextInt(10)}),
+        };
+        for (int i = 1; i < values.length; i++) {
+            if (random.nextInt(5) == 0) {
+                values[i] = null;
+            }
+        }
+        return GenericRow.ofKind(random.nextInt(8) == 0 ? RowKind.DELETE : RowKind.INSERT, values);
+    }
+
+    private static GenericRow row(long id, String name, int amount, long ts)
+    {
+        return GenericRow.ofKind(RowKind.INSERT, id, BinaryString.fromString(name), amount, ts);
+    }
+}
