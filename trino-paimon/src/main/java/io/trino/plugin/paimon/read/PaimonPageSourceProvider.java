@@ -62,6 +62,7 @@ public class PaimonPageSourceProvider
     private final TrinoFileSystemFactory fileSystemFactory;
     private final TypeMapping typeMapping;
     private final ParquetReaderOptions parquetOptions = ParquetReaderOptions.defaultOptions();
+    private final ParquetReaderOptions parquetOptionsWithoutColumnIndex = ParquetReaderOptions.builder(parquetOptions).withUseColumnIndex(false).build();
     private final DataFileSchemas dataFileSchemas = new DataFileSchemas();
 
     @Inject
@@ -123,7 +124,21 @@ public class PaimonPageSourceProvider
         boolean readValuesLate = plan.newestRecordWins() && isLateMaterializationEnabled(session);
         // nested output columns are assembled from several column chunks, which the second pass does not do
         boolean twoPass = readValuesLate && isTwoPassMergeReadEnabled(session) && outputTypes.stream().noneMatch(PaimonPageSourceProvider::isNested);
-        return PaimonPageSource.ofKeyValueFiles(split.files(), plan, outputTypes, rawConvertible, readValuesLate, twoPass ? twoPassMergeReadWindowRows(session) : 0, rowLimit,
+        if (twoPass && !rawConvertible) {
+            // the second pass finds rows by the row numbers Trino's Parquet reader gives each page, which do not
+            // account for rows a column index skips: the first pass prunes row groups only
+            return PaimonPageSource.ofKeyValueFiles(split.files(), plan, outputTypes, rawConvertible, true, twoPassMergeReadWindowRows(session), rowLimit,
+                    file -> DataFilePageReader.open(
+                            fileSystem,
+                            file,
+                            dataFileSchemas.schema(session.getQueryId(), fileSystem, table, file.schemaId()),
+                            plan.keyColumns(),
+                            true,
+                            plan.valueColumns(),
+                            rowGroupDomains,
+                            parquetOptionsWithoutColumnIndex));
+        }
+        return PaimonPageSource.ofKeyValueFiles(split.files(), plan, outputTypes, rawConvertible, readValuesLate, 0, rowLimit,
                 file -> fileOpener.open(file, plan.keyColumns(), true, plan.valueColumns()));
     }
 

@@ -143,6 +143,22 @@ final class TestTwoPassMergeRead
     }
 
     @Test
+    void keyPredicates()
+    {
+        // key domains prune row groups (and, read in one pass, pages by their column index) before the merge
+        for (String query : List.of(
+                "SELECT * FROM clustered WHERE id BETWEEN 25000 AND 35000",
+                "SELECT * FROM clustered WHERE id IN (5, 29999, 30000, 59999)",
+                "SELECT * FROM sequence_field WHERE id < 3000")) {
+            List<String> expected = RowText.rows(computeActual(query));
+            assertThat(expected).isNotEmpty();
+            for (int window : WINDOWS) {
+                assertThat(RowText.rows(computeActual(twoPass(getSession(), window), query))).as("%s in windows of %s rows", query, window).isEqualTo(expected);
+            }
+        }
+    }
+
+    @Test
     void sequenceField()
     {
         assertSameRowsAsPaimonJava("sequence_field", "*");
