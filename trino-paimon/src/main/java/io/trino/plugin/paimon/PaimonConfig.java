@@ -38,6 +38,7 @@ public class PaimonConfig
     private Duration removeOrphanFilesMinRetention = new Duration(7, DAYS);
     private DataSize metadataCacheMaxSize = DataSize.of(256, MEGABYTE);
     private Duration metadataCacheTtl = new Duration(30, MINUTES);
+    private DataSize parquetFooterCacheMaxSize = DataSize.of(64, MEGABYTE);
     private boolean twoPassMergeReadEnabled;
 
     @NotNull
@@ -188,6 +189,20 @@ public class PaimonConfig
     public PaimonConfig setMetadataCacheTtl(Duration metadataCacheTtl)
     {
         this.metadataCacheTtl = metadataCacheTtl;
+        return this;
+    }
+
+    @NotNull
+    public DataSize getParquetFooterCacheMaxSize()
+    {
+        return parquetFooterCacheMaxSize;
+    }
+
+    @Config("paimon.parquet-footer-cache.max-size")
+    @ConfigDescription("Most heap the cache of Parquet data files' footers may hold (Trino 483 and newer, whose Parquet reader offers the cache); 0 turns it off")
+    public PaimonConfig setParquetFooterCacheMaxSize(DataSize parquetFooterCacheMaxSize)
+    {
+        this.parquetFooterCacheMaxSize = parquetFooterCacheMaxSize;
         return this;
     }
 

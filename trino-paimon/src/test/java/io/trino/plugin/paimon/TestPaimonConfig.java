@@ -45,6 +45,7 @@ final class TestPaimonConfig
                 .setRemoveOrphanFilesMinRetention(new Duration(7, DAYS))
                 .setMetadataCacheMaxSize(DataSize.of(256, MEGABYTE))
                 .setMetadataCacheTtl(new Duration(30, MINUTES))
+                .setParquetFooterCacheMaxSize(DataSize.of(64, MEGABYTE))
                 .setTwoPassMergeReadEnabled(false));
     }
 
@@ -61,6 +62,7 @@ final class TestPaimonConfig
                 .put("paimon.remove-orphan-files.min-retention", "12h")
                 .put("paimon.metadata-cache.max-size", "16MB")
                 .put("paimon.metadata-cache.ttl", "5m")
+                .put("paimon.parquet-footer-cache.max-size", "8MB")
                 .put("paimon.two-pass-merge-read.enabled", "true")
                 .buildOrThrow();
         PaimonConfig expected = new PaimonConfig()
@@ -73,6 +75,7 @@ final class TestPaimonConfig
                 .setRemoveOrphanFilesMinRetention(new Duration(12, HOURS))
                 .setMetadataCacheMaxSize(DataSize.of(16, MEGABYTE))
                 .setMetadataCacheTtl(new Duration(5, MINUTES))
+                .setParquetFooterCacheMaxSize(DataSize.of(8, MEGABYTE))
                 .setTwoPassMergeReadEnabled(true);
         assertFullMapping(properties, expected);
     }

@@ -53,12 +53,13 @@ interface DataFilePageReader
             boolean keyValueFile,
             List<ReadColumn> valueColumns,
             RowGroupDomains domains,
-            ParquetReaderOptions parquetOptions)
+            ParquetReaderOptions parquetOptions,
+            ParquetFooterReader parquetFooters)
     {
         Location location = Location.of(file.path());
         DataFileChannels channels = DataFileChannels.of(location, fileSchema, keyColumns, keyValueFile, valueColumns, domains);
         return switch (DataFileFormat.of(location)) {
-            case PARQUET -> new ParquetPageReader(fileSystem, location, file, channels, parquetOptions);
+            case PARQUET -> new ParquetPageReader(fileSystem, location, file, channels, parquetOptions, parquetFooters);
             case ORC -> new OrcPageReader(fileSystem, location, file, channels);
             case AVRO -> new AvroPageReader(fileSystem, location, file, channels);
         };

@@ -19,6 +19,7 @@ import io.trino.filesystem.TrinoFileSystem;
 import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.parquet.ParquetReaderOptions;
 import io.trino.plugin.paimon.PaimonColumnHandle;
+import io.trino.plugin.paimon.PaimonConfig;
 import io.trino.plugin.paimon.PaimonTableHandle;
 import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.merge.KeyValueLayout;
@@ -64,12 +65,25 @@ public class PaimonPageSourceProvider
     private final ParquetReaderOptions parquetOptions = ParquetReaderOptions.defaultOptions();
     private final ParquetReaderOptions parquetOptionsWithoutColumnIndex = ParquetReaderOptions.builder(parquetOptions).withUseColumnIndex(false).build();
     private final DataFileSchemas dataFileSchemas = new DataFileSchemas();
+    private final ParquetFooterReader footers;
 
     @Inject
+    public PaimonPageSourceProvider(TrinoFileSystemFactory fileSystemFactory, TypeManager typeManager, PaimonConfig config)
+    {
+        this(fileSystemFactory, typeManager, new ParquetFooterReader(config.getParquetFooterCacheMaxSize().toBytes()));
+    }
+
+    /** Without a footer cache, for tools and tests that open files outside a catalog. */
     public PaimonPageSourceProvider(TrinoFileSystemFactory fileSystemFactory, TypeManager typeManager)
+    {
+        this(fileSystemFactory, typeManager, ParquetFooterReader.UNCACHED);
+    }
+
+    private PaimonPageSourceProvider(TrinoFileSystemFactory fileSystemFactory, TypeManager typeManager, ParquetFooterReader footers)
     {
         this.fileSystemFactory = requireNonNull(fileSystemFactory, "fileSystemFactory is null");
         this.typeMapping = new TypeMapping(typeManager.getTypeOperators());
+        this.footers = requireNonNull(footers, "footers is null");
     }
 
     @Override
@@ -115,7 +129,7 @@ public class PaimonPageSourceProvider
                 keyValueFile,
                 valueColumns,
                 rowGroupDomains,
-                parquetOptions);
+                parquetOptions, footers);
 
         if (!table.hasPrimaryKey()) {
             return PaimonPageSource.ofAppendFiles(split.files(), outputTypes, rowLimit, file -> fileOpener.open(file, ImmutableList.of(), false, requested));
@@ -136,7 +150,7 @@ public class PaimonPageSourceProvider
                             true,
                             plan.valueColumns(),
                             rowGroupDomains,
-                            parquetOptionsWithoutColumnIndex));
+                            parquetOptionsWithoutColumnIndex, footers));
         }
         return PaimonPageSource.ofKeyValueFiles(split.files(), plan, outputTypes, rawConvertible, readValuesLate, 0, rowLimit,
                 file -> fileOpener.open(file, plan.keyColumns(), true, plan.valueColumns()));
@@ -166,7 +180,7 @@ public class PaimonPageSourceProvider
                 columns,
                 // a compaction rewrites every row
                 RowGroupDomains.NONE,
-                parquetOptions));
+                parquetOptions, footers));
     }
 
     /**
@@ -212,7 +226,7 @@ public class PaimonPageSourceProvider
                                 valueColumns,
                                 // a compaction rewrites every row
                                 RowGroupDomains.NONE,
-                                parquetOptions);
+                                parquetOptions, footers);
                     }
                     // the selected rows are live: read the file whole, so that positions count from its first row
                     DataFilePageReader whole = DataFilePageReader.open(
@@ -223,7 +237,7 @@ public class PaimonPageSourceProvider
                             true,
                             valueColumns,
                             RowGroupDomains.NONE,
-                            parquetOptions);
+                            parquetOptions, footers);
                     return new SelectedRowsPageReader(whole, selected);
                 });
     }
@@ -247,7 +261,7 @@ public class PaimonPageSourceProvider
                         true,
                         List.of(),
                         RowGroupDomains.NONE,
-                        parquetOptions),
+                        parquetOptions, footers),
                 fileSystem);
     }
 

@@ -24,7 +24,6 @@ import io.trino.parquet.PrimitiveField;
 import io.trino.parquet.metadata.BlockMetadata;
 import io.trino.parquet.metadata.ParquetMetadata;
 import io.trino.parquet.predicate.TupleDomainParquetPredicate;
-import io.trino.parquet.reader.MetadataReader;
 import io.trino.parquet.reader.ParquetReader;
 import io.trino.parquet.reader.RowGroupInfo;
 import io.trino.spi.Page;
@@ -120,14 +119,15 @@ final class ParquetPageReader
             Location location,
             PaimonDataFile file,
             DataFileChannels channels,
-            ParquetReaderOptions options)
+            ParquetReaderOptions options,
+            ParquetFooterReader footers)
     {
         this.location = requireNonNull(location, "location is null");
         this.memoryContext = newSimpleAggregatedMemoryContext();
         this.deletedRows = file.deletionVector().map(reference -> DeletionVectors.read(fileSystem, reference));
         try {
             this.dataSource = new ParquetFileDataSource(fileSystem.newInputFile(location, file.fileSize()), file.fileSize(), options);
-            ParquetMetadata metadata = MetadataReader.readFooter(dataSource, Optional.empty());
+            ParquetMetadata metadata = footers.read(dataSource, options, location, file.fileSize());
             MessageType fileType = metadata.getFileMetaData().getSchema();
             MessageColumnIO messageColumnIO = getColumnIO(fileType, fileType);
 
