@@ -14,62 +14,40 @@
 package io.trino.plugin.paimon.catalog.jdbc;
 
 import com.google.common.collect.ImmutableMap;
-import io.trino.Session;
 import io.trino.plugin.paimon.testing.MariaDbServer;
-import io.trino.testing.QueryRunner;
-import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
-import java.net.ServerSocket;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
-import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_CATALOG_ERROR;
-import static io.trino.testing.TestingSession.testSessionBuilder;
-import static io.trino.testing.assertions.TrinoExceptionAssert.assertThatTrinoException;
 
 /**
  * The JDBC catalog on a real MariaDB server the test starts ({@link MariaDbServer}), through a {@code jdbc:mysql:} URL,
  * so that Trino and Paimon Java both take their lock rows with MySQL's dialect.
  */
 final class TestJdbcCatalogOnMariadb
-        extends BaseJdbcCatalogTest
+        extends BaseJdbcCatalogOnServerTest<MariaDbServer>
 {
-    private MariaDbServer server;
-    private String unreachableUri;
+    @Override
+    protected MariaDbServer startServer()
+    {
+        return MariaDbServer.start();
+    }
 
     @Override
-    protected String startDatabase(Path root)
-            throws IOException
+    protected String jdbcUrl(MariaDbServer server)
     {
-        server = MariaDbServer.start();
-        try (ServerSocket socket = new ServerSocket(0)) {
-            // a port nothing listens on once the socket is closed
-            unreachableUri = "jdbc:mysql://127.0.0.1:%s/%s?permitMysqlScheme".formatted(socket.getLocalPort(), MariaDbServer.DATABASE);
-        }
         return server.mysqlJdbcUrl();
     }
 
     @Override
-    protected QueryRunner createQueryRunner()
-            throws Exception
+    protected String jdbcUrlOnPort(int port)
     {
-        QueryRunner queryRunner = super.createQueryRunner();
-        queryRunner.createCatalog("wrong_password", "paimon", ImmutableMap.<String, String>builder()
-                .putAll(catalogProperties(jdbcUri()))
-                .put("paimon.jdbc.password", "not-the-password")
-                .buildKeepingLast());
-        return queryRunner;
+        return "jdbc:mysql://127.0.0.1:%s/%s?permitMysqlScheme".formatted(port, MariaDbServer.DATABASE);
     }
 
     @Override
-    protected void stopDatabase()
-            throws IOException
+    protected String wrongPasswordMessage()
     {
-        if (server != null) {
-            server.close();
-        }
+        return "Access denied for user '%s'".formatted(MariaDbServer.USER);
     }
 
     @Override
@@ -88,21 +66,5 @@ final class TestJdbcCatalogOnMariadb
                         SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'registration refused';
                     END IF;
                 END""".formatted(table));
-    }
-
-    @Override
-    protected String unreachableUri(Path root)
-    {
-        return unreachableUri;
-    }
-
-    @Test
-    void wrongPasswordIsAClearError()
-    {
-        Session session = testSessionBuilder().setCatalog("wrong_password").setSchema(DATABASE).build();
-        assertThatTrinoException(catchTrinoException(session, "SELECT * FROM orders"))
-                .hasErrorCode(PAIMON_CATALOG_ERROR)
-                .hasMessageContaining("in " + catalogDescription(jdbcUri()))
-                .hasMessageContaining("Access denied for user '%s'".formatted(MariaDbServer.USER));
     }
 }

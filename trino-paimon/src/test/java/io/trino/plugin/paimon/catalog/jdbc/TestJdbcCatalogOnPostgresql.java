@@ -14,63 +14,43 @@
 package io.trino.plugin.paimon.catalog.jdbc;
 
 import com.google.common.collect.ImmutableMap;
-import io.trino.Session;
 import io.trino.plugin.paimon.testing.PostgresServer;
-import io.trino.testing.QueryRunner;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
-import java.net.ServerSocket;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 
-import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_CATALOG_ERROR;
-import static io.trino.testing.TestingSession.testSessionBuilder;
-import static io.trino.testing.assertions.TrinoExceptionAssert.assertThatTrinoException;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The JDBC catalog on a real PostgreSQL server the test starts ({@link PostgresServer}), with password authentication. */
 final class TestJdbcCatalogOnPostgresql
-        extends BaseJdbcCatalogTest
+        extends BaseJdbcCatalogOnServerTest<PostgresServer>
 {
-    private PostgresServer server;
-    private String unreachableUri;
+    @Override
+    protected PostgresServer startServer()
+    {
+        return PostgresServer.start();
+    }
 
     @Override
-    protected String startDatabase(Path root)
-            throws IOException
+    protected String jdbcUrl(PostgresServer server)
     {
-        server = PostgresServer.start();
-        try (ServerSocket socket = new ServerSocket(0)) {
-            // a port nothing listens on once the socket is closed
-            unreachableUri = "jdbc:postgresql://127.0.0.1:%s/postgres".formatted(socket.getLocalPort());
-        }
         return server.jdbcUrl();
     }
 
     @Override
-    protected QueryRunner createQueryRunner()
-            throws Exception
+    protected String jdbcUrlOnPort(int port)
     {
-        QueryRunner queryRunner = super.createQueryRunner();
-        queryRunner.createCatalog("wrong_password", "paimon", ImmutableMap.<String, String>builder()
-                .putAll(catalogProperties(jdbcUri()))
-                .put("paimon.jdbc.password", "not-the-password")
-                .buildKeepingLast());
-        return queryRunner;
+        return "jdbc:postgresql://127.0.0.1:%s/postgres".formatted(port);
     }
 
     @Override
-    protected void stopDatabase()
-            throws IOException
+    protected String wrongPasswordMessage()
     {
-        if (server != null) {
-            server.close();
-        }
+        return "password authentication failed for user \"%s\"".formatted(PostgresServer.USER);
     }
 
     @Override
@@ -85,12 +65,6 @@ final class TestJdbcCatalogOnPostgresql
         return List.of(
                 "CREATE FUNCTION refuse_%s() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'registration refused'; END $$ LANGUAGE plpgsql".formatted(table),
                 "CREATE TRIGGER refuse_%1$s BEFORE INSERT ON paimon_tables FOR EACH ROW WHEN (NEW.table_name = '%1$s') EXECUTE FUNCTION refuse_%1$s()".formatted(table));
-    }
-
-    @Override
-    protected String unreachableUri(Path root)
-    {
-        return unreachableUri;
     }
 
     /** The catalog keeps idle connections; those the server closed meanwhile (a restart, an idle timeout) are replaced. */
@@ -108,15 +82,5 @@ final class TestJdbcCatalogOnPostgresql
         assertThat(closed).as("connections the catalog kept").isPositive();
         assertThat(computeActual("SHOW TABLES").getOnlyColumnAsSet()).contains("orders");
         assertThat(computeActual("SELECT v FROM orders WHERE k = 2").getOnlyValue()).isEqualTo("TWO");
-    }
-
-    @Test
-    void wrongPasswordIsAClearError()
-    {
-        Session session = testSessionBuilder().setCatalog("wrong_password").setSchema(DATABASE).build();
-        assertThatTrinoException(catchTrinoException(session, "SELECT * FROM orders"))
-                .hasErrorCode(PAIMON_CATALOG_ERROR)
-                .hasMessageContaining("in " + catalogDescription(jdbcUri()))
-                .hasMessageContaining("password authentication failed for user \"%s\"".formatted(PostgresServer.USER));
     }
 }
