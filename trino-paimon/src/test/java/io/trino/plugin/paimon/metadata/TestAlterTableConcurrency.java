@@ -46,7 +46,6 @@ import java.util.stream.IntStream;
 import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
 import static io.trino.testing.assertions.TrinoExceptionAssert.assertThatTrinoException;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 /**
@@ -111,21 +110,9 @@ final class TestAlterTableConcurrency
             throws Exception
     {
         assertUpdate("INSERT INTO held VALUES (1, 'first')", 1);
-        // held when it writes the manifest of its files, before it reads the latest snapshot and schema to commit on
-        Hang hang = faultFs.hang(Operation.CREATE_OR_OVERWRITE, "**/held/manifest/manifest-*", 1);
-        ExecutorService executor = Executors.newSingleThreadExecutor();
-        try {
-            Future<?> insert = executor.submit(() -> getQueryRunner().execute("INSERT INTO held VALUES (2, 'planned on schema 0')"));
-            hang.awaitReached();
-            // the INSERT has written its data files with schema 0 and waits to commit them
-            assertUpdate("ALTER TABLE held ADD COLUMN c bigint");
-            hang.release();
-            insert.get();
-        }
-        finally {
-            faultFs.clearRules();
-            executor.shutdownNow();
-        }
+        Optional<RuntimeException> failure = runHeld("held", "INSERT INTO held VALUES (2, 'planned on schema 0')",
+                () -> assertUpdate("ALTER TABLE held ADD COLUMN c bigint"));
+        assertThat(failure).isEmpty();
 
         FileStoreTable table = (FileStoreTable) uncachedPaimon().getTable(DATABASE, "held");
         assertThat(table.schema().id()).isEqualTo(1);
@@ -151,7 +138,7 @@ final class TestAlterTableConcurrency
     {
         assertUpdate("INSERT INTO held_rename VALUES (1, 'first')", 1);
         Optional<RuntimeException> failure = runHeld("held_rename", "INSERT INTO held_rename VALUES (2, 'planned on schema 0')",
-                "ALTER TABLE held_rename RENAME COLUMN v TO label");
+                () -> assertUpdate("ALTER TABLE held_rename RENAME COLUMN v TO label"));
         assertThat(failure).isEmpty();
         FileStoreTable table = (FileStoreTable) uncachedPaimon().getTable(DATABASE, "held_rename");
         assertThat(table.schema().fieldNames()).containsExactly("id", "label");
@@ -172,7 +159,10 @@ final class TestAlterTableConcurrency
     {
         assertUpdate("INSERT INTO held_readd VALUES (1, 'first')", 1);
         Optional<RuntimeException> failure = runHeld("held_readd", "INSERT INTO held_readd VALUES (2, 'planned on schema 0')",
-                "ALTER TABLE held_readd DROP COLUMN v", "ALTER TABLE held_readd ADD COLUMN v varchar");
+                () -> {
+                    assertUpdate("ALTER TABLE held_readd DROP COLUMN v");
+                    assertUpdate("ALTER TABLE held_readd ADD COLUMN v varchar");
+                });
         FileStoreTable table = (FileStoreTable) uncachedPaimon().getTable(DATABASE, "held_readd");
         assertThat(table.schema().fields()).extracting(DataField::name, DataField::id).containsExactly(tuple("id", 0), tuple("v", 2));
         if (failure.isPresent()) {
@@ -193,7 +183,7 @@ final class TestAlterTableConcurrency
     {
         assertUpdate("INSERT INTO held_update VALUES (1, 'a'), (2, 'b')", 2);
         Optional<RuntimeException> failure = runHeld("held_update", "UPDATE held_update SET v = 'updated on schema 0' WHERE id = 1",
-                "ALTER TABLE held_update ADD COLUMN c bigint");
+                () -> assertUpdate("ALTER TABLE held_update ADD COLUMN c bigint"));
         assertThat(failure).isEmpty();
         FileStoreTable table = (FileStoreTable) uncachedPaimon().getTable(DATABASE, "held_update");
         assertThat(table.schema().id()).isEqualTo(1);
@@ -217,21 +207,13 @@ final class TestAlterTableConcurrency
             throws Exception
     {
         assertUpdate("INSERT INTO compacted_meanwhile VALUES (1, 'first')", 1);
-        Hang hang = faultFs.hang(Operation.CREATE_OR_OVERWRITE, "**/compacted_meanwhile/manifest/manifest-*", 1);
-        ExecutorService executor = Executors.newSingleThreadExecutor();
-        try {
-            Future<?> insert = executor.submit(() -> getQueryRunner().execute("INSERT INTO compacted_meanwhile VALUES (2, 'planned on schema 0')"));
-            hang.awaitReached();
-            assertUpdate("ALTER TABLE compacted_meanwhile ADD COLUMN c bigint");
-            // two sorted runs: this write compacts the bucket into one file of schema 1
-            assertUpdate("INSERT INTO compacted_meanwhile VALUES (3, 'on schema 1', 42)", 1);
-            hang.release();
-            insert.get();
-        }
-        finally {
-            faultFs.clearRules();
-            executor.shutdownNow();
-        }
+        Optional<RuntimeException> failure = runHeld("compacted_meanwhile", "INSERT INTO compacted_meanwhile VALUES (2, 'planned on schema 0')",
+                () -> {
+                    assertUpdate("ALTER TABLE compacted_meanwhile ADD COLUMN c bigint");
+                    // two sorted runs: this write compacts the bucket into one file of schema 1
+                    assertUpdate("INSERT INTO compacted_meanwhile VALUES (3, 'on schema 1', 42)", 1);
+                });
+        assertThat(failure).isEmpty();
 
         FileStoreTable table = (FileStoreTable) uncachedPaimon().getTable(DATABASE, "compacted_meanwhile");
         // the held INSERT's run and the compacted one: two runs, compacted into one
@@ -244,9 +226,10 @@ final class TestAlterTableConcurrency
 
     /**
      * Runs the write until it writes the manifest of its files (its data files written with the schema it planned
-     * on), runs the schema changes meanwhile, then lets the write commit; returns how the write failed, if it did.
+     * on, before it reads the latest snapshot and schema to commit on), runs the rival statements meanwhile, then lets
+     * the write commit; returns how the write failed, if it did.
      */
-    private Optional<RuntimeException> runHeld(String table, String write, String... schemaChanges)
+    private Optional<RuntimeException> runHeld(String table, String write, Runnable meanwhile)
             throws Exception
     {
         Hang hang = faultFs.hang(Operation.CREATE_OR_OVERWRITE, "**/%s/manifest/manifest-*".formatted(table), 1);
@@ -254,9 +237,7 @@ final class TestAlterTableConcurrency
         try {
             Future<?> held = executor.submit(() -> getQueryRunner().execute(write));
             hang.awaitReached();
-            for (String schemaChange : schemaChanges) {
-                assertUpdate(schemaChange);
-            }
+            meanwhile.run();
             hang.release();
             try {
                 held.get();
@@ -284,20 +265,10 @@ final class TestAlterTableConcurrency
             throws Exception
     {
         assertUpdate("INSERT INTO dropped_meanwhile VALUES ('d1', 1, 'a'), ('d2', 2, 'b')", 2);
-        Hang hang = faultFs.hang(Operation.CREATE_OR_OVERWRITE, "**/dropped_meanwhile/manifest/manifest-*", 1);
-        ExecutorService executor = Executors.newSingleThreadExecutor();
-        try {
-            Future<?> drop = executor.submit(() -> getQueryRunner().execute("DELETE FROM dropped_meanwhile WHERE dt = 'd1'"));
-            hang.awaitReached();
-            // the drop has written its manifest and waits; the INSERT's own manifest is not held (first occurrence only)
-            assertUpdate("INSERT INTO dropped_meanwhile VALUES ('d1', 3, 'c')", 1);
-            hang.release();
-            assertThatThrownBy(drop::get).cause().satisfies(e -> assertThatTrinoException(e).hasErrorCode(TRANSACTION_CONFLICT));
-        }
-        finally {
-            faultFs.clearRules();
-            executor.shutdownNow();
-        }
+        // the drop has written its manifest and waits; the INSERT's own manifest is not held (first occurrence only)
+        Optional<RuntimeException> failure = runHeld("dropped_meanwhile", "DELETE FROM dropped_meanwhile WHERE dt = 'd1'",
+                () -> assertUpdate("INSERT INTO dropped_meanwhile VALUES ('d1', 3, 'c')", 1));
+        assertThat(failure).hasValueSatisfying(e -> assertThatTrinoException(e).hasErrorCode(TRANSACTION_CONFLICT));
         assertThat(PaimonJavaCatalog.readRows(uncachedPaimon().getTable(DATABASE, "dropped_meanwhile"))).containsExactly("+I(d1, 1, a)", "+I(d1, 3, c)", "+I(d2, 2, b)");
         assertThat(fsck("dropped_meanwhile")).isEmpty();
     }
