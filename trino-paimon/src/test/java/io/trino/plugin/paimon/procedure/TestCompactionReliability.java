@@ -65,14 +65,7 @@ final class TestCompactionReliability
                 .primaryKey("k")
                 .option("bucket", "2")
                 .build());
-        paimon.createTable(DATABASE, "optimized", Schema.newBuilder()
-                .column("dt", DataTypes.STRING().notNull())
-                .column("k", DataTypes.INT().notNull())
-                .column("v", DataTypes.STRING())
-                .partitionKeys("dt")
-                .primaryKey("dt", "k")
-                .option("bucket", "2")
-                .build());
+        paimon.createTable(DATABASE, "optimized", partitionedTableSchema());
         for (String name : List.of("summed", "summed_dv")) {
             Schema.Builder schema = Schema.newBuilder()
                     .column("k", DataTypes.INT().notNull())

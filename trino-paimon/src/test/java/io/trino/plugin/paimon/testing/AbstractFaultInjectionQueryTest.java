@@ -14,12 +14,15 @@
 package io.trino.plugin.paimon.testing;
 
 import io.trino.filesystem.TrinoFileSystemFactory;
+import org.apache.paimon.schema.Schema;
+import org.apache.paimon.types.DataTypes;
 
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.Random;
 
 import static com.google.common.base.Preconditions.checkState;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A query test whose catalog reads and writes through a {@link FaultFs} over the warehouse, for the suites that inject
@@ -61,5 +64,28 @@ public abstract class AbstractFaultInjectionQueryTest
     protected final long seed()
     {
         return seed;
+    }
+
+    /** Removes the rules a test left and checks that it left no stream open: the work of a suite's {@code @AfterEach}. */
+    protected final void clearFaultsAndAssertNoStreamsOpen()
+    {
+        faultFs().clearRules();
+        assertThat(faultFs().openStreams()).as("streams left open").isEmpty();
+    }
+
+    /**
+     * A primary-key table partitioned by {@code dt}, keyed by {@code (dt, k)} with a value {@code v}, in two buckets:
+     * a commit to it writes several partitions and buckets, each a place for a fault to strike.
+     */
+    protected static Schema partitionedTableSchema()
+    {
+        return Schema.newBuilder()
+                .column("dt", DataTypes.STRING().notNull())
+                .column("k", DataTypes.INT().notNull())
+                .column("v", DataTypes.STRING())
+                .partitionKeys("dt")
+                .primaryKey("dt", "k")
+                .option("bucket", "2")
+                .build();
     }
 }

@@ -111,14 +111,7 @@ final class TestInsertReliability
                 .option("merge-engine", "aggregation")
                 .option("fields.n.aggregate-function", "sum")
                 .build());
-        paimon.createTable(DATABASE, "faults", Schema.newBuilder()
-                .column("dt", DataTypes.STRING().notNull())
-                .column("k", DataTypes.INT().notNull())
-                .column("v", DataTypes.STRING())
-                .partitionKeys("dt")
-                .primaryKey("dt", "k")
-                .option("bucket", "2")
-                .build());
+        paimon.createTable(DATABASE, "faults", partitionedTableSchema());
         paimon.createTable(DATABASE, "cancelled", Schema.newBuilder()
                 .column("k", DataTypes.BIGINT().notNull())
                 .column("v", DataTypes.STRING())
@@ -130,8 +123,7 @@ final class TestInsertReliability
     @AfterEach
     void noFaultsLeftNoStreamsOpen()
     {
-        faultFs().clearRules();
-        assertThat(faultFs().openStreams()).as("streams left open").isEmpty();
+        clearFaultsAndAssertNoStreamsOpen();
     }
 
     /** T2: sessions writing disjoint buckets concurrently all land, one snapshot each, no row lost. */

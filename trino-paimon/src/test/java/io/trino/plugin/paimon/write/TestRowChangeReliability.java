@@ -107,21 +107,13 @@ final class TestRowChangeReliability
                     .option("bucket", "1")
                     .build());
         }
-        paimon.createTable(DATABASE, "faults", Schema.newBuilder()
-                .column("dt", DataTypes.STRING().notNull())
-                .column("k", DataTypes.INT().notNull())
-                .column("v", DataTypes.STRING())
-                .partitionKeys("dt")
-                .primaryKey("dt", "k")
-                .option("bucket", "2")
-                .build());
+        paimon.createTable(DATABASE, "faults", partitionedTableSchema());
     }
 
     @AfterEach
     void noFaultsLeftNoStreamsOpen()
     {
-        faultFs().clearRules();
-        assertThat(faultFs().openStreams()).as("streams left open").isEmpty();
+        clearFaultsAndAssertNoStreamsOpen();
     }
 
     /**
