@@ -14,7 +14,6 @@
 package io.trino.plugin.paimon.procedure;
 
 import io.trino.Session;
-import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import io.trino.plugin.paimon.testing.RowText;
 import org.apache.paimon.Snapshot;
@@ -29,7 +28,6 @@ import org.apache.paimon.types.DataTypes;
 import org.apache.paimon.types.RowKind;
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
@@ -43,33 +41,22 @@ import static org.assertj.core.api.Assertions.assertThat;
  * writes it too.
  */
 final class TestFullCompactionChangelog
-        extends AbstractPaimonJavaQueryTest
+        extends AbstractChangelogProducerTest
 {
     private static final String DATABASE = "full_changelog";
 
     TestFullCompactionChangelog()
     {
-        super(DATABASE);
+        super(DATABASE, "full-compaction");
     }
 
     @Override
     protected void createTables(PaimonJavaCatalog paimon)
     {
         for (String table : List.of("kept_trino", "kept_paimon", "optimized", "large_trino", "large_paimon")) {
-            paimon.createTable(DATABASE, table, Schema.newBuilder()
-                    .column("k", DataTypes.INT().notNull())
-                    .column("v", DataTypes.STRING())
-                    .primaryKey("k")
-                    .option("bucket", "2")
-                    .option("changelog-producer", "full-compaction")
-                    .build());
+            paimon.createTable(DATABASE, table, keyValueSchema().build());
         }
-        paimon.createTable(DATABASE, "counted", Schema.newBuilder()
-                .column("k", DataTypes.INT().notNull())
-                .column("v", DataTypes.STRING())
-                .primaryKey("k")
-                .option("bucket", "2")
-                .option("changelog-producer", "full-compaction")
+        paimon.createTable(DATABASE, "counted", keyValueSchema()
                 .option("full-compaction.delta-commits", "3")
                 .build());
         paimon.createTable(DATABASE, "deduplicated", Schema.newBuilder()
@@ -83,15 +70,7 @@ final class TestFullCompactionChangelog
                 .option("changelog-producer.row-deduplicate-ignore-fields", "updated")
                 .build());
         for (String table : List.of("summed_trino", "summed_paimon")) {
-            paimon.createTable(DATABASE, table, Schema.newBuilder()
-                    .column("k", DataTypes.INT().notNull())
-                    .column("total", DataTypes.BIGINT())
-                    .primaryKey("k")
-                    .option("bucket", "2")
-                    .option("merge-engine", "aggregation")
-                    .option("fields.total.aggregate-function", "sum")
-                    .option("changelog-producer", "full-compaction")
-                    .build());
+            paimon.createTable(DATABASE, table, summedSchema().build());
         }
     }
 
@@ -110,13 +89,13 @@ final class TestFullCompactionChangelog
         writeAndCompactFully(paimonTable, List.of(GenericRow.ofKind(RowKind.DELETE, 2, BinaryString.fromString("b"))));
         writeAndCompactFully(paimonTable, List.of(row(3, "c")));
 
-        List<String> ours = PaimonJavaCatalog.readChangelog(paimon().getTable(DATABASE, "kept_trino"));
+        List<String> ours = changelog("kept_trino");
         assertThat(sorted(ours)).isEqualTo(sorted(List.of(
                 "+I(1, a)", "+I(2, b)", "+I(3, c)",
                 "-U(1, a)", "+U(1, a2)", "+I(4, d)",
                 "-D(2, b)",
                 "-U(3, c)", "+U(3, c)")));
-        assertThat(ours).isEqualTo(PaimonJavaCatalog.readChangelog(paimon().getTable(DATABASE, "kept_paimon")));
+        assertThat(ours).isEqualTo(changelog("kept_paimon"));
         assertThat(tableRows("kept_trino")).containsExactly("(1, a2)", "(3, c)", "(4, d)");
 
         // each statement: an APPEND snapshot without changelog, then a COMPACT snapshot with it, every bucket at the highest level
@@ -165,11 +144,11 @@ final class TestFullCompactionChangelog
         writeAndCompactFully(paimonTable, IntStream.rangeClosed(1, 10_000).mapToObj(k -> row(k, "v" + k)).toList());
         writeAndCompactFully(paimonTable, IntStream.rangeClosed(1, 5_000).mapToObj(i -> row(2 * i, "w" + 2 * i)).toList());
 
-        List<String> ours = PaimonJavaCatalog.readChangelog(paimon().getTable(DATABASE, "large_trino"));
+        List<String> ours = changelog("large_trino");
         assertThat(ours).hasSize(20_000);
         assertThat(ours.stream().filter(row -> row.startsWith("-U(")).count()).isEqualTo(5_000);
         assertThat(ours).contains("-U(10000, v10000)", "+U(10000, w10000)", "+I(9999, v9999)");
-        assertThat(ours).isEqualTo(PaimonJavaCatalog.readChangelog(paimon().getTable(DATABASE, "large_paimon")));
+        assertThat(ours).isEqualTo(changelog("large_paimon"));
     }
 
     @Test
@@ -179,7 +158,7 @@ final class TestFullCompactionChangelog
         // key 1 changes only in the ignored field, key 2 not at all, key 3 is new
         assertUpdate("INSERT INTO deduplicated VALUES (1, 'a', 2), (2, 'b', 1), (3, 'c', 1)", 3);
         assertUpdate("INSERT INTO deduplicated VALUES (2, 'b2', 3)", 1);
-        assertThat(PaimonJavaCatalog.readChangelog(paimon().getTable(DATABASE, "deduplicated"))).containsExactlyInAnyOrder(
+        assertThat(changelog("deduplicated")).containsExactlyInAnyOrder(
                 "+I(1, a, 1)", "+I(2, b, 1)",
                 "+I(3, c, 1)",
                 "-U(2, b, 1)", "+U(2, b2, 3)");
@@ -196,11 +175,11 @@ final class TestFullCompactionChangelog
         writeAndCompactFully(paimonTable, List.of(GenericRow.of(1, 10L), GenericRow.of(1, 5L), GenericRow.of(2, 1L)));
         writeAndCompactFully(paimonTable, List.of(GenericRow.of(1, 7L), GenericRow.of(3, 4L)));
 
-        List<String> ours = PaimonJavaCatalog.readChangelog(paimon().getTable(DATABASE, "summed_trino"));
+        List<String> ours = changelog("summed_trino");
         assertThat(sorted(ours)).isEqualTo(sorted(List.of(
                 "+I(1, 15)", "+I(2, 1)",
                 "-U(1, 15)", "+U(1, 22)", "+I(3, 4)")));
-        assertThat(ours).isEqualTo(PaimonJavaCatalog.readChangelog(paimon().getTable(DATABASE, "summed_paimon")));
+        assertThat(ours).isEqualTo(changelog("summed_paimon"));
         assertThat(fsckViolations("summed_trino")).isEmpty();
     }
 
@@ -211,11 +190,11 @@ final class TestFullCompactionChangelog
         assertUpdate("INSERT INTO optimized VALUES (1, 'a'), (2, 'b')", 2);
         assertUpdate(withoutCompaction, "INSERT INTO optimized VALUES (1, 'a2'), (3, 'c')", 2);
         assertUpdate(withoutCompaction, "DELETE FROM optimized WHERE k = 2", 1);
-        assertThat(PaimonJavaCatalog.readChangelog(paimon().getTable(DATABASE, "optimized"))).containsExactlyInAnyOrder("+I(1, a)", "+I(2, b)");
+        assertThat(changelog("optimized")).containsExactlyInAnyOrder("+I(1, a)", "+I(2, b)");
 
         assertUpdate("ALTER TABLE optimized EXECUTE optimize");
         // the writes since the last full compaction, folded per key against what that compaction published
-        assertThat(PaimonJavaCatalog.readChangelog(paimon().getTable(DATABASE, "optimized"))).containsExactlyInAnyOrder(
+        assertThat(changelog("optimized")).containsExactlyInAnyOrder(
                 "+I(1, a)", "+I(2, b)",
                 "-U(1, a)", "+U(1, a2)", "-D(2, b)", "+I(3, c)");
         assertThat(tableRows("optimized")).containsExactly("(1, a2)", "(3, c)");
@@ -223,11 +202,11 @@ final class TestFullCompactionChangelog
 
         // an overwrite adds no changelog, as Paimon's overwrite commit drops it, but its rows are compacted fully, so
         // the next write's changelog updates them
-        List<String> beforeOverwrite = PaimonJavaCatalog.readChangelog(paimon().getTable(DATABASE, "optimized"));
+        List<String> beforeOverwrite = changelog("optimized");
         assertUpdate(Session.builder(getSession()).setCatalogSessionProperty("paimon", "insert_existing_partitions_behavior", "OVERWRITE").build(), "INSERT INTO optimized VALUES (5, 'e')", 1);
-        assertThat(PaimonJavaCatalog.readChangelog(paimon().getTable(DATABASE, "optimized"))).isEqualTo(beforeOverwrite);
+        assertThat(changelog("optimized")).isEqualTo(beforeOverwrite);
         assertUpdate("INSERT INTO optimized VALUES (5, 'e2')", 1);
-        List<String> afterOverwrite = PaimonJavaCatalog.readChangelog(paimon().getTable(DATABASE, "optimized"));
+        List<String> afterOverwrite = changelog("optimized");
         assertThat(afterOverwrite.subList(beforeOverwrite.size(), afterOverwrite.size())).containsExactly("-U(5, e)", "+U(5, e2)");
         assertThat(tableRows("optimized")).containsExactly("(5, e2)");
         assertThat(fsckViolations("optimized")).isEmpty();
@@ -238,17 +217,5 @@ final class TestFullCompactionChangelog
     {
         PaimonJavaCatalog.write(table, rows);
         PaimonJavaCatalog.compact(paimon().getTable(DATABASE, table.name()), root(), 2, bucket -> true);
-    }
-
-    private static GenericRow row(int key, String value)
-    {
-        return GenericRow.of(key, BinaryString.fromString(value));
-    }
-
-    private static List<String> sorted(List<String> rows)
-    {
-        List<String> copy = new ArrayList<>(rows);
-        copy.sort(null);
-        return copy;
     }
 }

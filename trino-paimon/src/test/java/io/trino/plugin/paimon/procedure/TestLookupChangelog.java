@@ -14,7 +14,6 @@
 package io.trino.plugin.paimon.procedure;
 
 import io.trino.Session;
-import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.data.BinaryString;
@@ -23,11 +22,9 @@ import org.apache.paimon.manifest.ManifestEntry;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.source.ScanMode;
-import org.apache.paimon.types.DataTypes;
 import org.apache.paimon.types.RowKind;
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -40,13 +37,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code optimize} of writes that did not compact.
  */
 final class TestLookupChangelog
-        extends AbstractPaimonJavaQueryTest
+        extends AbstractChangelogProducerTest
 {
     private static final String DATABASE = "lookup_changelog";
 
     TestLookupChangelog()
     {
-        super(DATABASE);
+        super(DATABASE, "lookup");
     }
 
     @Override
@@ -54,12 +51,7 @@ final class TestLookupChangelog
     {
         for (String engine : List.of("kept", "vectors")) {
             for (String writer : List.of("trino", "paimon")) {
-                Schema.Builder schema = Schema.newBuilder()
-                        .column("k", DataTypes.INT().notNull())
-                        .column("v", DataTypes.STRING())
-                        .primaryKey("k")
-                        .option("bucket", "2")
-                        .option("changelog-producer", "lookup");
+                Schema.Builder schema = keyValueSchema();
                 if (engine.equals("vectors")) {
                     schema.option("deletion-vectors.enabled", "true");
                 }
@@ -67,31 +59,12 @@ final class TestLookupChangelog
             }
         }
         for (String writer : List.of("trino", "paimon")) {
-            paimon.createTable(DATABASE, "summed_" + writer, Schema.newBuilder()
-                    .column("k", DataTypes.INT().notNull())
-                    .column("total", DataTypes.BIGINT())
-                    .primaryKey("k")
-                    .option("bucket", "2")
-                    .option("merge-engine", "aggregation")
-                    .option("fields.total.aggregate-function", "sum")
-                    .option("changelog-producer", "lookup")
-                    .build());
-            paimon.createTable(DATABASE, "first_" + writer, Schema.newBuilder()
-                    .column("k", DataTypes.INT().notNull())
-                    .column("v", DataTypes.STRING())
-                    .primaryKey("k")
-                    .option("bucket", "2")
+            paimon.createTable(DATABASE, "summed_" + writer, summedSchema().build());
+            paimon.createTable(DATABASE, "first_" + writer, keyValueSchema()
                     .option("merge-engine", "first-row")
-                    .option("changelog-producer", "lookup")
                     .build());
         }
-        paimon.createTable(DATABASE, "optimized", Schema.newBuilder()
-                .column("k", DataTypes.INT().notNull())
-                .column("v", DataTypes.STRING())
-                .primaryKey("k")
-                .option("bucket", "2")
-                .option("changelog-producer", "lookup")
-                .build());
+        paimon.createTable(DATABASE, "optimized", keyValueSchema().build());
     }
 
     @Test
@@ -198,22 +171,5 @@ final class TestLookupChangelog
     private void write(String table, List<GenericRow> rows)
     {
         PaimonJavaCatalog.write(paimon().getTable(DATABASE, table), rows);
-    }
-
-    private List<String> changelog(String table)
-    {
-        return PaimonJavaCatalog.readChangelog(paimon().getTable(DATABASE, table));
-    }
-
-    private static GenericRow row(int key, String value)
-    {
-        return GenericRow.of(key, BinaryString.fromString(value));
-    }
-
-    private static List<String> sorted(List<String> rows)
-    {
-        List<String> copy = new ArrayList<>(rows);
-        copy.sort(null);
-        return copy;
     }
 }
