@@ -35,6 +35,7 @@ import java.util.TreeSet;
 import java.util.stream.Stream;
 
 import static java.util.Objects.requireNonNull;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A query test over a temporary warehouse that Paimon Java writes: the subclass creates its tables with the
@@ -150,6 +151,25 @@ public abstract class AbstractPaimonJavaQueryTest
         List<String> violations = new ArrayList<>(Fsck.check(new LocalFileSystem(root()), tableLocation(table), paimonTable));
         violations.addAll(Fsck.paimonJavaDifferences(getQueryRunner(), table, paimonTable));
         return violations;
+    }
+
+    /**
+     * Checks that Paimon Java and Trino both read exactly the expected rows, written as Paimon Java prints an inserted
+     * row ({@code +I(1, a)}); an updated row is +U in the files, as Paimon's own UPDATE writes it, and is compared by its values.
+     */
+    protected void assertRowsInPaimonJavaAndTrino(String table, List<String> expected)
+    {
+        List<String> sorted = expected.stream().sorted().toList();
+        List<String> paimonRows = PaimonJavaCatalog.readRows(paimon().getTable(database, table)).stream()
+                .map(row -> row.replaceFirst("^\\+U\\(", "+I("))
+                .sorted()
+                .toList();
+        assertThat(paimonRows).as("Paimon Java reads %s", table).isEqualTo(sorted);
+        List<String> trinoRows = computeActual("SELECT * FROM " + table).getMaterializedRows().stream()
+                .map(row -> "+I" + RowText.paimonText(row))
+                .sorted()
+                .toList();
+        assertThat(trinoRows).as("Trino reads %s", table).isEqualTo(sorted);
     }
 
     /** The table's folder, as the catalog's file system names it. */

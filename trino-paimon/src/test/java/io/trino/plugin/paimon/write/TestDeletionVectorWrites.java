@@ -14,12 +14,8 @@
 package io.trino.plugin.paimon.write;
 
 import io.trino.Session;
-import io.trino.filesystem.Location;
-import io.trino.filesystem.local.LocalFileSystem;
 import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
-import io.trino.plugin.paimon.testing.Fsck;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
-import io.trino.testing.MaterializedRow;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.index.IndexFileHandler;
@@ -31,7 +27,6 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 
 import static org.apache.paimon.deletionvectors.DeletionVectorsIndexFile.DELETION_VECTORS_INDEX;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -227,26 +222,12 @@ final class TestDeletionVectorWrites
 
     private void assertIntact(String tableName)
     {
-        Table paimonTable = table(tableName);
-        List<String> violations = new ArrayList<>(Fsck.check(new LocalFileSystem(root()), Location.of("local:///warehouse/%s.db/%s".formatted(DATABASE, tableName)), paimonTable));
-        violations.addAll(Fsck.paimonJavaDifferences(getQueryRunner(), tableName, paimonTable));
-        assertThat(violations).as("fsck of %s", tableName).isEmpty();
+        assertThat(fsckViolations(tableName)).as("fsck of %s", tableName).isEmpty();
     }
 
     private void assertRows(String tableName, String... expected)
     {
-        List<String> sorted = List.of(expected).stream().sorted().toList();
-        // an updated row is +U in the files, as Paimon's own UPDATE writes it; rows are compared by their values
-        List<String> paimonRows = PaimonJavaCatalog.readRows(table(tableName)).stream()
-                .map(row -> row.replaceFirst("^\\+U\\(", "+I("))
-                .sorted()
-                .toList();
-        assertThat(paimonRows).as("Paimon Java reads %s", tableName).isEqualTo(sorted);
-        List<String> trinoRows = computeActual("SELECT * FROM " + tableName).getMaterializedRows().stream()
-                .map(TestDeletionVectorWrites::text)
-                .sorted()
-                .toList();
-        assertThat(trinoRows).as("Trino reads %s", tableName).isEqualTo(sorted);
+        assertRowsInPaimonJavaAndTrino(tableName, List.of(expected));
     }
 
     /** The data files with a deletion vector in the latest snapshot, as Paimon Java finds them. */
@@ -256,11 +237,6 @@ final class TestDeletionVectorWrites
         return index.scan(DELETION_VECTORS_INDEX).stream()
                 .mapToLong(entry -> index.readAllDeletionVectors(entry).size())
                 .sum();
-    }
-
-    private static String text(MaterializedRow row)
-    {
-        return "+I(" + String.join(", ", row.getFields().stream().map(Objects::toString).toList()) + ")";
     }
 
     private Table table(String name)

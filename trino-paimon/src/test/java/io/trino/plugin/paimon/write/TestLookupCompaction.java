@@ -13,16 +13,12 @@
  */
 package io.trino.plugin.paimon.write;
 
-import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystemFactory;
-import io.trino.filesystem.local.LocalFileSystem;
 import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
 import io.trino.plugin.paimon.testing.FaultFs;
 import io.trino.plugin.paimon.testing.FaultFs.Hang;
 import io.trino.plugin.paimon.testing.FaultFs.Operation;
-import io.trino.plugin.paimon.testing.Fsck;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
-import io.trino.testing.MaterializedRow;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.deletionvectors.DeletionVector;
@@ -40,7 +36,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -170,7 +165,7 @@ final class TestLookupCompaction
         PaimonJavaCatalog.write(paimonTable(table), List.of(GenericRow.of(4, s("P")), GenericRow.of(7, s("Q"))));
         expected.set(expected.indexOf("+I(4, d)"), "+I(4, P)");
         expected.set(expected.indexOf("+I(7, a)"), "+I(7, Q)");
-        assertRows(table, expected);
+        assertRowsInPaimonJavaAndTrino(table, expected);
         assertThat(deletedRows(table).get(top)).isEqualTo(6L);
         assertUpdate("INSERT INTO %s VALUES (7, 'R'), (8, 'S')".formatted(table), 2);
         expected.set(expected.indexOf("+I(7, Q)"), "+I(7, R)");
@@ -200,10 +195,10 @@ final class TestLookupCompaction
 
         PaimonJavaCatalog.write(paimonTable("partial"), List.of(GenericRow.of(5, s("p"), null)));
         expected.set(4, "+I(5, p, 5)");
-        assertRows("partial", expected);
+        assertRowsInPaimonJavaAndTrino("partial", expected);
         assertUpdate("INSERT INTO partial VALUES (5, NULL, 50)", 1);
         expected.set(4, "+I(5, p, 50)");
-        assertRows("partial", expected);
+        assertRowsInPaimonJavaAndTrino("partial", expected);
         assertThat(names("partial", 5)).containsExactly(top);
         assertIntact("partial");
     }
@@ -229,7 +224,7 @@ final class TestLookupCompaction
 
         PaimonJavaCatalog.write(paimonTable("aggregation"), List.of(GenericRow.of(3, 1000L)));
         expected.set(2, "+I(3, 1103)");
-        assertRows("aggregation", expected);
+        assertRowsInPaimonJavaAndTrino("aggregation", expected);
         assertIntact("aggregation");
     }
 
@@ -243,17 +238,17 @@ final class TestLookupCompaction
         // 2 and 3 exist: only 9001 is written, the top file is left as it is, and no deletion vector is needed
         assertUpdate("INSERT INTO first_row VALUES (2, 'B'), (3, 'C'), (9001, 'n')", 3);
         expected.add("+I(9001, n)");
-        assertRows("first_row", expected);
+        assertRowsInPaimonJavaAndTrino("first_row", expected);
         assertThat(names("first_row", 5)).containsExactly(top);
         assertThat(computeActual("SELECT sum(record_count) FROM \"first_row$files\" WHERE level BETWEEN 1 AND 4").getOnlyValue()).isEqualTo(1L);
         assertThat(computeActual("SELECT count(*) FROM \"first_row$files\" WHERE level = 0").getOnlyValue()).isEqualTo(0L);
 
         assertUpdate("INSERT INTO first_row VALUES (9001, 'N'), (9002, 'm')", 2);
         expected.add("+I(9002, m)");
-        assertRows("first_row", expected);
+        assertRowsInPaimonJavaAndTrino("first_row", expected);
         PaimonJavaCatalog.write(paimonTable("first_row"), List.of(GenericRow.of(9002, s("M")), GenericRow.of(9003, s("o"))));
         expected.add("+I(9003, o)");
-        assertRows("first_row", expected);
+        assertRowsInPaimonJavaAndTrino("first_row", expected);
         assertThat(names("first_row", 5)).containsExactly(top);
         assertThat(deletedRows("first_row")).isEmpty();
         assertIntact("first_row");
@@ -293,14 +288,14 @@ final class TestLookupCompaction
         expected.set(2, "+I(3, P)");
         expected.add("+I(9001, n)");
         expected.add("+I(9002, q)");
-        assertRows("dedup_race", expected);
+        assertRowsInPaimonJavaAndTrino("dedup_race", expected);
         assertIntact("dedup_race");
     }
 
     /** Both readers see the rows, no level-0 file is left, the top file is live and has the vector counted by hand. */
     private void assertState(String table, String top, long deletedInTop, List<String> expected)
     {
-        assertRows(table, expected);
+        assertRowsInPaimonJavaAndTrino(table, expected);
         assertThat(computeActual("SELECT count(*) FROM \"%s$files\" WHERE level = 0".formatted(table)).getOnlyValue())
                 .as("level-0 files of %s", table)
                 .isEqualTo(0L);
@@ -308,27 +303,9 @@ final class TestLookupCompaction
         assertThat(deletedRows(table).get(top)).as("rows of %s deleted in its top file", table).isEqualTo(deletedInTop);
     }
 
-    private void assertRows(String table, List<String> expected)
-    {
-        List<String> sorted = expected.stream().sorted().toList();
-        List<String> paimonRows = PaimonJavaCatalog.readRows(paimonTable(table)).stream()
-                .map(row -> row.replaceFirst("^\\+U\\(", "+I("))
-                .sorted()
-                .toList();
-        assertThat(paimonRows).as("Paimon Java reads %s", table).isEqualTo(sorted);
-        List<String> trinoRows = computeActual("SELECT * FROM " + table).getMaterializedRows().stream()
-                .map(TestLookupCompaction::text)
-                .sorted()
-                .toList();
-        assertThat(trinoRows).as("Trino reads %s", table).isEqualTo(sorted);
-    }
-
     private void assertIntact(String table)
     {
-        Table paimonTable = paimonTable(table);
-        List<String> violations = new ArrayList<>(Fsck.check(new LocalFileSystem(root()), Location.of("local:///warehouse/%s.db/%s".formatted(DATABASE, table)), paimonTable));
-        violations.addAll(Fsck.paimonJavaDifferences(getQueryRunner(), table, paimonTable));
-        assertThat(violations).as("fsck of %s", table).isEmpty();
+        assertThat(fsckViolations(table)).as("fsck of %s", table).isEmpty();
     }
 
     private String topFile(String table)
@@ -362,11 +339,6 @@ final class TestLookupCompaction
     private static List<String> rows(IntFunction<String> row)
     {
         return new ArrayList<>(IntStream.rangeClosed(1, ROWS).mapToObj(row).toList());
-    }
-
-    private static String text(MaterializedRow row)
-    {
-        return "+I(" + String.join(", ", row.getFields().stream().map(Objects::toString).toList()) + ")";
     }
 
     private Table paimonTable(String name)
