@@ -258,7 +258,7 @@ final class RestClient
         }
     }
 
-    private static Map<String, String> stringMap(JsonNode node)
+    static Map<String, String> stringMap(JsonNode node)
     {
         ImmutableMap.Builder<String, String> map = ImmutableMap.builder();
         if (node.isObject()) {

@@ -1,0 +1,141 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.trino.plugin.paimon.catalog.rest;
+
+import com.google.common.collect.ImmutableMap;
+import io.trino.plugin.paimon.catalog.rest.RestDataTokens.RestDataToken;
+import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
+import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.connector.TableNotFoundException;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.rest.RESTCatalogServer;
+import org.apache.paimon.rest.RESTToken;
+import org.apache.paimon.rest.auth.BearTokenAuthProvider;
+import org.apache.paimon.rest.responses.ConfigResponse;
+import org.apache.paimon.schema.Schema;
+import org.apache.paimon.types.DataTypes;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS;
+
+/** Data tokens from Paimon's own REST catalog server ({@code RESTCatalogServer} of Paimon 1.4.2), kept until near expiry. */
+@TestInstance(PER_CLASS)
+final class TestRestDataTokens
+{
+    private static final String WAREHOUSE = "token_warehouse";
+    private static final String TOKEN = "the-bearer-token";
+    private static final String DATABASE = "token_db";
+    private static final long HOUR = 3_600_000L;
+
+    private Path root;
+    private RESTCatalogServer server;
+    private PaimonJavaCatalog paimon;
+
+    @BeforeAll
+    void setUp()
+            throws Exception
+    {
+        root = Files.createTempDirectory("rest-data-tokens");
+        ConfigResponse config = new ConfigResponse(ImmutableMap.of("prefix", "paimon-test"), ImmutableMap.of("data-token.enabled", "true"));
+        server = new RESTCatalogServer("file://" + root.resolve("data"), new BearTokenAuthProvider(TOKEN), config, WAREHOUSE);
+        server.start();
+        paimon = PaimonJavaCatalog.onRest(server.getUrl(), WAREHOUSE, TOKEN);
+        paimon.createDatabase(DATABASE);
+        paimon.createTable(DATABASE, "orders", Schema.newBuilder()
+                .column("id", DataTypes.INT().notNull())
+                .primaryKey("id")
+                .build());
+    }
+
+    @AfterAll
+    void tearDown()
+            throws Exception
+    {
+        if (paimon != null) {
+            paimon.close();
+        }
+        if (server != null) {
+            server.shutdown();
+        }
+        if (root != null) {
+            try (Stream<Path> files = Files.walk(root)) {
+                files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            }
+        }
+    }
+
+    @Test
+    void enabledWhenTheServersConfigurationSaysSo()
+    {
+        assertThat(tokens(new AtomicLong()).enabled()).isTrue();
+    }
+
+    @Test
+    void tokenIsTheServersAndKeptUntilFewerThanTheMarginRemain()
+    {
+        AtomicLong now = new AtomicLong(System.currentTimeMillis());
+        Identifier orders = Identifier.create(DATABASE, "orders");
+        server.setDataToken(orders, new RESTToken(ImmutableMap.of("s3.access-key", "first-key", "s3.secret-key", "first-secret"), now.get() + 2 * HOUR));
+        RestDataTokens tokens = tokens(now);
+        SchemaTableName table = new SchemaTableName(DATABASE, "orders");
+
+        RestDataToken first = tokens.token(table);
+        assertThat(first.options()).containsExactlyInAnyOrderEntriesOf(Map.of("s3.access-key", "first-key", "s3.secret-key", "first-secret"));
+        assertThat(first.expiresAtMillis()).isEqualTo(now.get() + 2 * HOUR);
+
+        // the server vends another token; the kept one still has more than the margin (one hour) left
+        server.setDataToken(orders, new RESTToken(ImmutableMap.of("s3.access-key", "second-key", "s3.secret-key", "second-secret"), now.get() + 3 * HOUR));
+        now.addAndGet(HOUR / 2);
+        assertThat(tokens.token(table)).isEqualTo(first);
+
+        // fewer than the margin remain: the server is asked again
+        now.addAndGet(HOUR / 2 + 1);
+        assertThat(tokens.token(table).options()).containsEntry("s3.access-key", "second-key");
+
+        // a token the storage refused is forgotten, so the next use asks the server
+        server.setDataToken(orders, new RESTToken(ImmutableMap.of("s3.access-key", "third-key"), now.get() + 3 * HOUR));
+        tokens.invalidate(table);
+        assertThat(tokens.token(table).options()).containsExactly(Map.entry("s3.access-key", "third-key"));
+    }
+
+    @Test
+    void tokenOfAnUnknownTableNamesTheTable()
+    {
+        assertThatThrownBy(() -> tokens(new AtomicLong()).token(new SchemaTableName(DATABASE, "missing")))
+                .isInstanceOf(TableNotFoundException.class)
+                .hasMessageContaining("token_db.missing");
+    }
+
+    private RestDataTokens tokens(AtomicLong now)
+    {
+        RestCatalogConfig config = new RestCatalogConfig()
+                .setUri(URI.create(server.getUrl()))
+                .setWarehouse(WAREHOUSE)
+                .setToken(TOKEN);
+        return new RestDataTokens(new RestClient("rest_tokens", config, Map.of()), RestDataTokens.DEFAULT_REFRESH_MARGIN_MILLIS, now::get);
+    }
+}
