@@ -14,18 +14,27 @@
 package io.trino.plugin.paimon.catalog.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
 import io.trino.plugin.paimon.catalog.rest.RestClient.Response;
+import io.trino.spi.TrinoException;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.TableNotFoundException;
+import io.trino.spi.security.ConnectorIdentity;
 
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.LongSupplier;
+import java.util.stream.Stream;
 
 import static com.google.common.base.Preconditions.checkArgument;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_CATALOG_ERROR;
 import static java.util.Objects.requireNonNull;
+import static java.util.stream.Collectors.joining;
 
 /**
  * The data tokens (vended storage credentials) a REST catalog server gives per table ({@code GET …/tables/{table}/token},
@@ -37,6 +46,10 @@ final class RestDataTokens
     /** Paimon's client option that makes table files be opened with the table's data token. */
     static final String DATA_TOKEN_ENABLED = "data-token.enabled";
     static final long DEFAULT_REFRESH_MARGIN_MILLIS = 3_600_000L;
+    // the extra credentials of an identity that Trino's S3 file system uses in place of its configured keys (S3Context.withCredentials)
+    static final String S3_ACCESS_KEY_CREDENTIAL = "internal$s3_aws_access_key";
+    static final String S3_SECRET_KEY_CREDENTIAL = "internal$s3_aws_secret_key";
+    static final String S3_SESSION_TOKEN_CREDENTIAL = "internal$s3_aws_session_token";
 
     private final RestClient client;
     private final long refreshMarginMillis;
@@ -95,9 +108,58 @@ final class RestDataTokens
     /** A table's file-system options from the server, valid until {@code expiresAtMillis} (epoch milliseconds). */
     record RestDataToken(Map<String, String> options, long expiresAtMillis)
     {
+        // Paimon's S3 file IO reads its options under these prefixes, each standing for Hadoop's "fs.s3a."
+        private static final List<String> S3_PREFIXES = ImmutableList.of("s3.", "s3a.", "fs.s3a.");
+
         RestDataToken
         {
             options = ImmutableMap.copyOf(options);
+        }
+
+        /**
+         * The identity whose files are opened with the token's S3 credentials: the token's access key, secret key
+         * and session token (Paimon's {@code s3.access-key}, {@code fs.s3a.access.key} and the like) as the extra
+         * credentials Trino's S3 file system uses in place of its configured ones, as Trino's Iceberg connector
+         * passes vended credentials. A token without S3 credentials leaves the identity as it is.
+         */
+        ConnectorIdentity applyTo(ConnectorIdentity identity, SchemaTableName table)
+        {
+            Optional<String> accessKey = s3Option("access-key", "access.key");
+            Optional<String> secretKey = s3Option("secret-key", "secret.key");
+            Optional<String> sessionToken = s3Option("session.token");
+            if (accessKey.isEmpty() && secretKey.isEmpty() && sessionToken.isEmpty()) {
+                return identity;
+            }
+            if (accessKey.isEmpty() || secretKey.isEmpty() || sessionToken.isEmpty()) {
+                throw new TrinoException(PAIMON_CATALOG_ERROR, "The data token of table '%s' must carry an S3 access key, secret key and session token together; it has %s".formatted(
+                        table, Stream.of(accessKey.map(_ -> "the access key"), secretKey.map(_ -> "the secret key"), sessionToken.map(_ -> "the session token"))
+                                .flatMap(Optional::stream)
+                                .collect(joining(" and "))));
+            }
+            Map<String, String> credentials = new HashMap<>(identity.getExtraCredentials());
+            credentials.put(S3_ACCESS_KEY_CREDENTIAL, accessKey.get());
+            credentials.put(S3_SECRET_KEY_CREDENTIAL, secretKey.get());
+            credentials.put(S3_SESSION_TOKEN_CREDENTIAL, sessionToken.get());
+            return ConnectorIdentity.forUser(identity.getUser())
+                    .withGroups(identity.getGroups())
+                    .withPrincipal(identity.getPrincipal())
+                    .withEnabledSystemRoles(identity.getEnabledSystemRoles())
+                    .withConnectorRole(identity.getConnectorRole())
+                    .withExtraCredentials(credentials)
+                    .build();
+        }
+
+        private Optional<String> s3Option(String... names)
+        {
+            for (String prefix : S3_PREFIXES) {
+                for (String name : names) {
+                    String value = options.get(prefix + name);
+                    if (value != null) {
+                        return Optional.of(value);
+                    }
+                }
+            }
+            return Optional.empty();
         }
     }
 }

@@ -14,10 +14,13 @@
 package io.trino.plugin.paimon.catalog.rest;
 
 import com.google.common.collect.ImmutableMap;
+import com.google.common.collect.ImmutableSet;
 import io.trino.plugin.paimon.catalog.rest.RestDataTokens.RestDataToken;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
+import io.trino.spi.TrinoException;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.TableNotFoundException;
+import io.trino.spi.security.ConnectorIdentity;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.rest.RESTCatalogServer;
 import org.apache.paimon.rest.RESTToken;
@@ -34,6 +37,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
@@ -128,6 +132,37 @@ final class TestRestDataTokens
         assertThatThrownBy(() -> tokens(new AtomicLong()).token(new SchemaTableName(DATABASE, "missing")))
                 .isInstanceOf(TableNotFoundException.class)
                 .hasMessageContaining("token_db.missing");
+    }
+
+    @Test
+    void s3KeysOfTheTokenBecomeTheIdentitysS3Credentials()
+    {
+        SchemaTableName table = new SchemaTableName(DATABASE, "orders");
+        ConnectorIdentity user = ConnectorIdentity.forUser("alice")
+                .withGroups(ImmutableSet.of("analysts"))
+                .withExtraCredentials(ImmutableMap.of("other", "kept"))
+                .build();
+
+        // Paimon's spellings: "s3." with dashes, and Hadoop's "fs.s3a." with dots
+        for (Map<String, String> options : List.of(
+                Map.of("s3.access-key", "ak", "s3.secret-key", "sk", "s3.session.token", "st", "s3.endpoint", "http://ignored"),
+                Map.of("fs.s3a.access.key", "ak", "fs.s3a.secret.key", "sk", "fs.s3a.session.token", "st"))) {
+            ConnectorIdentity identity = new RestDataToken(options, 0).applyTo(user, table);
+            assertThat(identity.getUser()).isEqualTo("alice");
+            assertThat(identity.getGroups()).containsExactly("analysts");
+            assertThat(identity.getExtraCredentials()).containsExactlyInAnyOrderEntriesOf(Map.of(
+                    "other", "kept",
+                    "internal$s3_aws_access_key", "ak",
+                    "internal$s3_aws_secret_key", "sk",
+                    "internal$s3_aws_session_token", "st"));
+        }
+
+        // a token for another file system leaves the identity alone
+        assertThat(new RestDataToken(Map.of("fs.oss.accessKeyId", "ak"), 0).applyTo(user, table)).isSameAs(user);
+
+        assertThatThrownBy(() -> new RestDataToken(Map.of("s3.access-key", "ak", "s3.secret-key", "sk"), 0).applyTo(user, table))
+                .isInstanceOf(TrinoException.class)
+                .hasMessage("The data token of table 'token_db.orders' must carry an S3 access key, secret key and session token together; it has the access key and the secret key");
     }
 
     private RestDataTokens tokens(AtomicLong now)
