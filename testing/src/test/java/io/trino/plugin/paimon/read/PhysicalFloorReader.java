@@ -64,7 +64,7 @@ public final class PhysicalFloorReader
                     .map(this::readColumn)
                     .toList();
             List<ReadColumn> valueColumns = schema.fields().stream().map(this::readColumn).toList();
-            try (DataFilePageReader reader = DataFilePageReader.open(fileSystem, file, schema, keyColumns, true, valueColumns, RowGroupDomains.NONE, ParquetReaderOptions.defaultOptions())) {
+            try (DataFilePageReader reader = DataFilePageReader.open(fileSystem, file, schema, keyColumns, true, valueColumns, RowGroupDomains.NONE, ParquetReaderOptions.defaultOptions(), ParquetFooterReader.UNCACHED)) {
                 Page page;
                 while ((page = reader.nextPage()) != null) {
                     records += page.getPositionCount();
