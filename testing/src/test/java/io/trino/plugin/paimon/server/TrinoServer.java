@@ -26,7 +26,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,13 +51,16 @@ public final class TrinoServer
     private final Process process;
     private final int port;
     private final Path logFile;
+    // a worker (--worker-of) takes no queries: only a coordinator is asked for its active nodes
+    private final boolean coordinator;
     private final List<String> launcherOutput = new ArrayList<>();
 
-    private TrinoServer(Process process, int port, Path logFile)
+    private TrinoServer(Process process, int port, Path logFile, boolean coordinator)
     {
         this.process = requireNonNull(process, "process is null");
         this.port = port;
         this.logFile = requireNonNull(logFile, "logFile is null");
+        this.coordinator = coordinator;
     }
 
     /**
@@ -83,7 +88,7 @@ public final class TrinoServer
         command.addAll(roleArguments);
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().put("JAVA_HOME", System.getProperty("java.home.for.server", System.getProperty("java.home")));
-        return new TrinoServer(builder.start(), port, repositoryRoot.resolve("testing/target/trino-run-" + port + "/server.log"));
+        return new TrinoServer(builder.start(), port, repositoryRoot.resolve("testing/target/trino-run-" + port + "/server.log"), !roleArguments.contains("--worker-of"));
     }
 
     int port()
@@ -168,6 +173,37 @@ public final class TrinoServer
         });
         drainer.setDaemon(true);
         drainer.start();
+        if (coordinator) {
+            awaitActiveNode(deadline);
+        }
+    }
+
+    // "SERVER STARTED" comes before the node announces itself; a query scheduled meanwhile fails with "No nodes
+    // available", and the scheduler keeps that empty node map for seconds, so wait until the node is listed active
+    private void awaitActiveNode(long deadline)
+            throws IOException
+    {
+        SQLException last = null;
+        while (System.nanoTime() < deadline) {
+            try (Connection connection = connect();
+                    Statement statement = connection.createStatement();
+                    ResultSet nodes = statement.executeQuery("SELECT count(*) FROM system.runtime.nodes WHERE state = 'active'")) {
+                if (nodes.next() && nodes.getLong(1) > 0) {
+                    return;
+                }
+            }
+            catch (SQLException e) {
+                last = e;
+            }
+            try {
+                Thread.sleep(500);
+            }
+            catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException(e);
+            }
+        }
+        throw new AssertionError("Trino listed no active node in time", last);
     }
 
     /** SIGKILL to the server and the launcher, as a crash of the machine would stop them; returns once they are gone. */
