@@ -41,6 +41,7 @@ import io.trino.plugin.paimon.procedure.TableExecutePageSourceProvider;
 import io.trino.plugin.paimon.procedure.TableExecuteSplitManager;
 import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
 import io.trino.plugin.paimon.read.PaimonSplitManager;
+import io.trino.plugin.paimon.table.TableFileSystemFactory;
 import io.trino.plugin.paimon.write.PaimonNodePartitioningProvider;
 import io.trino.plugin.paimon.write.PaimonPageSinkProvider;
 import io.trino.plugin.paimon.write.SortedRunMerger;
@@ -103,5 +104,13 @@ public class PaimonModule
     public static MetadataCache metadataCache(PaimonConfig config)
     {
         return new MetadataCache(config.getMetadataCacheMaxSize().toBytes(), config.getMetadataCacheTtl().toJavaTime());
+    }
+
+    // reads, writes and compactions open a table's files as its catalog says (a REST server may vend credentials per table)
+    @Provides
+    @Singleton
+    public static TableFileSystemFactory tableFileSystems(PaimonCatalog catalog)
+    {
+        return catalog::fileSystem;
     }
 }

@@ -35,6 +35,7 @@ import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
 import io.trino.plugin.paimon.read.PaimonSplit;
 import io.trino.plugin.paimon.read.PaimonSplitManager;
 import io.trino.plugin.paimon.read.PhysicalFloorReader;
+import io.trino.plugin.paimon.table.TableFileSystemFactory;
 import io.trino.plugin.paimon.table.TypeMapping;
 import io.trino.plugin.paimon.write.WriteFragment;
 import io.trino.spi.Page;
@@ -92,11 +93,12 @@ final class SingleBucketReads
     {
         TrinoFileSystemFactory fileSystemFactory = new LocalFileSystemFactory(localRoot);
         this.catalog = new FileSystemCatalog(fileSystemFactory, Location.of("local:///" + WAREHOUSE_DIRECTORY));
-        this.splitManager = new PaimonSplitManager(fileSystemFactory, MetadataCache.DISABLED);
-        this.pageSourceProvider = new PaimonPageSourceProvider(fileSystemFactory, TESTING_TYPE_MANAGER);
+        TableFileSystemFactory tableFileSystems = TableFileSystemFactory.sharedBy(fileSystemFactory);
+        this.splitManager = new PaimonSplitManager(tableFileSystems, MetadataCache.DISABLED);
+        this.pageSourceProvider = new PaimonPageSourceProvider(tableFileSystems, TESTING_TYPE_MANAGER);
         // reads only: the compactions a write would run are never reached
-        BucketCompactor compactor = new BucketCompactor(fileSystemFactory, pageSourceProvider, TESTING_TYPE_MANAGER);
-        this.compactions = new Compactions(compactor, new LookupCompactor(fileSystemFactory, pageSourceProvider, compactor));
+        BucketCompactor compactor = new BucketCompactor(tableFileSystems, pageSourceProvider, TESTING_TYPE_MANAGER);
+        this.compactions = new Compactions(compactor, new LookupCompactor(tableFileSystems, pageSourceProvider, compactor));
     }
 
     Table table(String database, String name)

@@ -24,6 +24,7 @@ import io.trino.plugin.paimon.format.schema.SchemaFiles;
 import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.table.PaimonTable;
+import io.trino.plugin.paimon.table.TableFileSystemFactory;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.SchemaNotFoundException;
@@ -59,6 +60,7 @@ public class FileSystemCatalog
     private static final String DATABASE_MARKER = ".paimon-database";
 
     private final TrinoFileSystemFactory fileSystemFactory;
+    private final TableFileSystemFactory tableFileSystems;
     private final Location warehouse;
     private final MetadataCache metadataCache;
 
@@ -75,7 +77,17 @@ public class FileSystemCatalog
 
     public FileSystemCatalog(TrinoFileSystemFactory fileSystemFactory, Location warehouse, MetadataCache metadataCache)
     {
+        this(fileSystemFactory, TableFileSystemFactory.sharedBy(fileSystemFactory), warehouse, metadataCache);
+    }
+
+    /**
+     * @param fileSystemFactory opens the warehouse's folders (databases, table listings)
+     * @param tableFileSystems opens the files under a table's folder
+     */
+    public FileSystemCatalog(TrinoFileSystemFactory fileSystemFactory, TableFileSystemFactory tableFileSystems, Location warehouse, MetadataCache metadataCache)
+    {
         this.fileSystemFactory = requireNonNull(fileSystemFactory, "fileSystemFactory is null");
+        this.tableFileSystems = requireNonNull(tableFileSystems, "tableFileSystems is null");
         this.warehouse = requireNonNull(warehouse, "warehouse is null");
         this.metadataCache = requireNonNull(metadataCache, "metadataCache is null");
     }
@@ -276,7 +288,7 @@ public class FileSystemCatalog
      */
     public Optional<PaimonTable> loadTableAt(ConnectorSession session, SchemaTableName tableName, Location location, Optional<String> branch)
     {
-        Optional<TableSchema> schema = new SchemaFiles(fileSystem(session), PaimonTable.branchLocation(location, branch), metadataCache).latestSchema();
+        Optional<TableSchema> schema = new SchemaFiles(fileSystem(session, tableName), PaimonTable.branchLocation(location, branch), metadataCache).latestSchema();
         return schema.map(tableSchema -> new PaimonTable(tableName, location, branch, tableSchema));
     }
 
@@ -284,7 +296,7 @@ public class FileSystemCatalog
     @Override
     public List<String> listBranches(ConnectorSession session, PaimonTable table)
     {
-        return listDirectoryNames(fileSystem(session), table.location().appendPath(PaimonTable.BRANCH_DIRECTORY)).stream()
+        return listDirectoryNames(fileSystem(session, table.name()), table.location().appendPath(PaimonTable.BRANCH_DIRECTORY)).stream()
                 .filter(name -> name.startsWith(PaimonTable.BRANCH_FOLDER_PREFIX) && name.length() > PaimonTable.BRANCH_FOLDER_PREFIX.length())
                 .map(name -> name.substring(PaimonTable.BRANCH_FOLDER_PREFIX.length()))
                 .sorted()
@@ -299,7 +311,7 @@ public class FileSystemCatalog
     @Override
     public PaimonTable loadSchemaVersion(ConnectorSession session, PaimonTable table, long schemaId)
     {
-        return new PaimonTable(table.name(), table.location(), table.branch(), new SchemaFiles(fileSystem(session), table.metadataLocation(), metadataCache).readSchema(schemaId));
+        return new PaimonTable(table.name(), table.location(), table.branch(), new SchemaFiles(fileSystem(session, table.name()), table.metadataLocation(), metadataCache).readSchema(schemaId));
     }
 
     /**
@@ -318,17 +330,17 @@ public class FileSystemCatalog
         if (!databaseExists(session, tableName.getSchemaName())) {
             throw new SchemaNotFoundException(tableName.getSchemaName());
         }
-        return createTableAt(session, location, schema);
+        return createTableAt(session, tableName, location, schema);
     }
 
     /**
      * Writes a new table's first schema file at {@code location} exclusively, for every catalog that keeps tables in
      * folders: false when a table is there already.
      */
-    public boolean createTableAt(ConnectorSession session, Location location, TableSchema schema)
+    public boolean createTableAt(ConnectorSession session, SchemaTableName tableName, Location location, TableSchema schema)
     {
         checkArgument(schema.id() == 0, "a new table's schema has id 0: %s", schema.id());
-        SchemaFiles schemaFiles = new SchemaFiles(fileSystem(session), location);
+        SchemaFiles schemaFiles = new SchemaFiles(fileSystem(session, tableName), location);
         if (!schemaFiles.listSchemaIds().isEmpty()) {
             return false;
         }
@@ -338,13 +350,13 @@ public class FileSystemCatalog
     @Override
     public boolean commitSchema(ConnectorSession session, PaimonTable table, TableSchema next)
     {
-        return new SchemaFiles(fileSystem(session), table.location()).createSchema(next);
+        return new SchemaFiles(fileSystem(session, table.name()), table.location()).createSchema(next);
     }
 
     @Override
     public SnapshotPublisher snapshotPublisher(ConnectorSession session, PaimonTable table)
     {
-        return new SnapshotFiles(fileSystem(session), table.metadataLocation())::commit;
+        return new SnapshotFiles(fileSystem(session, table.name()), table.metadataLocation())::commit;
     }
 
     /**
@@ -386,8 +398,9 @@ public class FileSystemCatalog
     @Override
     public void checkCommitsAreExclusive(ConnectorSession session, PaimonTable table)
     {
-        Location schemaFile = new SchemaFiles(fileSystem(session), table.location()).schemaLocation(table.schema().id());
-        MetadataFiles.checkExclusiveCreate(fileSystem(session), schemaFile);
+        TrinoFileSystem fileSystem = fileSystem(session, table.name());
+        Location schemaFile = new SchemaFiles(fileSystem, table.location()).schemaLocation(table.schema().id());
+        MetadataFiles.checkExclusiveCreate(fileSystem, schemaFile);
     }
 
     /** Removes the table's folder with everything in it: schemas, snapshots, manifests, data files. */
@@ -396,7 +409,7 @@ public class FileSystemCatalog
     {
         Location location = tableLocation(tableName);
         try {
-            fileSystem(session).deleteDirectory(location);
+            fileSystem(session, tableName).deleteDirectory(location);
         }
         catch (IOException e) {
             throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to delete table folder " + location, e);
@@ -411,6 +424,12 @@ public class FileSystemCatalog
     public TrinoFileSystem fileSystem(ConnectorSession session)
     {
         return fileSystemFactory.create(session);
+    }
+
+    @Override
+    public TrinoFileSystem fileSystem(ConnectorSession session, SchemaTableName table)
+    {
+        return tableFileSystems.create(session, table);
     }
 
     private static List<String> listDirectoryNames(TrinoFileSystem fileSystem, Location location)

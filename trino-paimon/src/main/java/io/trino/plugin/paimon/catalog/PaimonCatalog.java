@@ -46,7 +46,14 @@ public interface PaimonCatalog
      */
     void flushMetadataCache(Optional<String> schemaName, Optional<String> tableName);
 
+    /** The file system of the catalog's folders; a table's own files are opened with {@link #fileSystem(ConnectorSession, SchemaTableName)}. */
     TrinoFileSystem fileSystem(ConnectorSession session);
+
+    /**
+     * The file system that opens the files under the table's folder: with the storage credentials the catalog
+     * vends for the table where it does (a REST server's data tokens), else as {@link #fileSystem(ConnectorSession)}.
+     */
+    TrinoFileSystem fileSystem(ConnectorSession session, SchemaTableName table);
 
     /** Database names, sorted. */
     List<String> listDatabases(ConnectorSession session);

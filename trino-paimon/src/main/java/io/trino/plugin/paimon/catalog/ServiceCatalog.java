@@ -17,6 +17,7 @@ import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.format.MetadataCache;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.SchemaTableName;
 
 import java.util.List;
 
@@ -46,6 +47,12 @@ public abstract class ServiceCatalog
     public TrinoFileSystem fileSystem(ConnectorSession session)
     {
         return files.fileSystem(session);
+    }
+
+    @Override
+    public TrinoFileSystem fileSystem(ConnectorSession session, SchemaTableName table)
+    {
+        return files.fileSystem(session, table);
     }
 
     @Override

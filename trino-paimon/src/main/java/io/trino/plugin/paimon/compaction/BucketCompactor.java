@@ -16,7 +16,6 @@ package io.trino.plugin.paimon.compaction;
 import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
 import io.trino.filesystem.Location;
-import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.plugin.paimon.format.manifest.DataFileMeta;
 import io.trino.plugin.paimon.format.row.BinaryRow;
 import io.trino.plugin.paimon.format.schema.DataField;
@@ -26,6 +25,7 @@ import io.trino.plugin.paimon.read.DeletionVectorIndex;
 import io.trino.plugin.paimon.read.PaimonDataFile;
 import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
 import io.trino.plugin.paimon.table.PaimonTable;
+import io.trino.plugin.paimon.table.TableFileSystemFactory;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.plugin.paimon.table.TypeMapping;
 import io.trino.plugin.paimon.write.AppendCompactionWriter;
@@ -57,12 +57,12 @@ import static java.util.Objects.requireNonNull;
 public final class BucketCompactor
         implements SortedRunMerger
 {
-    private final TrinoFileSystemFactory fileSystemFactory;
+    private final TableFileSystemFactory fileSystemFactory;
     private final PaimonPageSourceProvider reader;
     private final TypeMapping typeMapping;
 
     @Inject
-    public BucketCompactor(TrinoFileSystemFactory fileSystemFactory, PaimonPageSourceProvider reader, TypeManager typeManager)
+    public BucketCompactor(TableFileSystemFactory fileSystemFactory, PaimonPageSourceProvider reader, TypeManager typeManager)
     {
         this.fileSystemFactory = requireNonNull(fileSystemFactory, "fileSystemFactory is null");
         this.reader = requireNonNull(reader, "reader is null");
@@ -88,7 +88,7 @@ public final class BucketCompactor
         List<PaimonDataFile> files = runs.stream()
                 .map(file -> PaimonDataFile.of(file, bucketDirectory.appendPath(file.fileName()), Optional.empty()))
                 .toList();
-        CompactedRunWriter writer = new CompactedRunWriter(fileSystemFactory.create(session), table, typeMapping, bucketDirectory, 0, DataFileMeta.FILE_SOURCE_APPEND);
+        CompactedRunWriter writer = new CompactedRunWriter(fileSystemFactory.create(session, table.name()), table, typeMapping, bucketDirectory, 0, DataFileMeta.FILE_SOURCE_APPEND);
         return write(reader.createCompactionReader(session, table, files, false), writer, UnaryOperator.identity());
     }
 
@@ -171,7 +171,7 @@ public final class BucketCompactor
                 .toArray();
         CompactionChangelog changelog = new CompactionChangelog(producer, keyTypes, columns.stream().map(typeMapping::toTrinoType).toList(), table.options().changelogRowDeduplicate(), comparedColumns);
 
-        CompactedRunWriter writer = new CompactedRunWriter(fileSystemFactory.create(session), table, typeMapping, bucketDirectory, outputLevel);
+        CompactedRunWriter writer = new CompactedRunWriter(fileSystemFactory.create(session, table.name()), table, typeMapping, bucketDirectory, outputLevel);
         try (merged; before; triggers) {
             changelog.compact(merged::nextPage, filter, dropRetracts, before::nextPage, triggers::nextPage, writer::write, writer::writeChangelog);
             return new CompactionOutput(writer.finish(), writer.finishChangelog());
@@ -190,7 +190,7 @@ public final class BucketCompactor
     public List<DataFileMeta> compactAppend(ConnectorSession session, PaimonTable table, BinaryRow partition, int bucket, Location bucketDirectory, List<PaimonDataFile> files)
     {
         long firstSequenceNumber = files.stream().mapToLong(PaimonDataFile::minSequenceNumber).min().orElse(0);
-        AppendCompactionWriter writer = new AppendCompactionWriter(fileSystemFactory.create(session), table, typeMapping, partition, bucket, bucketDirectory, firstSequenceNumber);
+        AppendCompactionWriter writer = new AppendCompactionWriter(fileSystemFactory.create(session, table.name()), table, typeMapping, partition, bucket, bucketDirectory, firstSequenceNumber);
         try (ConnectorPageSource rows = reader.createAppendCompactionSource(session, table, files)) {
             while (!rows.isFinished()) {
                 SourcePage page = rows.getNextSourcePage();
@@ -238,7 +238,7 @@ public final class BucketCompactor
      */
     public List<DataFileMeta> write(ConnectorSession session, PaimonTable table, Location bucketDirectory, BucketCompactionReader records, int outputLevel, UnaryOperator<Page> filter)
     {
-        return write(records, new CompactedRunWriter(fileSystemFactory.create(session), table, typeMapping, bucketDirectory, outputLevel), filter);
+        return write(records, new CompactedRunWriter(fileSystemFactory.create(session, table.name()), table, typeMapping, bucketDirectory, outputLevel), filter);
     }
 
     private static List<DataFileMeta> write(BucketCompactionReader records, CompactedRunWriter writer, UnaryOperator<Page> filter)

@@ -17,7 +17,6 @@ import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
-import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.plugin.paimon.format.MetadataFileNames;
 import io.trino.plugin.paimon.format.index.DeletionVectorIndexFile;
 import io.trino.plugin.paimon.format.manifest.DataFileMeta;
@@ -31,6 +30,7 @@ import io.trino.plugin.paimon.read.PaimonDataFile;
 import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
 import io.trino.plugin.paimon.table.CompactionOptions;
 import io.trino.plugin.paimon.table.PaimonTable;
+import io.trino.plugin.paimon.table.TableFileSystemFactory;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.plugin.paimon.write.WrittenFile;
 import io.trino.spi.Page;
@@ -69,12 +69,12 @@ public final class LookupCompactor
 {
     static final long MAX_LOOKUP_RECORDS = 250_000;
 
-    private final TrinoFileSystemFactory fileSystemFactory;
+    private final TableFileSystemFactory fileSystemFactory;
     private final PaimonPageSourceProvider reader;
     private final BucketCompactor compactor;
 
     @Inject
-    public LookupCompactor(TrinoFileSystemFactory fileSystemFactory, PaimonPageSourceProvider reader, BucketCompactor compactor)
+    public LookupCompactor(TableFileSystemFactory fileSystemFactory, PaimonPageSourceProvider reader, BucketCompactor compactor)
     {
         this.fileSystemFactory = requireNonNull(fileSystemFactory, "fileSystemFactory is null");
         this.reader = requireNonNull(reader, "reader is null");
@@ -188,7 +188,7 @@ public final class LookupCompactor
             vectors = deletionVectors(session, table, partition, bucket, compacted, deletedByFile, deletionVectors, vectorIndex);
         }
         catch (RuntimeException e) {
-            TrinoFileSystem fileSystem = fileSystemFactory.create(session);
+            TrinoFileSystem fileSystem = fileSystemFactory.create(session, table.name());
             for (DataFileMeta file : ImmutableList.<DataFileMeta>builder().addAll(output).addAll(changelog).build()) {
                 try {
                     fileSystem.deleteFile(bucketDirectory.appendPath(file.fileName()));
@@ -240,7 +240,7 @@ public final class LookupCompactor
         if (newlyDeleted.isEmpty() && !dropsVectors) {
             return vectorIndex.map(DeletionVectorFile::of);
         }
-        TrinoFileSystem fileSystem = fileSystemFactory.create(session);
+        TrinoFileSystem fileSystem = fileSystemFactory.create(session, table.name());
         Map<String, RoaringBitmap> vectors = new HashMap<>();
         for (IndexManifestEntry.DeletionVectorRange range : ranges) {
             if (!compactedNames.contains(range.dataFileName())) {

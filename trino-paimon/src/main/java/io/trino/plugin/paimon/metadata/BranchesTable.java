@@ -62,7 +62,7 @@ public final class BranchesTable
     public RecordCursor cursor(ConnectorTransactionHandle transactionHandle, ConnectorSession session, TupleDomain<Integer> constraint)
     {
         InMemoryRecordSet.Builder rows = rows();
-        TrinoFileSystem fileSystem = catalog.fileSystem(session);
+        TrinoFileSystem fileSystem = catalog.fileSystem(session, table.name());
         for (String branch : catalog.listBranches(session, table)) {
             Location schemas = PaimonTable.branchLocation(table.location(), Optional.of(branch)).appendPath(SchemaFiles.SCHEMA_DIRECTORY);
             Optional<Long> created = oldestFileMillis(fileSystem, schemas);

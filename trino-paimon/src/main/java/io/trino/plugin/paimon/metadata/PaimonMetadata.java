@@ -402,7 +402,7 @@ public class PaimonMetadata
             return null;
         }
         PaimonTable table = latest.get();
-        TrinoFileSystem fileSystem = catalog.fileSystem(session);
+        TrinoFileSystem fileSystem = catalog.fileSystem(session, table.name());
         if (endVersion.isEmpty()) {
             return new PaimonTableHandle(table, new SnapshotFiles(fileSystem, table.metadataLocation()).latestSnapshotId()).withView(view);
         }
@@ -451,14 +451,14 @@ public class PaimonMetadata
     @Override
     public OptionalLong executeDelete(ConnectorSession session, ConnectorTableHandle handle)
     {
-        return PartitionDelete.execute(catalog.fileSystem(session), catalog.snapshotPublisher(session, ((PaimonTableHandle) handle).table()), (PaimonTableHandle) handle, session.getQueryId());
+        return PartitionDelete.execute(catalog.fileSystem(session, ((PaimonTableHandle) handle).schemaTableName()), catalog.snapshotPublisher(session, ((PaimonTableHandle) handle).table()), (PaimonTableHandle) handle, session.getQueryId());
     }
 
     @Override
     public void truncateTable(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
         writableTable(tableHandle);
-        PartitionDelete.execute(catalog.fileSystem(session), catalog.snapshotPublisher(session, ((PaimonTableHandle) tableHandle).table()), ((PaimonTableHandle) tableHandle).withConstraint(TupleDomain.all()), session.getQueryId());
+        PartitionDelete.execute(catalog.fileSystem(session, ((PaimonTableHandle) tableHandle).schemaTableName()), catalog.snapshotPublisher(session, ((PaimonTableHandle) tableHandle).table()), ((PaimonTableHandle) tableHandle).withConstraint(TupleDomain.all()), session.getQueryId());
     }
 
     /**
@@ -725,19 +725,19 @@ public class PaimonMetadata
         if (retriedWrites.remove(handle.commitIdentifier())) {
             // before the commit, so that a commit that fails (a conflict) leaves only its own files to remove
             List<ManifestEntry> committed = ImmutableList.<ManifestEntry>builder().addAll(files).addAll(changelogFiles).build();
-            int deleted = ExtraAttemptFiles.delete(catalog.fileSystem(session), handle.table(), handle.commitIdentifier(), committed, indexFiles);
+            int deleted = ExtraAttemptFiles.delete(catalog.fileSystem(session, handle.schemaTableName()), handle.table(), handle.commitIdentifier(), committed, indexFiles);
             if (deleted > 0) {
                 log.debug("Table %s: deleted %s files of discarded task attempts of query %s", handle.schemaTableName(), deleted, session.getQueryId());
             }
         }
         SnapshotPublisher publisher = catalog.snapshotPublisher(session, handle.table());
-        Optional<Snapshot> committed = new InsertCommit(catalog.fileSystem(session), publisher, handle, pageSources.createKeyLookup(session, handle.table())).commit(files, changelogFiles, indexFiles, session.getQueryId());
+        Optional<Snapshot> committed = new InsertCommit(catalog.fileSystem(session, handle.schemaTableName()), publisher, handle, pageSources.createKeyLookup(session, handle.table())).commit(files, changelogFiles, indexFiles, session.getQueryId());
         if (committed.isEmpty()) {
             return;
         }
         // as Paimon's commit callback: the partitions that received files, once the snapshot is published
         catalog.registerPartitions(session, handle.table(), files.stream().map(ManifestEntry::partition).distinct().collect(toImmutableList()));
-        compactions.compactCommittedWrite(session, catalog.fileSystem(session), publisher, handle, committed.get(), files);
+        compactions.compactCommittedWrite(session, catalog.fileSystem(session, handle.schemaTableName()), publisher, handle, committed.get(), files);
     }
 
     @Override
@@ -747,7 +747,7 @@ public class PaimonMetadata
         catalog.checkCommitsAreExclusive(session, source.table());
         BeginTableExecuteResult<ConnectorTableExecuteHandle, ConnectorTableHandle> begun = Optimize.begin((PaimonTableExecuteHandle) tableExecuteHandle, source);
         PaimonTableExecuteHandle execution = (PaimonTableExecuteHandle) begun.getTableExecuteHandle();
-        TrinoFileSystem fileSystem = catalog.fileSystem(session);
+        TrinoFileSystem fileSystem = catalog.fileSystem(session, source.table().name());
         Optimize.open(fileSystem, execution);
         uncommittedWork.put(execution.stagingLocation().orElseThrow(), () -> optimizeCommit.abandon(fileSystem, execution));
         return begun;
@@ -759,7 +759,7 @@ public class PaimonMetadata
         // from here on the commit removes what it wrote when it surely did not land, and nothing when it may have
         ((PaimonTableExecuteHandle) tableExecuteHandle).stagingLocation().ifPresent(uncommittedWork::remove);
         PaimonTableExecuteHandle executeHandle = (PaimonTableExecuteHandle) tableExecuteHandle;
-        optimizeCommit.finish(session, catalog.fileSystem(session), catalog.snapshotPublisher(session, executeHandle.table().orElseThrow()), executeHandle, splitSourceInfo);
+        optimizeCommit.finish(session, catalog.fileSystem(session, executeHandle.table().orElseThrow().name()), catalog.snapshotPublisher(session, executeHandle.table().orElseThrow()), executeHandle, splitSourceInfo);
     }
 
     /** UPDATE and DELETE reach the sinks as a delete of the old row (by its row id) and an insert of the new one. */
@@ -922,7 +922,7 @@ public class PaimonMetadata
         List<PaimonColumnHandle> columns = getColumnHandles(session, handle).values().stream()
                 .map(PaimonColumnHandle.class::cast)
                 .toList();
-        return TableStatisticsEstimate.estimate(catalog.fileSystem(session), catalog.metadataCache(), handle, columns);
+        return TableStatisticsEstimate.estimate(catalog.fileSystem(session, handle.schemaTableName()), catalog.metadataCache(), handle, columns);
     }
 
     @Override
@@ -941,7 +941,7 @@ public class PaimonMetadata
     @Override
     public void finishStatisticsCollection(ConnectorSession session, ConnectorTableHandle tableHandle, Collection<ComputedStatistics> computedStatistics)
     {
-        TableAnalyze.finish(catalog.fileSystem(session), catalog.snapshotPublisher(session, ((PaimonTableHandle) tableHandle).table()), (PaimonTableHandle) tableHandle, dataColumns(session, tableHandle), computedStatistics);
+        TableAnalyze.finish(catalog.fileSystem(session, ((PaimonTableHandle) tableHandle).schemaTableName()), catalog.snapshotPublisher(session, ((PaimonTableHandle) tableHandle).table()), (PaimonTableHandle) tableHandle, dataColumns(session, tableHandle), computedStatistics);
     }
 
     private Map<String, PaimonColumnHandle> dataColumns(ConnectorSession session, ConnectorTableHandle tableHandle)

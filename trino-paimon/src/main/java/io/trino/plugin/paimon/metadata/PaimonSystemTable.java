@@ -75,7 +75,7 @@ abstract class PaimonSystemTable
     protected RecordCursor fromCurrentSnapshot(ConnectorSession session, SnapshotRows reader)
     {
         InMemoryRecordSet.Builder rows = rows();
-        TrinoFileSystem fileSystem = catalog.fileSystem(session);
+        TrinoFileSystem fileSystem = catalog.fileSystem(session, table.name());
         Optional<Snapshot> snapshot = new SnapshotFiles(fileSystem, table.metadataLocation(), catalog.metadataCache()).latestSnapshot();
         if (snapshot.isPresent()) {
             reader.addRows(rows, fileSystem, snapshot.get());

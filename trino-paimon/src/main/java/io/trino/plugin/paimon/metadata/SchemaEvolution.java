@@ -53,7 +53,7 @@ final class SchemaEvolution
     {
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
             PaimonTable table = catalog.loadTable(session, tableName).orElseThrow(() -> new TableNotFoundException(tableName));
-            boolean hasSnapshots = new SnapshotFiles(catalog.fileSystem(session), table.location()).latestSnapshotId().isPresent();
+            boolean hasSnapshots = new SnapshotFiles(catalog.fileSystem(session, table.name()), table.location()).latestSnapshotId().isPresent();
             TableSchema latest = table.schema();
             TableSchema changed = change.apply(tableName, latest, hasSnapshots);
             TableSchema next = new TableSchema(

@@ -61,7 +61,7 @@ public final class SchemasTable
     public RecordCursor cursor(ConnectorTransactionHandle transactionHandle, ConnectorSession session, TupleDomain<Integer> constraint)
     {
         InMemoryRecordSet.Builder rows = rows();
-        SchemaFiles schemas = new SchemaFiles(catalog.fileSystem(session), table.metadataLocation());
+        SchemaFiles schemas = new SchemaFiles(catalog.fileSystem(session, table.name()), table.metadataLocation());
         for (long id : schemas.listSchemaIds()) {
             TableSchema schema = schemas.readSchema(id);
             FlatSchema json = TableSchemaJson.toFlatJson(schema);

@@ -65,7 +65,7 @@ public final class SnapshotsTable
     public RecordCursor cursor(ConnectorTransactionHandle transactionHandle, ConnectorSession session, TupleDomain<Integer> constraint)
     {
         InMemoryRecordSet.Builder rows = rows();
-        SnapshotFiles snapshots = new SnapshotFiles(catalog.fileSystem(session), table.metadataLocation());
+        SnapshotFiles snapshots = new SnapshotFiles(catalog.fileSystem(session, table.name()), table.metadataLocation());
         for (long id : snapshots.listSnapshotIds()) {
             Snapshot snapshot = snapshots.readSnapshot(id);
             rows.addRow(

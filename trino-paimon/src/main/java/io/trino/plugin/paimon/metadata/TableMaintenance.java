@@ -85,14 +85,14 @@ final class TableMaintenance
                 checkRetention(threshold, expireSnapshotsMinRetention(session), "paimon.expire-snapshots.min-retention", EXPIRE_SNAPSHOTS_MIN_RETENTION);
                 PaimonTable table = loadTable(session, handle.schemaTableName());
                 SnapshotRetention retention = SnapshotRetention.fromOptions(table.name().toString(), table.schema().options());
-                SnapshotExpiry.Result result = new SnapshotExpiry(catalog.fileSystem(session), table)
+                SnapshotExpiry.Result result = new SnapshotExpiry(catalog.fileSystem(session, table.name()), table)
                         .expire(retention, System.currentTimeMillis() - threshold.toMillis());
                 log.info("expire_snapshots on %s removed %s snapshots and %s files", table.name(), result.expiredSnapshots(), result.deletedFiles());
             }
             case REMOVE_ORPHAN_FILES -> {
                 checkRetention(threshold, removeOrphanFilesMinRetention(session), "paimon.remove-orphan-files.min-retention", REMOVE_ORPHAN_FILES_MIN_RETENTION);
                 PaimonTable table = loadTable(session, handle.schemaTableName());
-                TrinoFileSystem fileSystem = catalog.fileSystem(session);
+                TrinoFileSystem fileSystem = catalog.fileSystem(session, table.name());
                 SnapshotExpiry.checkSupported(table, SnapshotRetention.fromOptions(table.name().toString(), table.schema().options()));
                 OrphanFiles.Result result = new OrphanFiles(fileSystem, table).remove(System.currentTimeMillis() - threshold.toMillis());
                 log.info("remove_orphan_files on %s removed %s files (%s bytes)", table.name(), result.deletedFiles().size(), result.deletedBytes());

@@ -58,7 +58,7 @@ public final class TagsTable
     public RecordCursor cursor(ConnectorTransactionHandle transactionHandle, ConnectorSession session, TupleDomain<Integer> constraint)
     {
         InMemoryRecordSet.Builder rows = rows();
-        TagFiles tags = new TagFiles(catalog.fileSystem(session), table.metadataLocation());
+        TagFiles tags = new TagFiles(catalog.fileSystem(session, table.name()), table.metadataLocation());
         for (String name : tags.listTags()) {
             // a tag deleted between the listing and the read is simply not shown
             Optional<Snapshot> tagged = tags.readTag(name);

@@ -16,12 +16,12 @@ package io.trino.plugin.paimon.procedure;
 import com.google.inject.Inject;
 import io.airlift.json.JsonCodec;
 import io.trino.filesystem.Location;
-import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.plugin.paimon.PaimonTableHandle;
 import io.trino.plugin.paimon.compaction.BucketCompactor;
 import io.trino.plugin.paimon.compaction.CompactionFragment;
 import io.trino.plugin.paimon.read.PageSourceProviderAdapter;
 import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
+import io.trino.plugin.paimon.table.TableFileSystemFactory;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.ConnectorSession;
@@ -40,11 +40,11 @@ public class TableExecutePageSourceProvider
 {
     private final PaimonPageSourceProvider reads;
     private final BucketCompactor compactor;
-    private final TrinoFileSystemFactory fileSystemFactory;
+    private final TableFileSystemFactory fileSystemFactory;
     private final JsonCodec<CompactionFragment> fragmentCodec;
 
     @Inject
-    public TableExecutePageSourceProvider(PaimonPageSourceProvider reads, BucketCompactor compactor, TrinoFileSystemFactory fileSystemFactory, JsonCodec<CompactionFragment> fragmentCodec)
+    public TableExecutePageSourceProvider(PaimonPageSourceProvider reads, BucketCompactor compactor, TableFileSystemFactory fileSystemFactory, JsonCodec<CompactionFragment> fragmentCodec)
     {
         this.reads = requireNonNull(reads, "reads is null");
         this.compactor = requireNonNull(compactor, "compactor is null");
@@ -66,7 +66,7 @@ public class TableExecutePageSourceProvider
             return new OptimizePageSource(
                     session,
                     compactor,
-                    fileSystemFactory.create(session),
+                    fileSystemFactory.create(session, handle.table().name()),
                     fragmentCodec,
                     handle.table(),
                     (OptimizeSplit) split,

@@ -16,7 +16,6 @@ package io.trino.plugin.paimon.procedure;
 import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
 import io.trino.filesystem.TrinoFileSystem;
-import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.plugin.paimon.PaimonTableHandle;
 import io.trino.plugin.paimon.compaction.AppendCompaction;
 import io.trino.plugin.paimon.compaction.BucketCompactor;
@@ -35,6 +34,7 @@ import io.trino.plugin.paimon.read.SplitManagerAdapter;
 import io.trino.plugin.paimon.table.AppendCompactionOptions;
 import io.trino.plugin.paimon.table.CompactionOptions;
 import io.trino.plugin.paimon.table.PaimonTable;
+import io.trino.plugin.paimon.table.TableFileSystemFactory;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.spi.SplitWeight;
 import io.trino.spi.connector.ConnectorSession;
@@ -63,10 +63,10 @@ public class TableExecuteSplitManager
     private static final long STANDARD_SPLIT_BYTES = 128L * 1024 * 1024;
 
     private final PaimonSplitManager reads;
-    private final TrinoFileSystemFactory fileSystemFactory;
+    private final TableFileSystemFactory fileSystemFactory;
 
     @Inject
-    public TableExecuteSplitManager(PaimonSplitManager reads, TrinoFileSystemFactory fileSystemFactory)
+    public TableExecuteSplitManager(PaimonSplitManager reads, TableFileSystemFactory fileSystemFactory)
     {
         this.reads = requireNonNull(reads, "reads is null");
         this.fileSystemFactory = requireNonNull(fileSystemFactory, "fileSystemFactory is null");
@@ -89,7 +89,7 @@ public class TableExecuteSplitManager
             return ImmutableList.of();
         }
         PaimonTable table = optimize.table();
-        TrinoFileSystem fileSystem = fileSystemFactory.create(session);
+        TrinoFileSystem fileSystem = fileSystemFactory.create(session, table.name());
         Snapshot snapshot = PinnedSnapshot.read(fileSystem, optimize);
         FilePruning filter = FilePruning.create(table, optimize.constraint());
         SnapshotScan scan = new SnapshotScan(fileSystem, table.location());

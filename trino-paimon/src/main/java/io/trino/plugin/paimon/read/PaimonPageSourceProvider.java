@@ -16,7 +16,6 @@ package io.trino.plugin.paimon.read;
 import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
 import io.trino.filesystem.TrinoFileSystem;
-import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.parquet.ParquetReaderOptions;
 import io.trino.plugin.paimon.PaimonColumnHandle;
 import io.trino.plugin.paimon.PaimonConfig;
@@ -25,6 +24,7 @@ import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.merge.KeyValueLayout;
 import io.trino.plugin.paimon.table.MergeRowId;
 import io.trino.plugin.paimon.table.PaimonTable;
+import io.trino.plugin.paimon.table.TableFileSystemFactory;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.plugin.paimon.table.TypeMapping;
 import io.trino.spi.connector.ColumnHandle;
@@ -60,7 +60,7 @@ import static java.util.Objects.requireNonNull;
 public class PaimonPageSourceProvider
         extends PageSourceProviderAdapter
 {
-    private final TrinoFileSystemFactory fileSystemFactory;
+    private final TableFileSystemFactory fileSystemFactory;
     private final TypeMapping typeMapping;
     private final ParquetReaderOptions parquetOptions = ParquetReaderOptions.defaultOptions();
     private final ParquetReaderOptions parquetOptionsWithoutColumnIndex = ParquetReaderOptions.builder(parquetOptions).withUseColumnIndex(false).build();
@@ -68,18 +68,18 @@ public class PaimonPageSourceProvider
     private final ParquetFooterReader footers;
 
     @Inject
-    public PaimonPageSourceProvider(TrinoFileSystemFactory fileSystemFactory, TypeManager typeManager, PaimonConfig config)
+    public PaimonPageSourceProvider(TableFileSystemFactory fileSystemFactory, TypeManager typeManager, PaimonConfig config)
     {
         this(fileSystemFactory, typeManager, new ParquetFooterReader(config.getParquetFooterCacheMaxSize().toBytes()));
     }
 
     /** Without a footer cache, for tools and tests that open files outside a catalog. */
-    public PaimonPageSourceProvider(TrinoFileSystemFactory fileSystemFactory, TypeManager typeManager)
+    public PaimonPageSourceProvider(TableFileSystemFactory fileSystemFactory, TypeManager typeManager)
     {
         this(fileSystemFactory, typeManager, ParquetFooterReader.UNCACHED);
     }
 
-    private PaimonPageSourceProvider(TrinoFileSystemFactory fileSystemFactory, TypeManager typeManager, ParquetFooterReader footers)
+    private PaimonPageSourceProvider(TableFileSystemFactory fileSystemFactory, TypeManager typeManager, ParquetFooterReader footers)
     {
         this.fileSystemFactory = requireNonNull(fileSystemFactory, "fileSystemFactory is null");
         this.typeMapping = new TypeMapping(typeManager.getTypeOperators());
@@ -109,7 +109,7 @@ public class PaimonPageSourceProvider
         if (predicate.isNone()) {
             return new EmptyPageSource();
         }
-        TrinoFileSystem fileSystem = fileSystemFactory.create(session);
+        TrinoFileSystem fileSystem = fileSystemFactory.create(session, table.name());
         TableOptions options = table.options();
 
         List<PaimonColumnHandle> columnHandles = columns.stream().map(PaimonColumnHandle.class::cast).toList();
@@ -167,7 +167,7 @@ public class PaimonPageSourceProvider
      */
     public ConnectorPageSource createAppendCompactionSource(ConnectorSession session, PaimonTable table, List<PaimonDataFile> files)
     {
-        TrinoFileSystem fileSystem = fileSystemFactory.create(session);
+        TrinoFileSystem fileSystem = fileSystemFactory.create(session, table.name());
         List<ReadColumn> columns = table.schema().fields().stream()
                 .map(field -> new ReadColumn(field.id(), typeMapping.toTrinoType(field)))
                 .toList();
@@ -199,7 +199,7 @@ public class PaimonPageSourceProvider
      */
     public BucketCompactionReader createCompactionReader(ConnectorSession session, PaimonTable table, List<PaimonDataFile> files, Map<String, RoaringBitmap> selectedRows, boolean dropRetracts)
     {
-        TrinoFileSystem fileSystem = fileSystemFactory.create(session);
+        TrinoFileSystem fileSystem = fileSystemFactory.create(session, table.name());
         List<DataField> fields = table.schema().fields();
         MergePlan plan = MergePlan.of(
                 table,
@@ -245,7 +245,7 @@ public class PaimonPageSourceProvider
     /** The key lookup of a lookup compaction of the table: it reads the key columns of files, nothing else. */
     public KeyLookup createKeyLookup(ConnectorSession session, PaimonTable table)
     {
-        TrinoFileSystem fileSystem = fileSystemFactory.create(session);
+        TrinoFileSystem fileSystem = fileSystemFactory.create(session, table.name());
         List<DataField> keyFields = table.trimmedPrimaryKeyFields();
         List<ReadColumn> keyColumns = keyFields.stream()
                 .map(field -> new ReadColumn(field.id(), typeMapping.toTrinoType(field)))

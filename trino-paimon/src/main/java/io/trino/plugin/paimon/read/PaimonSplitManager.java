@@ -16,7 +16,6 @@ package io.trino.plugin.paimon.read;
 import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
 import io.trino.filesystem.TrinoFileSystem;
-import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.plugin.paimon.PaimonColumnHandle;
 import io.trino.plugin.paimon.PaimonTableHandle;
 import io.trino.plugin.paimon.format.MetadataCache;
@@ -29,6 +28,7 @@ import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.merge.Section;
 import io.trino.plugin.paimon.table.CompactionOptions;
 import io.trino.plugin.paimon.table.PaimonTable;
+import io.trino.plugin.paimon.table.TableFileSystemFactory;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.plugin.paimon.table.UnsupportedOptions;
 import io.trino.spi.SplitWeight;
@@ -64,11 +64,11 @@ public class PaimonSplitManager
     // a bucket of this many bytes weighs as much as a standard split
     private static final long STANDARD_SPLIT_BYTES = 128L * 1024 * 1024;
 
-    private final TrinoFileSystemFactory fileSystemFactory;
+    private final TableFileSystemFactory fileSystemFactory;
     private final MetadataCache metadataCache;
 
     @Inject
-    public PaimonSplitManager(TrinoFileSystemFactory fileSystemFactory, MetadataCache metadataCache)
+    public PaimonSplitManager(TableFileSystemFactory fileSystemFactory, MetadataCache metadataCache)
     {
         this.fileSystemFactory = requireNonNull(fileSystemFactory, "fileSystemFactory is null");
         this.metadataCache = requireNonNull(metadataCache, "metadataCache is null");
@@ -95,7 +95,7 @@ public class PaimonSplitManager
         }
         PaimonTable table = handle.table();
         TableOptions options = table.options();
-        TrinoFileSystem fileSystem = fileSystemFactory.create(session);
+        TrinoFileSystem fileSystem = fileSystemFactory.create(session, table.name());
         Snapshot snapshot = PinnedSnapshot.read(fileSystem, metadataCache, handle);
         SnapshotScan scan = new SnapshotScan(fileSystem, table.location(), metadataCache);
         FilePruning filter = FilePruning.create(table, pruning);

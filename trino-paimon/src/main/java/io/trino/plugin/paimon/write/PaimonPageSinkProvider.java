@@ -17,7 +17,6 @@ import com.google.inject.Inject;
 import io.airlift.json.JsonCodec;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
-import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.plugin.paimon.PaimonColumnHandle;
 import io.trino.plugin.paimon.PaimonConfig;
 import io.trino.plugin.paimon.PaimonInsertTableHandle;
@@ -31,6 +30,7 @@ import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.table.MergeRowId;
 import io.trino.plugin.paimon.table.PaimonTable;
+import io.trino.plugin.paimon.table.TableFileSystemFactory;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.plugin.paimon.table.TypeMapping;
 import io.trino.spi.connector.ConnectorInsertTableHandle;
@@ -58,7 +58,7 @@ import static java.util.Objects.requireNonNull;
 public class PaimonPageSinkProvider
         extends PageSinkProviderAdapter
 {
-    private final TrinoFileSystemFactory fileSystemFactory;
+    private final TableFileSystemFactory fileSystemFactory;
     private final TypeMapping typeMapping;
     private final JsonCodec<WriteFragment> codec;
     private final long maxWriteBufferSize;
@@ -66,7 +66,7 @@ public class PaimonPageSinkProvider
     private final MetadataCache metadataCache;
 
     @Inject
-    public PaimonPageSinkProvider(TrinoFileSystemFactory fileSystemFactory, TypeManager typeManager, JsonCodec<WriteFragment> codec, PaimonConfig config, SortedRunMerger runMerger, MetadataCache metadataCache)
+    public PaimonPageSinkProvider(TableFileSystemFactory fileSystemFactory, TypeManager typeManager, JsonCodec<WriteFragment> codec, PaimonConfig config, SortedRunMerger runMerger, MetadataCache metadataCache)
     {
         this.fileSystemFactory = requireNonNull(fileSystemFactory, "fileSystemFactory is null");
         this.typeMapping = new TypeMapping(typeManager.getTypeOperators());
@@ -114,7 +114,7 @@ public class PaimonPageSinkProvider
     // deletes: a statement that deletes rows numbers its deletes below the rows it adds (see PaimonPageSink)
     private PaimonPageSink createPageSink(PaimonInsertTableHandle handle, ConnectorSession session, boolean deletes)
     {
-        TrinoFileSystem fileSystem = fileSystemFactory.create(session);
+        TrinoFileSystem fileSystem = fileSystemFactory.create(session, handle.schemaTableName());
         Location location = handle.table().location();
         TableSchema schema = handle.table().schema();
         String tableName = handle.schemaTableName().toString();

@@ -29,6 +29,7 @@ import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.read.KeyLookup;
 import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
 import io.trino.plugin.paimon.table.PaimonTable;
+import io.trino.plugin.paimon.table.TableFileSystemFactory;
 import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import io.trino.plugin.paimon.testing.RowText;
@@ -222,7 +223,7 @@ final class TestInsertCommit
 
     private KeyLookup keyLookup(PaimonInsertTableHandle handle)
     {
-        return new PaimonPageSourceProvider(new LocalFileSystemFactory(root()), TESTING_TYPE_MANAGER).createKeyLookup(SESSION, handle.table());
+        return new PaimonPageSourceProvider(TableFileSystemFactory.sharedBy(new LocalFileSystemFactory(root())), TESTING_TYPE_MANAGER).createKeyLookup(SESSION, handle.table());
     }
 
     private static List<ManifestEntry> deltaEntries(SnapshotScan scan, Snapshot snapshot)

@@ -28,6 +28,7 @@ import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.merge.KeyValueLayout;
 import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
 import io.trino.plugin.paimon.table.PaimonTable;
+import io.trino.plugin.paimon.table.TableFileSystemFactory;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import io.trino.spi.Page;
 import io.trino.spi.block.BlockBuilder;
@@ -92,8 +93,9 @@ final class TestPaimonPageSink
         paimon = new PaimonJavaCatalog(Files.createDirectories(root.resolve("warehouse")));
         paimon.createDatabase(DATABASE);
         LocalFileSystemFactory fileSystemFactory = new LocalFileSystemFactory(root);
-        BucketCompactor runMerger = new BucketCompactor(fileSystemFactory, new PaimonPageSourceProvider(fileSystemFactory, TESTING_TYPE_MANAGER), TESTING_TYPE_MANAGER);
-        provider = new PaimonPageSinkProvider(fileSystemFactory, TESTING_TYPE_MANAGER, CODEC, new PaimonConfig(), runMerger, MetadataCache.DISABLED);
+        TableFileSystemFactory tableFileSystems = TableFileSystemFactory.sharedBy(fileSystemFactory);
+        BucketCompactor runMerger = new BucketCompactor(tableFileSystems, new PaimonPageSourceProvider(tableFileSystems, TESTING_TYPE_MANAGER), TESTING_TYPE_MANAGER);
+        provider = new PaimonPageSinkProvider(tableFileSystems, TESTING_TYPE_MANAGER, CODEC, new PaimonConfig(), runMerger, MetadataCache.DISABLED);
     }
 
     @AfterAll

@@ -238,7 +238,7 @@ public class HiveMetastoreCatalog
         if (!new SchemaFiles(fileSystem(session), location).listSchemaIds().isEmpty()) {
             throw new TrinoException(TABLE_ALREADY_EXISTS, "Catalog '%s': cannot create table %s: Paimon schema files exist at %s, which no metastore entry names".formatted(catalogName, tableName, location));
         }
-        if (!files.createTableAt(session, location, schema)) {
+        if (!files.createTableAt(session, tableName, location, schema)) {
             return false;
         }
         Table entry = PaimonTableEntry.newEntry(tableName, schema, location, session.getUser(), false, syncAllProperties, System.currentTimeMillis());

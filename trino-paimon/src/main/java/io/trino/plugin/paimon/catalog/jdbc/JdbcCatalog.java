@@ -175,7 +175,7 @@ public class JdbcCatalog
         if (catalogTables.tableExists(tableName)) {
             return false;
         }
-        boolean created = underLock(tableName, schema.options(), () -> files.createTableAt(session, location, schema));
+        boolean created = underLock(tableName, schema.options(), () -> files.createTableAt(session, tableName, location, schema));
         if (!created) {
             if (catalogTables.tableExists(tableName)) {
                 return false;

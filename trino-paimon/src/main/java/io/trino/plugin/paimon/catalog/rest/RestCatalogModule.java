@@ -60,7 +60,9 @@ public class RestCatalogModule
     public static PaimonCatalog restCatalog(CatalogName catalogName, RestCatalogConfig config, RestHeaders headers, TrinoFileSystemFactory fileSystemFactory, MetadataCache metadataCache)
     {
         RestClient client = new RestClient(catalogName.toString(), config, headers.headers());
-        return new RestCatalog(client, new FileSystemCatalog(fileSystemFactory, NO_WAREHOUSE, metadataCache), metadataCache);
+        RestDataTokens tokens = new RestDataTokens(client, RestDataTokens.DEFAULT_REFRESH_MARGIN_MILLIS, System::currentTimeMillis);
+        FileSystemCatalog files = new FileSystemCatalog(fileSystemFactory, new DataTokenFileSystemFactory(fileSystemFactory, tokens), NO_WAREHOUSE, metadataCache);
+        return new RestCatalog(client, files, metadataCache);
     }
 
     /** The {@code paimon.rest.header.<name>} values by header name. */
