@@ -63,6 +63,7 @@ import static java.util.Objects.requireNonNull;
  * sorted runs, into {@code testing/target/benchmark/}. Run: {@code ./mvnw -B -DskipTests -Pbenchmark -Dbenchmark.class=io.trino.plugin.paimon.benchmark.BenchmarkReadAmplification package}
  * with {@code -Dbenchmark.args="--quick"} for a run of a couple of minutes; other flags: {@code --rows=N},
  * {@code --runs=1,2,5,8}, {@code --warmups=N}, {@code --iterations=N}, {@code --lookups=N}, {@code --output=DIR},
+ * {@code --buckets-only} (the one-bucket reads alone: no query, lookup or heap figures),
  * {@code --format=orc} (or {@code avro}) for tables of that {@code file.format} instead of Parquet: our ORC read and
  * Paimon Java's ORC merge read side by side.
  */
@@ -78,7 +79,7 @@ public final class BenchmarkReadAmplification
 
     private BenchmarkReadAmplification() {}
 
-    record Settings(boolean quick, int rows, List<Integer> sortedRuns, int warmups, int iterations, int lookups, String format, Path output)
+    record Settings(boolean quick, int rows, List<Integer> sortedRuns, int warmups, int iterations, int lookups, String format, Path output, boolean bucketsOnly)
     {
         Settings
         {
@@ -90,6 +91,7 @@ public final class BenchmarkReadAmplification
         static Settings parse(String[] args)
         {
             boolean quick = Arrays.asList(args).contains("--quick");
+            boolean bucketsOnly = Arrays.asList(args).contains("--buckets-only");
             int rows = quick ? 200_000 : 2_000_000;
             List<Integer> runs = quick ? List.of(1, 2, 5) : List.of(1, 2, 5, 8);
             int warmups = 1;
@@ -123,11 +125,11 @@ public final class BenchmarkReadAmplification
                 else if (arg.startsWith("--output=")) {
                     output = Path.of(value);
                 }
-                else if (!arg.equals("--quick")) {
+                else if (!arg.equals("--quick") && !arg.equals("--buckets-only")) {
                     throw new IllegalArgumentException("unknown argument: " + arg);
                 }
             }
-            return new Settings(quick, rows, runs, warmups, iterations, lookups, format, output);
+            return new Settings(quick, rows, runs, warmups, iterations, lookups, format, output, bucketsOnly);
         }
     }
 
@@ -140,9 +142,12 @@ public final class BenchmarkReadAmplification
 
     /**
      * @param oursWholePages our page source with late materialization off: every page of a merged section read whole
+     * @param onePass our page source with the two-pass merge read off (late materialization on)
+     * @param twoPass our page source with the two-pass merge read on
      * @param valuesUnread physical records whose value columns our read never decoded
+     * @param twoPassValuesUnread the same with the two-pass merge read on
      */
-    record BucketFigures(TableCase table, long rows, long physicalRows, int files, Timing ours, Timing oursWholePages, Timing floor, Timing paimonJava, long valuesUnread) {}
+    record BucketFigures(TableCase table, long rows, long physicalRows, int files, Timing ours, Timing oursWholePages, Timing onePass, Timing twoPass, Timing floor, Timing paimonJava, long valuesUnread, long twoPassValuesUnread) {}
 
     record LookupFigures(TableCase table, String kind, Timing latency, double splits, double filesOpened, double bytes, long maxSplits, long maxFilesOpened) {}
 
@@ -160,12 +165,17 @@ public final class BenchmarkReadAmplification
 
             List<ScanFigures> scans = new ArrayList<>();
             List<LookupFigures> lookups = new ArrayList<>();
-            try (QueryRunner queryRunner = PaimonQueryRunner.create(root, DATABASE)) {
+            try (QueryRunner queryRunner = settings.bucketsOnly() ? null : PaimonQueryRunner.create(root, DATABASE)) {
                 for (TableCase table : tables) {
-                    scans.add(measureScan(settings, queryRunner, table));
+                    if (!settings.bucketsOnly()) {
+                        scans.add(measureScan(settings, queryRunner, table));
+                    }
                 }
                 // --quick looks up only the tables with the most runs, the compacted and the deletion-vector table
                 for (TableCase table : tables) {
+                    if (settings.bucketsOnly()) {
+                        break;
+                    }
                     if (settings.quick() && table.shape().matches("random|clustered") && table.runs() != settings.sortedRuns().getLast()) {
                         continue;
                     }
@@ -179,7 +189,9 @@ public final class BenchmarkReadAmplification
             List<HeapFigures> heaps = new ArrayList<>();
             for (TableCase table : tables) {
                 buckets.add(measureBucket(settings, reads, paimon, table));
-                heaps.add(measureHeap(reads, paimon, table));
+                if (!settings.bucketsOnly()) {
+                    heaps.add(measureHeap(reads, paimon, table));
+                }
             }
 
             Report report = new Report(settings, tables, scans, buckets, lookups, heaps);
@@ -193,7 +205,9 @@ public final class BenchmarkReadAmplification
             Path csv = settings.output().resolve(baseName + ".csv");
             Files.writeString(csv, report.csv());
             Path chart = settings.output().resolve(baseName + ".png");
-            ChartWriter.write(chart, "Merge read of %,d rows in %s, 4 buckets: rows/s against sorted runs".formatted(settings.rows(), settings.format()), "sorted runs per bucket", "rows/s", report.chartSeries());
+            if (!settings.bucketsOnly()) {
+                ChartWriter.write(chart, "Merge read of %,d rows in %s, 4 buckets: rows/s against sorted runs".formatted(settings.rows(), settings.format()), "sorted runs per bucket", "rows/s", report.chartSeries());
+            }
             System.out.println("report: %s, CSV: %s, chart: %s".formatted(markdownFile.toAbsolutePath(), csv.toAbsolutePath(), chart.toAbsolutePath()));
         }
         finally {
@@ -287,6 +301,8 @@ public final class BenchmarkReadAmplification
         List<Type> types = ourTable.types();
         long[] ours = new long[settings.iterations()];
         long[] oursWholePages = new long[settings.iterations()];
+        long[] onePass = new long[settings.iterations()];
+        long[] twoPass = new long[settings.iterations()];
         long[] floor = new long[settings.iterations()];
         long[] paimonJava = new long[settings.iterations()];
         long rows = 0;
@@ -308,6 +324,14 @@ public final class BenchmarkReadAmplification
                 throw new IllegalStateException("%s bucket %d: with pages read whole we read %d rows (checksum %d), with late materialization %d rows (checksum %d)"
                         .formatted(table.name(), MEASURED_BUCKET, wholePagesRows, wholePagesChecksum.checksum(), rows, oursChecksum.checksum()));
             }
+            for (boolean twoPassOn : new boolean[] {false, true}) {
+                PageChecksum checksum = new PageChecksum(types, IntStream.range(0, types.size()).toArray());
+                long passRows = reads.readOurs(ourTable, split, twoPassOn, checksum::accept);
+                if (passRows != rows || checksum.checksum() != oursChecksum.checksum()) {
+                    throw new IllegalStateException("%s bucket %d: with the two-pass merge read %s we read %d rows (checksum %d), by default %d rows (checksum %d)"
+                            .formatted(table.name(), MEASURED_BUCKET, twoPassOn ? "on" : "off", passRows, checksum.checksum(), rows, oursChecksum.checksum()));
+                }
+            }
             physicalRows = reads.readPhysicalFloor(ourTable, split, _ -> {});
         }
         for (int iteration = 0; iteration < settings.iterations(); iteration++) {
@@ -319,6 +343,14 @@ public final class BenchmarkReadAmplification
             reads.readOursWholePages(ourTable, split, _ -> {});
             oursWholePages[iteration] = System.nanoTime() - start;
 
+            // one-pass and two-pass back to back, in alternating order, so that load from elsewhere hits both alike
+            for (int pass = 0; pass < 2; pass++) {
+                boolean twoPassOn = (pass + iteration) % 2 == 1;
+                start = System.nanoTime();
+                reads.readOurs(ourTable, split, twoPassOn, _ -> {});
+                (twoPassOn ? twoPass : onePass)[iteration] = System.nanoTime() - start;
+            }
+
             start = System.nanoTime();
             physicalRows = reads.readPhysicalFloor(ourTable, split, _ -> {});
             floor[iteration] = System.nanoTime() - start;
@@ -327,10 +359,12 @@ public final class BenchmarkReadAmplification
             PaimonJavaPageReader.read(paimonTable, MEASURED_BUCKET, types, _ -> {});
             paimonJava[iteration] = System.nanoTime() - start;
         }
-        long valuesUnread = ((LongCount) reads.readMetrics(ourTable, split).getMetrics().get(PaimonPageSource.RECORDS_VALUES_UNREAD_METRIC)).getTotal();
-        BucketFigures figures = new BucketFigures(table, rows, physicalRows, split.files().size(), new Timing(ours), new Timing(oursWholePages), new Timing(floor), new Timing(paimonJava), valuesUnread);
-        System.out.println("bucket %d of %-20s ours %,12.0f rows/s (pages whole %,12.0f rows/s, values unread for %.1f %% of records), floor %,12.0f physical rows/s, Paimon Java + blocks %,12.0f rows/s".formatted(MEASURED_BUCKET, table.name(),
-                figures.ours().rowsPerSecond(rows), figures.oursWholePages().rowsPerSecond(rows), 100.0 * valuesUnread / physicalRows, figures.floor().rowsPerSecond(physicalRows), figures.paimonJava().rowsPerSecond(rows)));
+        long valuesUnread = ((LongCount) reads.readMetrics(ourTable, split, false).getMetrics().get(PaimonPageSource.RECORDS_VALUES_UNREAD_METRIC)).getTotal();
+        long twoPassValuesUnread = ((LongCount) reads.readMetrics(ourTable, split, true).getMetrics().get(PaimonPageSource.RECORDS_VALUES_UNREAD_METRIC)).getTotal();
+        BucketFigures figures = new BucketFigures(table, rows, physicalRows, split.files().size(), new Timing(ours), new Timing(oursWholePages), new Timing(onePass), new Timing(twoPass), new Timing(floor), new Timing(paimonJava), valuesUnread, twoPassValuesUnread);
+        System.out.println("bucket %d of %-20s ours %,12.0f rows/s (pages whole %,12.0f rows/s, values unread for %.1f %% of records; two-pass ÷ one-pass %.2f, values unread %.1f %%), floor %,12.0f physical rows/s, Paimon Java + blocks %,12.0f rows/s".formatted(MEASURED_BUCKET, table.name(),
+                figures.ours().rowsPerSecond(rows), figures.oursWholePages().rowsPerSecond(rows), 100.0 * valuesUnread / physicalRows, figures.twoPass().medianMillis() / figures.onePass().medianMillis(),
+                100.0 * twoPassValuesUnread / physicalRows, figures.floor().rowsPerSecond(physicalRows), figures.paimonJava().rowsPerSecond(rows)));
         return figures;
     }
 
@@ -375,12 +409,14 @@ public final class BenchmarkReadAmplification
             StringBuilder out = new StringBuilder();
             out.append("## %s, %s: %,d rows in %s files, 4 buckets, sorted runs %s, %d warm-up + %d measured iterations (median, min..max), %d s in all%n%n".formatted(
                     Instant.now().toString().substring(0, 10), settings.quick() ? "--quick" : "full", settings.rows(), settings.format(), settings.sortedRuns(), settings.warmups(), settings.iterations(), seconds));
-            out.append("### 1. Full scan through Trino (in-process, 4 bucket splits, every column aggregated)%n%n".formatted());
-            out.append("| table | shape | runs | rows/s | median | spread | ÷ compacted |\n| --- | --- | --- | --- | --- | --- | --- |\n");
-            double compacted = scan(COMPACTED).query().rowsPerSecond(settings.rows());
-            for (ScanFigures scan : scans) {
-                double rate = scan.query().rowsPerSecond(scan.liveRows());
-                out.append("| %s | %s | %d | %,.0f | %,.0f ms | %s | %.2f |%n".formatted(scan.table().name(), scan.table().shape(), scan.table().runs(), rate, scan.query().medianMillis(), scan.query().spread(), rate / compacted));
+            if (!scans.isEmpty()) {
+                out.append("### 1. Full scan through Trino (in-process, 4 bucket splits, every column aggregated)%n%n".formatted());
+                out.append("| table | shape | runs | rows/s | median | spread | ÷ compacted |\n| --- | --- | --- | --- | --- | --- | --- |\n");
+                double compacted = scan(COMPACTED).query().rowsPerSecond(settings.rows());
+                for (ScanFigures scan : scans) {
+                    double rate = scan.query().rowsPerSecond(scan.liveRows());
+                    out.append("| %s | %s | %d | %,.0f | %,.0f ms | %s | %.2f |%n".formatted(scan.table().name(), scan.table().shape(), scan.table().runs(), rate, scan.query().medianMillis(), scan.query().spread(), rate / compacted));
+                }
             }
             out.append("%n### 2–3. One bucket (bucket %d), one thread: our page source, the physical floor, Paimon Java 1.4.2 + row-to-block conversion%n%n".formatted(MEASURED_BUCKET));
             out.append("| table | runs | files | live rows | physical rows | ours rows/s | floor (no merge) ms | ours ms | ours, pages whole ms | late ÷ whole (time) | values unread ÷ physical rows | ours ÷ floor (time) | Paimon Java + blocks rows/s | ours ÷ Paimon Java | ours ÷ compacted (time) |\n");
@@ -396,6 +432,20 @@ public final class BenchmarkReadAmplification
                         bucket.oursWholePages().medianMillis(), bucket.oursWholePages().spread(), bucket.ours().medianMillis() / bucket.oursWholePages().medianMillis(),
                         (double) bucket.valuesUnread() / bucket.physicalRows(),
                         bucket.ours().medianMillis() / bucket.floor().medianMillis(), paimon, ours / paimon, compactedRate / ours));
+            }
+            out.append("%n### 3b. Two-pass merge read on and off, same bucket, back to back in each iteration%n%n".formatted());
+            out.append("| table | runs | one-pass ms | two-pass ms | two-pass ÷ one-pass (median; per iteration min..max) | values unread ÷ physical rows, one-pass | values unread ÷ physical rows, two-pass | two-pass ÷ compacted (time) |\n");
+            out.append("| --- | --- | --- | --- | --- | --- | --- | --- |\n");
+            for (BucketFigures bucket : buckets) {
+                double[] ratios = IntStream.range(0, bucket.twoPass().nanos().length)
+                        .mapToDouble(iteration -> (double) bucket.twoPass().nanos()[iteration] / bucket.onePass().nanos()[iteration])
+                        .sorted()
+                        .toArray();
+                out.append("| %s | %d | %,.0f (%s) | %,.0f (%s) | %.2f (%.2f..%.2f) | %.3f | %.3f | %.2f |%n".formatted(
+                        bucket.table().name(), bucket.table().runs(), bucket.onePass().medianMillis(), bucket.onePass().spread(), bucket.twoPass().medianMillis(), bucket.twoPass().spread(),
+                        bucket.twoPass().medianMillis() / bucket.onePass().medianMillis(), ratios[0], ratios[ratios.length - 1],
+                        (double) bucket.valuesUnread() / bucket.physicalRows(), (double) bucket.twoPassValuesUnread() / bucket.physicalRows(),
+                        bucket.twoPass().medianMillis() / compactedBucket.onePass().medianMillis()));
             }
             out.append("%n### 4. Lookups through Trino (%d per iteration; latency is the query's elapsed time)%n%n".formatted(settings.lookups()));
             out.append("| table | runs | lookup | median | spread | splits (mean / max) | files opened (mean / max) | bytes read (mean) | one bucket, ≤ one file per run |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
@@ -427,6 +477,9 @@ public final class BenchmarkReadAmplification
                 double ratio = clustered.ours().rowsPerSecond(clustered.rows()) / compactedRate;
                 out.append("| R = 5, clustered: close to the compacted read (rows/s) | %.2f × compacted | %s |%n".formatted(ratio, ratio >= 0.8 ? "yes (≥ 0.8)" : "**no** (< 0.8)"));
             }
+            if (settings.bucketsOnly()) {
+                return out.toString();
+            }
             boolean lookupsMet = lookups.stream().filter(lookup -> lookup.kind().equals("point")).allMatch(lookup -> lookup.maxSplits() == 1 && lookup.maxFilesOpened() <= lookup.table().runs());
             out.append("| point lookup: one bucket, ≤ one file per sorted run | every table | %s |%n".formatted(lookupsMet ? "yes" : "**no**"));
             return out.toString();
@@ -441,6 +494,9 @@ public final class BenchmarkReadAmplification
             for (BucketFigures bucket : buckets) {
                 row(out, "bucket", bucket.table(), "ours_page_source", bucket.ours(), bucket.rows());
                 row(out, "bucket", bucket.table(), "ours_page_source_pages_whole", bucket.oursWholePages(), bucket.rows());
+                row(out, "bucket", bucket.table(), "ours_page_source_one_pass", bucket.onePass(), bucket.rows());
+                row(out, "bucket", bucket.table(), "ours_page_source_two_pass", bucket.twoPass(), bucket.rows());
+                out.append("bucket,%s,%s,%d,two_pass_values_unread,records,%d,,%n".formatted(bucket.table().name(), bucket.table().shape(), bucket.table().runs(), bucket.twoPassValuesUnread()));
                 out.append("bucket,%s,%s,%d,values_unread,records,%d,,%n".formatted(bucket.table().name(), bucket.table().shape(), bucket.table().runs(), bucket.valuesUnread()));
                 row(out, "bucket", bucket.table(), "physical_floor", bucket.floor(), bucket.physicalRows());
                 row(out, "bucket", bucket.table(), "paimon_java_with_blocks", bucket.paimonJava(), bucket.rows());

@@ -71,17 +71,15 @@ import static io.trino.type.InternalTypeManager.TESTING_TYPE_MANAGER;
  */
 final class SingleBucketReads
 {
-    // the split manager reads the connector's session properties (the dynamic-filter wait), so they must be declared;
-    // -Dpaimon.benchmark.two-pass=true (in -Dbenchmark.jvmArgs) measures the two-pass merge read as ours
-    private static final ConnectorSession SESSION = TestingConnectorSession.builder()
-            .setPropertyMetadata(new PaimonSessionProperties(new PaimonConfig()).getSessionProperties())
-            .setPropertyValues(Map.of(PaimonSessionProperties.TWO_PASS_MERGE_READ_ENABLED, Boolean.getBoolean("paimon.benchmark.two-pass")))
-            .build();
+    // the split manager reads the connector's session properties (the dynamic-filter wait), so they must be declared
+    private static final ConnectorSession SESSION = session(Map.of());
+    // the merged read with the two-pass merge read switched on and off, whatever the default
+    private static final ConnectorSession TWO_PASS_SESSION = session(Map.of(PaimonSessionProperties.TWO_PASS_MERGE_READ_ENABLED, true));
+    private static final ConnectorSession ONE_PASS_SESSION = session(Map.of(PaimonSessionProperties.TWO_PASS_MERGE_READ_ENABLED, false));
     // merged pages read whole, value columns and all, to compare with late materialization
-    private static final ConnectorSession WHOLE_PAGES_SESSION = TestingConnectorSession.builder()
-            .setPropertyMetadata(new PaimonSessionProperties(new PaimonConfig()).getSessionProperties())
-            .setPropertyValues(Map.of(PaimonSessionProperties.LATE_MATERIALIZATION_ENABLED, false))
-            .build();
+    private static final ConnectorSession WHOLE_PAGES_SESSION = session(Map.of(
+            PaimonSessionProperties.LATE_MATERIALIZATION_ENABLED, false,
+            PaimonSessionProperties.TWO_PASS_MERGE_READ_ENABLED, false));
 
     private final FileSystemCatalog catalog;
     private final PaimonSplitManager splitManager;
@@ -99,6 +97,14 @@ final class SingleBucketReads
         // reads only: the compactions a write would run are never reached
         BucketCompactor compactor = new BucketCompactor(tableFileSystems, pageSourceProvider, TESTING_TYPE_MANAGER);
         this.compactions = new Compactions(compactor, new LookupCompactor(tableFileSystems, pageSourceProvider, compactor));
+    }
+
+    private static ConnectorSession session(Map<String, Object> properties)
+    {
+        return TestingConnectorSession.builder()
+                .setPropertyMetadata(new PaimonSessionProperties(new PaimonConfig()).getSessionProperties())
+                .setPropertyValues(properties)
+                .build();
     }
 
     Table table(String database, String name)
@@ -145,12 +151,19 @@ final class SingleBucketReads
         return readOurs(WHOLE_PAGES_SESSION, table, split, consumer, _ -> {}, _ -> {});
     }
 
-    /** The page source's metrics of one read of the split. */
-    Metrics readMetrics(Table table, PaimonSplit split)
+    /** Our merged read of the split with the two-pass merge read on or off (late materialization on). */
+    long readOurs(Table table, PaimonSplit split, boolean twoPass, Consumer<Page> consumer)
+            throws Exception
+    {
+        return readOurs(twoPass ? TWO_PASS_SESSION : ONE_PASS_SESSION, table, split, consumer, _ -> {}, _ -> {});
+    }
+
+    /** The page source's metrics of one read of the split, with the two-pass merge read on or off. */
+    Metrics readMetrics(Table table, PaimonSplit split, boolean twoPass)
             throws Exception
     {
         Metrics[] metrics = new Metrics[1];
-        readOurs(SESSION, table, split, _ -> {}, _ -> {}, read -> metrics[0] = read);
+        readOurs(twoPass ? TWO_PASS_SESSION : ONE_PASS_SESSION, table, split, _ -> {}, _ -> {}, read -> metrics[0] = read);
         return metrics[0];
     }
 
