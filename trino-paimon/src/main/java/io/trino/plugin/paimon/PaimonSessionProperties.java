@@ -61,6 +61,7 @@ public final class PaimonSessionProperties
     public static final String TWO_PASS_MERGE_READ_ENABLED = "two_pass_merge_read_enabled";
     // hidden: tests read with windows smaller than a section
     public static final String TWO_PASS_MERGE_READ_WINDOW_ROWS = "two_pass_merge_read_window_rows";
+    public static final String TWO_PASS_MERGE_READ_MAX_GAP_ROWS = "two_pass_merge_read_max_gap_rows";
 
     public enum InsertExistingPartitionsBehavior
     {
@@ -119,6 +120,11 @@ public final class PaimonSessionProperties
                         TWO_PASS_MERGE_READ_WINDOW_ROWS,
                         "Merged rows a two-pass merge read collects before it reads their values",
                         1 << 18,
+                        true),
+                integerProperty(
+                        TWO_PASS_MERGE_READ_MAX_GAP_ROWS,
+                        "Merged rows of a file at most this many rows apart are read as one range by a two-pass merge read, the rows between them decoded and dropped",
+                        32,
                         true));
     }
 
@@ -170,5 +176,10 @@ public final class PaimonSessionProperties
     public static int twoPassMergeReadWindowRows(ConnectorSession session)
     {
         return Math.max(1, session.getProperty(TWO_PASS_MERGE_READ_WINDOW_ROWS, Integer.class));
+    }
+
+    public static int twoPassMergeReadMaxGapRows(ConnectorSession session)
+    {
+        return Math.max(0, session.getProperty(TWO_PASS_MERGE_READ_MAX_GAP_ROWS, Integer.class));
     }
 }

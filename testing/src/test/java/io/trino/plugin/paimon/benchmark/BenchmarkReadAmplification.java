@@ -144,10 +144,11 @@ public final class BenchmarkReadAmplification
      * @param oursWholePages our page source with late materialization off: every page of a merged section read whole
      * @param onePass our page source with the two-pass merge read off (late materialization on)
      * @param twoPass our page source with the two-pass merge read on
+     * @param twoPassNoGap the same reading exactly the merged rows, no rows between them decoded
      * @param valuesUnread physical records whose value columns our read never decoded
      * @param twoPassValuesUnread the same with the two-pass merge read on
      */
-    record BucketFigures(TableCase table, long rows, long physicalRows, int files, Timing ours, Timing oursWholePages, Timing onePass, Timing twoPass, Timing floor, Timing paimonJava, long valuesUnread, long twoPassValuesUnread) {}
+    record BucketFigures(TableCase table, long rows, long physicalRows, int files, Timing ours, Timing oursWholePages, Timing onePass, Timing twoPass, Timing twoPassNoGap, Timing floor, Timing paimonJava, long valuesUnread, long twoPassValuesUnread) {}
 
     record LookupFigures(TableCase table, String kind, Timing latency, double splits, double filesOpened, double bytes, long maxSplits, long maxFilesOpened) {}
 
@@ -303,6 +304,7 @@ public final class BenchmarkReadAmplification
         long[] oursWholePages = new long[settings.iterations()];
         long[] onePass = new long[settings.iterations()];
         long[] twoPass = new long[settings.iterations()];
+        long[] twoPassNoGap = new long[settings.iterations()];
         long[] floor = new long[settings.iterations()];
         long[] paimonJava = new long[settings.iterations()];
         long rows = 0;
@@ -332,6 +334,10 @@ public final class BenchmarkReadAmplification
                             .formatted(table.name(), MEASURED_BUCKET, twoPassOn ? "on" : "off", passRows, checksum.checksum(), rows, oursChecksum.checksum()));
                 }
             }
+            PageChecksum noGapChecksum = new PageChecksum(types, IntStream.range(0, types.size()).toArray());
+            if (reads.readOursTwoPassNoGap(ourTable, split, noGapChecksum::accept) != rows || noGapChecksum.checksum() != oursChecksum.checksum()) {
+                throw new IllegalStateException("%s bucket %d: the two-pass read of exactly the merged rows differs from the default read".formatted(table.name(), MEASURED_BUCKET));
+            }
             physicalRows = reads.readPhysicalFloor(ourTable, split, _ -> {});
         }
         for (int iteration = 0; iteration < settings.iterations(); iteration++) {
@@ -343,12 +349,16 @@ public final class BenchmarkReadAmplification
             reads.readOursWholePages(ourTable, split, _ -> {});
             oursWholePages[iteration] = System.nanoTime() - start;
 
-            // one-pass and two-pass back to back, in alternating order, so that load from elsewhere hits both alike
-            for (int pass = 0; pass < 2; pass++) {
-                boolean twoPassOn = (pass + iteration) % 2 == 1;
+            // one-pass and two-pass back to back, in rotating order, so that load from elsewhere hits them alike
+            for (int pass = 0; pass < 3; pass++) {
+                int read = (pass + iteration) % 3;
                 start = System.nanoTime();
-                reads.readOurs(ourTable, split, twoPassOn, _ -> {});
-                (twoPassOn ? twoPass : onePass)[iteration] = System.nanoTime() - start;
+                switch (read) {
+                    case 0 -> reads.readOurs(ourTable, split, false, _ -> {});
+                    case 1 -> reads.readOurs(ourTable, split, true, _ -> {});
+                    default -> reads.readOursTwoPassNoGap(ourTable, split, _ -> {});
+                }
+                (read == 0 ? onePass : read == 1 ? twoPass : twoPassNoGap)[iteration] = System.nanoTime() - start;
             }
 
             start = System.nanoTime();
@@ -361,7 +371,7 @@ public final class BenchmarkReadAmplification
         }
         long valuesUnread = ((LongCount) reads.readMetrics(ourTable, split, false).getMetrics().get(PaimonPageSource.RECORDS_VALUES_UNREAD_METRIC)).getTotal();
         long twoPassValuesUnread = ((LongCount) reads.readMetrics(ourTable, split, true).getMetrics().get(PaimonPageSource.RECORDS_VALUES_UNREAD_METRIC)).getTotal();
-        BucketFigures figures = new BucketFigures(table, rows, physicalRows, split.files().size(), new Timing(ours), new Timing(oursWholePages), new Timing(onePass), new Timing(twoPass), new Timing(floor), new Timing(paimonJava), valuesUnread, twoPassValuesUnread);
+        BucketFigures figures = new BucketFigures(table, rows, physicalRows, split.files().size(), new Timing(ours), new Timing(oursWholePages), new Timing(onePass), new Timing(twoPass), new Timing(twoPassNoGap), new Timing(floor), new Timing(paimonJava), valuesUnread, twoPassValuesUnread);
         System.out.println("bucket %d of %-20s ours %,12.0f rows/s (pages whole %,12.0f rows/s, values unread for %.1f %% of records; two-pass ÷ one-pass %.2f, values unread %.1f %%), floor %,12.0f physical rows/s, Paimon Java + blocks %,12.0f rows/s".formatted(MEASURED_BUCKET, table.name(),
                 figures.ours().rowsPerSecond(rows), figures.oursWholePages().rowsPerSecond(rows), 100.0 * valuesUnread / physicalRows, figures.twoPass().medianMillis() / figures.onePass().medianMillis(),
                 100.0 * twoPassValuesUnread / physicalRows, figures.floor().rowsPerSecond(physicalRows), figures.paimonJava().rowsPerSecond(rows)));
@@ -434,16 +444,21 @@ public final class BenchmarkReadAmplification
                         bucket.ours().medianMillis() / bucket.floor().medianMillis(), paimon, ours / paimon, compactedRate / ours));
             }
             out.append("%n### 3b. Two-pass merge read on and off, same bucket, back to back in each iteration%n%n".formatted());
-            out.append("| table | runs | one-pass ms | two-pass ms | two-pass ÷ one-pass (median; per iteration min..max) | values unread ÷ physical rows, one-pass | values unread ÷ physical rows, two-pass | two-pass ÷ compacted (time) |\n");
-            out.append("| --- | --- | --- | --- | --- | --- | --- | --- |\n");
+            out.append("| table | runs | one-pass ms | two-pass ms | two-pass ÷ one-pass (median; per iteration min..max) | two-pass, no gap read ÷ one-pass (median; min..max) | values unread ÷ physical rows, one-pass | values unread ÷ physical rows, two-pass | two-pass ÷ compacted (time) |\n");
+            out.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
             for (BucketFigures bucket : buckets) {
                 double[] ratios = IntStream.range(0, bucket.twoPass().nanos().length)
                         .mapToDouble(iteration -> (double) bucket.twoPass().nanos()[iteration] / bucket.onePass().nanos()[iteration])
                         .sorted()
                         .toArray();
-                out.append("| %s | %d | %,.0f (%s) | %,.0f (%s) | %.2f (%.2f..%.2f) | %.3f | %.3f | %.2f |%n".formatted(
+                double[] noGapRatios = IntStream.range(0, bucket.twoPassNoGap().nanos().length)
+                        .mapToDouble(iteration -> (double) bucket.twoPassNoGap().nanos()[iteration] / bucket.onePass().nanos()[iteration])
+                        .sorted()
+                        .toArray();
+                out.append("| %s | %d | %,.0f (%s) | %,.0f (%s) | %.2f (%.2f..%.2f) | %.2f (%.2f..%.2f) | %.3f | %.3f | %.2f |%n".formatted(
                         bucket.table().name(), bucket.table().runs(), bucket.onePass().medianMillis(), bucket.onePass().spread(), bucket.twoPass().medianMillis(), bucket.twoPass().spread(),
                         bucket.twoPass().medianMillis() / bucket.onePass().medianMillis(), ratios[0], ratios[ratios.length - 1],
+                        bucket.twoPassNoGap().medianMillis() / bucket.onePass().medianMillis(), noGapRatios[0], noGapRatios[noGapRatios.length - 1],
                         (double) bucket.valuesUnread() / bucket.physicalRows(), (double) bucket.twoPassValuesUnread() / bucket.physicalRows(),
                         bucket.twoPass().medianMillis() / compactedBucket.onePass().medianMillis()));
             }

@@ -76,6 +76,10 @@ final class SingleBucketReads
     // the merged read with the two-pass merge read switched on and off, whatever the default
     private static final ConnectorSession TWO_PASS_SESSION = session(Map.of(PaimonSessionProperties.TWO_PASS_MERGE_READ_ENABLED, true));
     private static final ConnectorSession ONE_PASS_SESSION = session(Map.of(PaimonSessionProperties.TWO_PASS_MERGE_READ_ENABLED, false));
+    // the two-pass read of exactly the merged rows: no rows between them decoded
+    private static final ConnectorSession TWO_PASS_NO_GAP_SESSION = session(Map.of(
+            PaimonSessionProperties.TWO_PASS_MERGE_READ_ENABLED, true,
+            PaimonSessionProperties.TWO_PASS_MERGE_READ_MAX_GAP_ROWS, 0));
     // merged pages read whole, value columns and all, to compare with late materialization
     private static final ConnectorSession WHOLE_PAGES_SESSION = session(Map.of(
             PaimonSessionProperties.LATE_MATERIALIZATION_ENABLED, false,
@@ -156,6 +160,13 @@ final class SingleBucketReads
             throws Exception
     {
         return readOurs(twoPass ? TWO_PASS_SESSION : ONE_PASS_SESSION, table, split, consumer, _ -> {}, _ -> {});
+    }
+
+    /** Our merged read of the split in two passes that decode exactly the merged rows, however close together. */
+    long readOursTwoPassNoGap(Table table, PaimonSplit split, Consumer<Page> consumer)
+            throws Exception
+    {
+        return readOurs(TWO_PASS_NO_GAP_SESSION, table, split, consumer, _ -> {}, _ -> {});
     }
 
     /** The page source's metrics of one read of the split, with the two-pass merge read on or off. */

@@ -81,8 +81,8 @@ public final class PaimonPageSource
     private final Optional<MergePlan> merge;
     // the channels a merge reads late, or null to read pages whole
     private final boolean[] lateValueChannels;
-    // winners a two-pass merge collects before it reads their values; 0 for no two-pass merge
-    private final int twoPassWindowRows;
+    // how a two-pass merge reads; empty for no two-pass merge
+    private final Optional<WinningRows.Settings> twoPass;
     private WinningRows winningRows;
     private final Iterator<Section<PaimonDataFile>> sections;
     private final ReadMetrics metrics = new ReadMetrics();
@@ -107,7 +107,7 @@ public final class PaimonPageSource
         }
         KeyValueLayout layout = new KeyValueLayout(0, new int[0], false, outputChannels);
         Iterator<Section<PaimonDataFile>> sections = files.stream().map(file -> Section.of(SortedRun.of(file))).iterator();
-        return new PaimonPageSource(sections, layout, outputTypes, Optional.empty(), false, 0, rowLimit, openFile);
+        return new PaimonPageSource(sections, layout, outputTypes, Optional.empty(), false, Optional.empty(), rowLimit, openFile);
     }
 
     /**
@@ -117,9 +117,9 @@ public final class PaimonPageSource
      * file is read as it is, without a merge
      * @param readValuesLate merged sections read each page's value columns only if the merge returns one of its records
      * (see {@link DeferredValues}); only where the plan's newest record wins
-     * @param twoPassWindowRows with {@code readValuesLate}, merged sections whose files are all Parquet are read in two
-     * passes, keys first, then the values of the merged rows only, in windows of this many rows (see {@link WinningRows});
-     * 0 reads them as {@code readValuesLate} says
+     * @param twoPass with {@code readValuesLate}, merged sections whose files are all Parquet are read in two passes,
+     * keys first, then the values of the merged rows only, as these settings say (see {@link WinningRows}); empty reads
+     * them as {@code readValuesLate} says
      * @param rowLimit the most rows the query needs from this split (a pushed-down LIMIT); any rows of the split
      * will do, so reading stops there, merged or not
      */
@@ -129,16 +129,16 @@ public final class PaimonPageSource
             List<Type> outputTypes,
             boolean filesHoldEachKeyOnce,
             boolean readValuesLate,
-            int twoPassWindowRows,
+            Optional<WinningRows.Settings> twoPass,
             long rowLimit,
             Function<PaimonDataFile, DataFilePageReader> openFile)
     {
         checkArgument(!readValuesLate || plan.newestRecordWins(), "values are read late only where the newest record of a key wins");
-        checkArgument(twoPassWindowRows == 0 || readValuesLate, "a two-pass merge reads values late");
+        checkArgument(twoPass.isEmpty() || readValuesLate, "a two-pass merge reads values late");
         Iterator<Section<PaimonDataFile>> sections = filesHoldEachKeyOnce
                 ? files.stream().map(file -> Section.of(SortedRun.of(file))).iterator()
                 : sections(files, plan.keyTypes()).iterator();
-        return new PaimonPageSource(sections, plan.layout(), outputTypes, Optional.of(plan), readValuesLate, twoPassWindowRows, rowLimit, openFile);
+        return new PaimonPageSource(sections, plan.layout(), outputTypes, Optional.of(plan), readValuesLate, twoPass, rowLimit, openFile);
     }
 
     private PaimonPageSource(
@@ -147,7 +147,7 @@ public final class PaimonPageSource
             List<Type> outputTypes,
             Optional<MergePlan> merge,
             boolean readValuesLate,
-            int twoPassWindowRows,
+            Optional<WinningRows.Settings> twoPass,
             long rowLimit,
             Function<PaimonDataFile, DataFilePageReader> openFile)
     {
@@ -156,7 +156,7 @@ public final class PaimonPageSource
         this.outputTypes = ImmutableList.copyOf(outputTypes);
         this.merge = requireNonNull(merge, "merge is null");
         this.lateValueChannels = readValuesLate ? lateValueChannels(layout) : null;
-        this.twoPassWindowRows = lateValueChannels == null ? 0 : twoPassWindowRows;
+        this.twoPass = lateValueChannels == null ? Optional.empty() : requireNonNull(twoPass, "twoPass is null");
         this.rowLimit = rowLimit;
         this.openFile = requireNonNull(openFile, "openFile is null");
     }
@@ -235,8 +235,8 @@ public final class PaimonPageSource
         Section<PaimonDataFile> section = sections.next();
         List<DataFileRunCursor> cursors = new ArrayList<>(section.runs().size());
         boolean merged = section.runs().size() > 1;
-        winningRows = merged && twoPassWindowRows > 0 && allParquet(section)
-                ? new WinningRows(lateValueChannels, layout.outputChannels(), twoPassWindowRows, OUTPUT_PAGE_ROWS, metrics)
+        winningRows = merged && twoPass.isPresent() && allParquet(section)
+                ? new WinningRows(lateValueChannels, layout.outputChannels(), twoPass.get(), OUTPUT_PAGE_ROWS, metrics)
                 : null;
         deferredValues = merged && lateValueChannels != null && winningRows == null ? new DeferredValues(lateValueChannels) : null;
         for (SortedRun<PaimonDataFile> run : section.runs()) {

@@ -46,9 +46,11 @@ import org.roaringbitmap.RoaringBitmap;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import static io.trino.plugin.paimon.PaimonSessionProperties.isLateMaterializationEnabled;
 import static io.trino.plugin.paimon.PaimonSessionProperties.isTwoPassMergeReadEnabled;
+import static io.trino.plugin.paimon.PaimonSessionProperties.twoPassMergeReadMaxGapRows;
 import static io.trino.plugin.paimon.PaimonSessionProperties.twoPassMergeReadWindowRows;
 import static java.util.Objects.requireNonNull;
 
@@ -141,7 +143,7 @@ public class PaimonPageSourceProvider
         if (twoPass && !rawConvertible) {
             // the second pass finds rows by the row numbers Trino's Parquet reader gives each page, which do not
             // account for rows a column index skips: the first pass prunes row groups only
-            return PaimonPageSource.ofKeyValueFiles(split.files(), plan, outputTypes, rawConvertible, true, twoPassMergeReadWindowRows(session), rowLimit,
+            return PaimonPageSource.ofKeyValueFiles(split.files(), plan, outputTypes, rawConvertible, true, Optional.of(new WinningRows.Settings(twoPassMergeReadWindowRows(session), twoPassMergeReadMaxGapRows(session))), rowLimit,
                     file -> DataFilePageReader.open(
                             fileSystem,
                             file,
@@ -152,7 +154,7 @@ public class PaimonPageSourceProvider
                             rowGroupDomains,
                             parquetOptionsWithoutColumnIndex, footers));
         }
-        return PaimonPageSource.ofKeyValueFiles(split.files(), plan, outputTypes, rawConvertible, readValuesLate, 0, rowLimit,
+        return PaimonPageSource.ofKeyValueFiles(split.files(), plan, outputTypes, rawConvertible, readValuesLate, Optional.empty(), rowLimit,
                 file -> fileOpener.open(file, plan.keyColumns(), true, plan.valueColumns()));
     }
 

@@ -61,6 +61,10 @@ import static java.util.Objects.requireNonNull;
  * offset index (the row ranges need each page's first row) is decoded up to its last chosen row instead, and the
  * chosen values picked out.
  * <p>
+ * Chosen rows a few rows apart are read as one range, the rows between them decoded and dropped: each range costs the
+ * column readers a skip and a read call per column, which for winners scattered one or two rows apart (random updates)
+ * costs more than decoding the rows between them.
+ * <p>
  * Trino's {@code ParquetReader} cannot do this itself: it builds its row ranges only from a column index and a
  * predicate (its private {@code calculateFilteredRowRanges}), and a page it returns decodes a whole batch of a column
  * before {@code SourcePage.selectPositions} picks positions out of it. Its column readers, though,
@@ -77,6 +81,8 @@ final class ParquetRowRangeReader
     private final ParquetReaderOptions options;
     private final ColumnReaderFactory columnReaders;
     private final AggregatedMemoryContext memoryContext = newSimpleAggregatedMemoryContext();
+    // rows decoded only because they lie between chosen rows of one range
+    private long gapRowsDecoded;
 
     ParquetRowRangeReader(
             ParquetDataSource dataSource,
@@ -98,11 +104,13 @@ final class ParquetRowRangeReader
 
     /**
      * The columns at {@code rows[0..count)}, file row numbers in ascending order, as pages of at most
-     * {@code maxPageRows} rows each, in the order of the rows.
+     * {@code maxPageRows} rows each, in the order of the rows. Chosen rows at most {@code maxGapRows} rows apart are
+     * read as one range (see the class comment); 0 reads exactly the chosen rows.
      */
-    List<Page> read(long[] rows, int count, int maxPageRows)
+    List<Page> read(long[] rows, int count, int maxPageRows, int maxGapRows)
             throws IOException
     {
+        checkArgument(maxGapRows >= 0, "maxGapRows is negative");
         List<Page> pages = new ArrayList<>();
         int start = 0;
         long groupStart = 0;
@@ -115,7 +123,7 @@ final class ParquetRowRangeReader
             }
             if (end > start) {
                 checkArgument(rows[start] >= groupStart, "rows are not in ascending order");
-                readRowGroup(rowGroup, groupStart, rows, start, end, maxPageRows, pages);
+                readRowGroup(rowGroup, groupStart, rows, start, end, maxPageRows, maxGapRows, pages);
             }
             start = end;
             groupStart = groupEnd;
@@ -124,16 +132,18 @@ final class ParquetRowRangeReader
         return pages;
     }
 
-    private void readRowGroup(BlockMetadata rowGroup, long groupStart, long[] rows, int start, int end, int maxPageRows, List<Page> pages)
+    private void readRowGroup(BlockMetadata rowGroup, long groupStart, long[] rows, int start, int end, int maxPageRows, int maxGapRows, List<Page> pages)
             throws IOException
     {
         int count = end - start;
-        // the rows within the row group, and the same as ranges of consecutive rows
+        // the rows within the row group, and the ranges read for them
         long[] groupRows = new long[count];
         for (int i = 0; i < count; i++) {
             groupRows[i] = rows[start + i] - groupStart;
         }
-        Ranges ranges = Ranges.of(groupRows);
+        Ranges ranges = Ranges.of(groupRows, maxGapRows);
+        // one set of row ranges serves every column: building them is not free where the ranges are many
+        FilteredRowRanges rowRanges = new FilteredRowRanges(ranges.toRowRanges(rowGroup.rowCount()));
 
         int columnCount = fields.size();
         ColumnReader[] readers = new ColumnReader[columnCount];
@@ -175,7 +185,7 @@ final class ParquetRowRangeReader
                 ColumnReader reader = columnReaders.create(field, memoryContext);
                 PageReader pageReader = ParquetReaders.pageReader(dataSource.getId(), inputs.get(column), chunks[column], field.getDescriptor(), selectedPages[column], createdBy, options);
                 if (selectedPages[column] != null) {
-                    reader.setPageReader(pageReader, Optional.of(new FilteredRowRanges(ranges.toRowRanges(rowGroup.rowCount()))));
+                    reader.setPageReader(pageReader, Optional.of(rowRanges));
                     readers[column] = reader;
                 }
                 else {
@@ -186,11 +196,24 @@ final class ParquetRowRangeReader
             }
             for (int offset = 0; offset < count; offset += maxPageRows) {
                 int batch = min(maxPageRows, count - offset);
+                // the ranges' rows from just after the previous batch's last chosen row to this batch's last one
+                int firstRangeRow = offset == 0 ? 0 : ranges.rangeIndex()[offset - 1] + 1;
+                int rangeRows = ranges.rangeIndex()[offset + batch - 1] - firstRangeRow + 1;
+                int[] chosen = null;
+                if (rangeRows > batch) {
+                    chosen = new int[batch];
+                    for (int i = 0; i < batch; i++) {
+                        chosen[i] = ranges.rangeIndex()[offset + i] - firstRangeRow;
+                    }
+                }
                 Block[] blocks = new Block[columnCount];
+                boolean gapDecoded = false;
                 for (int column = 0; column < columnCount; column++) {
                     if (readers[column] != null) {
-                        readers[column].prepareNextRead(batch);
-                        blocks[column] = readers[column].readPrimitive().getBlock();
+                        readers[column].prepareNextRead(rangeRows);
+                        Block block = readers[column].readPrimitive().getBlock();
+                        blocks[column] = chosen == null ? block : block.copyPositions(chosen, 0, batch);
+                        gapDecoded = true;
                     }
                     else if (picked[column] != null) {
                         blocks[column] = picked[column].getRegion(offset, batch);
@@ -198,6 +221,9 @@ final class ParquetRowRangeReader
                     else {
                         blocks[column] = RunLengthEncodedBlock.create(types.get(column), null, batch);
                     }
+                }
+                if (gapDecoded) {
+                    gapRowsDecoded += rangeRows - batch;
                 }
                 pages.add(new Page(batch, blocks));
             }
@@ -247,25 +273,42 @@ final class ParquetRowRangeReader
         return memoryContext.getBytes();
     }
 
-    /** Ranges of consecutive rows, inclusive, ascending. */
-    private record Ranges(long[] starts, long[] ends)
+    /** Rows not chosen whose values were decoded, as they lay between chosen rows read as one range. */
+    long gapRowsDecoded()
     {
-        static Ranges of(long[] rows)
+        return gapRowsDecoded;
+    }
+
+    /**
+     * Ranges of rows, inclusive, ascending, that cover the chosen rows; {@code rangeIndex[i]} is the position of the
+     * i-th chosen row among all rows of the ranges.
+     */
+    private record Ranges(long[] starts, long[] ends, int[] rangeIndex)
+    {
+        static Ranges of(long[] rows, int maxGapRows)
         {
             int count = 0;
             long[] starts = new long[rows.length];
             long[] ends = new long[rows.length];
-            for (long row : rows) {
-                if (count > 0 && ends[count - 1] + 1 == row) {
+            int[] rangeIndex = new int[rows.length];
+            // rows of the ranges before the last one
+            int closedRows = 0;
+            for (int i = 0; i < rows.length; i++) {
+                long row = rows[i];
+                if (count > 0 && row - ends[count - 1] - 1 <= maxGapRows) {
                     ends[count - 1] = row;
                 }
                 else {
+                    if (count > 0) {
+                        closedRows += toIntExact(ends[count - 1] - starts[count - 1] + 1);
+                    }
                     starts[count] = row;
                     ends[count] = row;
                     count++;
                 }
+                rangeIndex[i] = toIntExact(closedRows + row - starts[count - 1]);
             }
-            return new Ranges(Arrays.copyOf(starts, count), Arrays.copyOf(ends, count));
+            return new Ranges(Arrays.copyOf(starts, count), Arrays.copyOf(ends, count), rangeIndex);
         }
 
         int count()

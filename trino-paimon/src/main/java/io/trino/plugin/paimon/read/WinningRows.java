@@ -29,6 +29,7 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
 
+import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkState;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_BAD_DATA;
 import static io.trino.spi.type.BigintType.BIGINT;
@@ -42,7 +43,8 @@ import static java.util.Objects.requireNonNull;
  * rows it returns are not built into pages but noted here as rows of their files. Once a window holds enough of them
  * (or the section ends), pass two reads the output columns of each file at exactly those rows
  * ({@link ParquetRowRangeReader}), and those pages are the section's output: the rows of a split carry no order, so
- * each file's winners come out together. Values of records the merge drops are never decoded.
+ * each file's winners come out together. Values of records the merge drops are not decoded, except those lying a few
+ * rows from winners on both sides, which pass two decodes and drops (see {@link ParquetRowRangeReader}).
  * <p>
  * A file stays open until the window that holds its last winners is read; memory is bounded by the row numbers of
  * one window's winners and the pages of one file's part of it.
@@ -51,7 +53,7 @@ final class WinningRows
 {
     private final boolean[] deferredChannels;
     private final int[] outputChannels;
-    private final int windowRows;
+    private final Settings settings;
     private final int outputPageRows;
     private final ReadMetrics metrics;
     // key pages the runs have read and the merge may still return rows of, with where their rows are in their files
@@ -61,19 +63,20 @@ final class WinningRows
     private int windowCount;
     private long recordsRead;
     private long recordsReturned;
+    // records the merge dropped whose values pass two decoded all the same (gaps between winners)
+    private long gapRowsDecoded;
     private Queue<Page> windowPages = new ArrayDeque<>();
     private Iterator<FileRows> windowFiles;
 
     /**
      * @param deferredChannels the channels pass one leaves unread
      * @param outputChannels the channels of the merged rows, which pass two reads
-     * @param windowRows how many winners a window holds before pass two reads their values
      */
-    WinningRows(boolean[] deferredChannels, int[] outputChannels, int windowRows, int outputPageRows, ReadMetrics metrics)
+    WinningRows(boolean[] deferredChannels, int[] outputChannels, Settings settings, int outputPageRows, ReadMetrics metrics)
     {
         this.deferredChannels = deferredChannels.clone();
         this.outputChannels = outputChannels.clone();
-        this.windowRows = windowRows;
+        this.settings = requireNonNull(settings, "settings is null");
         this.outputPageRows = outputPageRows;
         this.metrics = requireNonNull(metrics, "metrics is null");
     }
@@ -106,9 +109,15 @@ final class WinningRows
      */
     void collect(OutputPageBuilder output, Set<Page> currentPages)
     {
+        // merged rows come in stretches of one page: look a page up once per stretch
+        Page lastPage = null;
+        PageRows rows = null;
         for (int row = 0; row < output.size(); row++) {
             Page page = output.recordPage(row);
-            PageRows rows = page == null ? null : pages.get(page);
+            if (page != lastPage || rows == null) {
+                rows = page == null ? null : pages.get(page);
+                lastPage = page;
+            }
             checkState(rows != null, "a merged row of a two-pass read is not a record of a page read");
             rows.file().add(BIGINT.getLong(rows.rowNumbers(), output.recordPosition(row)));
         }
@@ -120,7 +129,7 @@ final class WinningRows
 
     boolean windowFull()
     {
-        return windowCount >= windowRows;
+        return windowCount >= settings.windowRows();
     }
 
     /** Ends the window: {@link #nextPage()} now returns the values of its winners. */
@@ -191,9 +200,10 @@ final class WinningRows
         pages.clear();
         windowPages.clear();
         windowFiles = null;
-        metrics.valuesUnread(toIntExact(max(0, recordsRead - recordsReturned)));
+        metrics.valuesUnread(toIntExact(max(0, recordsRead - recordsReturned - gapRowsDecoded)));
         recordsRead = 0;
         recordsReturned = 0;
+        gapRowsDecoded = 0;
     }
 
     private void closeFinishedFiles()
@@ -243,7 +253,7 @@ final class WinningRows
         {
             try {
                 // the merge returns a run's records in key order, which is the order of its files' rows
-                return values.read(rows, count, pageRows);
+                return values.read(rows, count, pageRows, settings.maxGapRows());
             }
             catch (IOException e) {
                 throw new TrinoException(PAIMON_BAD_DATA, "Failed to read the values of merged rows: " + e.getMessage(), e);
@@ -259,6 +269,7 @@ final class WinningRows
         {
             if (!closed) {
                 closed = true;
+                gapRowsDecoded += values.gapRowsDecoded();
                 metrics.add(reader.readBytes(), reader.readTimeNanos());
                 reader.close();
             }
@@ -266,4 +277,17 @@ final class WinningRows
     }
 
     private record PageRows(FileRows file, Block rowNumbers) {}
+
+    /**
+     * @param windowRows how many winners a window holds before pass two reads their values
+     * @param maxGapRows winners of a file at most this many rows apart are read as one range of rows
+     */
+    record Settings(int windowRows, int maxGapRows)
+    {
+        Settings
+        {
+            checkArgument(windowRows > 0, "windowRows is not positive");
+            checkArgument(maxGapRows >= 0, "maxGapRows is negative");
+        }
+    }
 }

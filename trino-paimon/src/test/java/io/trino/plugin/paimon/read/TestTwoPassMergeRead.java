@@ -72,6 +72,12 @@ final class TestTwoPassMergeRead
         PaimonJavaCatalog.write(clustered, LongStream.range(0, 60_000).mapToObj(id -> row(id, "base-" + id, (int) (id % 1000), 0)).toList());
         PaimonJavaCatalog.write(clustered, LongStream.range(0, 30_000).mapToObj(id -> row(id, "new-" + id, (int) -id, 1)).toList());
 
+        // keys 0..59,999, then new values for the even keys below 30,000: the older file's 15,000 losers lie one row
+        // apart, each between two winners
+        Table everyOther = paimon.createTable(DATABASE, "every_other", schema(Map.of("bucket", "1", "write-only", "true")));
+        PaimonJavaCatalog.write(everyOther, LongStream.range(0, 60_000).mapToObj(id -> row(id, "base-" + id, (int) (id % 1000), 0)).toList());
+        PaimonJavaCatalog.write(everyOther, LongStream.range(0, 15_000).mapToObj(half -> row(2 * half, "new-" + half, (int) -half, 1)).toList());
+
         Random random = new Random(SEED);
         Table types = paimon.createTable(DATABASE, "every_type", typesSchema());
         for (int commit = 0; commit < 5; commit++) {
@@ -121,6 +127,35 @@ final class TestTwoPassMergeRead
     }
 
     @Test
+    void winnersAFewRowsApartAreReadAsOneRange()
+    {
+        // by default the rows between winners one row apart are decoded with them and dropped, not skipped one by one:
+        // of the older file's losers only key 0, before its first winner, is never decoded
+        Map<String, Long> metrics = ConnectorMetrics.run(getQueryRunner(), twoPass(getSession(), 1 << 18), "SELECT * FROM every_other", "paimon.");
+        assertThat(metrics)
+                .containsEntry(RECORDS_READ_METRIC, 75_000L)
+                .containsEntry(ROWS_RETURNED_METRIC, 60_000L)
+                .containsEntry(RECORDS_VALUES_UNREAD_METRIC, 1L);
+        // with no gap allowed, each loser is skipped: its values are never decoded
+        metrics = ConnectorMetrics.run(getQueryRunner(), twoPass(getSession(), 1 << 18, 0), "SELECT * FROM every_other", "paimon.");
+        assertThat(metrics).containsEntry(RECORDS_VALUES_UNREAD_METRIC, 15_000L);
+        // a gap of one row is read with ranges that may hold one row between winners
+        assertThat(ConnectorMetrics.run(getQueryRunner(), twoPass(getSession(), 1 << 18, 1), "SELECT * FROM every_other", "paimon."))
+                .containsEntry(RECORDS_VALUES_UNREAD_METRIC, 1L);
+
+        // the rows decoded in gaps never come out, in windows of a section and far smaller, for every gap allowed
+        List<String> expected = RowText.paimonText(paimon().getTable(DATABASE, "every_other")).stream().sorted().toList();
+        assertThat(expected).hasSize(60_000);
+        for (int window : WINDOWS) {
+            for (int maxGap : new int[] {0, 1, 1_000_000}) {
+                assertThat(RowText.paimonText(computeActual(twoPass(getSession(), window, maxGap), "SELECT * FROM every_other")))
+                        .as("windows of %s rows, gaps of up to %s rows", window, maxGap)
+                        .isEqualTo(expected);
+            }
+        }
+    }
+
+    @Test
     void everyFlatTypeWithNulls()
     {
         String query = "SELECT %s FROM every_type".formatted(FLAT_COLUMNS);
@@ -128,10 +163,12 @@ final class TestTwoPassMergeRead
         assertThat(expected).hasSize(toIntExact((long) computeActual("SELECT count(*) FROM every_type").getOnlyValue()));
         assertThat(expected).hasSizeGreaterThan(3_000);
         for (int window : WINDOWS) {
-            assertThat(RowText.rows(computeActual(twoPass(getSession(), window), query))).as("window of %s rows", window).isEqualTo(expected);
+            for (int maxGap : new int[] {0, 1_000_000}) {
+                assertThat(RowText.rows(computeActual(twoPass(getSession(), window, maxGap), query))).as("window of %s rows, gaps of up to %s rows", window, maxGap).isEqualTo(expected);
+            }
         }
-        // the files' merged records outnumber the rows: the values of the others were never decoded
-        Map<String, Long> metrics = ConnectorMetrics.run(getQueryRunner(), twoPass(getSession(), 1 << 18), query, "paimon.");
+        // the files' merged records outnumber the rows: with no gap read, the values of the others were never decoded
+        Map<String, Long> metrics = ConnectorMetrics.run(getQueryRunner(), twoPass(getSession(), 1 << 18, 0), query, "paimon.");
         assertThat(metrics.get(RECORDS_VALUES_UNREAD_METRIC)).isEqualTo(metrics.get(RECORDS_READ_METRIC) - metrics.get(ROWS_RETURNED_METRIC)).isPositive();
     }
 

@@ -16,6 +16,7 @@ package io.trino.plugin.paimon.read;
 import io.trino.Session;
 
 import static io.trino.plugin.paimon.PaimonSessionProperties.TWO_PASS_MERGE_READ_ENABLED;
+import static io.trino.plugin.paimon.PaimonSessionProperties.TWO_PASS_MERGE_READ_MAX_GAP_ROWS;
 import static io.trino.plugin.paimon.PaimonSessionProperties.TWO_PASS_MERGE_READ_WINDOW_ROWS;
 import static io.trino.plugin.paimon.testing.PaimonQueryRunner.CATALOG;
 
@@ -30,6 +31,14 @@ final class TwoPassSessions
         return Session.builder(session)
                 .setCatalogSessionProperty(CATALOG, TWO_PASS_MERGE_READ_ENABLED, "true")
                 .setCatalogSessionProperty(CATALOG, TWO_PASS_MERGE_READ_WINDOW_ROWS, String.valueOf(windowRows))
+                .build();
+    }
+
+    /** The same, reading winners at most {@code maxGapRows} rows apart as one range, the rows between them dropped. */
+    static Session twoPass(Session session, int windowRows, int maxGapRows)
+    {
+        return Session.builder(twoPass(session, windowRows))
+                .setCatalogSessionProperty(CATALOG, TWO_PASS_MERGE_READ_MAX_GAP_ROWS, String.valueOf(maxGapRows))
                 .build();
     }
 }
