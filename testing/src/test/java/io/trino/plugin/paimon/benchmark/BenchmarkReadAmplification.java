@@ -447,14 +447,8 @@ public final class BenchmarkReadAmplification
             out.append("| table | runs | one-pass ms | two-pass ms | two-pass ÷ one-pass (median; per iteration min..max) | two-pass, no gap read ÷ one-pass (median; min..max) | values unread ÷ physical rows, one-pass | values unread ÷ physical rows, two-pass | two-pass ÷ compacted (time) |\n");
             out.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
             for (BucketFigures bucket : buckets) {
-                double[] ratios = IntStream.range(0, bucket.twoPass().nanos().length)
-                        .mapToDouble(iteration -> (double) bucket.twoPass().nanos()[iteration] / bucket.onePass().nanos()[iteration])
-                        .sorted()
-                        .toArray();
-                double[] noGapRatios = IntStream.range(0, bucket.twoPassNoGap().nanos().length)
-                        .mapToDouble(iteration -> (double) bucket.twoPassNoGap().nanos()[iteration] / bucket.onePass().nanos()[iteration])
-                        .sorted()
-                        .toArray();
+                double[] ratios = ratiosPerIteration(bucket.twoPass(), bucket.onePass());
+                double[] noGapRatios = ratiosPerIteration(bucket.twoPassNoGap(), bucket.onePass());
                 out.append("| %s | %d | %,.0f (%s) | %,.0f (%s) | %.2f (%.2f..%.2f) | %.2f (%.2f..%.2f) | %.3f | %.3f | %.2f |%n".formatted(
                         bucket.table().name(), bucket.table().runs(), bucket.onePass().medianMillis(), bucket.onePass().spread(), bucket.twoPass().medianMillis(), bucket.twoPass().spread(),
                         bucket.twoPass().medianMillis() / bucket.onePass().medianMillis(), ratios[0], ratios[ratios.length - 1],
@@ -570,6 +564,15 @@ public final class BenchmarkReadAmplification
             series.add(new ChartWriter.Series("our page source, compacted", new Color(0, 150, 70), true,
                     List.of(new double[] {1, compactedRate}, new double[] {settings.sortedRuns().getLast(), compactedRate})));
             return series;
+        }
+
+        // the time of each iteration of one read over that of the other read in the same iteration, ascending
+        private static double[] ratiosPerIteration(Timing timing, Timing base)
+        {
+            return IntStream.range(0, timing.nanos().length)
+                    .mapToDouble(iteration -> (double) timing.nanos()[iteration] / base.nanos()[iteration])
+                    .sorted()
+                    .toArray();
         }
 
         private ScanFigures scan(String table)
