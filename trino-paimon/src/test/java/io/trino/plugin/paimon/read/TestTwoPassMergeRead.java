@@ -117,12 +117,8 @@ final class TestTwoPassMergeRead
     @Test
     void valuesAreDecodedOnlyForMergedRows()
     {
-        Map<String, Long> metrics = ConnectorMetrics.run(getQueryRunner(), twoPass(getSession(), 1 << 18), "SELECT * FROM clustered", "paimon.");
         // every record's key is read; the values of the 30,000 older records of updated keys never are
-        assertThat(metrics)
-                .containsEntry(RECORDS_READ_METRIC, 90_000L)
-                .containsEntry(ROWS_RETURNED_METRIC, 60_000L)
-                .containsEntry(RECORDS_VALUES_UNREAD_METRIC, 30_000L);
+        assertRecords(twoPass(getSession(), 1 << 18), "clustered", 90_000, 60_000, 30_000);
         assertSameRowsAsPaimonJava("clustered", "*");
     }
 
@@ -131,17 +127,11 @@ final class TestTwoPassMergeRead
     {
         // by default the rows between winners one row apart are decoded with them and dropped, not skipped one by one:
         // of the older file's losers only key 0, before its first winner, is never decoded
-        Map<String, Long> metrics = ConnectorMetrics.run(getQueryRunner(), twoPass(getSession(), 1 << 18), "SELECT * FROM every_other", "paimon.");
-        assertThat(metrics)
-                .containsEntry(RECORDS_READ_METRIC, 75_000L)
-                .containsEntry(ROWS_RETURNED_METRIC, 60_000L)
-                .containsEntry(RECORDS_VALUES_UNREAD_METRIC, 1L);
+        assertRecords(twoPass(getSession(), 1 << 18), "every_other", 75_000, 60_000, 1);
         // with no gap allowed, each loser is skipped: its values are never decoded
-        metrics = ConnectorMetrics.run(getQueryRunner(), twoPass(getSession(), 1 << 18, 0), "SELECT * FROM every_other", "paimon.");
-        assertThat(metrics).containsEntry(RECORDS_VALUES_UNREAD_METRIC, 15_000L);
+        assertRecords(twoPass(getSession(), 1 << 18, 0), "every_other", 75_000, 60_000, 15_000);
         // a gap of one row is read with ranges that may hold one row between winners
-        assertThat(ConnectorMetrics.run(getQueryRunner(), twoPass(getSession(), 1 << 18, 1), "SELECT * FROM every_other", "paimon."))
-                .containsEntry(RECORDS_VALUES_UNREAD_METRIC, 1L);
+        assertRecords(twoPass(getSession(), 1 << 18, 1), "every_other", 75_000, 60_000, 1);
 
         // the rows decoded in gaps never come out, in windows of a section and far smaller, for every gap allowed
         List<String> expected = RowText.paimonText(paimon().getTable(DATABASE, "every_other")).stream().sorted().toList();
@@ -212,6 +202,15 @@ final class TestTwoPassMergeRead
     void schemaEvolution()
     {
         assertSameRowsAsPaimonJava("evolved", "*");
+    }
+
+    // the records a full read of the table decodes keys of, the rows it returns and the records whose values it never decodes
+    private void assertRecords(Session session, String table, long read, long returned, long valuesUnread)
+    {
+        assertThat(ConnectorMetrics.run(getQueryRunner(), session, "SELECT * FROM " + table, "paimon."))
+                .containsEntry(RECORDS_READ_METRIC, read)
+                .containsEntry(ROWS_RETURNED_METRIC, returned)
+                .containsEntry(RECORDS_VALUES_UNREAD_METRIC, valuesUnread);
     }
 
     // Paimon Java's rows (of the columns selected, which come first in the table), read in two passes in every window
