@@ -39,8 +39,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static com.google.common.collect.ImmutableList.toImmutableList;
 import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_PROPERTY;
+import static io.trino.plugin.paimon.table.TableOptions.DYNAMIC_BUCKET;
 import static io.trino.plugin.paimon.table.TableOptions.booleanOption;
 import static io.trino.plugin.paimon.table.TableOptions.parseBoolean;
+import static io.trino.plugin.paimon.table.TableOptions.parseInteger;
 import static io.trino.spi.StandardErrorCode.COLUMN_ALREADY_EXISTS;
 import static io.trino.spi.StandardErrorCode.COLUMN_NOT_FOUND;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
@@ -360,12 +362,12 @@ public sealed interface SchemaChange
             }
             switch (key) {
                 case "bucket" -> {
-                    int oldBucket = oldValue == null ? -1 : parseBucket(tableName, oldValue);
-                    int newBucket = parseBucket(tableName, newValue);
-                    if (oldBucket == -1) {
+                    int oldBucket = oldValue == null ? DYNAMIC_BUCKET : parseInteger(tableName.toString(), key, oldValue);
+                    int newBucket = parseInteger(tableName.toString(), key, newValue);
+                    if (oldBucket == DYNAMIC_BUCKET) {
                         throw refused(tableName, "Cannot change bucket when it is -1.");
                     }
-                    if (newBucket == -1) {
+                    if (newBucket == DYNAMIC_BUCKET) {
                         throw refused(tableName, "Cannot change bucket to -1.");
                     }
                     if (oldBucket != newBucket) {
@@ -402,16 +404,6 @@ public sealed interface SchemaChange
             }
             if (key.equals("bucket")) {
                 throw refused(tableName, "Cannot reset bucket.");
-            }
-        }
-
-        private static int parseBucket(SchemaTableName tableName, String value)
-        {
-            try {
-                return Integer.parseInt(value.trim());
-            }
-            catch (NumberFormatException e) {
-                throw refused(tableName, "Could not parse value '%s' for key 'bucket'.".formatted(value));
             }
         }
 

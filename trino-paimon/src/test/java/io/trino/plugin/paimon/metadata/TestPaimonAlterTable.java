@@ -275,6 +275,15 @@ final class TestPaimonAlterTable
         assertThat(rows("props_twin")).containsExactly("+I(1, a, 1)");
     }
 
+    @Test
+    void setPropertiesRefusesUnparsableBucketAsEveryTableOptionIsRefused()
+    {
+        // the wording of every refused option value, as a read of the table would word it
+        assertQueryFails("ALTER TABLE props_twin SET PROPERTIES options = ARRAY['bucket=two']",
+                "Table alter.props_twin: option 'bucket' has value 'two', expected an integer");
+        assertThat(schemaFiles("props_twin")).containsExactly("schema-0");
+    }
+
     // Paimon Java refuses the change; the statement fails with Paimon's message and writes no schema file
     private void assertRefusedAsPaimon(String table, String statement, SchemaChange paimonChange)
     {
