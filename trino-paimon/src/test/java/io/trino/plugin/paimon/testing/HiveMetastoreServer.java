@@ -16,9 +16,7 @@ package io.trino.plugin.paimon.testing;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 
 import static com.google.common.io.MoreFiles.deleteRecursively;
 import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
+import static io.trino.plugin.paimon.testing.LocalProcesses.freePort;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 /**
@@ -168,14 +167,6 @@ public final class HiveMetastoreServer
         }
         catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    private static int freePort()
-            throws IOException
-    {
-        try (ServerSocket socket = new ServerSocket(0, 0, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
         }
     }
 

@@ -27,7 +27,7 @@ import static com.google.common.io.MoreFiles.deleteRecursively;
 import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
 
 /**
- * What the local database servers of the tests ({@link MariaDbServer}, {@link PostgresServer}) share: running a
+ * What the local servers of the tests ({@link MariaDbServer}, {@link PostgresServer}, {@link HiveMetastoreServer}) share: running a
  * command of their installation to its end, picking a free port, and removing the server's folder when it failed to start.
  */
 final class LocalProcesses
