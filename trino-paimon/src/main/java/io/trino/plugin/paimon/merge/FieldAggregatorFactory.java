@@ -13,6 +13,7 @@
  */
 package io.trino.plugin.paimon.merge;
 
+import io.trino.plugin.paimon.merge.MergeEngineSpec.FieldAggregation;
 import io.trino.spi.TrinoException;
 import io.trino.spi.type.ArrayType;
 import io.trino.spi.type.BigintType;
@@ -29,12 +30,10 @@ import io.trino.spi.type.Type;
 import io.trino.spi.type.VarbinaryType;
 import io.trino.spi.type.VarcharType;
 
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.function.Function;
 
 import static io.airlift.slice.Slices.utf8Slice;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION;
@@ -50,12 +49,12 @@ public final class FieldAggregatorFactory
 
     /**
      * @param function the Paimon name of the function, or {@code primary-key} for a primary-key column
-     * @param ignoreRetract {@code fields.<f>.ignore-retract}: retract records leave the value as it is
+     * @param aggregation the column's options: its function's parameters, and whether retract records leave the
+     * value as it is ({@code fields.<f>.ignore-retract})
      * @param channel the column's channel in the pages being merged
      * @param context table and column, named in errors
-     * @param fieldOption the column's {@code fields.<f>.<suffix>} options, by suffix
      */
-    public static FieldAggregator create(String function, boolean ignoreRetract, Type type, int channel, String context, Function<String, Optional<String>> fieldOption)
+    public static FieldAggregator create(String function, FieldAggregation aggregation, Type type, int channel, String context)
     {
         FieldAggregator aggregator = switch (function.toLowerCase(Locale.ENGLISH)) {
             case "primary-key" -> new PrimaryKeyAggregator(channel, context);
@@ -81,12 +80,9 @@ public final class FieldAggregatorFactory
                 if (!(type instanceof VarcharType)) {
                     throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "%s: Data type for listagg column must be 'VarCharType' but was '%s'.".formatted(context, type));
                 }
-                yield new ListaggAggregator(channel,
-                        utf8Slice(fieldOption.apply("list-agg-delimiter").orElse(",")),
-                        booleanOption(fieldOption, "distinct"),
-                        context);
+                yield new ListaggAggregator(channel, utf8Slice(aggregation.listAggDelimiter()), aggregation.distinct(), context);
             }
-            case "collect" -> new CollectAggregator(checkArray(type, "collect", context), channel, context, booleanOption(fieldOption, "distinct"));
+            case "collect" -> new CollectAggregator(checkArray(type, "collect", context), channel, context, aggregation.distinct());
             case "merge_map" -> new MergeMapAggregator(checkMap(type, "merge map", context), channel, context, OptionalInt.empty());
             case "merge_map_with_keytime" -> {
                 MapType map = checkMap(type, "merge_map_with_keytime", context);
@@ -98,7 +94,7 @@ public final class FieldAggregatorFactory
                 }
                 // the timestamp field is fields.<f>.ts-field, by default the row's last field
                 int timestampField = row.getFields().size() - 1;
-                Optional<String> name = fieldOption.apply("ts-field");
+                Optional<String> name = aggregation.timestampField();
                 if (name.isPresent()) {
                     timestampField = -1;
                     for (int i = 0; i < row.getFields().size(); i++) {
@@ -114,14 +110,14 @@ public final class FieldAggregatorFactory
             }
             case "nested_update" -> {
                 ArrayType nestedTable = checkNestedTable(type, context);
-                List<String> nestedKey = nestedKey(fieldOption);
+                List<String> nestedKey = aggregation.nestedKey();
                 yield new NestedUpdateAggregator(nestedTable, channel, context,
                         nestedKey.isEmpty() ? Optional.empty() : Optional.of(new NestedKeyProjection((RowType) nestedTable.getElementType(), nestedKey, context)),
-                        countLimit(fieldOption, context));
+                        aggregation.countLimit());
             }
             case "nested_partial_update" -> {
                 ArrayType nestedTable = checkNestedTable(type, context);
-                List<String> nestedKey = nestedKey(fieldOption);
+                List<String> nestedKey = aggregation.nestedKey();
                 if (nestedKey.isEmpty()) {
                     throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "%s: nested_partial_update needs the option 'fields.<field>.nested-key'".formatted(context));
                 }
@@ -133,7 +129,7 @@ public final class FieldAggregatorFactory
             case "rbm64" -> binaryUnion(BinaryUnion.RBM64, "rbm64", "roaring bitmap", type, channel, context);
             default -> throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "%s: Could not find any factory for identifier '%s' that implements 'org.apache.paimon.mergetree.compact.aggregate.factory.FieldAggregatorFactory' in the classpath.".formatted(context, function));
         };
-        return ignoreRetract ? new IgnoreRetractAggregator(aggregator) : aggregator;
+        return aggregation.ignoreRetract() ? new IgnoreRetractAggregator(aggregator) : aggregator;
     }
 
     private static Type checkNumeric(String function, Type type, String context)
@@ -176,32 +172,5 @@ public final class FieldAggregatorFactory
             throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "%s: Data type for %s column must be 'VarBinaryType' but was '%s'.".formatted(context, kind, type));
         }
         return new BinaryUnionAggregator(union, function, channel, context);
-    }
-
-    private static boolean booleanOption(Function<String, Optional<String>> fieldOption, String suffix)
-    {
-        return fieldOption.apply(suffix).map(value -> value.trim().equalsIgnoreCase("true")).orElse(false);
-    }
-
-    // a comma-separated list of the nested row's field names, trimmed
-    private static List<String> nestedKey(Function<String, Optional<String>> fieldOption)
-    {
-        return fieldOption.apply("nested-key")
-                .map(value -> Arrays.stream(value.split(",")).map(String::trim).toList())
-                .orElse(List.of());
-    }
-
-    private static int countLimit(Function<String, Optional<String>> fieldOption, String context)
-    {
-        Optional<String> value = fieldOption.apply("count-limit");
-        if (value.isEmpty()) {
-            return Integer.MAX_VALUE;
-        }
-        try {
-            return Integer.parseInt(value.get().trim());
-        }
-        catch (NumberFormatException e) {
-            throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "%s: count-limit must be an integer but was '%s'".formatted(context, value.get()), e);
-        }
     }
 }

@@ -35,7 +35,7 @@ import static java.util.Objects.requireNonNull;
  * @param primaryKeys the primary key fields, partition keys included
  * @param sequenceFields the fields of {@code sequence.field}, compared as a tuple
  * @param sequenceGroups partial-update sequence groups; empty for the other engines
- * @param fieldAggregations the {@code fields.<f>.*} options of the fields that have any
+ * @param fieldAggregations the {@code fields.<f>.*} options of the fields that have any, parsed
  * @param defaultAggregateFunction {@code fields.default-aggregate-function}
  * @param removeRecordOnDelete {@code partial-update.remove-record-on-delete} or
  * {@code aggregation.remove-record-on-delete}, whichever belongs to the engine
@@ -91,26 +91,34 @@ public record MergeEngineSpec(
     }
 
     /**
-     * The aggregation options of one field.
+     * The aggregation options of one field, read and checked by the table layer.
      *
      * @param function {@code fields.<f>.aggregate-function}
      * @param ignoreRetract {@code fields.<f>.ignore-retract}
-     * @param options all {@code fields.<f>.<suffix>} options by suffix, for the function's own parameters
-     * ({@code list-agg-delimiter}, {@code distinct}, {@code nested-key}, ...)
+     * @param listAggDelimiter {@code fields.<f>.list-agg-delimiter}: what listagg puts between values
+     * @param distinct {@code fields.<f>.distinct}: listagg and collect keep each value once
+     * @param nestedKey {@code fields.<f>.nested-key}: the nested row's key fields of nested_update and
+     * nested_partial_update, trimmed; empty when not set
+     * @param countLimit {@code fields.<f>.count-limit}: the most rows nested_update keeps
+     * @param timestampField {@code fields.<f>.ts-field}: the row field of merge_map_with_keytime's timestamp
      */
-    public record FieldAggregation(Optional<String> function, boolean ignoreRetract, Map<String, String> options)
+    public record FieldAggregation(
+            Optional<String> function,
+            boolean ignoreRetract,
+            String listAggDelimiter,
+            boolean distinct,
+            List<String> nestedKey,
+            int countLimit,
+            Optional<String> timestampField)
     {
-        public static final FieldAggregation NONE = new FieldAggregation(Optional.empty(), false, ImmutableMap.of());
+        public static final FieldAggregation NONE = new FieldAggregation(Optional.empty(), false, ",", false, ImmutableList.of(), Integer.MAX_VALUE, Optional.empty());
 
         public FieldAggregation
         {
             requireNonNull(function, "function is null");
-            options = ImmutableMap.copyOf(options);
-        }
-
-        public Optional<String> option(String suffix)
-        {
-            return Optional.ofNullable(options.get(suffix));
+            requireNonNull(listAggDelimiter, "listAggDelimiter is null");
+            nestedKey = ImmutableList.copyOf(nestedKey);
+            requireNonNull(timestampField, "timestampField is null");
         }
     }
 

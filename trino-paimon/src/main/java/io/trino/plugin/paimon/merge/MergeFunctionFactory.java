@@ -113,7 +113,7 @@ public final class MergeFunctionFactory
                 Optional<String> function = spec.primaryKeys().contains(name)
                         ? Optional.of("primary-key")
                         : aggregation.function().or(spec::defaultAggregateFunction);
-                aggregator = function.map(functionName -> () -> FieldAggregatorFactory.create(functionName, aggregation.ignoreRetract(), valueColumn.type(), valueColumn.channel(), context(spec, name), aggregation::option));
+                aggregator = function.map(functionName -> () -> FieldAggregatorFactory.create(functionName, aggregation, valueColumn.type(), valueColumn.channel(), context(spec, name)));
             }
             columns.add(new PartialUpdateMergeFunction.Column(valueColumn.channel(), group, sequenceField, aggregator));
         }
@@ -165,7 +165,7 @@ public final class MergeFunctionFactory
             for (int i = 0; i < outputs.size(); i++) {
                 ValueColumn output = outputs.get(i);
                 FieldAggregation aggregation = spec.fieldAggregation(output.field());
-                aggregators.add(FieldAggregatorFactory.create(functions.get(i), aggregation.ignoreRetract(), output.type(), output.channel(), context(spec, output.field()), aggregation::option));
+                aggregators.add(FieldAggregatorFactory.create(functions.get(i), aggregation, output.type(), output.channel(), context(spec, output.field())));
             }
             return new AggregationMergeFunction(aggregators, types, spec.removeRecordOnDelete());
         };

@@ -27,6 +27,7 @@ import io.trino.spi.TrinoException;
 import io.trino.spi.type.Type;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -37,6 +38,8 @@ import java.util.function.Function;
 import java.util.stream.IntStream;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION;
+import static io.trino.plugin.paimon.table.TableOptions.parseBoolean;
+import static io.trino.plugin.paimon.table.TableOptions.parseInteger;
 
 /**
  * Turns the options of a primary-key table into the merge layer's description of its merge engine, checked the way
@@ -105,7 +108,7 @@ public final class MergeEngineOptions
                         FieldAggregation aggregation = spec.fieldAggregation(member);
                         Optional<String> function = aggregation.function().or(spec::defaultAggregateFunction);
                         if (function.isPresent() && !spec.primaryKeys().contains(member)) {
-                            FieldAggregatorFactory.create(function.get(), aggregation.ignoreRetract(), columnType.apply(member), 0, "Table %s column '%s'".formatted(spec.tableName(), member), aggregation::option);
+                            FieldAggregatorFactory.create(function.get(), aggregation, columnType.apply(member), 0, "Table %s column '%s'".formatted(spec.tableName(), member));
                         }
                     }
                 }
@@ -177,17 +180,30 @@ public final class MergeEngineOptions
         ImmutableMap.Builder<String, FieldAggregation> aggregations = ImmutableMap.builder();
         for (String field : schema.fieldNames()) {
             String prefix = FIELDS_PREFIX + field + ".";
-            Map<String, String> fieldOptions = new HashMap<>();
-            options.options().forEach((key, value) -> {
-                if (key.startsWith(prefix)) {
-                    fieldOptions.put(key.substring(prefix.length()), value);
-                }
-            });
-            if (!fieldOptions.isEmpty()) {
-                aggregations.put(field, new FieldAggregation(options.aggregateFunction(field), options.ignoreRetract(field), fieldOptions));
+            if (options.options().keySet().stream().anyMatch(key -> key.startsWith(prefix))) {
+                aggregations.put(field, fieldAggregation(options, field));
             }
         }
         return aggregations.buildOrThrow();
+    }
+
+    // each parameter read as Paimon types it, with the one parser of its kind
+    private static FieldAggregation fieldAggregation(TableOptions options, String field)
+    {
+        String tableName = options.tableName();
+        return new FieldAggregation(
+                options.aggregateFunction(field),
+                options.ignoreRetract(field),
+                options.fieldOption(field, "list-agg-delimiter").orElse(","),
+                options.fieldOption(field, "distinct").map(value -> parseBoolean(tableName, fieldKey(field, "distinct"), value)).orElse(false),
+                options.fieldOption(field, "nested-key").map(value -> Arrays.stream(value.split(",")).map(String::trim).toList()).orElse(ImmutableList.of()),
+                options.fieldOption(field, "count-limit").map(value -> parseInteger(tableName, fieldKey(field, "count-limit"), value)).orElse(Integer.MAX_VALUE),
+                options.fieldOption(field, "ts-field"));
+    }
+
+    private static String fieldKey(String field, String suffix)
+    {
+        return FIELDS_PREFIX + field + "." + suffix;
     }
 
     // what Paimon checks of the per-field options of any table: the fields they name exist, and sequence fields

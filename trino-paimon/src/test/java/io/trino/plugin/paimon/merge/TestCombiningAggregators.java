@@ -13,6 +13,7 @@
  */
 package io.trino.plugin.paimon.merge;
 
+import io.trino.plugin.paimon.merge.MergeEngineSpec.FieldAggregation;
 import io.trino.spi.Page;
 import io.trino.spi.block.ArrayBlockBuilder;
 import io.trino.spi.block.Block;
@@ -26,7 +27,6 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 import static io.airlift.slice.Slices.utf8Slice;
 import static io.trino.plugin.paimon.merge.TypeValues.objectValue;
@@ -46,7 +46,7 @@ final class TestCombiningAggregators
     @Test
     void mergeMapFoldsAnOlderInputUnderTheAccumulator()
     {
-        FieldAggregator aggregator = FieldAggregatorFactory.create("merge_map", false, MAP, 0, "t", _ -> Optional.empty());
+        FieldAggregator aggregator = FieldAggregatorFactory.create("merge_map", FieldAggregation.NONE, MAP, 0, "t");
         aggregator.reset();
         aggregator.add(mapPage(Map.of(1, "new", 2, "b")), 0);
         aggregator.addOlder(mapPage(Map.of(1, "old", 3, "c")), 0);
@@ -56,7 +56,7 @@ final class TestCombiningAggregators
     @Test
     void collectDoesNotSwap()
     {
-        FieldAggregator aggregator = FieldAggregatorFactory.create("collect", false, ARRAY, 0, "t", _ -> Optional.empty());
+        FieldAggregator aggregator = FieldAggregatorFactory.create("collect", FieldAggregation.NONE, ARRAY, 0, "t");
         aggregator.reset();
         aggregator.add(arrayPage(1, 2), 0);
         aggregator.addOlder(arrayPage(3), 0);
@@ -66,7 +66,7 @@ final class TestCombiningAggregators
     @Test
     void collectFoldsOlderInputsInArrivalOrder()
     {
-        FieldAggregator aggregator = FieldAggregatorFactory.create("collect", false, ARRAY, 0, "t", _ -> Optional.empty());
+        FieldAggregator aggregator = FieldAggregatorFactory.create("collect", FieldAggregation.NONE, ARRAY, 0, "t");
         aggregator.reset();
         aggregator.addOlder(arrayPage(1), 0);
         aggregator.addOlder(arrayPage(2), 0);

@@ -13,6 +13,7 @@
  */
 package io.trino.plugin.paimon.merge;
 
+import io.trino.plugin.paimon.merge.MergeEngineSpec.FieldAggregation;
 import io.trino.spi.Page;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.BlockBuilder;
@@ -21,7 +22,6 @@ import io.trino.spi.type.SqlDecimal;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
-import java.util.Optional;
 
 import static io.trino.plugin.paimon.merge.TypeValues.objectValue;
 import static io.trino.spi.type.DecimalType.createDecimalType;
@@ -78,7 +78,7 @@ final class TestDecimalOverflow
 
     private static FieldAggregator aggregator(String function)
     {
-        FieldAggregator aggregator = FieldAggregatorFactory.create(function, false, DECIMAL_4_2, 0, "t", _ -> Optional.empty());
+        FieldAggregator aggregator = FieldAggregatorFactory.create(function, FieldAggregation.NONE, DECIMAL_4_2, 0, "t");
         aggregator.reset();
         return aggregator;
     }

@@ -13,7 +13,6 @@
  */
 package io.trino.plugin.paimon.merge;
 
-import com.google.common.collect.ImmutableMap;
 import io.trino.plugin.paimon.merge.MergeEngineSpec.FieldAggregation;
 import io.trino.plugin.paimon.merge.MergeEngineSpec.SequenceGroup;
 import io.trino.spi.Page;
@@ -81,7 +80,7 @@ final class TestMergeFunctionFactory
     void aggregationRejectsIgnoreRetractWithRemoveRecordOnDeleteForTheColumnsMerged()
     {
         MergeEngineSpec spec = spec(MergeEngine.AGGREGATION, List.of("k", "s", "t"), List.of(),
-                Map.of("s", new FieldAggregation(Optional.of("sum"), true, ImmutableMap.of("aggregate-function", "sum", "ignore-retract", "true"))), true);
+                Map.of("s", new FieldAggregation(Optional.of("sum"), true, ",", false, List.of(), Integer.MAX_VALUE, Optional.empty())), true);
         assertThatThrownBy(() -> new MergeFunctionFactory(spec, List.of(value("k", 3), value("s", 4)), new int[] {3, 4}))
                 .isInstanceOfSatisfying(TrinoException.class, e -> assertThat(e.getErrorCode()).isEqualTo(PAIMON_INVALID_TABLE_OPTION.toErrorCode()))
                 .hasMessage("Table db.t: Key: 'aggregation.remove-record-on-delete' , default: false (fallback keys: []) and fields.s.ignore-retract have conflicting behavior so should not be enabled at the same time.");
@@ -96,7 +95,7 @@ final class TestMergeFunctionFactory
 
     private static FieldAggregation function(String name)
     {
-        return new FieldAggregation(Optional.of(name), false, ImmutableMap.of("aggregate-function", name));
+        return new FieldAggregation(Optional.of(name), false, ",", false, List.of(), Integer.MAX_VALUE, Optional.empty());
     }
 
     private static ValueColumn value(String field, int channel)

@@ -342,6 +342,11 @@ final class TestPaimonCreateTable
                 "Table created.retain_not_a_number: option 'snapshot.num-retained.min' has value 'ten', expected an integer");
         assertRefused("bucket_not_a_number", "(k integer, v varchar) WITH (primary_key = ARRAY['k'], options = ARRAY['bucket=abc'])",
                 "Table created.bucket_not_a_number: option 'bucket' has value 'abc', expected an integer");
+        // a function's parameters are read like every other option: Paimon reads distinct as a boolean, count-limit as an integer
+        assertRefused("distinct_not_boolean", "(k integer, v array(integer)) WITH (primary_key = ARRAY['k'], merge_engine = 'aggregation', options = ARRAY['fields.v.aggregate-function=collect', 'fields.v.distinct=maybe'])",
+                "Table created.distinct_not_boolean: option 'fields.v.distinct' has value 'maybe', expected true or false");
+        assertRefused("count_limit_not_a_number", "(k integer, v array(row(a integer))) WITH (primary_key = ARRAY['k'], merge_engine = 'aggregation', options = ARRAY['fields.v.aggregate-function=nested_update', 'fields.v.count-limit=ten'])",
+                "Table created.count_limit_not_a_number: option 'fields.v.count-limit' has value 'ten', expected an integer");
         assertRefused("unknown_changelog_producer", "(k integer, v varchar) WITH (primary_key = ARRAY['k'], changelog_producer = 'inputs')",
                 "Table created.unknown_changelog_producer: option 'changelog-producer' has value 'inputs', expected one of none, input, full-compaction, lookup");
         assertRefused("time_precision", "(k integer, t time(12)) WITH (primary_key = ARRAY['k'])",
