@@ -16,8 +16,8 @@ package io.trino.plugin.paimon.table;
 import java.util.Map;
 
 import static io.trino.plugin.paimon.table.TableOptions.booleanOption;
+import static io.trino.plugin.paimon.table.TableOptions.integerOption;
 import static io.trino.plugin.paimon.table.TableOptions.memorySizeOption;
-import static io.trino.plugin.paimon.table.TableOptions.parseInteger;
 
 /**
  * The options of an append table (no primary key) that shape its compaction, with Paimon's defaults (CoreOptions):
@@ -31,9 +31,8 @@ public record AppendCompactionOptions(int minFileNum, long targetFileSize, long 
 {
     public static AppendCompactionOptions of(String tableName, Map<String, String> options)
     {
-        String minFileNum = options.get("compaction.min.file-num");
         return new AppendCompactionOptions(
-                minFileNum == null ? 5 : parseInteger(tableName, "compaction.min.file-num", minFileNum),
+                integerOption(tableName, options, "compaction.min.file-num", 5),
                 memorySizeOption(tableName, options, "target-file-size", "256 mb"),
                 memorySizeOption(tableName, options, "source.split.open-file-cost", "4 mb"),
                 booleanOption(tableName, options, "compaction.force-rewrite-all-files", false),

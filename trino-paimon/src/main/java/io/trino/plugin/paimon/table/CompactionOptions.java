@@ -16,7 +16,7 @@ package io.trino.plugin.paimon.table;
 import java.util.Map;
 
 import static io.trino.plugin.paimon.table.TableOptions.booleanOption;
-import static io.trino.plugin.paimon.table.TableOptions.parseInteger;
+import static io.trino.plugin.paimon.table.TableOptions.integerOption;
 
 /**
  * The options of a primary-key table that shape its compaction, with Paimon's defaults (CoreOptions):
@@ -28,12 +28,12 @@ public record CompactionOptions(int sortedRunCompactionTrigger, int numLevels, i
 {
     public static CompactionOptions of(String tableName, Map<String, String> options)
     {
-        int trigger = integer(tableName, options, "num-sorted-run.compaction-trigger", 5);
+        int trigger = integerOption(tableName, options, "num-sorted-run.compaction-trigger", 5);
         return new CompactionOptions(
                 trigger,
-                integer(tableName, options, "num-levels", trigger + 1),
-                integer(tableName, options, "compaction.max-size-amplification-percent", 200),
-                integer(tableName, options, "compaction.size-ratio", 1),
+                integerOption(tableName, options, "num-levels", trigger + 1),
+                integerOption(tableName, options, "compaction.max-size-amplification-percent", 200),
+                integerOption(tableName, options, "compaction.size-ratio", 1),
                 booleanOption(tableName, options, "write-only", false));
     }
 
@@ -41,11 +41,5 @@ public record CompactionOptions(int sortedRunCompactionTrigger, int numLevels, i
     public int maxLevel()
     {
         return numLevels - 1;
-    }
-
-    private static int integer(String tableName, Map<String, String> options, String option, int defaultValue)
-    {
-        String value = options.get(option);
-        return value == null ? defaultValue : parseInteger(tableName, option, value);
     }
 }

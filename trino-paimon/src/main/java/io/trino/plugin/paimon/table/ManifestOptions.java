@@ -15,8 +15,8 @@ package io.trino.plugin.paimon.table;
 
 import java.util.Map;
 
+import static io.trino.plugin.paimon.table.TableOptions.integerOption;
 import static io.trino.plugin.paimon.table.TableOptions.memorySizeOption;
-import static io.trino.plugin.paimon.table.TableOptions.parseInteger;
 
 /**
  * The options that bound how many manifests a snapshot lists, with Paimon's defaults (CoreOptions):
@@ -29,7 +29,7 @@ public record ManifestOptions(long targetFileSize, int mergeMinCount, long fullC
     {
         return new ManifestOptions(
                 memorySizeOption(tableName, options, "manifest.target-file-size", "8 mb"),
-                parseInteger(tableName, "manifest.merge-min-count", options.getOrDefault("manifest.merge-min-count", "30")),
+                integerOption(tableName, options, "manifest.merge-min-count", 30),
                 memorySizeOption(tableName, options, "manifest.full-compaction-threshold-size", "16 mb"));
     }
 }

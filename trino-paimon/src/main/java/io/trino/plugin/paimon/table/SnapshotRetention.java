@@ -20,10 +20,10 @@ import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION;
-import static io.trino.plugin.paimon.table.TableOptions.parseInteger;
+import static io.trino.plugin.paimon.table.TableOptions.durationOption;
+import static io.trino.plugin.paimon.table.TableOptions.integerOption;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -46,10 +46,10 @@ public record SnapshotRetention(int retainMin, int retainMax, Duration timeRetai
      */
     public static SnapshotRetention fromOptions(String tableName, Map<String, String> options)
     {
-        int retainMin = integer(tableName, options, "snapshot.num-retained.min").orElse(10);
-        int retainMax = integer(tableName, options, "snapshot.num-retained.max").orElse(Integer.MAX_VALUE);
-        Duration timeRetained = duration(tableName, options, "snapshot.time-retained").orElse(Duration.ofHours(1));
-        int expireLimit = integer(tableName, options, "snapshot.expire.limit").orElse(50);
+        int retainMin = integerOption(tableName, options, "snapshot.num-retained.min", 10);
+        int retainMax = integerOption(tableName, options, "snapshot.num-retained.max", Integer.MAX_VALUE);
+        Duration timeRetained = durationOption(tableName, options, "snapshot.time-retained", Duration.ofHours(1));
+        int expireLimit = integerOption(tableName, options, "snapshot.expire.limit", 50);
         if (retainMin < 1) {
             throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "Table %s: option 'snapshot.num-retained.min' is %s, it must be at least 1".formatted(tableName, retainMin));
         }
@@ -59,20 +59,10 @@ public record SnapshotRetention(int retainMin, int retainMax, Duration timeRetai
         if (expireLimit < 1) {
             throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "Table %s: option 'snapshot.expire.limit' is %s, it must be at least 1".formatted(tableName, expireLimit));
         }
-        boolean decoupled = integer(tableName, options, "changelog.num-retained.max").orElse(retainMax) > retainMax
-                || integer(tableName, options, "changelog.num-retained.min").orElse(retainMin) > retainMin
-                || duration(tableName, options, "changelog.time-retained").orElse(timeRetained).compareTo(timeRetained) > 0;
+        boolean decoupled = integerOption(tableName, options, "changelog.num-retained.max", retainMax) > retainMax
+                || integerOption(tableName, options, "changelog.num-retained.min", retainMin) > retainMin
+                || durationOption(tableName, options, "changelog.time-retained", timeRetained).compareTo(timeRetained) > 0;
         return new SnapshotRetention(retainMin, retainMax, timeRetained, expireLimit, decoupled);
-    }
-
-    private static Optional<Integer> integer(String tableName, Map<String, String> options, String option)
-    {
-        return Optional.ofNullable(options.get(option)).map(value -> parseInteger(tableName, option, value));
-    }
-
-    private static Optional<Duration> duration(String tableName, Map<String, String> options, String option)
-    {
-        return Optional.ofNullable(options.get(option)).map(value -> parseDuration(tableName, option, value));
     }
 
     /**
@@ -89,7 +79,7 @@ public record SnapshotRetention(int retainMin, int retainMax, Duration timeRetai
         String unitLabel = trimmed.substring(digits).trim().toLowerCase(Locale.ENGLISH);
         ChronoUnit unit = unitLabel.isEmpty() ? ChronoUnit.MILLIS : UNITS.get(unitLabel);
         if (digits == 0 || digits > 18 || unit == null) {
-            throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "Table %s: option '%s' has value '%s', expected a duration such as '1 h', '30 min' or '7 d'".formatted(tableName, option, value));
+            throw TableOptions.invalid(tableName, option, value, "a duration such as '1 h', '30 min' or '7 d'");
         }
         return Duration.of(Long.parseLong(trimmed.substring(0, digits)), unit);
     }

@@ -20,6 +20,7 @@ import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.merge.MergeEngine;
 import io.trino.spi.TrinoException;
 
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -295,6 +296,20 @@ public record TableOptions(
         catch (NumberFormatException e) {
             throw invalid(tableName, option, value, "an integer");
         }
+    }
+
+    /** An integer option, or its default when absent. */
+    public static int integerOption(String tableName, Map<String, String> options, String option, int defaultValue)
+    {
+        String value = options.get(option);
+        return value == null ? defaultValue : parseInteger(tableName, option, value);
+    }
+
+    /** A duration option (see {@link SnapshotRetention#parseDuration}), or its default when absent. */
+    public static Duration durationOption(String tableName, Map<String, String> options, String option, Duration defaultValue)
+    {
+        String value = options.get(option);
+        return value == null ? defaultValue : SnapshotRetention.parseDuration(tableName, option, value);
     }
 
     /**

@@ -33,6 +33,7 @@ import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.spi.connector.SchemaTableName;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,8 +45,8 @@ import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.trino.metastore.Partitions.makePartName;
 import static io.trino.plugin.hive.metastore.thrift.ThriftMetastoreUtil.fromMetastoreApiPartition;
 import static io.trino.plugin.paimon.catalog.hive.PaimonTableEntry.PARTITIONED_TABLE_OPTION;
-import static io.trino.plugin.paimon.table.SnapshotRetention.parseDuration;
 import static io.trino.plugin.paimon.table.TableOptions.booleanOption;
+import static io.trino.plugin.paimon.table.TableOptions.durationOption;
 
 /**
  * A table's partitions as Paimon's HiveCatalog registers them in the metastore when the table sets
@@ -112,8 +113,7 @@ final class MetastorePartitions
         if (!registered(table)) {
             return false;
         }
-        String idleTime = table.schema().options().get(IDLE_TIME_TO_REPORT_OPTION);
-        return idleTime != null && !parseDuration(table.name().toString(), IDLE_TIME_TO_REPORT_OPTION, idleTime).isZero();
+        return !durationOption(table.name().toString(), table.schema().options(), IDLE_TIME_TO_REPORT_OPTION, Duration.ZERO).isZero();
     }
 
     /** The totals of the live data files of the given partitions in the table's latest snapshot. */
