@@ -18,9 +18,9 @@ import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.filesystem.local.LocalFileSystem;
 import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
 import io.trino.plugin.paimon.testing.FaultFs;
-import io.trino.plugin.paimon.testing.FaultFs.Hang;
 import io.trino.plugin.paimon.testing.FaultFs.Operation;
 import io.trino.plugin.paimon.testing.Fsck;
+import io.trino.plugin.paimon.testing.HeldRace;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.table.FileStoreTable;
@@ -37,7 +37,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -232,28 +231,7 @@ final class TestAlterTableConcurrency
     private Optional<RuntimeException> runHeld(String table, String write, Runnable meanwhile)
             throws Exception
     {
-        Hang hang = faultFs.hang(Operation.CREATE_OR_OVERWRITE, "**/%s/manifest/manifest-*".formatted(table), 1);
-        ExecutorService executor = Executors.newSingleThreadExecutor();
-        try {
-            Future<?> held = executor.submit(() -> getQueryRunner().execute(write));
-            hang.awaitReached();
-            meanwhile.run();
-            hang.release();
-            try {
-                held.get();
-                return Optional.empty();
-            }
-            catch (ExecutionException e) {
-                if (e.getCause() instanceof RuntimeException failure) {
-                    return Optional.of(failure);
-                }
-                throw e;
-            }
-        }
-        finally {
-            faultFs.clearRules();
-            executor.shutdownNow();
-        }
+        return new HeldRace(faultFs, Operation.CREATE_OR_OVERWRITE, "**/%s/manifest/manifest-*".formatted(table)).run(() -> getQueryRunner().execute(write), meanwhile::run);
     }
 
     /**

@@ -15,8 +15,8 @@ package io.trino.plugin.paimon.procedure;
 
 import io.trino.Session;
 import io.trino.plugin.paimon.testing.AbstractFaultInjectionQueryTest;
-import io.trino.plugin.paimon.testing.FaultFs.Hang;
 import io.trino.plugin.paimon.testing.FaultFs.Operation;
+import io.trino.plugin.paimon.testing.HeldRace;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import io.trino.plugin.paimon.testing.RowText;
 import io.trino.testing.MaterializedRow;
@@ -46,12 +46,10 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 
 import static com.google.common.collect.ImmutableSet.toImmutableSet;
@@ -278,22 +276,14 @@ final class TestAppendTableCompaction
         }
         long compactedFiles = filesAfterFullCompaction(filesByBucket("fixed_appended"));
         List<String> inserted = new ArrayList<>();
-        Hang hang = faultFs().hang(Operation.CREATE_OR_OVERWRITE, "**/fixed_appended/_trino-optimize-*/*", 1);
-        ExecutorService executor = Executors.newSingleThreadExecutor();
-        try {
-            Future<?> optimize = executor.submit(() -> getQueryRunner().execute("ALTER TABLE fixed_appended EXECUTE optimize"));
-            awaitHang(hang, optimize);
-            List<String> filesBefore = allFilePaths("fixed_appended");
-            getQueryRunner().execute(uncompacted, "INSERT INTO fixed_appended VALUES (1, 'new'), (2, 'new'), (3, 'new')");
-            allFilePaths("fixed_appended").stream().filter(file -> !filesBefore.contains(file)).forEach(inserted::add);
-            hang.release();
-            optimize.get();
-        }
-        finally {
-            hang.release();
-            faultFs().clearRules();
-            executor.shutdownNow();
-        }
+        Optional<RuntimeException> failure = new HeldRace(faultFs(), Operation.CREATE_OR_OVERWRITE, "**/fixed_appended/_trino-optimize-*/*").run(
+                () -> getQueryRunner().execute("ALTER TABLE fixed_appended EXECUTE optimize"),
+                () -> {
+                    List<String> filesBefore = allFilePaths("fixed_appended");
+                    getQueryRunner().execute(uncompacted, "INSERT INTO fixed_appended VALUES (1, 'new'), (2, 'new'), (3, 'new')");
+                    allFilePaths("fixed_appended").stream().filter(file -> !filesBefore.contains(file)).forEach(inserted::add);
+                });
+        assertThat(failure).isEmpty();
         assertThat(computeActual("SELECT commit_kind FROM \"fixed_appended$snapshots\" ORDER BY snapshot_id DESC LIMIT 2").getOnlyColumn().toList())
                 .containsExactly("COMPACT", "APPEND");
         assertThat(computeScalar("SELECT count(*) FROM fixed_appended WHERE v = 'new'")).isEqualTo(3L);
@@ -314,22 +304,15 @@ final class TestAppendTableCompaction
         }
         List<String> rowsBefore = tableRows("fixed_racing");
         long compactedFiles = filesAfterFullCompaction(filesByBucket("fixed_racing"));
-        Hang hang = faultFs().hang(Operation.CREATE_OR_OVERWRITE, "**/fixed_racing/_trino-optimize-*/*", 1);
-        ExecutorService executor = Executors.newSingleThreadExecutor();
-        try {
-            Future<?> first = executor.submit(() -> getQueryRunner().execute("ALTER TABLE fixed_racing EXECUTE optimize"));
-            awaitHang(hang, first);
-            getQueryRunner().execute("ALTER TABLE fixed_racing EXECUTE optimize");
-            long afterSecond = latestSnapshotIdOf("fixed_racing");
-            hang.release();
-            assertThatThrownBy(first::get).cause().satisfies(e -> assertThatTrinoException(e).hasErrorCode(TRANSACTION_CONFLICT));
-            assertThat(latestSnapshotIdOf("fixed_racing")).isEqualTo(afterSecond);
-        }
-        finally {
-            hang.release();
-            faultFs().clearRules();
-            executor.shutdownNow();
-        }
+        AtomicLong afterSecond = new AtomicLong();
+        Optional<RuntimeException> failure = new HeldRace(faultFs(), Operation.CREATE_OR_OVERWRITE, "**/fixed_racing/_trino-optimize-*/*").run(
+                () -> getQueryRunner().execute("ALTER TABLE fixed_racing EXECUTE optimize"),
+                () -> {
+                    getQueryRunner().execute("ALTER TABLE fixed_racing EXECUTE optimize");
+                    afterSecond.set(latestSnapshotIdOf("fixed_racing"));
+                });
+        assertThat(failure).hasValueSatisfying(e -> assertThatTrinoException(e).hasErrorCode(TRANSACTION_CONFLICT));
+        assertThat(latestSnapshotIdOf("fixed_racing")).isEqualTo(afterSecond.get());
         assertThat(tableRows("fixed_racing")).isEqualTo(rowsBefore);
         assertThat(computeScalar("SELECT count(*) FROM \"fixed_racing$files\"")).isEqualTo(compactedFiles);
         assertThat(fsckViolations("fixed_racing")).isEmpty();
@@ -485,17 +468,6 @@ final class TestAppendTableCompaction
         }
         catch (Exception e) {
             throw new RuntimeException("Paimon Java failed to delete rows of " + table.name(), e);
-        }
-    }
-
-    private static void awaitHang(Hang hang, Future<?> statement)
-            throws Exception
-    {
-        while (!hang.awaitReached(100, TimeUnit.MILLISECONDS)) {
-            if (statement.isDone()) {
-                statement.get();
-                throw new AssertionError("the optimize finished without writing a compaction fragment");
-            }
         }
     }
 

@@ -13,13 +13,12 @@
  */
 package io.trino.plugin.paimon.procedure;
 
-import io.trino.Session;
 import io.trino.filesystem.local.LocalFileSystem;
 import io.trino.plugin.paimon.testing.AbstractFaultInjectionQueryTest;
 import io.trino.plugin.paimon.testing.ConnectorMetrics;
-import io.trino.plugin.paimon.testing.FaultFs.Hang;
 import io.trino.plugin.paimon.testing.FaultFs.Operation;
 import io.trino.plugin.paimon.testing.Fsck;
+import io.trino.plugin.paimon.testing.HeldRace;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import io.trino.plugin.paimon.testing.RowText;
 import io.trino.spi.QueryId;
@@ -39,11 +38,9 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static io.trino.plugin.paimon.testing.PaimonTestTables.idValueSchema;
 import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
@@ -261,29 +258,17 @@ final class TestOptimize
             throws Exception
     {
         List<String> rowsBefore = rows("dedup_racing");
-        Hang hang = faultFs().hang(Operation.CREATE_OR_OVERWRITE, "**/dedup_racing/_trino-optimize-*/*", 1);
-        ExecutorService executor = Executors.newSingleThreadExecutor();
-        try {
-            Future<?> first = executor.submit(() -> getQueryRunner().execute("ALTER TABLE dedup_racing EXECUTE optimize"));
-            // the first optimize holds after compacting its first bucket; should it fail before, its error is the answer
-            while (!hang.awaitReached(100, TimeUnit.MILLISECONDS)) {
-                if (first.isDone()) {
-                    first.get();
-                    throw new AssertionError("the first optimize finished without writing a compaction fragment");
-                }
-            }
-            // only the first fragment write holds: the second optimize runs through and commits
-            getQueryRunner().execute("ALTER TABLE dedup_racing EXECUTE optimize");
-            long afterSecond = latestSnapshotId("dedup_racing");
-            hang.release();
-            assertThatThrownBy(first::get).cause().satisfies(e -> assertThatTrinoException(e).hasErrorCode(TRANSACTION_CONFLICT));
-            assertThat(latestSnapshotId("dedup_racing")).isEqualTo(afterSecond);
-        }
-        finally {
-            hang.release();
-            faultFs().clearRules();
-            executor.shutdownNow();
-        }
+        AtomicLong afterSecond = new AtomicLong();
+        // the first optimize holds after compacting its first bucket; only that fragment write holds, so the second
+        // optimize runs through and commits
+        Optional<RuntimeException> failure = new HeldRace(faultFs(), Operation.CREATE_OR_OVERWRITE, "**/dedup_racing/_trino-optimize-*/*").run(
+                () -> getQueryRunner().execute("ALTER TABLE dedup_racing EXECUTE optimize"),
+                () -> {
+                    getQueryRunner().execute("ALTER TABLE dedup_racing EXECUTE optimize");
+                    afterSecond.set(latestSnapshotId("dedup_racing"));
+                });
+        assertThat(failure).hasValueSatisfying(e -> assertThatTrinoException(e).hasErrorCode(TRANSACTION_CONFLICT));
+        assertThat(latestSnapshotId("dedup_racing")).isEqualTo(afterSecond.get());
         assertThat(rows("dedup_racing")).isEqualTo(rowsBefore);
         assertThat(Fsck.check(new LocalFileSystem(root()), tableLocation("dedup_racing"), paimon().getTable(DATABASE, "dedup_racing"))).isEmpty();
     }
@@ -296,26 +281,10 @@ final class TestOptimize
     void concurrentInsertCommutes()
             throws Exception
     {
-        Hang hang = faultFs().hang(Operation.CREATE_OR_OVERWRITE, "**/dedup_inserted/_trino-optimize-*/*", 1);
-        ExecutorService executor = Executors.newSingleThreadExecutor();
-        try {
-            Future<?> optimize = executor.submit(() -> getQueryRunner().execute("ALTER TABLE dedup_inserted EXECUTE optimize"));
-            while (!hang.awaitReached(100, TimeUnit.MILLISECONDS)) {
-                if (optimize.isDone()) {
-                    optimize.get();
-                    throw new AssertionError("the optimize finished without writing a compaction fragment");
-                }
-            }
-            Session uncompacted = withoutCompactionOnWrite();
-            getQueryRunner().execute(uncompacted, "INSERT INTO dedup_inserted VALUES (1, 'new'), (2, 'new'), (4, 'new'), (10, 'new')");
-            hang.release();
-            optimize.get();
-        }
-        finally {
-            hang.release();
-            faultFs().clearRules();
-            executor.shutdownNow();
-        }
+        Optional<RuntimeException> failure = new HeldRace(faultFs(), Operation.CREATE_OR_OVERWRITE, "**/dedup_inserted/_trino-optimize-*/*").run(
+                () -> getQueryRunner().execute("ALTER TABLE dedup_inserted EXECUTE optimize"),
+                () -> getQueryRunner().execute(withoutCompactionOnWrite(), "INSERT INTO dedup_inserted VALUES (1, 'new'), (2, 'new'), (4, 'new'), (10, 'new')"));
+        assertThat(failure).isEmpty();
         assertThat(computeActual("SELECT commit_kind FROM \"dedup_inserted$snapshots\" ORDER BY snapshot_id DESC LIMIT 2").getOnlyColumn().toList()).containsExactly("COMPACT", "APPEND");
         assertThat(computeActual("SELECT id, v FROM dedup_inserted").getMaterializedRows().stream().map(row -> row.getField(0) + "=" + row.getField(1)).sorted().toList())
                 .containsExactly("10=new", "1=new", "2=new", "3=back", "4=new", "7=v7", "8=v8", "9=v9");

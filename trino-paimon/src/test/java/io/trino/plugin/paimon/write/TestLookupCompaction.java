@@ -16,8 +16,8 @@ package io.trino.plugin.paimon.write;
 import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
 import io.trino.plugin.paimon.testing.FaultFs;
-import io.trino.plugin.paimon.testing.FaultFs.Hang;
 import io.trino.plugin.paimon.testing.FaultFs.Operation;
+import io.trino.plugin.paimon.testing.HeldRace;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
@@ -37,10 +37,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 import java.util.stream.IntStream;
 
@@ -264,26 +260,11 @@ final class TestLookupCompaction
     {
         assertUpdate("INSERT INTO dedup_race SELECT x, 'a' FROM UNNEST(sequence(1, %s)) t(x)".formatted(ROWS), ROWS);
         List<String> expected = rows(id -> "+I(%s, a)".formatted(id));
-        Hang hang = faultFs.hang(Operation.CREATE_OR_OVERWRITE, "**/dedup_race/index/index-*", 1);
-        ExecutorService executor = Executors.newSingleThreadExecutor();
-        try {
-            Future<?> insert = executor.submit(() -> getQueryRunner().execute("INSERT INTO dedup_race VALUES (2, 'B'), (9001, 'n')"));
-            // the statement's rows are committed; its compaction holds before writing the deletion vectors
-            while (!hang.awaitReached(100, TimeUnit.MILLISECONDS)) {
-                if (insert.isDone()) {
-                    insert.get();
-                    throw new AssertionError("the INSERT finished without writing a deletion vector index file");
-                }
-            }
-            PaimonJavaCatalog.write(paimonTable("dedup_race"), List.of(GenericRow.of(3, s("P")), GenericRow.of(9002, s("q"))));
-            hang.release();
-            insert.get();
-        }
-        finally {
-            hang.release();
-            faultFs.clearRules();
-            executor.shutdownNow();
-        }
+        // the statement's rows are committed; its compaction holds before writing the deletion vectors
+        Optional<RuntimeException> failure = new HeldRace(faultFs, Operation.CREATE_OR_OVERWRITE, "**/dedup_race/index/index-*").run(
+                () -> getQueryRunner().execute("INSERT INTO dedup_race VALUES (2, 'B'), (9001, 'n')"),
+                () -> PaimonJavaCatalog.write(paimonTable("dedup_race"), List.of(GenericRow.of(3, s("P")), GenericRow.of(9002, s("q")))));
+        assertThat(failure).isEmpty();
         expected.set(1, "+I(2, B)");
         expected.set(2, "+I(3, P)");
         expected.add("+I(9001, n)");
