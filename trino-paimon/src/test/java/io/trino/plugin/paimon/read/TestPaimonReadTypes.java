@@ -14,26 +14,22 @@
 package io.trino.plugin.paimon.read;
 
 import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
+import io.trino.plugin.paimon.testing.AllTypesTable;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import io.trino.testing.MaterializedRow;
-import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.Decimal;
-import org.apache.paimon.data.GenericArray;
-import org.apache.paimon.data.GenericMap;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalArray;
 import org.apache.paimon.data.InternalMap;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.data.Timestamp;
 import org.apache.paimon.reader.RecordReader;
-import org.apache.paimon.schema.Schema;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.types.ArrayType;
 import org.apache.paimon.types.BinaryType;
 import org.apache.paimon.types.CharType;
 import org.apache.paimon.types.DataType;
-import org.apache.paimon.types.DataTypes;
 import org.apache.paimon.types.DateType;
 import org.apache.paimon.types.DecimalType;
 import org.apache.paimon.types.LocalZonedTimestampType;
@@ -45,7 +41,6 @@ import org.apache.paimon.types.VarBinaryType;
 import org.apache.paimon.types.VarCharType;
 import org.junit.jupiter.api.Test;
 
-import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
@@ -76,32 +71,7 @@ final class TestPaimonReadTypes
     protected void createTables(PaimonJavaCatalog paimon)
             throws Exception
     {
-        table = paimon.createTable("db", "all_types", Schema.newBuilder()
-                .column("id", DataTypes.BIGINT())
-                .column("c_boolean", DataTypes.BOOLEAN())
-                .column("c_tinyint", DataTypes.TINYINT())
-                .column("c_smallint", DataTypes.SMALLINT())
-                .column("c_int", DataTypes.INT())
-                .column("c_float", DataTypes.FLOAT())
-                .column("c_double", DataTypes.DOUBLE())
-                .column("c_decimal_short", DataTypes.DECIMAL(10, 2))
-                .column("c_decimal_long", DataTypes.DECIMAL(38, 10))
-                .column("c_char", DataTypes.CHAR(5))
-                .column("c_varchar", DataTypes.VARCHAR(20))
-                .column("c_string", DataTypes.STRING())
-                .column("c_binary", DataTypes.BINARY(4))
-                .column("c_bytes", DataTypes.BYTES())
-                .column("c_date", DataTypes.DATE())
-                .column("c_time", DataTypes.TIME(3))
-                .column("c_ts0", DataTypes.TIMESTAMP(0))
-                .column("c_ts3", DataTypes.TIMESTAMP(3))
-                .column("c_ts6", DataTypes.TIMESTAMP(6))
-                .column("c_ts9", DataTypes.TIMESTAMP(9))
-                .column("c_ltz3", DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(3))
-                .column("c_ltz6", DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(6))
-                .column("c_array", DataTypes.ARRAY(DataTypes.INT()))
-                .column("c_map", DataTypes.MAP(DataTypes.STRING(), DataTypes.BIGINT()))
-                .column("c_row", DataTypes.ROW(DataTypes.FIELD(100, "a", DataTypes.INT()), DataTypes.FIELD(101, "b", DataTypes.STRING())))
+        table = paimon.createTable("db", "all_types", AllTypesTable.schema()
                 .primaryKey("id")
                 .option("bucket", "2")
                 .option("write-only", "true")
@@ -110,7 +80,7 @@ final class TestPaimonReadTypes
         for (int commit = 0; commit < 3; commit++) {
             List<GenericRow> rows = new ArrayList<>();
             for (int i = 0; i < 60; i++) {
-                rows.add(randomRow(random, commit * 40 + i));
+                rows.add(AllTypesTable.randomRow(random, commit * 40 + i));
             }
             PaimonJavaCatalog.write(table, rows);
         }
@@ -211,43 +181,5 @@ final class TestPaimonReadTypes
             }
             default -> value;
         };
-    }
-
-    private static GenericRow randomRow(Random random, long id)
-    {
-        long millis = Math.floorMod(random.nextLong(), 4_000_000_000_000L);
-        return GenericRow.of(
-                id,
-                random.nextBoolean(),
-                (byte) random.nextInt(),
-                (short) random.nextInt(),
-                random.nextInt(),
-                random.nextFloat(),
-                random.nextDouble(),
-                Decimal.fromBigDecimal(BigDecimal.valueOf(random.nextInt(1_000_000), 2), 10, 2),
-                Decimal.fromBigDecimal(new BigDecimal(new java.math.BigInteger(90, random), 10), 38, 10),
-                BinaryString.fromString("ab" + random.nextInt(10)),
-                BinaryString.fromString("v" + random.nextInt(1000)),
-                random.nextInt(5) == 0 ? null : BinaryString.fromString("string-é-" + random.nextInt()),
-                new byte[] {(byte) random.nextInt(), 1, 2, 3},
-                randomBytes(random),
-                random.nextInt(40_000),
-                random.nextInt(86_400_000),
-                Timestamp.fromEpochMillis(millis / 1000 * 1000),
-                Timestamp.fromEpochMillis(millis),
-                Timestamp.fromEpochMillis(millis, random.nextInt(1000) * 1000),
-                Timestamp.fromEpochMillis(millis, random.nextInt(1_000_000)),
-                Timestamp.fromEpochMillis(millis),
-                Timestamp.fromEpochMillis(millis, random.nextInt(1000) * 1000),
-                new GenericArray(new Object[] {random.nextInt(), null, 3}),
-                new GenericMap(Map.of(BinaryString.fromString("k" + random.nextInt(10)), random.nextLong())),
-                GenericRow.of(random.nextInt(), BinaryString.fromString("nested")));
-    }
-
-    private static byte[] randomBytes(Random random)
-    {
-        byte[] bytes = new byte[random.nextInt(12)];
-        random.nextBytes(bytes);
-        return bytes;
     }
 }

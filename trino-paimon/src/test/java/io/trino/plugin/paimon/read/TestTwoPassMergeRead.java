@@ -15,14 +15,12 @@ package io.trino.plugin.paimon.read;
 
 import io.trino.Session;
 import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
+import io.trino.plugin.paimon.testing.AllTypesTable;
 import io.trino.plugin.paimon.testing.ConnectorMetrics;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import io.trino.plugin.paimon.testing.RowText;
 import org.apache.paimon.data.BinaryString;
-import org.apache.paimon.data.Decimal;
-import org.apache.paimon.data.GenericArray;
 import org.apache.paimon.data.GenericRow;
-import org.apache.paimon.data.Timestamp;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.schema.SchemaChange;
 import org.apache.paimon.table.Table;
@@ -30,7 +28,6 @@ import org.apache.paimon.types.DataTypes;
 import org.apache.paimon.types.RowKind;
 import org.junit.jupiter.api.Test;
 
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -56,7 +53,8 @@ final class TestTwoPassMergeRead
     private static final String DATABASE = "two_pass";
     private static final long SEED = 20261204;
     private static final int[] WINDOWS = {1 << 18, 1_000, 7};
-    private static final String FLAT_COLUMNS = "id, c_boolean, c_tinyint, c_smallint, c_int, c_float, c_double, c_decimal_short, c_decimal_long, c_char, c_string, to_hex(c_bytes), c_date, c_ts3, c_ts9, c_ltz6";
+    private static final String FLAT_COLUMNS = "id, c_boolean, c_tinyint, c_smallint, c_int, c_float, c_double, c_decimal_short, c_decimal_long, c_char, c_varchar, c_string, " +
+            "to_hex(c_binary), to_hex(c_bytes), c_date, c_time, c_ts0, c_ts3, c_ts6, c_ts9, c_ltz3, c_ltz6";
 
     TestTwoPassMergeRead()
     {
@@ -243,58 +241,24 @@ final class TestTwoPassMergeRead
 
     private static Schema typesSchema()
     {
-        return Schema.newBuilder()
-                .column("id", DataTypes.BIGINT())
-                .column("c_boolean", DataTypes.BOOLEAN())
-                .column("c_tinyint", DataTypes.TINYINT())
-                .column("c_smallint", DataTypes.SMALLINT())
-                .column("c_int", DataTypes.INT())
-                .column("c_float", DataTypes.FLOAT())
-                .column("c_double", DataTypes.DOUBLE())
-                .column("c_decimal_short", DataTypes.DECIMAL(10, 2))
-                .column("c_decimal_long", DataTypes.DECIMAL(38, 10))
-                .column("c_char", DataTypes.CHAR(5))
-                .column("c_string", DataTypes.STRING())
-                .column("c_bytes", DataTypes.BYTES())
-                .column("c_date", DataTypes.DATE())
-                .column("c_ts3", DataTypes.TIMESTAMP(3))
-                .column("c_ts9", DataTypes.TIMESTAMP(9))
-                .column("c_ltz6", DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(6))
-                .column("c_array", DataTypes.ARRAY(DataTypes.INT()))
+        return AllTypesTable.schema()
                 .primaryKey("id")
                 .option("bucket", "2")
                 .option("write-only", "true")
                 .build();
     }
 
-    // a value in about four of five columns, null in the others
+    // a value in about four of five columns, null in the others; about one of eight rows a delete
     private static GenericRow typesRow(Random random, long id)
     {
-        Object[] values = {
-                id,
-                random.nextBoolean(),
-                (byte) random.nextInt(),
-                (short) random.nextInt(),
-                random.nextInt(),
-                random.nextFloat(),
-                random.nextDouble(),
-                Decimal.fromBigDecimal(BigDecimal.valueOf(random.nextInt(1_000_000), 2), 10, 2),
-                Decimal.fromBigDecimal(new BigDecimal(random.nextLong()).movePointLeft(10), 38, 10),
-                BinaryString.fromString(("c" + random.nextInt(1000) + "    ").substring(0, 5)),
-                BinaryString.fromString("s" + random.nextInt(100_000)),
-                new byte[] {(byte) random.nextInt(), (byte) random.nextInt()},
-                random.nextInt(30_000),
-                Timestamp.fromEpochMillis(random.nextLong(4_000_000_000_000L)),
-                Timestamp.fromEpochMillis(random.nextLong(4_000_000_000_000L), random.nextInt(1_000_000)),
-                Timestamp.fromEpochMillis(random.nextLong(4_000_000_000_000L), random.nextInt(1_000) * 1_000),
-                new GenericArray(new Object[] {random.nextInt(), null, random.nextInt(10)}),
-        };
-        for (int i = 1; i < values.length; i++) {
+        GenericRow row = AllTypesTable.randomRow(random, id);
+        for (int i = 1; i < row.getFieldCount(); i++) {
             if (random.nextInt(5) == 0) {
-                values[i] = null;
+                row.setField(i, null);
             }
         }
-        return GenericRow.ofKind(random.nextInt(8) == 0 ? RowKind.DELETE : RowKind.INSERT, values);
+        row.setRowKind(random.nextInt(8) == 0 ? RowKind.DELETE : RowKind.INSERT);
+        return row;
     }
 
     private static GenericRow row(long id, String name, int amount, long ts)
