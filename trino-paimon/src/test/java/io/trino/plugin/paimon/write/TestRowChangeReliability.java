@@ -209,7 +209,7 @@ final class TestRowChangeReliability
 
     /**
      * T5: sessions each insert the table's row count as a new key at once. A primary-key INSERT conflicts with any
-     * commit to its bucket since the snapshot it read (README, reliability.md §1.5 P4), so each statement lands or
+     * commit to its bucket since the snapshot it read (README, reliability.md §1 P4), so each statement lands or
      * fails with {@code TRANSACTION_CONFLICT}, and the table is what running the landed ones one after the other in
      * snapshot order gives: keys 0, 1, 2, … each written by the statement of that snapshot.
      */
