@@ -16,6 +16,7 @@ package io.trino.plugin.paimon.catalog.rest;
 import com.google.common.collect.ImmutableMap;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import io.trino.plugin.paimon.testing.PaimonQueryRunner;
+import io.trino.plugin.paimon.testing.PaimonRestServer;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.MaterializedRow;
 import io.trino.testing.QueryRunner;
@@ -23,8 +24,6 @@ import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
-import org.apache.paimon.rest.RESTCatalogServer;
-import org.apache.paimon.rest.auth.BearTokenAuthProvider;
 import org.apache.paimon.rest.responses.ConfigResponse;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.table.Table;
@@ -62,24 +61,20 @@ final class TestRestCatalog
         extends AbstractTestQueryFramework
 {
     private static final String WAREHOUSE = "rest_warehouse";
-    private static final String TOKEN = "the-bearer-token";
+    private static final String TOKEN = PaimonRestServer.TOKEN;
     private static final String DATABASE = "rest_db";
 
-    private Path root;
-    private RESTCatalogServer server;
+    private PaimonRestServer server;
     private PaimonJavaCatalog paimon;
 
     @Override
     protected QueryRunner createQueryRunner()
             throws Exception
     {
-        root = Files.createTempDirectory("rest-catalog");
         // a prefix in the server's defaults, which the client must merge into every resource path
         ConfigResponse config = new ConfigResponse(ImmutableMap.of("prefix", "paimon-test", "table-default.file.format", "orc"), ImmutableMap.of());
-        server = new RESTCatalogServer("file://" + root.resolve("data"), new BearTokenAuthProvider(TOKEN), config, WAREHOUSE);
-        server.start();
-        paimon = PaimonJavaCatalog.onRest(server.getUrl(), WAREHOUSE, TOKEN);
-        paimon.createDatabase(DATABASE);
+        server = PaimonRestServer.start("rest-catalog", WAREHOUSE, config, DATABASE);
+        paimon = server.paimon();
         Table orders = paimon.createTable(DATABASE, "orders", Schema.newBuilder()
                 .column("id", DataTypes.INT().notNull())
                 .column("item", DataTypes.STRING())
@@ -89,7 +84,7 @@ final class TestRestCatalog
                 .build());
         PaimonJavaCatalog.write(orders, List.of(order(1, "apple", 150), order(2, "pear", 275), order(3, "plum", 99)));
         PaimonJavaCatalog.write(paimon.getTable(DATABASE, "orders"), List.of(order(2, "pear", 300), order(4, "fig", 1000)));
-        return PaimonQueryRunner.create(catalogProperties(server.getUrl(), TOKEN), DATABASE);
+        return PaimonQueryRunner.create(catalogProperties(server.url(), TOKEN), DATABASE);
     }
 
     private Map<String, String> catalogProperties(String uri, String token)
@@ -110,16 +105,8 @@ final class TestRestCatalog
     void shutdown()
             throws Exception
     {
-        if (paimon != null) {
-            paimon.close();
-        }
         if (server != null) {
-            server.shutdown();
-        }
-        if (root != null) {
-            try (Stream<Path> files = Files.walk(root)) {
-                files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-            }
+            server.close();
         }
     }
 
@@ -244,7 +231,7 @@ final class TestRestCatalog
     void testWrongTokenIsRefused()
             throws Exception
     {
-        getQueryRunner().createCatalog("wrong_token", "paimon", catalogProperties(server.getUrl(), "not-the-token"));
+        getQueryRunner().createCatalog("wrong_token", "paimon", catalogProperties(server.url(), "not-the-token"));
         assertThatThrownBy(() -> computeActual("SHOW SCHEMAS FROM wrong_token"))
                 .hasMessageContaining("Catalog 'wrong_token'")
                 .hasMessageContaining("refused the credentials")

@@ -17,6 +17,7 @@ import com.google.common.collect.ImmutableMap;
 import com.google.common.collect.ImmutableSet;
 import io.trino.plugin.paimon.catalog.rest.RestDataTokens.RestDataToken;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
+import io.trino.plugin.paimon.testing.PaimonRestServer;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.TableNotFoundException;
@@ -24,7 +25,6 @@ import io.trino.spi.security.ConnectorIdentity;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.rest.RESTCatalogServer;
 import org.apache.paimon.rest.RESTToken;
-import org.apache.paimon.rest.auth.BearTokenAuthProvider;
 import org.apache.paimon.rest.responses.ConfigResponse;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.types.DataTypes;
@@ -34,13 +34,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -51,11 +47,11 @@ import static org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS;
 final class TestRestDataTokens
 {
     private static final String WAREHOUSE = "token_warehouse";
-    private static final String TOKEN = "the-bearer-token";
+    private static final String TOKEN = PaimonRestServer.TOKEN;
     private static final String DATABASE = "token_db";
     private static final long HOUR = 3_600_000L;
 
-    private Path root;
+    private PaimonRestServer restServer;
     private RESTCatalogServer server;
     private PaimonJavaCatalog paimon;
 
@@ -63,12 +59,10 @@ final class TestRestDataTokens
     void setUp()
             throws Exception
     {
-        root = Files.createTempDirectory("rest-data-tokens");
         ConfigResponse config = new ConfigResponse(ImmutableMap.of("prefix", "paimon-test"), ImmutableMap.of("data-token.enabled", "true"));
-        server = new RESTCatalogServer("file://" + root.resolve("data"), new BearTokenAuthProvider(TOKEN), config, WAREHOUSE);
-        server.start();
-        paimon = PaimonJavaCatalog.onRest(server.getUrl(), WAREHOUSE, TOKEN);
-        paimon.createDatabase(DATABASE);
+        restServer = PaimonRestServer.start("rest-data-tokens", WAREHOUSE, config, DATABASE);
+        server = restServer.server();
+        paimon = restServer.paimon();
         paimon.createTable(DATABASE, "orders", Schema.newBuilder()
                 .column("id", DataTypes.INT().notNull())
                 .primaryKey("id")
@@ -79,16 +73,8 @@ final class TestRestDataTokens
     void tearDown()
             throws Exception
     {
-        if (paimon != null) {
-            paimon.close();
-        }
-        if (server != null) {
-            server.shutdown();
-        }
-        if (root != null) {
-            try (Stream<Path> files = Files.walk(root)) {
-                files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-            }
+        if (restServer != null) {
+            restServer.close();
         }
     }
 
