@@ -48,6 +48,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.UUID;
+import java.util.function.IntPredicate;
 
 import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
 import static io.trino.testing.TestingConnectorSession.SESSION;
@@ -97,23 +98,18 @@ final class TestInsertCommit
     void overwriteFailsWhenAnotherWriterChangedTheTableMeanwhile()
             throws IOException
     {
-        assertUpdate("INSERT INTO overwritten SELECT CAST(x AS integer), 'trino' FROM UNNEST(sequence(1, 20)) t(x)", 20);
-        TrinoFileSystem fileSystem = new LocalFileSystem(root());
-        Location location = Location.of("local:///warehouse/%s.db/overwritten".formatted(DATABASE));
-        SnapshotFiles snapshots = new SnapshotFiles(fileSystem, location);
-        SnapshotScan scan = new SnapshotScan(fileSystem, location);
-        Snapshot base = snapshots.latestSnapshot().orElseThrow();
-        List<ManifestEntry> baseFiles = scan.liveFiles(base, ScanFilter.ALL);
-
         // another writer commits a row to one bucket; the overwrite writes only the other bucket, but replaces the
         // whole (unpartitioned) table, so the rival row would vanish unseen
-        PaimonJavaCatalog.write(paimon().getTable(DATABASE, "overwritten"), List.of(GenericRow.of(1, BinaryString.fromString("rival"))));
-        Snapshot rival = snapshots.latestSnapshot().orElseThrow();
-        int rivalBucket = deltaEntries(scan, rival).getFirst().bucket();
+        Race race = race("overwritten", 1);
+        TrinoFileSystem fileSystem = race.fileSystem();
+        Location location = race.location();
+        SnapshotFiles snapshots = race.snapshots();
+        Snapshot base = race.base();
+        Snapshot rival = race.rival();
         List<String> afterRival = PaimonJavaCatalog.readRows(paimon().getTable(DATABASE, "overwritten"));
-        ManifestEntry otherBucket = copy(location, baseFiles.stream().filter(entry -> entry.bucket() != rivalBucket).findFirst().orElseThrow());
+        ManifestEntry otherBucket = copy(location, race.baseFile(bucket -> bucket != race.rivalBucket()));
 
-        TableSchema schema = new SchemaFiles(fileSystem, location).readSchema(base.schemaId());
+        TableSchema schema = race.schema();
         PaimonInsertTableHandle handle = new PaimonInsertTableHandle(
                 new PaimonTable(new SchemaTableName(DATABASE, "overwritten"), location, schema),
                 OptionalLong.of(base.id()),
@@ -133,26 +129,22 @@ final class TestInsertCommit
     void rivalCommitToTheSameBucketFailsTheStatementAndToAnotherBucketDoesNot()
             throws IOException
     {
-        assertUpdate("INSERT INTO raced SELECT CAST(x AS integer), 'trino' FROM UNNEST(sequence(1, 20)) t(x)", 20);
-        TrinoFileSystem fileSystem = new LocalFileSystem(root());
-        Location location = Location.of("local:///warehouse/%s.db/raced".formatted(DATABASE));
-        SnapshotFiles snapshots = new SnapshotFiles(fileSystem, location);
-        SnapshotScan scan = new SnapshotScan(fileSystem, location);
-        Snapshot base = snapshots.latestSnapshot().orElseThrow();
-        List<ManifestEntry> baseFiles = scan.liveFiles(base, ScanFilter.ALL);
-        assertThat(baseFiles).extracting(ManifestEntry::bucket).containsExactlyInAnyOrder(0, 1);
-
         // another writer commits a row to one bucket after this statement read snapshot 1
-        PaimonJavaCatalog.write(paimon().getTable(DATABASE, "raced"), List.of(GenericRow.of(1, BinaryString.fromString("rival"))));
-        Snapshot rival = snapshots.latestSnapshot().orElseThrow();
-        int rivalBucket = deltaEntries(scan, rival).getFirst().bucket();
+        Race race = race("raced", 1);
+        assertThat(race.baseFiles()).extracting(ManifestEntry::bucket).containsExactlyInAnyOrder(0, 1);
+        TrinoFileSystem fileSystem = race.fileSystem();
+        Location location = race.location();
+        SnapshotFiles snapshots = race.snapshots();
+        Snapshot base = race.base();
+        Snapshot rival = race.rival();
+        int rivalBucket = race.rivalBucket();
         List<String> afterRival = PaimonJavaCatalog.readRows(paimon().getTable(DATABASE, "raced"));
 
         // the statement's files: copies of the base files under new names, one per bucket
-        ManifestEntry sameBucket = copy(location, baseFiles.stream().filter(entry -> entry.bucket() == rivalBucket).findFirst().orElseThrow());
-        ManifestEntry otherBucket = copy(location, baseFiles.stream().filter(entry -> entry.bucket() != rivalBucket).findFirst().orElseThrow());
+        ManifestEntry sameBucket = copy(location, race.baseFile(bucket -> bucket == rivalBucket));
+        ManifestEntry otherBucket = copy(location, race.baseFile(bucket -> bucket != rivalBucket));
 
-        TableSchema schema = new SchemaFiles(fileSystem, location).readSchema(base.schemaId());
+        TableSchema schema = race.schema();
         assertThatThrownBy(() -> insertCommit(fileSystem, location, schema, base).commit(List.of(sameBucket, otherBucket), List.of(), "query-1"))
                 .isInstanceOfSatisfying(TrinoException.class, e -> assertThat(e.getErrorCode()).isEqualTo(TRANSACTION_CONFLICT.toErrorCode()))
                 .hasMessageContaining("Write to Paimon table commits.raced conflicts with a concurrent commit: snapshot %s".formatted(rival.id()))
@@ -163,7 +155,7 @@ final class TestInsertCommit
         assertThat(PaimonJavaCatalog.readRows(paimon().getTable(DATABASE, "raced"))).isEqualTo(afterRival);
 
         // a statement writing only the other bucket lands on top of the rival commit
-        ManifestEntry otherBucketAgain = copy(location, baseFiles.stream().filter(entry -> entry.bucket() != rivalBucket).findFirst().orElseThrow());
+        ManifestEntry otherBucketAgain = copy(location, race.baseFile(bucket -> bucket != rivalBucket));
         InsertCommit commit = insertCommit(fileSystem, location, schema, base);
         commit.commit(List.of(otherBucketAgain), List.of(), "query-2");
         Snapshot committed = snapshots.latestSnapshot().orElseThrow();
@@ -180,28 +172,58 @@ final class TestInsertCommit
     void rivalCommitOfOtherKeysToTheSameBucketLandsBoth()
             throws IOException
     {
-        assertUpdate("INSERT INTO raced_keys SELECT CAST(x AS integer), 'trino' FROM UNNEST(sequence(1, 20)) t(x)", 20);
-        TrinoFileSystem fileSystem = new LocalFileSystem(root());
-        Location location = Location.of("local:///warehouse/%s.db/raced_keys".formatted(DATABASE));
-        SnapshotFiles snapshots = new SnapshotFiles(fileSystem, location);
-        SnapshotScan scan = new SnapshotScan(fileSystem, location);
-        Snapshot base = snapshots.latestSnapshot().orElseThrow();
-        List<ManifestEntry> baseFiles = scan.liveFiles(base, ScanFilter.ALL);
-
         // the rival adds key 21, which no file of the statement holds
-        PaimonJavaCatalog.write(paimon().getTable(DATABASE, "raced_keys"), List.of(GenericRow.of(21, BinaryString.fromString("rival"))));
-        Snapshot rival = snapshots.latestSnapshot().orElseThrow();
-        int rivalBucket = deltaEntries(scan, rival).getFirst().bucket();
+        Race race = race("raced_keys", 21);
+        TrinoFileSystem fileSystem = race.fileSystem();
+        Location location = race.location();
+        SnapshotFiles snapshots = race.snapshots();
+        Snapshot base = race.base();
+        Snapshot rival = race.rival();
         // the statement's file: keys 1..20 of that bucket again
-        ManifestEntry sameBucket = copy(location, baseFiles.stream().filter(entry -> entry.bucket() == rivalBucket).findFirst().orElseThrow());
+        ManifestEntry sameBucket = copy(location, race.baseFile(bucket -> bucket == race.rivalBucket()));
 
-        TableSchema schema = new SchemaFiles(fileSystem, location).readSchema(base.schemaId());
+        TableSchema schema = race.schema();
         insertCommit("raced_keys", fileSystem, location, schema, base).commit(List.of(sameBucket), List.of(), "query-4");
         assertThat(snapshots.latestSnapshotId().getAsLong()).isEqualTo(rival.id() + 1);
         assertThat(Files.exists(dataFile(location, sameBucket))).isTrue();
         List<String> expected = java.util.stream.IntStream.rangeClosed(1, 21).mapToObj(key -> "+I(%s, %s)".formatted(key, key == 21 ? "rival" : "trino")).sorted().toList();
         assertThat(PaimonJavaCatalog.readRows(paimon().getTable(DATABASE, "raced_keys")).stream().sorted().toList()).isEqualTo(expected);
         assertThat(RowText.paimonText(computeActual("SELECT * FROM raced_keys"))).hasSize(21);
+    }
+
+    /**
+     * Keys 1..20 written by Trino (the snapshot a statement reads: {@code base}), then one row of {@code rivalKey}
+     * committed by Paimon Java (the rival).
+     */
+    private Race race(String table, int rivalKey)
+    {
+        assertUpdate("INSERT INTO %s SELECT CAST(x AS integer), 'trino' FROM UNNEST(sequence(1, 20)) t(x)".formatted(table), 20);
+        TrinoFileSystem fileSystem = new LocalFileSystem(root());
+        Location location = Location.of("local:///warehouse/%s.db/%s".formatted(DATABASE, table));
+        SnapshotFiles snapshots = new SnapshotFiles(fileSystem, location);
+        SnapshotScan scan = new SnapshotScan(fileSystem, location);
+        Snapshot base = snapshots.latestSnapshot().orElseThrow();
+        List<ManifestEntry> baseFiles = scan.liveFiles(base, ScanFilter.ALL);
+        PaimonJavaCatalog.write(paimon().getTable(DATABASE, table), List.of(GenericRow.of(rivalKey, BinaryString.fromString("rival"))));
+        Snapshot rival = snapshots.latestSnapshot().orElseThrow();
+        TableSchema schema = new SchemaFiles(fileSystem, location).readSchema(base.schemaId());
+        return new Race(fileSystem, location, snapshots, base, baseFiles, rival, deltaEntries(scan, rival).getFirst().bucket(), schema);
+    }
+
+    private record Race(
+            TrinoFileSystem fileSystem,
+            Location location,
+            SnapshotFiles snapshots,
+            Snapshot base,
+            List<ManifestEntry> baseFiles,
+            Snapshot rival,
+            int rivalBucket,
+            TableSchema schema)
+    {
+        ManifestEntry baseFile(IntPredicate bucket)
+        {
+            return baseFiles.stream().filter(entry -> bucket.test(entry.bucket())).findFirst().orElseThrow();
+        }
     }
 
     private InsertCommit insertCommit(TrinoFileSystem fileSystem, Location location, TableSchema schema, Snapshot base)
