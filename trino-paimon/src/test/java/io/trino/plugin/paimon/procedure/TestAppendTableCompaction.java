@@ -49,13 +49,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 
 import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static io.trino.plugin.paimon.testing.PaimonTestTables.idValueSchema;
-import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
-import static io.trino.testing.assertions.TrinoExceptionAssert.assertThatTrinoException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -304,15 +301,7 @@ final class TestAppendTableCompaction
         }
         List<String> rowsBefore = tableRows("fixed_racing");
         long compactedFiles = filesAfterFullCompaction(filesByBucket("fixed_racing"));
-        AtomicLong afterSecond = new AtomicLong();
-        Optional<RuntimeException> failure = new HeldRace(faultFs(), Operation.CREATE_OR_OVERWRITE, "**/fixed_racing/_trino-optimize-*/*").run(
-                () -> getQueryRunner().execute("ALTER TABLE fixed_racing EXECUTE optimize"),
-                () -> {
-                    getQueryRunner().execute("ALTER TABLE fixed_racing EXECUTE optimize");
-                    afterSecond.set(latestSnapshotIdOf("fixed_racing"));
-                });
-        assertThat(failure).hasValueSatisfying(e -> assertThatTrinoException(e).hasErrorCode(TRANSACTION_CONFLICT));
-        assertThat(latestSnapshotIdOf("fixed_racing")).isEqualTo(afterSecond.get());
+        assertConcurrentOptimizeConflicts("fixed_racing");
         assertThat(tableRows("fixed_racing")).isEqualTo(rowsBefore);
         assertThat(computeScalar("SELECT count(*) FROM \"fixed_racing$files\"")).isEqualTo(compactedFiles);
         assertThat(fsckViolations("fixed_racing")).isEmpty();

@@ -40,11 +40,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static io.trino.plugin.paimon.testing.PaimonTestTables.idValueSchema;
-import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
-import static io.trino.testing.assertions.TrinoExceptionAssert.assertThatTrinoException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -258,17 +255,7 @@ final class TestOptimize
             throws Exception
     {
         List<String> rowsBefore = rows("dedup_racing");
-        AtomicLong afterSecond = new AtomicLong();
-        // the first optimize holds after compacting its first bucket; only that fragment write holds, so the second
-        // optimize runs through and commits
-        Optional<RuntimeException> failure = new HeldRace(faultFs(), Operation.CREATE_OR_OVERWRITE, "**/dedup_racing/_trino-optimize-*/*").run(
-                () -> getQueryRunner().execute("ALTER TABLE dedup_racing EXECUTE optimize"),
-                () -> {
-                    getQueryRunner().execute("ALTER TABLE dedup_racing EXECUTE optimize");
-                    afterSecond.set(latestSnapshotId("dedup_racing"));
-                });
-        assertThat(failure).hasValueSatisfying(e -> assertThatTrinoException(e).hasErrorCode(TRANSACTION_CONFLICT));
-        assertThat(latestSnapshotId("dedup_racing")).isEqualTo(afterSecond.get());
+        assertConcurrentOptimizeConflicts("dedup_racing");
         assertThat(rows("dedup_racing")).isEqualTo(rowsBefore);
         assertThat(Fsck.check(new LocalFileSystem(root()), tableLocation("dedup_racing"), paimon().getTable(DATABASE, "dedup_racing"))).isEmpty();
     }

@@ -14,14 +14,18 @@
 package io.trino.plugin.paimon.testing;
 
 import io.trino.filesystem.TrinoFileSystemFactory;
+import io.trino.plugin.paimon.testing.FaultFs.Operation;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.types.DataTypes;
 
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static com.google.common.base.Preconditions.checkState;
+import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
+import static io.trino.testing.assertions.TrinoExceptionAssert.assertThatTrinoException;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -71,6 +75,26 @@ public abstract class AbstractFaultInjectionQueryTest
     {
         faultFs().clearRules();
         assertThat(faultFs().openStreams()).as("streams left open").isEmpty();
+    }
+
+    /**
+     * Two optimizes of the table at once: the first is held at its first compaction fragment while the second runs
+     * through and commits; the first then finds the files it replaces removed, fails with {@code TRANSACTION_CONFLICT}
+     * and commits nothing.
+     */
+    protected final void assertConcurrentOptimizeConflicts(String table)
+            throws Exception
+    {
+        String optimize = "ALTER TABLE %s EXECUTE optimize".formatted(table);
+        AtomicLong afterSecond = new AtomicLong();
+        Optional<RuntimeException> failure = new HeldRace(faultFs(), Operation.CREATE_OR_OVERWRITE, "**/%s/_trino-optimize-*/*".formatted(table)).run(
+                () -> getQueryRunner().execute(optimize),
+                () -> {
+                    getQueryRunner().execute(optimize);
+                    afterSecond.set(latestSnapshotIdOf(table));
+                });
+        assertThat(failure).hasValueSatisfying(e -> assertThatTrinoException(e).hasErrorCode(TRANSACTION_CONFLICT));
+        assertThat(latestSnapshotIdOf(table)).isEqualTo(afterSecond.get());
     }
 
     /**
