@@ -28,6 +28,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -322,16 +323,42 @@ public record TableOptions(
         if (value == null) {
             return defaultValue;
         }
-        try {
-            long parsed = Long.parseLong(value.trim());
-            if (parsed > 0 && parsed <= max) {
-                return parsed;
-            }
-        }
-        catch (NumberFormatException _) {
-            // refused below
+        OptionalLong parsed = wholeNumber(value);
+        if (parsed.isPresent() && parsed.getAsLong() > 0 && parsed.getAsLong() <= max) {
+            return parsed.getAsLong();
         }
         throw invalid(tableName, option, value, max == Long.MAX_VALUE ? "a positive whole number" : "a whole number from 1 to " + max);
+    }
+
+    /**
+     * A limit option, as Paimon's options of that kind read: -1, also its default, for no limit (empty), else a whole
+     * number from 1 to {@code max}.
+     */
+    public static OptionalLong limitOption(String tableName, Map<String, String> options, String option, long max)
+    {
+        String value = options.get(option);
+        if (value == null) {
+            return OptionalLong.empty();
+        }
+        OptionalLong parsed = wholeNumber(value);
+        if (parsed.isPresent() && parsed.getAsLong() == -1) {
+            return OptionalLong.empty();
+        }
+        if (parsed.isPresent() && parsed.getAsLong() > 0 && parsed.getAsLong() <= max) {
+            return parsed;
+        }
+        throw invalid(tableName, option, value, "-1 (no limit) or a whole number from 1 to " + max);
+    }
+
+    // a long written in decimal, blanks around it allowed; empty when it is not one
+    private static OptionalLong wholeNumber(String value)
+    {
+        try {
+            return OptionalLong.of(Long.parseLong(value.trim()));
+        }
+        catch (NumberFormatException _) {
+            return OptionalLong.empty();
+        }
     }
 
     /**

@@ -25,12 +25,14 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 
 import static com.google.common.base.Preconditions.checkArgument;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION;
+import static io.trino.plugin.paimon.table.TableOptions.limitOption;
 import static io.trino.plugin.paimon.table.TableOptions.positiveOption;
 import static java.lang.Math.toIntExact;
 import static java.util.Objects.requireNonNull;
@@ -123,11 +125,8 @@ public final class DynamicBucketAssigner
     /** {@code dynamic-bucket.max-buckets}: the most buckets of a partition, -1 (the default) for no limit. */
     public static int maxBuckets(Map<String, String> tableOptions, String tableName)
     {
-        String value = tableOptions.get("dynamic-bucket.max-buckets");
-        if (value == null || value.trim().equals("-1")) {
-            return -1;
-        }
-        return toIntExact(positiveOption(tableName, tableOptions, "dynamic-bucket.max-buckets", -1, Integer.MAX_VALUE));
+        OptionalLong maxBuckets = limitOption(tableName, tableOptions, "dynamic-bucket.max-buckets", Integer.MAX_VALUE);
+        return maxBuckets.isPresent() ? toIntExact(maxBuckets.getAsLong()) : -1;
     }
 
     /** The bucket of a key of the partition, remembered (with the key's hash in the bucket's index) for the next rows. */
