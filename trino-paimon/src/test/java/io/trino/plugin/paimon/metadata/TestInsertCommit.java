@@ -101,27 +101,21 @@ final class TestInsertCommit
         // another writer commits a row to one bucket; the overwrite writes only the other bucket, but replaces the
         // whole (unpartitioned) table, so the rival row would vanish unseen
         Race race = race("overwritten", 1);
-        TrinoFileSystem fileSystem = race.fileSystem();
-        Location location = race.location();
-        SnapshotFiles snapshots = race.snapshots();
-        Snapshot base = race.base();
-        Snapshot rival = race.rival();
         List<String> afterRival = PaimonJavaCatalog.readRows(paimon().getTable(DATABASE, "overwritten"));
-        ManifestEntry otherBucket = copy(location, race.baseFile(bucket -> bucket != race.rivalBucket()));
+        ManifestEntry otherBucket = copy(race.location(), race.baseFile(bucket -> bucket != race.rivalBucket()));
 
-        TableSchema schema = race.schema();
         PaimonInsertTableHandle handle = new PaimonInsertTableHandle(
-                new PaimonTable(new SchemaTableName(DATABASE, "overwritten"), location, schema),
-                OptionalLong.of(base.id()),
+                new PaimonTable(new SchemaTableName(DATABASE, "overwritten"), race.location(), race.schema()),
+                OptionalLong.of(race.base().id()),
                 List.of(),
                 Optional.empty(),
                 UUID.randomUUID().toString(),
                 true);
-        assertThatThrownBy(() -> new InsertCommit(fileSystem, new SnapshotFiles(fileSystem, handle.table().location())::commit, handle, keyLookup(handle)).commit(List.of(otherBucket), List.of(), "query-3"))
+        assertThatThrownBy(() -> new InsertCommit(race.fileSystem(), new SnapshotFiles(race.fileSystem(), handle.table().location())::commit, handle, keyLookup(handle)).commit(List.of(otherBucket), List.of(), "query-3"))
                 .isInstanceOfSatisfying(TrinoException.class, e -> assertThat(e.getErrorCode()).isEqualTo(TRANSACTION_CONFLICT.toErrorCode()))
-                .hasMessageContaining("conflicts with a concurrent commit: snapshot %s".formatted(rival.id()));
-        assertThat(snapshots.latestSnapshotId().getAsLong()).isEqualTo(rival.id());
-        assertThat(Files.exists(dataFile(location, otherBucket))).isFalse();
+                .hasMessageContaining("conflicts with a concurrent commit: snapshot %s".formatted(race.rival().id()));
+        assertThat(race.snapshots().latestSnapshotId().getAsLong()).isEqualTo(race.rival().id());
+        assertThat(Files.exists(dataFile(race.location(), otherBucket))).isFalse();
         assertThat(PaimonJavaCatalog.readRows(paimon().getTable(DATABASE, "overwritten"))).isEqualTo(afterRival);
     }
 
@@ -132,34 +126,27 @@ final class TestInsertCommit
         // another writer commits a row to one bucket after this statement read snapshot 1
         Race race = race("raced", 1);
         assertThat(race.baseFiles()).extracting(ManifestEntry::bucket).containsExactlyInAnyOrder(0, 1);
-        TrinoFileSystem fileSystem = race.fileSystem();
-        Location location = race.location();
-        SnapshotFiles snapshots = race.snapshots();
-        Snapshot base = race.base();
-        Snapshot rival = race.rival();
-        int rivalBucket = race.rivalBucket();
         List<String> afterRival = PaimonJavaCatalog.readRows(paimon().getTable(DATABASE, "raced"));
 
         // the statement's files: copies of the base files under new names, one per bucket
-        ManifestEntry sameBucket = copy(location, race.baseFile(bucket -> bucket == rivalBucket));
-        ManifestEntry otherBucket = copy(location, race.baseFile(bucket -> bucket != rivalBucket));
+        ManifestEntry sameBucket = copy(race.location(), race.baseFile(bucket -> bucket == race.rivalBucket()));
+        ManifestEntry otherBucket = copy(race.location(), race.baseFile(bucket -> bucket != race.rivalBucket()));
 
-        TableSchema schema = race.schema();
-        assertThatThrownBy(() -> insertCommit(fileSystem, location, schema, base).commit(List.of(sameBucket, otherBucket), List.of(), "query-1"))
+        assertThatThrownBy(() -> insertCommit("raced", race).commit(List.of(sameBucket, otherBucket), List.of(), "query-1"))
                 .isInstanceOfSatisfying(TrinoException.class, e -> assertThat(e.getErrorCode()).isEqualTo(TRANSACTION_CONFLICT.toErrorCode()))
-                .hasMessageContaining("Write to Paimon table commits.raced conflicts with a concurrent commit: snapshot %s".formatted(rival.id()))
-                .hasMessageContaining("wrote key [1] in bucket %s".formatted(rivalBucket));
-        assertThat(snapshots.latestSnapshotId().getAsLong()).isEqualTo(rival.id());
-        assertThat(Files.exists(dataFile(location, sameBucket))).isFalse();
-        assertThat(Files.exists(dataFile(location, otherBucket))).isFalse();
+                .hasMessageContaining("Write to Paimon table commits.raced conflicts with a concurrent commit: snapshot %s".formatted(race.rival().id()))
+                .hasMessageContaining("wrote key [1] in bucket %s".formatted(race.rivalBucket()));
+        assertThat(race.snapshots().latestSnapshotId().getAsLong()).isEqualTo(race.rival().id());
+        assertThat(Files.exists(dataFile(race.location(), sameBucket))).isFalse();
+        assertThat(Files.exists(dataFile(race.location(), otherBucket))).isFalse();
         assertThat(PaimonJavaCatalog.readRows(paimon().getTable(DATABASE, "raced"))).isEqualTo(afterRival);
 
         // a statement writing only the other bucket lands on top of the rival commit
-        ManifestEntry otherBucketAgain = copy(location, race.baseFile(bucket -> bucket != rivalBucket));
-        InsertCommit commit = insertCommit(fileSystem, location, schema, base);
+        ManifestEntry otherBucketAgain = copy(race.location(), race.baseFile(bucket -> bucket != race.rivalBucket()));
+        InsertCommit commit = insertCommit("raced", race);
         commit.commit(List.of(otherBucketAgain), List.of(), "query-2");
-        Snapshot committed = snapshots.latestSnapshot().orElseThrow();
-        assertThat(committed.id()).isEqualTo(rival.id() + 1);
+        Snapshot committed = race.snapshots().latestSnapshot().orElseThrow();
+        assertThat(committed.id()).isEqualTo(race.rival().id() + 1);
         assertThat(committed.properties().orElseThrow()).containsEntry(Snapshot.TRINO_QUERY_ID_PROPERTY, "query-2");
         assertThat(PaimonJavaCatalog.readRows(paimon().getTable(DATABASE, "raced"))).isEqualTo(afterRival);
     }
@@ -174,18 +161,12 @@ final class TestInsertCommit
     {
         // the rival adds key 21, which no file of the statement holds
         Race race = race("raced_keys", 21);
-        TrinoFileSystem fileSystem = race.fileSystem();
-        Location location = race.location();
-        SnapshotFiles snapshots = race.snapshots();
-        Snapshot base = race.base();
-        Snapshot rival = race.rival();
         // the statement's file: keys 1..20 of that bucket again
-        ManifestEntry sameBucket = copy(location, race.baseFile(bucket -> bucket == race.rivalBucket()));
+        ManifestEntry sameBucket = copy(race.location(), race.baseFile(bucket -> bucket == race.rivalBucket()));
 
-        TableSchema schema = race.schema();
-        insertCommit("raced_keys", fileSystem, location, schema, base).commit(List.of(sameBucket), List.of(), "query-4");
-        assertThat(snapshots.latestSnapshotId().getAsLong()).isEqualTo(rival.id() + 1);
-        assertThat(Files.exists(dataFile(location, sameBucket))).isTrue();
+        insertCommit("raced_keys", race).commit(List.of(sameBucket), List.of(), "query-4");
+        assertThat(race.snapshots().latestSnapshotId().getAsLong()).isEqualTo(race.rival().id() + 1);
+        assertThat(Files.exists(dataFile(race.location(), sameBucket))).isTrue();
         List<String> expected = java.util.stream.IntStream.rangeClosed(1, 21).mapToObj(key -> "+I(%s, %s)".formatted(key, key == 21 ? "rival" : "trino")).sorted().toList();
         assertThat(PaimonJavaCatalog.readRows(paimon().getTable(DATABASE, "raced_keys")).stream().sorted().toList()).isEqualTo(expected);
         assertThat(RowText.paimonText(computeActual("SELECT * FROM raced_keys"))).hasSize(21);
@@ -226,21 +207,17 @@ final class TestInsertCommit
         }
     }
 
-    private InsertCommit insertCommit(TrinoFileSystem fileSystem, Location location, TableSchema schema, Snapshot base)
-    {
-        return insertCommit("raced", fileSystem, location, schema, base);
-    }
-
-    private InsertCommit insertCommit(String table, TrinoFileSystem fileSystem, Location location, TableSchema schema, Snapshot base)
+    // the commit of a statement into the table that read the race's base snapshot
+    private InsertCommit insertCommit(String table, Race race)
     {
         PaimonInsertTableHandle handle = new PaimonInsertTableHandle(
-                new PaimonTable(new SchemaTableName(DATABASE, table), location, schema),
-                OptionalLong.of(base.id()),
+                new PaimonTable(new SchemaTableName(DATABASE, table), race.location(), race.schema()),
+                OptionalLong.of(race.base().id()),
                 List.of(),
                 Optional.empty(),
                 UUID.randomUUID().toString(),
                 false);
-        return new InsertCommit(fileSystem, new SnapshotFiles(fileSystem, handle.table().location())::commit, handle, keyLookup(handle));
+        return new InsertCommit(race.fileSystem(), new SnapshotFiles(race.fileSystem(), handle.table().location())::commit, handle, keyLookup(handle));
     }
 
     private KeyLookup keyLookup(PaimonInsertTableHandle handle)
