@@ -33,6 +33,8 @@ import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.Snapshot.CommitKind;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.table.PaimonTable;
+import io.trino.plugin.paimon.write.CompactionFragment;
+import io.trino.plugin.paimon.write.DeletionVectorFile;
 import io.trino.plugin.paimon.write.WrittenFile;
 import io.trino.spi.TrinoException;
 

@@ -35,6 +35,7 @@ import io.trino.plugin.paimon.table.CompactionOptions;
 import io.trino.plugin.paimon.table.MergeEngineOptions;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.TableOptions;
+import io.trino.plugin.paimon.write.CompactionFragment;
 import io.trino.plugin.paimon.write.WrittenFile;
 import io.trino.spi.ErrorCodeSupplier;
 import io.trino.spi.TrinoException;

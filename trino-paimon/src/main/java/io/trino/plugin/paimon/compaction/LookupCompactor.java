@@ -32,6 +32,8 @@ import io.trino.plugin.paimon.table.CompactionOptions;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.TableFileSystemFactory;
 import io.trino.plugin.paimon.table.TableOptions;
+import io.trino.plugin.paimon.write.CompactionFragment;
+import io.trino.plugin.paimon.write.DeletionVectorFile;
 import io.trino.plugin.paimon.write.WrittenFile;
 import io.trino.spi.Page;
 import io.trino.spi.TrinoException;

@@ -19,7 +19,7 @@ import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.PaimonTableExecuteHandle;
 import io.trino.plugin.paimon.catalog.SnapshotPublisher;
 import io.trino.plugin.paimon.compaction.CompactionCommit;
-import io.trino.plugin.paimon.compaction.CompactionFragment;
+import io.trino.plugin.paimon.write.CompactionFragment;
 import io.trino.spi.connector.ConnectorSession;
 
 import java.util.List;

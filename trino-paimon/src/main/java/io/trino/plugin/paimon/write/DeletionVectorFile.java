@@ -11,7 +11,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.trino.plugin.paimon.compaction;
+package io.trino.plugin.paimon.write;
 
 import com.google.common.collect.ImmutableList;
 import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
