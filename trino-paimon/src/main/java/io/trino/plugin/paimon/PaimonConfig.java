@@ -40,6 +40,7 @@ public class PaimonConfig
     private Duration metadataCacheTtl = new Duration(30, MINUTES);
     private DataSize parquetFooterCacheMaxSize = DataSize.of(64, MEGABYTE);
     private boolean twoPassMergeReadEnabled;
+    private boolean compactionOnWorkersEnabled;
 
     @NotNull
     public CatalogType getCatalogType()
@@ -216,6 +217,19 @@ public class PaimonConfig
     public PaimonConfig setTwoPassMergeReadEnabled(boolean twoPassMergeReadEnabled)
     {
         this.twoPassMergeReadEnabled = twoPassMergeReadEnabled;
+        return this;
+    }
+
+    public boolean isCompactionOnWorkersEnabled()
+    {
+        return compactionOnWorkersEnabled;
+    }
+
+    @Config("paimon.compaction-on-workers.enabled")
+    @ConfigDescription("Compact the buckets an INSERT or a row change writes to a deletion-vector or first-row table in the page sinks that wrote them, on the workers, instead of on the coordinator after the commit")
+    public PaimonConfig setCompactionOnWorkersEnabled(boolean compactionOnWorkersEnabled)
+    {
+        this.compactionOnWorkersEnabled = compactionOnWorkersEnabled;
         return this;
     }
 }

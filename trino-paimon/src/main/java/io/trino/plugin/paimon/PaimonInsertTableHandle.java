@@ -38,6 +38,8 @@ import static java.util.Objects.requireNonNull;
  * @param columns the table columns, in table order, as the pages carry them
  * @param dynamicBuckets for a dynamic-bucket table: how rows reach assigners
  * @param overwrite replace the partitions written (the whole table when it has no partitions) instead of appending
+ * @param compactInSinks the page sinks compact the buckets they wrote and report the results in their fragments,
+ * which the coordinator commits after the statement's own snapshot (compaction on write on the workers)
  */
 public record PaimonInsertTableHandle(
         PaimonTable table,
@@ -45,7 +47,8 @@ public record PaimonInsertTableHandle(
         List<PaimonColumnHandle> columns,
         Optional<DynamicBuckets> dynamicBuckets,
         String commitIdentifier,
-        boolean overwrite)
+        boolean overwrite,
+        boolean compactInSinks)
         implements ConnectorInsertTableHandle, ConnectorOutputTableHandle
 {
     public PaimonInsertTableHandle
@@ -55,6 +58,12 @@ public record PaimonInsertTableHandle(
         columns = ImmutableList.copyOf(columns);
         requireNonNull(dynamicBuckets, "dynamicBuckets is null");
         requireNonNull(commitIdentifier, "commitIdentifier is null");
+    }
+
+    /** A write whose buckets, if compacted on write, are compacted by the coordinator after the commit. */
+    public PaimonInsertTableHandle(PaimonTable table, OptionalLong baseSnapshotId, List<PaimonColumnHandle> columns, Optional<DynamicBuckets> dynamicBuckets, String commitIdentifier, boolean overwrite)
+    {
+        this(table, baseSnapshotId, columns, dynamicBuckets, commitIdentifier, overwrite, false);
     }
 
     /**

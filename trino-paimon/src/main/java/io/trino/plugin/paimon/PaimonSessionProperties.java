@@ -42,6 +42,10 @@ import static io.trino.spi.session.PropertyMetadata.integerProperty;
  * {@code compaction_on_write_enabled} (true) lets a statement that writes a primary-key table compact the buckets it
  * wrote as Paimon's writers do; false leaves them as written, for this statement only.
  * <p>
+ * {@code compaction_on_workers_enabled} (catalog {@code paimon.compaction-on-workers.enabled}, false) moves that
+ * compaction, on deletion-vector and first-row tables, into the page sinks that wrote the buckets: the coordinator
+ * only commits their results, and compacts itself only a bucket that a concurrent commit changed meanwhile.
+ * <p>
  * {@code late_materialization_enabled} (true) lets a merged read of a deduplicate table read the value columns of a
  * page only when the merge returns one of its records; false reads every page whole, to compare.
  * <p>
@@ -57,6 +61,7 @@ public final class PaimonSessionProperties
     public static final String EXPIRE_SNAPSHOTS_MIN_RETENTION = "expire_snapshots_min_retention";
     public static final String REMOVE_ORPHAN_FILES_MIN_RETENTION = "remove_orphan_files_min_retention";
     public static final String COMPACTION_ON_WRITE_ENABLED = "compaction_on_write_enabled";
+    public static final String COMPACTION_ON_WORKERS_ENABLED = "compaction_on_workers_enabled";
     public static final String LATE_MATERIALIZATION_ENABLED = "late_materialization_enabled";
     public static final String TWO_PASS_MERGE_READ_ENABLED = "two_pass_merge_read_enabled";
     // hidden: tests read with windows smaller than a section
@@ -107,6 +112,11 @@ public final class PaimonSessionProperties
                         true,
                         false),
                 booleanProperty(
+                        COMPACTION_ON_WORKERS_ENABLED,
+                        "Compact the buckets a write to a deletion-vector or first-row table reaches in the page sinks that wrote them, on the workers, instead of on the coordinator after the commit",
+                        config.isCompactionOnWorkersEnabled(),
+                        false),
+                booleanProperty(
                         LATE_MATERIALIZATION_ENABLED,
                         "In a merged read of a deduplicate table, read the value columns of a page only when the merge returns one of its records",
                         true,
@@ -151,6 +161,11 @@ public final class PaimonSessionProperties
     public static boolean isCompactionOnWriteEnabled(ConnectorSession session)
     {
         return session.getProperty(COMPACTION_ON_WRITE_ENABLED, Boolean.class);
+    }
+
+    public static boolean isCompactionOnWorkersEnabled(ConnectorSession session)
+    {
+        return session.getProperty(COMPACTION_ON_WORKERS_ENABLED, Boolean.class);
     }
 
     public static Duration dynamicFilteringWaitTimeout(ConnectorSession session)

@@ -46,7 +46,8 @@ final class TestPaimonConfig
                 .setMetadataCacheMaxSize(DataSize.of(256, MEGABYTE))
                 .setMetadataCacheTtl(new Duration(30, MINUTES))
                 .setParquetFooterCacheMaxSize(DataSize.of(64, MEGABYTE))
-                .setTwoPassMergeReadEnabled(false));
+                .setTwoPassMergeReadEnabled(false)
+                .setCompactionOnWorkersEnabled(false));
     }
 
     @Test
@@ -64,6 +65,7 @@ final class TestPaimonConfig
                 .put("paimon.metadata-cache.ttl", "5m")
                 .put("paimon.parquet-footer-cache.max-size", "8MB")
                 .put("paimon.two-pass-merge-read.enabled", "true")
+                .put("paimon.compaction-on-workers.enabled", "true")
                 .buildOrThrow();
         PaimonConfig expected = new PaimonConfig()
                 .setCatalogType(CatalogType.JDBC)
@@ -76,7 +78,8 @@ final class TestPaimonConfig
                 .setMetadataCacheMaxSize(DataSize.of(16, MEGABYTE))
                 .setMetadataCacheTtl(new Duration(5, MINUTES))
                 .setParquetFooterCacheMaxSize(DataSize.of(8, MEGABYTE))
-                .setTwoPassMergeReadEnabled(true);
+                .setTwoPassMergeReadEnabled(true)
+                .setCompactionOnWorkersEnabled(true);
         assertFullMapping(properties, expected);
     }
 

@@ -265,6 +265,19 @@ public final class CompactionCommit
         }
     }
 
+    /**
+     * Deletes what compactions wrote that were not committed and need not be: a file left behind is only an orphan,
+     * so a failure to delete is logged.
+     */
+    public void discardUnused(List<CompactionFragment> fragments)
+    {
+        TrinoException failure = new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to delete unused compaction output of table " + table.name());
+        discard(fragments, failure);
+        if (failure.getSuppressed().length > 0) {
+            log.warn(failure, "Table %s: files of unused compactions are left behind as orphan files", table.name());
+        }
+    }
+
     private void delete(Location file, RuntimeException failure)
     {
         try {

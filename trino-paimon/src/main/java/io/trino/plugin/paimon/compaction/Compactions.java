@@ -36,6 +36,7 @@ import io.trino.plugin.paimon.table.MergeEngineOptions;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.plugin.paimon.write.CompactionFragment;
+import io.trino.plugin.paimon.write.SinkCompaction;
 import io.trino.plugin.paimon.write.WrittenFile;
 import io.trino.spi.ErrorCodeSupplier;
 import io.trino.spi.TrinoException;
@@ -44,7 +45,9 @@ import io.trino.spi.connector.ConnectorSession;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -82,6 +85,10 @@ import static java.util.Objects.requireNonNull;
  * of the levels above that they supersede are marked in deletion vectors instead of rewritten (first-row: the newer
  * record is dropped), so no level-0 file is left and the higher-level files keep their names; where the lookup does
  * not apply, the bucket is compacted whole (see there).
+ * <p>
+ * Where the page sinks compacted the buckets they wrote ({@link SinkCompactions}), the coordinator only commits their
+ * results, as a COMPACT snapshot on top of the statement's; a bucket whose files a concurrent commit changed between
+ * the sink's read and that snapshot is compacted here, as without them.
  */
 public final class Compactions
 {
@@ -106,8 +113,28 @@ public final class Compactions
      */
     public void compactCommittedWrite(ConnectorSession session, TrinoFileSystem fileSystem, SnapshotPublisher publisher, PaimonInsertTableHandle handle, Snapshot appended, List<ManifestEntry> written)
     {
+        compactCommittedWrite(session, fileSystem, publisher, handle, appended, written, List.of());
+    }
+
+    /**
+     * Compaction on write after a statement whose page sinks compacted buckets they wrote: their results are committed
+     * where they still apply, and the other written buckets are compacted here.
+     *
+     * @param sinkCompactions the compactions the page sinks did
+     */
+    public void compactCommittedWrite(ConnectorSession session, TrinoFileSystem fileSystem, SnapshotPublisher publisher, PaimonInsertTableHandle handle, Snapshot appended, List<ManifestEntry> written, List<SinkCompaction> sinkCompactions)
+    {
         try {
-            compactAfterWrite(session, fileSystem, publisher, handle, appended, written);
+            Snapshot base = appended;
+            List<ManifestEntry> remaining = written;
+            if (!sinkCompactions.isEmpty()) {
+                SinkCompactionCommit committed = commitSinkCompactions(session, fileSystem, publisher, handle, appended, sinkCompactions);
+                base = committed.snapshot().orElse(appended);
+                remaining = written.stream()
+                        .filter(entry -> !committed.buckets().contains(BucketKey.of(entry.partition(), entry.bucket())))
+                        .toList();
+            }
+            compactAfterWrite(session, fileSystem, publisher, handle, base, remaining);
         }
         catch (RuntimeException e) {
             String tableName = handle.table().name().toString();
@@ -118,6 +145,70 @@ public final class Compactions
                         "do not repeat the statement, run ALTER TABLE %s EXECUTE optimize: %s").formatted(tableName, appended.id(), tableName, e.getMessage()), e);
             }
             log.warn(e, "Table %s: compaction after the write of snapshot %s failed; the statement's rows are committed, and the next write or optimize compacts", tableName, appended.id());
+        }
+    }
+
+    /** The buckets whose sink compactions were committed, and the snapshot that committed them. */
+    private record SinkCompactionCommit(Set<BucketKey> buckets, Optional<Snapshot> snapshot) {}
+
+    /**
+     * Commits the compactions of the page sinks whose buckets hold, in the statement's snapshot, exactly the files and
+     * the deletion-vector index the sink read: another writer's files in the bucket (rebased under the statement's
+     * commit) would have been left out of the sink's lookup, so the rows they supersede would stay live. The others
+     * are discarded, and so are all when a commit since the statement's snapshot conflicts with them.
+     */
+    private SinkCompactionCommit commitSinkCompactions(ConnectorSession session, TrinoFileSystem fileSystem, SnapshotPublisher publisher, PaimonInsertTableHandle handle, Snapshot appended, List<SinkCompaction> sinkCompactions)
+    {
+        PaimonTable table = handle.table();
+        SnapshotScan scan = new SnapshotScan(fileSystem, table.location());
+        Set<BucketKey> compactedBuckets = sinkCompactions.stream()
+                .map(compaction -> BucketKey.of(BinaryRow.deserialize(compaction.result().partition()), compaction.result().bucket()))
+                .collect(toImmutableSet());
+        ScanFilter compactedPartitions = new ScanFilter()
+        {
+            @Override
+            public boolean matchesPartition(BinaryRow partition)
+            {
+                return compactedBuckets.stream().anyMatch(bucket -> bucket.partition().equals(ByteBuffer.wrap(partition.bytes())));
+            }
+        };
+        Map<BucketKey, Set<String>> liveFiles = new HashMap<>();
+        for (BucketFiles bucket : scan.liveFilesByBucket(appended, compactedPartitions)) {
+            liveFiles.put(BucketKey.of(bucket.partition(), bucket.bucket()), bucket.files().stream().map(entry -> entry.file().fileName()).collect(toImmutableSet()));
+        }
+        Map<BucketKey, String> vectorIndexes = new HashMap<>();
+        for (IndexManifestEntry index : scan.indexFiles(appended, compactedPartitions)) {
+            if (index.indexType().equals(IndexManifestEntry.DELETION_VECTORS_INDEX)) {
+                vectorIndexes.put(BucketKey.of(index.partition(), index.bucket()), index.fileName());
+            }
+        }
+        List<CompactionFragment> applicable = new ArrayList<>();
+        List<CompactionFragment> stale = new ArrayList<>();
+        for (SinkCompaction compaction : sinkCompactions) {
+            BucketKey bucket = BucketKey.of(BinaryRow.deserialize(compaction.result().partition()), compaction.result().bucket());
+            boolean unchanged = Set.copyOf(compaction.bucketFiles()).equals(liveFiles.getOrDefault(bucket, Set.of()))
+                    && compaction.vectorIndexFile().equals(Optional.ofNullable(vectorIndexes.get(bucket)));
+            (unchanged ? applicable : stale).add(compaction.result());
+        }
+        CompactionCommit commit = new CompactionCommit(fileSystem, publisher, table);
+        if (!stale.isEmpty()) {
+            log.debug("Table %s: %s buckets compacted by page sinks were changed by a concurrent commit, compacting them again", table.name(), stale.size());
+            commit.discardUnused(stale);
+        }
+        try {
+            Optional<Snapshot> snapshot = commit.commit(appended.id(), applicable, handle.commitIdentifier(), session.getQueryId());
+            Set<BucketKey> committed = applicable.stream()
+                    .map(fragment -> BucketKey.of(BinaryRow.deserialize(fragment.partition()), fragment.bucket()))
+                    .collect(toImmutableSet());
+            return new SinkCompactionCommit(committed, snapshot);
+        }
+        catch (TrinoException e) {
+            if (!e.getErrorCode().equals(TRANSACTION_CONFLICT.toErrorCode())) {
+                throw e;
+            }
+            // the commit removed the sinks' files; the buckets are compacted again from the newest snapshot
+            log.debug(e, "Table %s: the compactions of page sinks conflict with a concurrent commit, compacting the buckets again", table.name());
+            return new SinkCompactionCommit(Set.of(), Optional.empty());
         }
     }
 
@@ -141,7 +232,7 @@ public final class Compactions
             return;
         }
         Set<BucketKey> buckets = written.stream()
-                .map(entry -> new BucketKey(ByteBuffer.wrap(entry.partition().bytes()), entry.bucket()))
+                .map(entry -> BucketKey.of(entry.partition(), entry.bucket()))
                 .collect(toImmutableSet());
         // where readers skip level 0, the statement's rows are visible only once compacted: a compaction that lost a
         // race is done again from the newest snapshot (a bucket a rival compaction already took has nothing left to
@@ -231,7 +322,7 @@ public final class Compactions
             List<CompactionFragment> fragments)
     {
         for (BucketFiles bucket : liveBuckets) {
-            if (!buckets.contains(new BucketKey(ByteBuffer.wrap(bucket.partition().bytes()), bucket.bucket()))) {
+            if (!buckets.contains(BucketKey.of(bucket.partition(), bucket.bucket()))) {
                 continue;
             }
             Optional<IndexManifestEntry> vectorIndex = vectorIndexes.stream()
@@ -289,7 +380,7 @@ public final class Compactions
     {
         AppendCompactionOptions options = AppendCompactionOptions.of(table.name().toString(), table.schema().options());
         for (BucketFiles bucket : liveBuckets) {
-            if (buckets.contains(new BucketKey(ByteBuffer.wrap(bucket.partition().bytes()), bucket.bucket()))) {
+            if (buckets.contains(BucketKey.of(bucket.partition(), bucket.bucket()))) {
                 compactAppendBucket(session, table, options, bucket, deletionVectors).ifPresent(fragments::add);
             }
         }
@@ -342,6 +433,4 @@ public final class Compactions
                 Optional.empty(),
                 output.changelogFiles().stream().map(file -> WrittenFile.of(partition, bucket, totalBuckets, file)).toList());
     }
-
-    private record BucketKey(ByteBuffer partition, int bucket) {}
 }

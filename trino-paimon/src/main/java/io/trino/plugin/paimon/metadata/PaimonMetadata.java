@@ -32,6 +32,7 @@ import io.trino.plugin.paimon.PaimonTableHandle;
 import io.trino.plugin.paimon.PaimonTableProcedureId;
 import io.trino.plugin.paimon.catalog.PaimonCatalog;
 import io.trino.plugin.paimon.catalog.SnapshotPublisher;
+import io.trino.plugin.paimon.compaction.CompactionCommit;
 import io.trino.plugin.paimon.compaction.Compactions;
 import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
@@ -44,6 +45,7 @@ import io.trino.plugin.paimon.procedure.OptimizeCommit;
 import io.trino.plugin.paimon.read.AuditLogPageSource;
 import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
 import io.trino.plugin.paimon.read.TableStatisticsEstimate;
+import io.trino.plugin.paimon.table.CompactionOptions;
 import io.trino.plugin.paimon.table.MergeRowId;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.RowChangeRules;
@@ -51,6 +53,7 @@ import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.plugin.paimon.table.TypeMapping;
 import io.trino.plugin.paimon.write.DataFileLayout;
 import io.trino.plugin.paimon.write.DynamicBucketAssigner;
+import io.trino.plugin.paimon.write.SinkCompaction;
 import io.trino.plugin.paimon.write.WriteFragment;
 import io.trino.plugin.paimon.write.WriteRestrictions;
 import io.trino.plugin.paimon.write.WrittenFile;
@@ -111,6 +114,7 @@ import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INTERNAL_ERROR;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_UNSUPPORTED_TYPE;
 import static io.trino.plugin.paimon.PaimonSessionProperties.insertExistingPartitionsBehavior;
+import static io.trino.plugin.paimon.PaimonSessionProperties.isCompactionOnWorkersEnabled;
 import static io.trino.plugin.paimon.PaimonSessionProperties.isCompactionOnWriteEnabled;
 import static io.trino.spi.StandardErrorCode.INVALID_SCHEMA_PROPERTY;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
@@ -645,7 +649,7 @@ public class PaimonMetadata
             // an overwrite would also have to replace the key index of the partitions it replaces
             throw new TrinoException(NOT_SUPPORTED, "Table %s: insert_existing_partitions_behavior = OVERWRITE is not supported for dynamic-bucket tables".formatted(tableName));
         }
-        return retried(writeHandle(handle, overwrite), retryMode);
+        return retried(writeHandle(session, handle, overwrite, retryMode), retryMode);
     }
 
     private PaimonInsertTableHandle retried(PaimonInsertTableHandle handle, RetryMode retryMode)
@@ -657,11 +661,21 @@ public class PaimonMetadata
     }
 
     // the write of a statement that read the table at the handle's snapshot: an INSERT's, or the records of an UPDATE, DELETE or MERGE
-    private PaimonInsertTableHandle writeHandle(PaimonTableHandle handle, boolean overwrite)
+    private PaimonInsertTableHandle writeHandle(ConnectorSession session, PaimonTableHandle handle, boolean overwrite, RetryMode retryMode)
     {
         PaimonTable table = handle.table();
         TableSchema schema = table.schema();
         TableOptions options = table.options();
+        // the sinks compact where every bucket written must be compacted (readers skip level 0). Not an overwrite,
+        // whose commit replaces the files a sink would compact, nor a retried write: the files of a sink's compaction
+        // are not named after the statement, so those of a discarded task attempt could not be told apart
+        boolean compactInSinks = isCompactionOnWorkersEnabled(session)
+                && isCompactionOnWriteEnabled(session)
+                && table.hasPrimaryKey()
+                && options.batchScanSkipsLevelZero()
+                && !CompactionOptions.of(table.name().toString(), schema.options()).writeOnly()
+                && !overwrite
+                && retryMode == RetryMode.NO_RETRIES;
 
         Optional<DynamicBuckets> dynamicBuckets = Optional.empty();
         if (table.hasPrimaryKey() && options.bucket() == TableOptions.DYNAMIC_BUCKET) {
@@ -673,7 +687,8 @@ public class PaimonMetadata
                 writeColumns(table),
                 dynamicBuckets,
                 UUID.randomUUID().toString(),
-                overwrite);
+                overwrite,
+                compactInSinks);
     }
 
     private List<PaimonColumnHandle> writeColumns(PaimonTable table)
@@ -722,6 +737,9 @@ public class PaimonMetadata
                 .flatMap(fragment -> fragment.indexFile().stream())
                 .map(WrittenIndexFile::toIndexManifestEntry)
                 .collect(toImmutableList());
+        List<SinkCompaction> sinkCompactions = written.stream()
+                .flatMap(fragment -> fragment.compaction().stream())
+                .collect(toImmutableList());
         if (retriedWrites.remove(handle.commitIdentifier())) {
             // before the commit, so that a commit that fails (a conflict) leaves only its own files to remove
             List<ManifestEntry> committed = ImmutableList.<ManifestEntry>builder().addAll(files).addAll(changelogFiles).build();
@@ -731,13 +749,21 @@ public class PaimonMetadata
             }
         }
         SnapshotPublisher publisher = catalog.snapshotPublisher(session, handle.table());
-        Optional<Snapshot> committed = new InsertCommit(catalog.fileSystem(session, handle.schemaTableName()), publisher, handle, pageSources.createKeyLookup(session, handle.table())).commit(files, changelogFiles, indexFiles, session.getQueryId());
+        Optional<Snapshot> committed;
+        try {
+            committed = new InsertCommit(catalog.fileSystem(session, handle.schemaTableName()), publisher, handle, pageSources.createKeyLookup(session, handle.table())).commit(files, changelogFiles, indexFiles, session.getQueryId());
+        }
+        catch (RuntimeException e) {
+            // the compactions of the statement's files: no snapshot names what they wrote, whatever the commit's outcome
+            new CompactionCommit(catalog.fileSystem(session, handle.schemaTableName()), publisher, handle.table()).discard(sinkCompactions.stream().map(SinkCompaction::result).toList(), e);
+            throw e;
+        }
         if (committed.isEmpty()) {
             return;
         }
         // as Paimon's commit callback: the partitions that received files, once the snapshot is published
         catalog.registerPartitions(session, handle.table(), files.stream().map(ManifestEntry::partition).distinct().collect(toImmutableList()));
-        compactions.compactCommittedWrite(session, catalog.fileSystem(session, handle.schemaTableName()), publisher, handle, committed.get(), files);
+        compactions.compactCommittedWrite(session, catalog.fileSystem(session, handle.schemaTableName()), publisher, handle, committed.get(), files, sinkCompactions);
     }
 
     @Override
@@ -841,7 +867,7 @@ public class PaimonMetadata
         RowChangeRules rules = RowChangeRules.forStatement(tableName, table.schema(), table.options(), updatedColumns);
         WriteRestrictions.checkInsertable(tableName, table.schema(), table.options());
         WriteRestrictions.checkCompactedOnWrite(tableName, table.schema(), table.options(), isCompactionOnWriteEnabled(session));
-        return new PaimonMergeTableHandle(handle, retried(writeHandle(handle, false), retryMode), rules);
+        return new PaimonMergeTableHandle(handle, retried(writeHandle(session, handle, false, retryMode), retryMode), rules);
     }
 
     /** One snapshot for the statement, committed as an INSERT's: a rival commit to a bucket written since the read snapshot fails it. */

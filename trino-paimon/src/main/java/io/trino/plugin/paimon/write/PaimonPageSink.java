@@ -18,8 +18,10 @@ import io.airlift.json.JsonCodec;
 import io.airlift.slice.Slice;
 import io.airlift.slice.Slices;
 import io.trino.filesystem.Location;
+import io.trino.plugin.paimon.format.index.DeletionVectorIndexFile;
 import io.trino.plugin.paimon.format.index.HashIndexFile;
 import io.trino.plugin.paimon.format.manifest.DataFileMeta;
+import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.row.BinaryRow;
 import io.trino.plugin.paimon.format.row.PartitionPath;
 import io.trino.plugin.paimon.format.schema.DataField;
@@ -46,6 +48,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
@@ -58,7 +61,8 @@ import static java.util.Objects.requireNonNull;
  * flushed as sorted runs whenever the buffers together reach the write buffer size. Rows of a dynamic-bucket table are
  * assigned their bucket by the {@link DynamicBucketAssigner} of this sink, which owns the assignment of the
  * (partition, channel)s Trino routes to it; at {@link #finish} the sink writes a new key index file for every bucket
- * whose keys changed. {@link #finish} returns a {@link WriteFragment} per file; the coordinator commits them.
+ * whose keys changed. {@link #finish} returns a {@link WriteFragment} per file; the coordinator commits them. With a
+ * {@link SinkCompactor}, {@link #finish} then compacts the buckets the sink wrote and adds a fragment per compaction.
  * {@link #abort} deletes the files this sink created, and only those.
  */
 public final class PaimonPageSink
@@ -96,6 +100,8 @@ public final class PaimonPageSink
     private final List<DataType> keyTypes;
     private final Optional<SpilledRunMerge> runMerge;
     private final List<Location> createdIndexFiles = new ArrayList<>();
+    private final List<Location> createdCompactionFiles = new ArrayList<>();
+    private final Optional<Function<List<SinkCompactor.WrittenBucket>, List<SinkCompaction>>> compactor;
 
     private record WriterKey(ByteBuffer partition, int bucket) {}
 
@@ -108,6 +114,7 @@ public final class PaimonPageSink
      * again keeps the new row whatever order its rows arrive in
      * @param bufferLimit the most memory the buffers of all buckets may hold before the largest is flushed
      * @param runMerge for primary-key tables whose write buffer spills, how a bucket's runs become one at the end
+     * @param compactor compaction on write of the buckets written, once their files are written
      */
     public PaimonPageSink(
             String tableName,
@@ -122,7 +129,8 @@ public final class PaimonPageSink
             WriteOptions writeOptions,
             long bufferLimit,
             Optional<DynamicBucketAssigner> assigner,
-            Optional<SpilledRunMerge> runMerge)
+            Optional<SpilledRunMerge> runMerge,
+            Optional<Function<List<SinkCompactor.WrittenBucket>, List<SinkCompaction>>> compactor)
     {
         this.tableName = requireNonNull(tableName, "tableName is null");
         this.tableLocation = requireNonNull(tableLocation, "tableLocation is null");
@@ -137,6 +145,7 @@ public final class PaimonPageSink
         this.bufferLimit = bufferLimit;
         this.assigner = requireNonNull(assigner, "assigner is null");
         this.runMerge = requireNonNull(runMerge, "runMerge is null");
+        this.compactor = requireNonNull(compactor, "compactor is null");
 
         List<String> columnNames = schema.fields().stream().map(DataField::name).toList();
         List<DataField> notNullFields = schema.fields().stream().filter(field -> !field.type().nullable()).toList();
@@ -324,9 +333,14 @@ public final class PaimonPageSink
     public CompletableFuture<Collection<Slice>> finish()
     {
         List<Slice> fragments = new ArrayList<>();
+        List<SinkCompactor.WrittenBucket> written = new ArrayList<>();
         for (BucketWriter writer : writers.values()) {
-            for (DataFileMeta file : writer.finish()) {
+            List<DataFileMeta> dataFiles = writer.finish();
+            for (DataFileMeta file : dataFiles) {
                 fragments.add(Slices.wrappedBuffer(codec.toJsonBytes(WriteFragment.of(WrittenFile.of(writer.partition(), writer.bucket(), totalBuckets, file)))));
+            }
+            if (!dataFiles.isEmpty()) {
+                written.add(new SinkCompactor.WrittenBucket(writer.partition(), writer.bucket(), totalBuckets, dataFiles));
             }
             for (DataFileMeta file : writer.changelogFiles()) {
                 fragments.add(Slices.wrappedBuffer(codec.toJsonBytes(WriteFragment.ofChangelog(WrittenFile.of(writer.partition(), writer.bucket(), totalBuckets, file)))));
@@ -343,6 +357,12 @@ public final class PaimonPageSink
                 fragments.add(Slices.wrappedBuffer(codec.toJsonBytes(WriteFragment.of(indexFile))));
             }
         }
+        if (compactor.isPresent() && !written.isEmpty()) {
+            for (SinkCompaction compaction : compactor.get().apply(written)) {
+                createdCompactionFiles.addAll(outputs(compaction.result()));
+                fragments.add(Slices.wrappedBuffer(codec.toJsonBytes(WriteFragment.of(compaction))));
+            }
+        }
         return CompletableFuture.completedFuture(fragments);
     }
 
@@ -354,7 +374,7 @@ public final class PaimonPageSink
         }
         writers.clear();
         TrinoException failure = null;
-        List<Location> created = ImmutableList.<Location>builder().addAll(files.created()).addAll(createdIndexFiles).build();
+        List<Location> created = ImmutableList.<Location>builder().addAll(files.created()).addAll(createdIndexFiles).addAll(createdCompactionFiles).build();
         for (Location location : created) {
             try {
                 files.fileSystem().deleteFile(location);
@@ -369,6 +389,21 @@ public final class PaimonPageSink
         if (failure != null) {
             throw failure;
         }
+    }
+
+    // the files a compaction wrote: data and changelog files in its bucket's folder, and a new deletion-vector index
+    private List<Location> outputs(CompactionFragment compaction)
+    {
+        List<Location> outputs = new ArrayList<>();
+        for (WrittenFile file : compaction.allWrittenFiles()) {
+            ManifestEntry entry = file.toManifestEntry();
+            String partitionPath = PartitionPath.partitionPath(partitionFields, entry.partition(), options.partitionLegacyName(), options.partitionDefaultName());
+            outputs.add(tableLocation.appendPath(options.bucketPath(partitionPath, entry.bucket())).appendPath(entry.file().fileName()));
+        }
+        compaction.deletionVectors()
+                .filter(DeletionVectorFile::written)
+                .ifPresent(vectors -> outputs.add(DeletionVectorIndexFile.location(tableLocation, vectors.fileName())));
+        return outputs;
     }
 
     private static Block[] blocks(Page page, int[] channels)

@@ -64,9 +64,10 @@ public class PaimonPageSinkProvider
     private final long maxWriteBufferSize;
     private final SortedRunMerger runMerger;
     private final MetadataCache metadataCache;
+    private final SinkCompactor sinkCompactor;
 
     @Inject
-    public PaimonPageSinkProvider(TableFileSystemFactory fileSystemFactory, TypeManager typeManager, JsonCodec<WriteFragment> codec, PaimonConfig config, SortedRunMerger runMerger, MetadataCache metadataCache)
+    public PaimonPageSinkProvider(TableFileSystemFactory fileSystemFactory, TypeManager typeManager, JsonCodec<WriteFragment> codec, PaimonConfig config, SortedRunMerger runMerger, MetadataCache metadataCache, SinkCompactor sinkCompactor)
     {
         this.fileSystemFactory = requireNonNull(fileSystemFactory, "fileSystemFactory is null");
         this.typeMapping = new TypeMapping(typeManager.getTypeOperators());
@@ -74,6 +75,7 @@ public class PaimonPageSinkProvider
         this.maxWriteBufferSize = config.getMaxWriteBufferSize().toBytes();
         this.runMerger = requireNonNull(runMerger, "runMerger is null");
         this.metadataCache = requireNonNull(metadataCache, "metadataCache is null");
+        this.sinkCompactor = requireNonNull(sinkCompactor, "sinkCompactor is null");
     }
 
     @Override
@@ -135,7 +137,8 @@ public class PaimonPageSinkProvider
                 writeOptions,
                 Math.min(writeOptions.writeBufferSize(), maxWriteBufferSize),
                 handle.dynamicBuckets().map(dynamic -> assigner(fileSystem, handle.table(), dynamic, baseBuckets)),
-                writeOptions.writeBufferSpillable() ? Optional.of(new SpilledRunMerge(runMerger, session, handle.table())) : Optional.empty());
+                writeOptions.writeBufferSpillable() ? Optional.of(new SpilledRunMerge(runMerger, session, handle.table())) : Optional.empty(),
+                handle.compactInSinks() ? Optional.of(buckets -> sinkCompactor.compact(session, handle, buckets)) : Optional.empty());
     }
 
     // Paimon's overwrite commit drops the changelog of the statement, so an overwrite does not write it

@@ -19,28 +19,33 @@ import static com.google.common.base.Preconditions.checkArgument;
 
 /**
  * What a page sink hands the coordinator's commit: one data file, one changelog file or one dynamic-bucket index file
- * it wrote.
+ * it wrote, or the compaction of one bucket it did after writing it.
  */
-public record WriteFragment(Optional<WrittenFile> dataFile, Optional<WrittenIndexFile> indexFile, Optional<WrittenFile> changelogFile)
+public record WriteFragment(Optional<WrittenFile> dataFile, Optional<WrittenIndexFile> indexFile, Optional<WrittenFile> changelogFile, Optional<SinkCompaction> compaction)
 {
     public WriteFragment
     {
-        int present = (dataFile.isPresent() ? 1 : 0) + (indexFile.isPresent() ? 1 : 0) + (changelogFile.isPresent() ? 1 : 0);
-        checkArgument(present == 1, "a fragment is one data file, one changelog file or one index file");
+        int present = (dataFile.isPresent() ? 1 : 0) + (indexFile.isPresent() ? 1 : 0) + (changelogFile.isPresent() ? 1 : 0) + (compaction.isPresent() ? 1 : 0);
+        checkArgument(present == 1, "a fragment is one data file, one changelog file, one index file or one compaction");
     }
 
     public static WriteFragment of(WrittenFile file)
     {
-        return new WriteFragment(Optional.of(file), Optional.empty(), Optional.empty());
+        return new WriteFragment(Optional.of(file), Optional.empty(), Optional.empty(), Optional.empty());
     }
 
     public static WriteFragment of(WrittenIndexFile file)
     {
-        return new WriteFragment(Optional.empty(), Optional.of(file), Optional.empty());
+        return new WriteFragment(Optional.empty(), Optional.of(file), Optional.empty(), Optional.empty());
     }
 
     public static WriteFragment ofChangelog(WrittenFile file)
     {
-        return new WriteFragment(Optional.empty(), Optional.empty(), Optional.of(file));
+        return new WriteFragment(Optional.empty(), Optional.empty(), Optional.of(file), Optional.empty());
+    }
+
+    public static WriteFragment of(SinkCompaction compaction)
+    {
+        return new WriteFragment(Optional.empty(), Optional.empty(), Optional.empty(), Optional.of(compaction));
     }
 }

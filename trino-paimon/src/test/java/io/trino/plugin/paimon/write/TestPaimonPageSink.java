@@ -95,7 +95,7 @@ final class TestPaimonPageSink
         LocalFileSystemFactory fileSystemFactory = new LocalFileSystemFactory(root);
         TableFileSystemFactory tableFileSystems = TableFileSystemFactory.sharedBy(fileSystemFactory);
         BucketCompactor runMerger = new BucketCompactor(tableFileSystems, new PaimonPageSourceProvider(tableFileSystems, TESTING_TYPE_MANAGER), TESTING_TYPE_MANAGER);
-        provider = new PaimonPageSinkProvider(tableFileSystems, TESTING_TYPE_MANAGER, CODEC, new PaimonConfig(), runMerger, MetadataCache.DISABLED);
+        provider = new PaimonPageSinkProvider(tableFileSystems, TESTING_TYPE_MANAGER, CODEC, new PaimonConfig(), runMerger, MetadataCache.DISABLED, (_, _, _) -> List.of());
     }
 
     @AfterAll
