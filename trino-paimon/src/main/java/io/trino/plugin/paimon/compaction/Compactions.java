@@ -164,12 +164,13 @@ public final class Compactions
         Set<BucketKey> compactedBuckets = sinkCompactions.stream()
                 .map(compaction -> BucketKey.of(BinaryRow.deserialize(compaction.result().partition()), compaction.result().bucket()))
                 .collect(toImmutableSet());
+        Set<ByteBuffer> partitions = compactedBuckets.stream().map(BucketKey::partition).collect(toImmutableSet());
         ScanFilter compactedPartitions = new ScanFilter()
         {
             @Override
             public boolean matchesPartition(BinaryRow partition)
             {
-                return compactedBuckets.stream().anyMatch(bucket -> bucket.partition().equals(ByteBuffer.wrap(partition.bytes())));
+                return partitions.contains(ByteBuffer.wrap(partition.bytes()));
             }
         };
         Map<BucketKey, Set<String>> liveFiles = new HashMap<>();
