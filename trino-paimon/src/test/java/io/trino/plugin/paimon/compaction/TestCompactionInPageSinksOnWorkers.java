@@ -1,0 +1,140 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.trino.plugin.paimon.compaction;
+
+import com.google.common.collect.ImmutableMap;
+import io.trino.Session;
+import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
+import io.trino.plugin.paimon.testing.PaimonQueryRunner;
+import io.trino.plugin.paimon.testing.TempWarehouse;
+import io.trino.testing.AbstractTestQueryFramework;
+import io.trino.testing.QueryRunner;
+import org.apache.paimon.schema.Schema;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.stream.IntStream;
+
+import static io.trino.plugin.paimon.testing.PaimonQueryRunner.CATALOG;
+import static org.apache.paimon.types.DataTypes.INT;
+import static org.apache.paimon.types.DataTypes.STRING;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Compaction in the page sinks on a coordinator and two workers: writes to 8-bucket deletion-vector and first-row
+ * tables, whose tasks run on several nodes, leave no level-0 file and Paimon Java reads exactly the expected rows;
+ * under {@code retry_policy = QUERY} the coordinator compacts instead, with the same result.
+ */
+final class TestCompactionInPageSinksOnWorkers
+        extends AbstractTestQueryFramework
+{
+    private static final String SCHEMA = "sink_compaction_workers";
+    private static final int KEYS = 20_000;
+
+    private TempWarehouse warehouse;
+
+    @Override
+    protected QueryRunner createQueryRunner()
+            throws Exception
+    {
+        warehouse = TempWarehouse.create();
+        warehouse.paimon().createDatabase(SCHEMA);
+        for (String name : List.of("dv", "dv_retried")) {
+            warehouse.paimon().createTable(SCHEMA, name, keyed().option("deletion-vectors.enabled", "true").build());
+        }
+        warehouse.paimon().createTable(SCHEMA, "first_row", keyed().option("merge-engine", "first-row").build());
+        return PaimonQueryRunner.create(warehouse.root(), SCHEMA, 2, ImmutableMap.of());
+    }
+
+    private static Schema.Builder keyed()
+    {
+        return Schema.newBuilder()
+                .column("k", INT().notNull())
+                .column("v", STRING())
+                .primaryKey("k")
+                .option("bucket", "8");
+    }
+
+    @AfterAll
+    void removeWarehouse()
+            throws Exception
+    {
+        warehouse.close();
+    }
+
+    @Test
+    void deletionVectorTable()
+    {
+        for (String table : List.of("dv", "dv_retried")) {
+            Session session = table.endsWith("retried") ? retried() : onWorkers();
+            getQueryRunner().execute(session, insert(table, 0, KEYS, "first"));
+            // every even key again, and as many new keys
+            getQueryRunner().execute(session, "INSERT INTO %s SELECT 2 * (i * 1000 + j), 'second' FROM UNNEST(sequence(0, %s)) a(i) CROSS JOIN UNNEST(sequence(0, 999)) b(j)".formatted(table, KEYS / 1000 - 1));
+            getQueryRunner().execute(session, "UPDATE %s SET v = 'third' WHERE k %% 3 = 0".formatted(table));
+            List<String> expected = IntStream.range(0, 2 * KEYS)
+                    .filter(k -> k < KEYS || k % 2 == 0)
+                    .mapToObj(k -> "+I(%s, %s)".formatted(k, k % 3 == 0 ? "third" : k % 2 == 0 ? "second" : "first"))
+                    .sorted()
+                    .toList();
+            assertThat(paimonRows(table)).as(table).isEqualTo(expected);
+            assertThat(computeActual("SELECT count(*) FROM \"%s$files\" WHERE level = 0".formatted(table)).getOnlyValue()).as(table).isEqualTo(0L);
+        }
+    }
+
+    @Test
+    void firstRowTable()
+    {
+        getQueryRunner().execute(onWorkers(), insert("first_row", 0, KEYS, "first"));
+        getQueryRunner().execute(onWorkers(), insert("first_row", KEYS / 2, KEYS + KEYS / 2, "second"));
+        List<String> expected = IntStream.range(0, KEYS + KEYS / 2)
+                .mapToObj(k -> "+I(%s, %s)".formatted(k, k < KEYS ? "first" : "second"))
+                .sorted()
+                .toList();
+        assertThat(paimonRows("first_row")).isEqualTo(expected);
+        assertThat(computeActual("SELECT count(*) FROM \"first_row$files\" WHERE level = 0").getOnlyValue()).isEqualTo(0L);
+    }
+
+    // keys from (inclusive) to (exclusive), in rows of 1,000
+    private static String insert(String table, int from, int to, String value)
+    {
+        return "INSERT INTO %s SELECT %s + i * 1000 + j, '%s' FROM UNNEST(sequence(0, %s)) a(i) CROSS JOIN UNNEST(sequence(0, 999)) b(j)"
+                .formatted(table, from, value, (to - from) / 1000 - 1);
+    }
+
+    private List<String> paimonRows(String table)
+    {
+        try (PaimonJavaCatalog paimon = PaimonJavaCatalog.uncached(warehouse.paimon().warehouse())) {
+            return PaimonJavaCatalog.readRows(paimon.getTable(SCHEMA, table)).stream().sorted().toList();
+        }
+        catch (Exception e) {
+            throw new RuntimeException(e);
+        }
+    }
+
+    private Session onWorkers()
+    {
+        return Session.builder(getSession())
+                .setCatalogSessionProperty(CATALOG, "compaction_on_workers_enabled", "true")
+                .build();
+    }
+
+    // under retries the page sinks do not compact: the coordinator does
+    private Session retried()
+    {
+        return Session.builder(onWorkers())
+                .setSystemProperty("retry_policy", "QUERY")
+                .build();
+    }
+}
