@@ -76,6 +76,48 @@ public final class SinkCompactions
     {
         PaimonTable table = handle.table();
         String tableName = table.name().toString();
+        BaseBuckets base;
+        try {
+            base = readBase(session, handle, buckets);
+        }
+        catch (RuntimeException e) {
+            // the statement's files are written: the coordinator compacts the buckets after the commit instead
+            log.warn(e, "Table %s: the page sink could not read the buckets it wrote in snapshot %s; the coordinator compacts them after the commit", tableName, handle.baseSnapshotId());
+            return List.of();
+        }
+        CompactionOptions options = CompactionOptions.of(tableName, table.schema().options());
+
+        List<SinkCompaction> compacted = new ArrayList<>();
+        for (WrittenBucket written : buckets) {
+            BucketKey key = BucketKey.of(written.partition(), written.bucket());
+            List<ManifestEntry> files = ImmutableList.<ManifestEntry>builder()
+                    .addAll(base.files().getOrDefault(key, List.of()))
+                    .addAll(written.files().stream()
+                            .map(file -> new ManifestEntry(FileKind.ADD, written.partition(), written.bucket(), written.totalBuckets(), file))
+                            .toList())
+                    .build();
+            Optional<IndexManifestEntry> vectorIndex = Optional.ofNullable(base.vectorIndexes().get(key));
+            try {
+                compactions.compactBucket(session, table, options, handle.overwrite(), new BucketFiles(written.partition(), written.bucket(), files), base.deletionVectors(), vectorIndex)
+                        .ifPresent(result -> compacted.add(new SinkCompaction(
+                                result,
+                                files.stream().map(entry -> entry.file().fileName()).toList(),
+                                vectorIndex.map(IndexManifestEntry::fileName))));
+            }
+            catch (RuntimeException e) {
+                // the statement's files are written: the coordinator compacts this bucket after the commit instead
+                log.warn(e, "Table %s: compaction of bucket %s in the page sink failed; the coordinator compacts it after the commit", tableName, written.bucket());
+            }
+        }
+        return compacted;
+    }
+
+    /** The live files and deletion vectors of the written buckets in the statement's base snapshot. */
+    private record BaseBuckets(Map<BucketKey, List<ManifestEntry>> files, Map<BucketKey, IndexManifestEntry> vectorIndexes, DeletionVectorIndex deletionVectors) {}
+
+    private BaseBuckets readBase(ConnectorSession session, PaimonInsertTableHandle handle, List<WrittenBucket> buckets)
+    {
+        PaimonTable table = handle.table();
         TrinoFileSystem fileSystem = fileSystemFactory.create(session, table.name());
         SnapshotScan scan = new SnapshotScan(fileSystem, table.location(), metadataCache);
         Set<ByteBuffer> partitions = buckets.stream()
@@ -104,31 +146,6 @@ public final class SinkCompactions
                 }
             }
         }
-        DeletionVectorIndex deletionVectors = DeletionVectorIndex.of(table, scan, indexFiles);
-        CompactionOptions options = CompactionOptions.of(tableName, table.schema().options());
-
-        List<SinkCompaction> compacted = new ArrayList<>();
-        for (WrittenBucket written : buckets) {
-            BucketKey key = BucketKey.of(written.partition(), written.bucket());
-            List<ManifestEntry> files = ImmutableList.<ManifestEntry>builder()
-                    .addAll(baseFiles.getOrDefault(key, List.of()))
-                    .addAll(written.files().stream()
-                            .map(file -> new ManifestEntry(FileKind.ADD, written.partition(), written.bucket(), written.totalBuckets(), file))
-                            .toList())
-                    .build();
-            Optional<IndexManifestEntry> vectorIndex = Optional.ofNullable(vectorIndexes.get(key));
-            try {
-                compactions.compactBucket(session, table, options, handle.overwrite(), new BucketFiles(written.partition(), written.bucket(), files), deletionVectors, vectorIndex)
-                        .ifPresent(result -> compacted.add(new SinkCompaction(
-                                result,
-                                files.stream().map(entry -> entry.file().fileName()).toList(),
-                                vectorIndex.map(IndexManifestEntry::fileName))));
-            }
-            catch (RuntimeException e) {
-                // the statement's files are written: the coordinator compacts this bucket after the commit instead
-                log.warn(e, "Table %s: compaction of bucket %s in the page sink failed; the coordinator compacts it after the commit", tableName, written.bucket());
-            }
-        }
-        return compacted;
+        return new BaseBuckets(baseFiles, vectorIndexes, DeletionVectorIndex.of(table, scan, indexFiles));
     }
 }
