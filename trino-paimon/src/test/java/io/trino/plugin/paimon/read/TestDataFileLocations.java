@@ -162,8 +162,8 @@ final class TestDataFileLocations
     {
         Path table = tablePath("external");
         assertThat(dataFiles(table)).isEmpty();
-        assertThat(dataFiles(externalRoot("ext1"))).isNotEmpty();
-        assertThat(dataFiles(externalRoot("ext2"))).isNotEmpty();
+        // each Paimon Java writer starts its round robin at a random root, so which roots hold files varies by run
+        assertThat(externalFiles()).isNotEmpty();
         assertThat(rows("external")).hasSize(60).isEqualTo(paimonRows("external"))
                 .contains("(0, first)", "(30, second)", "(52, third)");
         assertThat(computeActual("SELECT v FROM external WHERE id = 45").getOnlyValue()).isEqualTo("second");
