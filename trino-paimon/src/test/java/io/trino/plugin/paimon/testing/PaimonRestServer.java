@@ -53,9 +53,33 @@ public final class PaimonRestServer
             throws Exception
     {
         Path root = Files.createTempDirectory(folderPrefix);
+        return start(root, "file://" + root.resolve("data"), warehouse, config, database);
+    }
+
+    /**
+     * A server whose tables lie in the bucket of an S3 server: it hands out {@code s3://} locations, which Trino opens
+     * through S3Proxy and Paimon Java through {@link BucketFolderFileIO}.
+     */
+    public static PaimonRestServer startOnS3(String folderPrefix, S3Server s3, String warehouse, ConfigResponse config, String database)
+            throws Exception
+    {
+        // Paimon's test server keeps its files with a local file IO whatever the location's scheme, at the location's
+        // path: the temporary folder's "data". That is made a link to the same path inside the bucket's folder, so
+        // the server's files are the bucket's objects under that key.
+        Path root = Files.createTempDirectory(folderPrefix);
+        String key = root.toAbsolutePath().toString().replaceFirst("^/+", "") + "/data";
+        Path inBucket = Files.createDirectories(s3.bucketFolder().resolve(key));
+        Files.createSymbolicLink(root.resolve("data"), inBucket);
+        BucketFolderFileIO.serve(S3Server.BUCKET, s3.bucketFolder());
+        return start(root, "s3://%s/%s".formatted(S3Server.BUCKET, key), warehouse, config, database);
+    }
+
+    private static PaimonRestServer start(Path root, String dataLocation, String warehouse, ConfigResponse config, String database)
+            throws Exception
+    {
         RESTCatalogServer server = null;
         try {
-            server = new RESTCatalogServer("file://" + root.resolve("data"), new BearTokenAuthProvider(TOKEN), config, warehouse);
+            server = new RESTCatalogServer(dataLocation, new BearTokenAuthProvider(TOKEN), config, warehouse);
             server.start();
             PaimonJavaCatalog paimon = PaimonJavaCatalog.onRest(server.getUrl(), warehouse, TOKEN);
             paimon.createDatabase(database);

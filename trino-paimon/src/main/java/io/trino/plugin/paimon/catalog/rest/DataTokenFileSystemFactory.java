@@ -46,6 +46,7 @@ final class DataTokenFileSystemFactory
         if (!tokens.enabled()) {
             return fileSystemFactory.create(session);
         }
-        return fileSystemFactory.create(tokens.token(table).applyTo(session.getIdentity(), table));
+        TrinoFileSystem fileSystem = fileSystemFactory.create(tokens.token(table).applyTo(session.getIdentity(), table));
+        return new DataTokenFileSystem(fileSystem, table, () -> tokens.invalidate(table));
     }
 }
