@@ -113,6 +113,12 @@ final class TestRestDataTokensOnS3
         assertUpdate("DELETE FROM orders WHERE id = 2", 1);
         assertThat(paimonRows("orders")).containsExactly("(1, apricot)", "(3, pomegranate)", "(4, fig)")
                 .isEqualTo(rows("orders"));
+
+        // compaction and the system tables read and write the same files with the token
+        assertUpdate("ALTER TABLE orders EXECUTE optimize");
+        assertThat(computeActual("SELECT commit_kind FROM \"orders$snapshots\" ORDER BY snapshot_id DESC LIMIT 1").getOnlyValue()).isEqualTo("COMPACT");
+        assertThat(computeActual("SELECT count(*) FROM \"orders$files\" WHERE level = 0").getOnlyValue()).isEqualTo(0L);
+        assertThat(paimonRows("orders")).containsExactly("(1, apricot)", "(3, pomegranate)", "(4, fig)");
     }
 
     @Test
