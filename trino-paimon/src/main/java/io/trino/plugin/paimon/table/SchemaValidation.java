@@ -30,6 +30,7 @@ import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION;
 import static io.trino.plugin.paimon.table.TableOptions.DYNAMIC_BUCKET;
 import static io.trino.plugin.paimon.table.TableOptions.POSTPONE_BUCKET;
+import static io.trino.plugin.paimon.table.TableOptions.integerOption;
 
 /**
  * The checks Paimon 1.4.2 makes of a new schema before it writes {@code schema-0} (its {@code Schema} and
@@ -212,20 +213,14 @@ public final class SchemaValidation
     // the snapshot and changelog retention bounds Paimon checks (the changelog's default to the snapshot's)
     private static void checkRetention(String tableName, TableSchema schema)
     {
-        int snapshotMin = integerOption(tableName, schema, "snapshot.num-retained.min", 10);
-        int snapshotMax = integerOption(tableName, schema, "snapshot.num-retained.max", Integer.MAX_VALUE);
+        int snapshotMin = integerOption(tableName, schema.options(), "snapshot.num-retained.min", 10);
+        int snapshotMax = integerOption(tableName, schema.options(), "snapshot.num-retained.max", Integer.MAX_VALUE);
         check(tableName, snapshotMin > 0, "snapshot.num-retained.min should be at least 1");
         check(tableName, snapshotMin <= snapshotMax, "snapshot.num-retained.min should not be larger than snapshot.num-retained.max");
-        int changelogMin = integerOption(tableName, schema, "changelog.num-retained.min", snapshotMin);
-        int changelogMax = integerOption(tableName, schema, "changelog.num-retained.max", snapshotMax);
+        int changelogMin = integerOption(tableName, schema.options(), "changelog.num-retained.min", snapshotMin);
+        int changelogMax = integerOption(tableName, schema.options(), "changelog.num-retained.max", snapshotMax);
         check(tableName, changelogMin > 0, "changelog.num-retained.min should be at least 1");
         check(tableName, changelogMin <= changelogMax, "changelog.num-retained.min should not be larger than changelog.num-retained.max");
-    }
-
-    private static int integerOption(String tableName, TableSchema schema, String option, int defaultValue)
-    {
-        String value = schema.options().get(option);
-        return value == null ? defaultValue : TableOptions.parseInteger(tableName, option, value);
     }
 
     private static void check(String tableName, boolean condition, String message, Object... arguments)

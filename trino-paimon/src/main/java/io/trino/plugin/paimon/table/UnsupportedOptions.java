@@ -66,9 +66,9 @@ public final class UnsupportedOptions
     public static void check(String tableName, Map<String, String> options)
     {
         FLAGS.forEach((option, effect) -> {
-            String value = options.get(option);
-            if (value != null && value.trim().equalsIgnoreCase("true")) {
-                throw refuse(tableName, option, value, effect);
+            // read as every boolean option is, so that a value other than true or false is refused, not taken as false
+            if (TableOptions.booleanOption(tableName, options, option, false)) {
+                throw refuse(tableName, option, options.get(option), effect);
             }
         });
         COLUMN_LISTS.forEach((option, effect) -> {

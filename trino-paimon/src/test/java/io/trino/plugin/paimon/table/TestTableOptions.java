@@ -28,6 +28,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION;
+import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -98,6 +99,19 @@ final class TestTableOptions
         assertInvalid(Map.of("deletion-vectors.enabled", "yes"), "Table db.t: option 'deletion-vectors.enabled' has value 'yes', expected true or false");
         assertInvalid(Map.of("partial-update.ignore-delete", "1"), "Table db.t: option 'partial-update.ignore-delete' has value '1', expected true or false");
         assertInvalid(Map.of("changelog-producer", "always"), "Table db.t: option 'changelog-producer' has value 'always', expected one of none, input, full-compaction, lookup");
+    }
+
+    @Test
+    void unsupportedFlagsAreReadAsBooleanOptions()
+    {
+        UnsupportedOptions.check("db.t", Map.of("data-evolution.enabled", "false"));
+        assertThatThrownBy(() -> UnsupportedOptions.check("db.t", Map.of("data-evolution.enabled", " TRUE")))
+                .isInstanceOfSatisfying(TrinoException.class, e -> assertThat(e.getErrorCode()).isEqualTo(NOT_SUPPORTED.toErrorCode()))
+                .hasMessageStartingWith("Paimon table db.t sets option 'data-evolution.enabled' = ' TRUE', which the connector does not support");
+        // neither true nor false: refused as every boolean option is, not read as false
+        assertThatThrownBy(() -> UnsupportedOptions.check("db.t", Map.of("data-evolution.enabled", "yes")))
+                .isInstanceOfSatisfying(TrinoException.class, e -> assertThat(e.getErrorCode()).isEqualTo(PAIMON_INVALID_TABLE_OPTION.toErrorCode()))
+                .hasMessage("Table db.t: option 'data-evolution.enabled' has value 'yes', expected true or false");
     }
 
     @Test
