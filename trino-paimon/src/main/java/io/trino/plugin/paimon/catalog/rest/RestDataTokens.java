@@ -33,6 +33,7 @@ import java.util.stream.Stream;
 
 import static com.google.common.base.Preconditions.checkArgument;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_CATALOG_ERROR;
+import static java.util.Locale.ENGLISH;
 import static java.util.Objects.requireNonNull;
 import static java.util.stream.Collectors.joining;
 
@@ -67,7 +68,21 @@ final class RestDataTokens
     /** Whether the client's options merged with the server's configuration ask for data tokens, as Paimon's client decides. */
     boolean enabled()
     {
-        return Boolean.parseBoolean(client.options().getOrDefault(DATA_TOKEN_ENABLED, "false"));
+        return dataTokenEnabled(client.catalogName(), client.options());
+    }
+
+    /**
+     * {@code data-token.enabled} of the merged options: true or false in any case, anything else refused, as Paimon's
+     * client refuses it, rather than taken as false.
+     */
+    static boolean dataTokenEnabled(String catalogName, Map<String, String> options)
+    {
+        String value = options.getOrDefault(DATA_TOKEN_ENABLED, "false");
+        return switch (value.trim().toLowerCase(ENGLISH)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new TrinoException(PAIMON_CATALOG_ERROR, "Catalog '%s': the REST catalog option '%s' has value '%s', expected true or false".formatted(catalogName, DATA_TOKEN_ENABLED, value));
+        };
     }
 
     /** The table's token: the one kept while more than the refresh margin remains, else a new one from the server. */

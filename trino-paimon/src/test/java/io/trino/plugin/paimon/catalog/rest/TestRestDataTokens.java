@@ -38,6 +38,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_CATALOG_ERROR;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS;
@@ -82,6 +83,13 @@ final class TestRestDataTokens
     void enabledWhenTheServersConfigurationSaysSo()
     {
         assertThat(tokens(new AtomicLong()).enabled()).isTrue();
+        assertThat(RestDataTokens.dataTokenEnabled("rest_tokens", Map.of())).isFalse();
+        assertThat(RestDataTokens.dataTokenEnabled("rest_tokens", Map.of("data-token.enabled", "FALSE"))).isFalse();
+        assertThat(RestDataTokens.dataTokenEnabled("rest_tokens", Map.of("data-token.enabled", "True"))).isTrue();
+        // neither true nor false: refused, never taken as false
+        assertThatThrownBy(() -> RestDataTokens.dataTokenEnabled("rest_tokens", Map.of("data-token.enabled", "yes")))
+                .isInstanceOfSatisfying(TrinoException.class, e -> assertThat(e.getErrorCode()).isEqualTo(PAIMON_CATALOG_ERROR.toErrorCode()))
+                .hasMessage("Catalog 'rest_tokens': the REST catalog option 'data-token.enabled' has value 'yes', expected true or false");
     }
 
     @Test
