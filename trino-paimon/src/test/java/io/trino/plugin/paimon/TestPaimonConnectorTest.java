@@ -99,7 +99,8 @@ public class TestPaimonConnectorTest
                     SUPPORTS_ROW_LEVEL_UPDATE,
                     SUPPORTS_MERGE,
                     SUPPORTS_TRUNCATE -> true;
-            // no applyLimit, applyTopN, applyAggregation or applyProjection
+            // applyLimit only ends split planning once the splits hold enough rows; it guarantees no limit, so Trino
+            // keeps its LimitNode; no applyTopN, applyAggregation or applyProjection
             case SUPPORTS_LIMIT_PUSHDOWN,
                     SUPPORTS_TOPN_PUSHDOWN,
                     SUPPORTS_AGGREGATION_PUSHDOWN,
