@@ -133,6 +133,18 @@ public class PaimonMetadata
     private static final Logger log = Logger.get(PaimonMetadata.class);
     private static final String READ_OPTIMIZED = "ro";
     private static final String AUDIT_LOG = "audit_log";
+    // the "<table>$<name>" tables by name, the user guide's list of system tables
+    private static final Map<String, SystemTableFactory> SYSTEM_TABLES = ImmutableMap.<String, SystemTableFactory>builder()
+            .put("snapshots", SnapshotsTable::new)
+            .put("files", FilesTable::new)
+            .put("options", OptionsTable::new)
+            .put("tags", TagsTable::new)
+            .put("partitions", PartitionsTable::new)
+            .put("schemas", SchemasTable::new)
+            .put("manifests", ManifestsTable::new)
+            .put("buckets", BucketsTable::new)
+            .put("branches", BranchesTable::new)
+            .buildOrThrow();
     private static final ColumnMetadata ROW_KIND_COLUMN = ColumnMetadata.builder()
             .setName(AuditLogPageSource.ROW_KIND_COLUMN)
             .setType(VARCHAR)
@@ -878,8 +890,8 @@ public class PaimonMetadata
     }
 
     /**
-     * The {@code "<table>$<name>"} tables (also of a branch, {@code "<table>$branch_<branch>$<name>"}): snapshots,
-     * files, options, tags, partitions, schemas, manifests, buckets and branches.
+     * The {@code "<table>$<name>"} tables of {@link #systemTableNames()}, also of a branch
+     * ({@code "<table>$branch_<branch>$<name>"}).
      */
     @Override
     public Optional<SystemTable> getSystemTable(ConnectorSession session, SchemaTableName tableName)
@@ -892,19 +904,20 @@ public class PaimonMetadata
         if (loaded.isEmpty()) {
             return Optional.empty();
         }
-        PaimonTable table = loaded.get();
-        return switch (name.systemTable().get()) {
-            case "snapshots" -> Optional.of(new SnapshotsTable(catalog, table, tableName));
-            case "files" -> Optional.of(new FilesTable(catalog, table, tableName));
-            case "options" -> Optional.of(new OptionsTable(catalog, table, tableName));
-            case "tags" -> Optional.of(new TagsTable(catalog, table, tableName));
-            case "partitions" -> Optional.of(new PartitionsTable(catalog, table, tableName));
-            case "schemas" -> Optional.of(new SchemasTable(catalog, table, tableName));
-            case "manifests" -> Optional.of(new ManifestsTable(catalog, table, tableName));
-            case "buckets" -> Optional.of(new BucketsTable(catalog, table, tableName));
-            case "branches" -> Optional.of(new BranchesTable(catalog, table, tableName));
-            default -> Optional.empty();
-        };
+        return Optional.ofNullable(SYSTEM_TABLES.get(name.systemTable().get()))
+                .map(factory -> factory.create(catalog, loaded.get(), tableName));
+    }
+
+    /** The names of the {@code "<table>$<name>"} tables; the views {@code $ro} and {@code $audit_log} are not among them. */
+    public static Set<String> systemTableNames()
+    {
+        return SYSTEM_TABLES.keySet();
+    }
+
+    @FunctionalInterface
+    private interface SystemTableFactory
+    {
+        SystemTable create(PaimonCatalog catalog, PaimonTable table, SchemaTableName systemTableName);
     }
 
     @Override
