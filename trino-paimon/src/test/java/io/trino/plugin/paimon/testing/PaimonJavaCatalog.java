@@ -35,7 +35,9 @@ import org.apache.paimon.table.sink.BatchTableCommit;
 import org.apache.paimon.table.sink.BatchTableWrite;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.paimon.table.sink.RowKeyExtractor;
+import org.apache.paimon.table.source.DataSplit;
 import org.apache.paimon.table.source.ReadBuilder;
+import org.apache.paimon.table.source.Split;
 import org.apache.paimon.table.source.StreamTableScan;
 import org.apache.paimon.table.source.TableRead;
 import org.apache.paimon.types.RowType;
@@ -45,6 +47,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.IntPredicate;
 import java.util.function.ToIntFunction;
 
@@ -433,6 +436,25 @@ public final class PaimonJavaCatalog
         }
         rows.sort(null);
         return rows;
+    }
+
+    /** The rows of {@link #readRows} by the bucket whose files Paimon Java read them from, each bucket's sorted. */
+    public static Map<Integer, List<String>> readRowsByBucket(Table table)
+    {
+        ReadBuilder readBuilder = table.newReadBuilder();
+        List<InternalRow.FieldGetter> getters = fieldGetters(table.rowType());
+        Map<Integer, List<String>> buckets = new TreeMap<>();
+        for (Split split : readBuilder.newScan().plan().splits()) {
+            List<String> rows = buckets.computeIfAbsent(((DataSplit) split).bucket(), _ -> new ArrayList<>());
+            try (RecordReader<InternalRow> reader = readBuilder.newRead().createReader(split)) {
+                reader.forEachRemaining(row -> rows.add(text(row, getters)));
+            }
+            catch (Exception e) {
+                throw new RuntimeException("Paimon Java failed to read " + table.name(), e);
+            }
+        }
+        buckets.values().forEach(rows -> rows.sort(null));
+        return buckets;
     }
 
     private static List<InternalRow.FieldGetter> fieldGetters(RowType rowType)
