@@ -34,6 +34,7 @@ import static com.google.common.io.MoreFiles.deleteRecursively;
 import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
 import static io.trino.plugin.paimon.benchmark.ReadAmplificationTables.COMPACTED;
 import static io.trino.plugin.paimon.benchmark.ReadAmplificationTables.DATABASE;
+import static io.trino.plugin.paimon.testing.LocalProcesses.freePort;
 
 /**
  * Full scans end to end through real Trino servers (issue 15): the 476 tarball's core, or Trino 483 assembled from Maven
@@ -80,7 +81,7 @@ public final class BenchmarkServerScan
             List<String> tables = writeTables(root, rows);
             // one server per release over the same local root: the same Paimon tables, the same Hive floor tables
             for (String version : releases.versions()) {
-                TrinoServer server = TrinoServer.launch(repositoryRoot, root, TrinoServer.freePort(), version, List.of("--with-hive"));
+                TrinoServer server = TrinoServer.launch(repositoryRoot, root, freePort(), version, List.of("--with-hive"));
                 servers.add(server);
                 server.awaitStarted();
                 connections.add(server.connect());

@@ -33,6 +33,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static io.trino.plugin.paimon.read.PaimonPageSource.FILES_OPENED_METRIC;
+import static io.trino.plugin.paimon.testing.LocalProcesses.freePort;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -68,7 +69,7 @@ interface StarJoinEngine
     static StarJoinEngine server(Path repositoryRoot, Path root, String version)
             throws Exception
     {
-        TrinoServer server = TrinoServer.launch(repositoryRoot, root, TrinoServer.freePort(), version, List.of());
+        TrinoServer server = TrinoServer.launch(repositoryRoot, root, freePort(), version, List.of());
         try {
             server.awaitStarted();
             return new Server(version, server, server.connect());

@@ -23,6 +23,7 @@ import java.sql.Statement;
 import java.util.List;
 import java.util.stream.Stream;
 
+import static io.trino.plugin.paimon.testing.LocalProcesses.freePort;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -55,7 +56,7 @@ final class TrinoCluster
     static TrinoCluster start(Path repositoryRoot, Path localRoot, List<Path> catalogFiles)
             throws Exception
     {
-        return start(repositoryRoot, localRoot, TrinoServer.freePort(), TrinoServer.freePort(), catalogFiles.stream().map(Path::toString).toList());
+        return start(repositoryRoot, localRoot, freePort(), freePort(), catalogFiles.stream().map(Path::toString).toList());
     }
 
     /** Starts the cluster again on the ports it had, as an operator restarts a server that crashed. */

@@ -37,6 +37,7 @@ import java.util.List;
 
 import static com.google.common.io.MoreFiles.deleteRecursively;
 import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
+import static io.trino.plugin.paimon.testing.LocalProcesses.freePort;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS;
 
@@ -64,8 +65,8 @@ final class TrinoCrossReleaseIT
         localRoot = Files.createTempDirectory("trino-paimon-cross-release");
         Path repositoryRoot = Path.of(System.getProperty("repository.root")).toRealPath();
         // both start at once, single nodes over one local root
-        trino476 = TrinoServer.launch(repositoryRoot, localRoot, TrinoServer.freePort(), "476", List.of());
-        trino483 = TrinoServer.launch(repositoryRoot, localRoot, TrinoServer.freePort(), "483", List.of());
+        trino476 = TrinoServer.launch(repositoryRoot, localRoot, freePort(), "476", List.of());
+        trino483 = TrinoServer.launch(repositoryRoot, localRoot, freePort(), "483", List.of());
         trino476.awaitStarted();
         trino483.awaitStarted();
         execute(trino476, "CREATE SCHEMA paimon." + SCHEMA);

@@ -39,6 +39,7 @@ import java.util.List;
 
 import static com.google.common.io.MoreFiles.deleteRecursively;
 import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
+import static io.trino.plugin.paimon.testing.LocalProcesses.freePort;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS;
 
@@ -83,7 +84,7 @@ final class TrinoServerHdfsIT
                 hive.config.resources=%s
                 """.formatted(warehouse, coreSite));
         Files.createDirectories(localRoot.resolve("warehouse"));
-        server = TrinoServer.launch(Path.of(System.getProperty("repository.root")).toRealPath(), localRoot, TrinoServer.freePort(), List.of("--catalog-file", catalogFile.toString()));
+        server = TrinoServer.launch(Path.of(System.getProperty("repository.root")).toRealPath(), localRoot, freePort(), List.of("--catalog-file", catalogFile.toString()));
         server.awaitStarted();
         awaitActiveNode();
     }

@@ -27,10 +27,11 @@ import static com.google.common.io.MoreFiles.deleteRecursively;
 import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
 
 /**
- * What the local servers of the tests ({@link MariaDbServer}, {@link PostgresServer}, {@link HiveMetastoreServer}) share: running a
- * command of their installation to its end, picking a free port, and removing the server's folder when it failed to start.
+ * What the local servers of the tests ({@link MariaDbServer}, {@link PostgresServer}, {@link HiveMetastoreServer}, and
+ * the Trino servers of the end-to-end tests) share: running a command of their installation to its end, picking a
+ * free port, and removing the server's folder when it failed to start.
  */
-final class LocalProcesses
+public final class LocalProcesses
 {
     private LocalProcesses() {}
 
@@ -61,7 +62,11 @@ final class LocalProcesses
         }
     }
 
-    static int freePort()
+    /**
+     * A port nothing listened on when it was probed: for a server to bind next, or for a test that needs an address
+     * where nothing answers.
+     */
+    public static int freePort()
             throws IOException
     {
         try (ServerSocket socket = new ServerSocket(0)) {

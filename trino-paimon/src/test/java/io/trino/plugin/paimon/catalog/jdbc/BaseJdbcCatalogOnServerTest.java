@@ -19,10 +19,10 @@ import io.trino.testing.QueryRunner;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_CATALOG_ERROR;
+import static io.trino.plugin.paimon.testing.LocalProcesses.freePort;
 import static io.trino.testing.TestingSession.testSessionBuilder;
 import static io.trino.testing.assertions.TrinoExceptionAssert.assertThatTrinoException;
 
@@ -52,10 +52,7 @@ abstract class BaseJdbcCatalogOnServerTest<S extends AutoCloseable>
             throws IOException
     {
         server = startServer();
-        try (ServerSocket socket = new ServerSocket(0)) {
-            // a port nothing listens on once the socket is closed
-            unreachableUri = jdbcUrlOnPort(socket.getLocalPort());
-        }
+        unreachableUri = jdbcUrlOnPort(freePort());
         return jdbcUrl(server);
     }
 

@@ -37,7 +37,6 @@ import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -50,6 +49,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Stream;
 
+import static io.trino.plugin.paimon.testing.LocalProcesses.freePort;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -242,10 +242,7 @@ final class TestRestCatalog
     void testUnreachableServer()
             throws Exception
     {
-        int closedPort;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            closedPort = socket.getLocalPort();
-        }
+        int closedPort = freePort();
         getQueryRunner().createCatalog("unreachable", "paimon", catalogProperties("http://127.0.0.1:" + closedPort, TOKEN));
         assertThatThrownBy(() -> computeActual("SELECT * FROM unreachable.rest_db.orders"))
                 .hasMessageContaining("Catalog 'unreachable'")
