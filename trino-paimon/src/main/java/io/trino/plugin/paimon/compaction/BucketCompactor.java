@@ -16,6 +16,7 @@ package io.trino.plugin.paimon.compaction;
 import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
 import io.trino.filesystem.Location;
+import io.trino.plugin.paimon.format.MetadataFileNames;
 import io.trino.plugin.paimon.format.manifest.DataFileMeta;
 import io.trino.plugin.paimon.format.row.BinaryRow;
 import io.trino.plugin.paimon.format.schema.DataField;
@@ -43,6 +44,7 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import java.util.stream.IntStream;
 
@@ -60,13 +62,32 @@ public final class BucketCompactor
     private final TableFileSystemFactory fileSystemFactory;
     private final PaimonPageSourceProvider reader;
     private final TypeMapping typeMapping;
+    // the names of each rewrite's files: a writer's own UUID each, or a page sink's statement names
+    private final Supplier<MetadataFileNames> fileNames;
 
     @Inject
     public BucketCompactor(TableFileSystemFactory fileSystemFactory, PaimonPageSourceProvider reader, TypeManager typeManager)
     {
+        this(fileSystemFactory, reader, new TypeMapping(typeManager.getTypeOperators()), MetadataFileNames::new);
+    }
+
+    private BucketCompactor(TableFileSystemFactory fileSystemFactory, PaimonPageSourceProvider reader, TypeMapping typeMapping, Supplier<MetadataFileNames> fileNames)
+    {
         this.fileSystemFactory = requireNonNull(fileSystemFactory, "fileSystemFactory is null");
         this.reader = requireNonNull(reader, "reader is null");
-        this.typeMapping = new TypeMapping(typeManager.getTypeOperators());
+        this.typeMapping = requireNonNull(typeMapping, "typeMapping is null");
+        this.fileNames = requireNonNull(fileNames, "fileNames is null");
+    }
+
+    /**
+     * This compactor writing files of the given names: a page sink's compactions name their files after the statement,
+     * as its data files, so that under fault-tolerant execution the coordinator tells those of a discarded task
+     * attempt from the committed ones ({@link MetadataFileNames#ofStatement}).
+     */
+    public BucketCompactor namingFiles(MetadataFileNames names)
+    {
+        requireNonNull(names, "names is null");
+        return new BucketCompactor(fileSystemFactory, reader, typeMapping, () -> names);
     }
 
     /**
@@ -83,12 +104,12 @@ public final class BucketCompactor
      * bucket may hold the keys they retract.
      */
     @Override
-    public List<DataFileMeta> merge(ConnectorSession session, PaimonTable table, Location bucketDirectory, List<DataFileMeta> runs)
+    public List<DataFileMeta> merge(ConnectorSession session, PaimonTable table, Location bucketDirectory, List<DataFileMeta> runs, MetadataFileNames names)
     {
         List<PaimonDataFile> files = runs.stream()
                 .map(file -> PaimonDataFile.of(file, bucketDirectory.appendPath(file.fileName()), Optional.empty()))
                 .toList();
-        CompactedRunWriter writer = new CompactedRunWriter(fileSystemFactory.create(session, table.name()), table, typeMapping, bucketDirectory, 0, DataFileMeta.FILE_SOURCE_APPEND);
+        CompactedRunWriter writer = new CompactedRunWriter(fileSystemFactory.create(session, table.name()), table, typeMapping, bucketDirectory, 0, DataFileMeta.FILE_SOURCE_APPEND, names);
         return write(reader.createCompactionReader(session, table, files, false), writer, UnaryOperator.identity());
     }
 
@@ -171,7 +192,7 @@ public final class BucketCompactor
                 .toArray();
         CompactionChangelog changelog = new CompactionChangelog(producer, keyTypes, columns.stream().map(typeMapping::toTrinoType).toList(), table.options().changelogRowDeduplicate(), comparedColumns);
 
-        CompactedRunWriter writer = new CompactedRunWriter(fileSystemFactory.create(session, table.name()), table, typeMapping, bucketDirectory, outputLevel);
+        CompactedRunWriter writer = new CompactedRunWriter(fileSystemFactory.create(session, table.name()), table, typeMapping, bucketDirectory, outputLevel, fileNames.get());
         try (merged; before; triggers) {
             changelog.compact(merged::nextPage, filter, dropRetracts, before::nextPage, triggers::nextPage, writer::write, writer::writeChangelog);
             return new CompactionOutput(writer.finish(), writer.finishChangelog());
@@ -190,7 +211,7 @@ public final class BucketCompactor
     public List<DataFileMeta> compactAppend(ConnectorSession session, PaimonTable table, BinaryRow partition, int bucket, Location bucketDirectory, List<PaimonDataFile> files)
     {
         long firstSequenceNumber = files.stream().mapToLong(PaimonDataFile::minSequenceNumber).min().orElse(0);
-        AppendCompactionWriter writer = new AppendCompactionWriter(fileSystemFactory.create(session, table.name()), table, typeMapping, partition, bucket, bucketDirectory, firstSequenceNumber);
+        AppendCompactionWriter writer = new AppendCompactionWriter(fileSystemFactory.create(session, table.name()), table, typeMapping, partition, bucket, bucketDirectory, firstSequenceNumber, fileNames.get());
         try (ConnectorPageSource rows = reader.createAppendCompactionSource(session, table, files)) {
             while (!rows.isFinished()) {
                 SourcePage page = rows.getNextSourcePage();
@@ -238,7 +259,7 @@ public final class BucketCompactor
      */
     public List<DataFileMeta> write(ConnectorSession session, PaimonTable table, Location bucketDirectory, BucketCompactionReader records, int outputLevel, UnaryOperator<Page> filter)
     {
-        return write(records, new CompactedRunWriter(fileSystemFactory.create(session, table.name()), table, typeMapping, bucketDirectory, outputLevel), filter);
+        return write(records, new CompactedRunWriter(fileSystemFactory.create(session, table.name()), table, typeMapping, bucketDirectory, outputLevel, fileNames.get()), filter);
     }
 
     private static List<DataFileMeta> write(BucketCompactionReader records, CompactedRunWriter writer, UnaryOperator<Page> filter)

@@ -19,6 +19,7 @@ import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.PaimonInsertTableHandle;
 import io.trino.plugin.paimon.catalog.SnapshotPublisher;
+import io.trino.plugin.paimon.format.MetadataFileNames;
 import io.trino.plugin.paimon.format.manifest.BucketFiles;
 import io.trino.plugin.paimon.format.manifest.DataFileMeta;
 import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
@@ -102,6 +103,12 @@ public final class Compactions
     {
         this.compactor = requireNonNull(compactor, "compactor is null");
         this.lookupCompactor = requireNonNull(lookupCompactor, "lookupCompactor is null");
+    }
+
+    /** These compactions writing files of the given names: a page sink's, named after its statement ({@link BucketCompactor#namingFiles}). */
+    Compactions namingFiles(MetadataFileNames names)
+    {
+        return new Compactions(compactor.namingFiles(names), lookupCompactor.namingFiles(names));
     }
 
     /**

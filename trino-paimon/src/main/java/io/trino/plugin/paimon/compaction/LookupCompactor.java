@@ -48,6 +48,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
@@ -74,13 +75,28 @@ public final class LookupCompactor
     private final TableFileSystemFactory fileSystemFactory;
     private final PaimonPageSourceProvider reader;
     private final BucketCompactor compactor;
+    // the names of the deletion-vector index files, as the compactor's of its data files
+    private final Supplier<MetadataFileNames> fileNames;
 
     @Inject
     public LookupCompactor(TableFileSystemFactory fileSystemFactory, PaimonPageSourceProvider reader, BucketCompactor compactor)
     {
+        this(fileSystemFactory, reader, compactor, MetadataFileNames::new);
+    }
+
+    private LookupCompactor(TableFileSystemFactory fileSystemFactory, PaimonPageSourceProvider reader, BucketCompactor compactor, Supplier<MetadataFileNames> fileNames)
+    {
         this.fileSystemFactory = requireNonNull(fileSystemFactory, "fileSystemFactory is null");
         this.reader = requireNonNull(reader, "reader is null");
         this.compactor = requireNonNull(compactor, "compactor is null");
+        this.fileNames = requireNonNull(fileNames, "fileNames is null");
+    }
+
+    /** This compactor writing data and index files of the given names ({@link BucketCompactor#namingFiles}). */
+    public LookupCompactor namingFiles(MetadataFileNames names)
+    {
+        requireNonNull(names, "names is null");
+        return new LookupCompactor(fileSystemFactory, reader, compactor.namingFiles(names), () -> names);
     }
 
     /**
@@ -256,7 +272,7 @@ public final class LookupCompactor
             return Optional.empty();
         }
         DeletionVectorIndexFile.Encoded encoded = DeletionVectorIndexFile.encode(vectors, table.options().deletionVectorsBitmap64());
-        String fileName = new MetadataFileNames().indexFile();
+        String fileName = fileNames.get().indexFile();
         long size = DeletionVectorIndexFile.write(fileSystem, DeletionVectorIndexFile.location(table.location(), fileName), encoded);
         return Optional.of(new DeletionVectorFile(fileName, size, encoded.ranges(), Optional.empty(), true));
     }

@@ -19,6 +19,7 @@ import io.airlift.log.Logger;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.PaimonInsertTableHandle;
 import io.trino.plugin.paimon.format.MetadataCache;
+import io.trino.plugin.paimon.format.MetadataFileNames;
 import io.trino.plugin.paimon.format.manifest.BucketFiles;
 import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
@@ -86,6 +87,9 @@ public final class SinkCompactions
             return List.of();
         }
         CompactionOptions options = CompactionOptions.of(tableName, table.schema().options());
+        // named as the sink's data files: under fault-tolerant execution the coordinator keeps the files of the
+        // attempt whose fragments it commits and deletes those of the other attempts of the task
+        Compactions namedCompactions = compactions.namingFiles(MetadataFileNames.ofStatement(handle.commitIdentifier()));
 
         List<SinkCompaction> compacted = new ArrayList<>();
         for (WrittenBucket written : buckets) {
@@ -98,7 +102,7 @@ public final class SinkCompactions
                     .build();
             Optional<IndexManifestEntry> vectorIndex = Optional.ofNullable(base.vectorIndexes().get(key));
             try {
-                compactions.compactBucket(session, table, options, handle.overwrite(), new BucketFiles(written.partition(), written.bucket(), files), base.deletionVectors(), vectorIndex)
+                namedCompactions.compactBucket(session, table, options, handle.overwrite(), new BucketFiles(written.partition(), written.bucket(), files), base.deletionVectors(), vectorIndex)
                         .ifPresent(result -> compacted.add(new SinkCompaction(
                                 result,
                                 files.stream().map(entry -> entry.file().fileName()).toList(),

@@ -23,6 +23,8 @@ import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.TableOptions;
+import io.trino.plugin.paimon.write.CompactionFragment;
+import io.trino.plugin.paimon.write.DeletionVectorFile;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -38,6 +40,11 @@ import java.util.Set;
  * lie beside the files being committed, in their bucket folders and the key index folder. A folder that only a
  * discarded attempt wrote to is not listed (an attempt's input, and so its buckets, is the one of its task);
  * {@code remove_orphan_files} removes what may remain there.
+ * <p>
+ * Where the page sinks compact the buckets they wrote, their compactions' files are named after the statement too:
+ * those of the committed attempts' compactions are kept (their commit, or their discard when a concurrent commit
+ * changed the bucket, follows the statement's), the other attempts' are deleted with their data files, and their
+ * deletion-vector index files from the key index folder.
  */
 final class ExtraAttemptFiles
 {
@@ -45,8 +52,13 @@ final class ExtraAttemptFiles
 
     private ExtraAttemptFiles() {}
 
-    /** Deletes the statement's files that are not committed; returns how many. A file that cannot be deleted is logged. */
-    static int delete(TrinoFileSystem fileSystem, PaimonTable table, String commitIdentifier, List<ManifestEntry> files, List<IndexManifestEntry> indexFiles)
+    /**
+     * Deletes the statement's files that are not committed; returns how many. A file that cannot be deleted is logged.
+     *
+     * @param compactions the compactions of the committed attempts' page sinks
+     * @param sinksCompacted whether the statement's page sinks compact the buckets they write
+     */
+    static int delete(TrinoFileSystem fileSystem, PaimonTable table, String commitIdentifier, List<ManifestEntry> files, List<IndexManifestEntry> indexFiles, List<CompactionFragment> compactions, boolean sinksCompacted)
     {
         // names are unique (a UUID per writer), and listings may spell a folder otherwise than the table does
         Set<String> committed = new HashSet<>();
@@ -57,8 +69,13 @@ final class ExtraAttemptFiles
             folders.add(location.parentDirectory());
         }
         indexFiles.forEach(entry -> committed.add(entry.fileName()));
-        if (table.hasPrimaryKey() && table.options().bucket() == TableOptions.DYNAMIC_BUCKET) {
-            // an attempt may have written key index files though the committed attempt changed no bucket's keys
+        for (CompactionFragment compaction : compactions) {
+            compaction.allWrittenFiles().forEach(file -> committed.add(file.toManifestEntry().file().fileName()));
+            compaction.deletionVectors().filter(DeletionVectorFile::written).ifPresent(vectors -> committed.add(vectors.fileName()));
+        }
+        // an attempt may have written key index files though the committed attempt changed no bucket's keys, and an
+        // attempt's compaction a deletion-vector index file though the committed attempt's wrote none
+        if ((table.hasPrimaryKey() && table.options().bucket() == TableOptions.DYNAMIC_BUCKET) || (sinksCompacted && table.options().deletionVectorsEnabled())) {
             folders.add(table.location().appendPath(HashIndexFile.INDEX_DIRECTORY));
         }
         List<Location> extra = new ArrayList<>();

@@ -661,7 +661,7 @@ public class PaimonMetadata
             // an overwrite would also have to replace the key index of the partitions it replaces
             throw new TrinoException(NOT_SUPPORTED, "Table %s: insert_existing_partitions_behavior = OVERWRITE is not supported for dynamic-bucket tables".formatted(tableName));
         }
-        return retried(writeHandle(session, handle, overwrite, retryMode), retryMode);
+        return retried(writeHandle(session, handle, overwrite), retryMode);
     }
 
     private PaimonInsertTableHandle retried(PaimonInsertTableHandle handle, RetryMode retryMode)
@@ -673,21 +673,20 @@ public class PaimonMetadata
     }
 
     // the write of a statement that read the table at the handle's snapshot: an INSERT's, or the records of an UPDATE, DELETE or MERGE
-    private PaimonInsertTableHandle writeHandle(ConnectorSession session, PaimonTableHandle handle, boolean overwrite, RetryMode retryMode)
+    private PaimonInsertTableHandle writeHandle(ConnectorSession session, PaimonTableHandle handle, boolean overwrite)
     {
         PaimonTable table = handle.table();
         TableSchema schema = table.schema();
         TableOptions options = table.options();
         // the sinks compact where every bucket written must be compacted (readers skip level 0). Not an overwrite,
-        // whose commit replaces the files a sink would compact, nor a retried write: the files of a sink's compaction
-        // are not named after the statement, so those of a discarded task attempt could not be told apart
+        // whose commit replaces the files a sink would compact. Under retries too: a sink's compactions name their
+        // files after the statement, so those of a discarded task attempt are deleted with its data files
         boolean compactInSinks = isCompactionOnWorkersEnabled(session)
                 && isCompactionOnWriteEnabled(session)
                 && table.hasPrimaryKey()
                 && options.batchScanSkipsLevelZero()
                 && !CompactionOptions.of(table.name().toString(), schema.options()).writeOnly()
-                && !overwrite
-                && retryMode == RetryMode.NO_RETRIES;
+                && !overwrite;
 
         Optional<DynamicBuckets> dynamicBuckets = Optional.empty();
         if (table.hasPrimaryKey() && options.bucket() == TableOptions.DYNAMIC_BUCKET) {
@@ -755,7 +754,14 @@ public class PaimonMetadata
         if (retriedWrites.remove(handle.commitIdentifier())) {
             // before the commit, so that a commit that fails (a conflict) leaves only its own files to remove
             List<ManifestEntry> committed = ImmutableList.<ManifestEntry>builder().addAll(files).addAll(changelogFiles).build();
-            int deleted = ExtraAttemptFiles.delete(catalog.fileSystem(session, handle.schemaTableName()), handle.table(), handle.commitIdentifier(), committed, indexFiles);
+            int deleted = ExtraAttemptFiles.delete(
+                    catalog.fileSystem(session, handle.schemaTableName()),
+                    handle.table(),
+                    handle.commitIdentifier(),
+                    committed,
+                    indexFiles,
+                    sinkCompactions.stream().map(SinkCompaction::result).toList(),
+                    handle.compactInSinks());
             if (deleted > 0) {
                 log.debug("Table %s: deleted %s files of discarded task attempts of query %s", handle.schemaTableName(), deleted, session.getQueryId());
             }
@@ -879,7 +885,7 @@ public class PaimonMetadata
         RowChangeRules rules = RowChangeRules.forStatement(tableName, table.schema(), table.options(), updatedColumns);
         WriteRestrictions.checkInsertable(tableName, table.schema(), table.options());
         WriteRestrictions.checkCompactedOnWrite(tableName, table.schema(), table.options(), isCompactionOnWriteEnabled(session));
-        return new PaimonMergeTableHandle(handle, retried(writeHandle(session, handle, false, retryMode), retryMode), rules);
+        return new PaimonMergeTableHandle(handle, retried(writeHandle(session, handle, false), retryMode), rules);
     }
 
     /** One snapshot for the statement, committed as an INSERT's: a rival commit to a bucket written since the read snapshot fails it. */

@@ -15,6 +15,7 @@ package io.trino.plugin.paimon.write;
 
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
+import io.trino.plugin.paimon.format.MetadataFileNames;
 import io.trino.plugin.paimon.format.manifest.DataFileMeta;
 import io.trino.plugin.paimon.format.row.BinaryRow;
 import io.trino.plugin.paimon.merge.KeyValueLayout;
@@ -39,11 +40,11 @@ public final class AppendCompactionWriter
     private final DataFiles files;
     private final AppendBucketWriter writer;
 
-    public AppendCompactionWriter(TrinoFileSystem fileSystem, PaimonTable table, TypeMapping typeMapping, BinaryRow partition, int bucket, Location bucketDirectory, long firstSequenceNumber)
+    public AppendCompactionWriter(TrinoFileSystem fileSystem, PaimonTable table, TypeMapping typeMapping, BinaryRow partition, int bucket, Location bucketDirectory, long firstSequenceNumber, MetadataFileNames names)
     {
         String tableName = table.name().toString();
         WriteOptions options = WriteOptions.of(tableName, table.schema().options(), false);
-        this.files = new DataFiles(fileSystem, DataFileLayout.of(tableName, table.schema(), typeMapping), table.schema().id(), options.dataFormat(0), options.changelogFormat(), options.targetFileSize(), false);
+        this.files = new DataFiles(fileSystem, DataFileLayout.of(tableName, table.schema(), typeMapping), table.schema().id(), options.dataFormat(0), options.changelogFormat(), options.targetFileSize(), false, names);
         this.writer = new AppendBucketWriter(partition, bucket, bucketDirectory, files, options.targetFileSize(), firstSequenceNumber);
     }
 

@@ -15,6 +15,7 @@ package io.trino.plugin.paimon.write;
 
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
+import io.trino.plugin.paimon.format.MetadataFileNames;
 import io.trino.plugin.paimon.format.manifest.DataFileMeta;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.TypeMapping;
@@ -44,20 +45,21 @@ public final class CompactedRunWriter
     private final int fileSource;
     private RollingFileWriter changelog;
 
-    public CompactedRunWriter(TrinoFileSystem fileSystem, PaimonTable table, TypeMapping typeMapping, Location bucketDirectory, int outputLevel)
+    public CompactedRunWriter(TrinoFileSystem fileSystem, PaimonTable table, TypeMapping typeMapping, Location bucketDirectory, int outputLevel, MetadataFileNames names)
     {
-        this(fileSystem, table, typeMapping, bucketDirectory, outputLevel, DataFileMeta.FILE_SOURCE_COMPACT);
+        this(fileSystem, table, typeMapping, bucketDirectory, outputLevel, DataFileMeta.FILE_SOURCE_COMPACT, names);
     }
 
     /**
      * @param fileSource the file source of the run's data files: {@link DataFileMeta#FILE_SOURCE_COMPACT} or
      * {@link DataFileMeta#FILE_SOURCE_APPEND}
+     * @param names the names of the files written (a page sink's are those of its statement)
      */
-    public CompactedRunWriter(TrinoFileSystem fileSystem, PaimonTable table, TypeMapping typeMapping, Location bucketDirectory, int outputLevel, int fileSource)
+    public CompactedRunWriter(TrinoFileSystem fileSystem, PaimonTable table, TypeMapping typeMapping, Location bucketDirectory, int outputLevel, int fileSource, MetadataFileNames names)
     {
         String tableName = table.name().toString();
         WriteOptions options = WriteOptions.of(tableName, table.schema().options(), true);
-        this.files = new DataFiles(fileSystem, DataFileLayout.of(tableName, table.schema(), typeMapping), table.schema().id(), options.dataFormat(outputLevel), options.changelogFormat(), options.targetFileSize(), false);
+        this.files = new DataFiles(fileSystem, DataFileLayout.of(tableName, table.schema(), typeMapping), table.schema().id(), options.dataFormat(outputLevel), options.changelogFormat(), options.targetFileSize(), false, names);
         this.bucketDirectory = requireNonNull(bucketDirectory, "bucketDirectory is null");
         this.run = files.rollingDataFiles(bucketDirectory);
         this.outputLevel = outputLevel;

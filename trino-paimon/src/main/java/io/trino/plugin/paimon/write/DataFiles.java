@@ -44,13 +44,6 @@ final class DataFiles
 
     /**
      * @param dataFormat the format of the level the data files are written at
-     */
-    DataFiles(TrinoFileSystem fileSystem, DataFileLayout layout, long schemaId, FileWriteFormat dataFormat, FileWriteFormat changelogFormat, long targetFileSize, boolean inputChangelog)
-    {
-        this(fileSystem, layout, schemaId, dataFormat, changelogFormat, targetFileSize, inputChangelog, new MetadataFileNames());
-    }
-
-    /**
      * @param names how the files are named: a statement's page sinks name them as the statement's (see
      * {@link MetadataFileNames#ofStatement})
      */

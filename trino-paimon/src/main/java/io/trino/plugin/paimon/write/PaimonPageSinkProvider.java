@@ -123,6 +123,8 @@ public class PaimonPageSinkProvider
         TableOptions options = handle.table().options();
         WriteOptions writeOptions = WriteOptions.of(tableName, schema.options(), !schema.primaryKeys().isEmpty());
         DataFileLayout layout = DataFileLayout.of(tableName, schema, typeMapping);
+        // every file the sink writes, merged runs included, is named after the statement
+        MetadataFileNames names = MetadataFileNames.ofStatement(handle.commitIdentifier());
         BaseSnapshotBuckets baseBuckets = new BaseSnapshotBuckets(fileSystem, location, handle.table().metadataLocation(), metadataCache, handle.baseSnapshotId());
         return new PaimonPageSink(
                 tableName,
@@ -130,14 +132,14 @@ public class PaimonPageSinkProvider
                 schema,
                 options,
                 handle.columns().stream().map(PaimonColumnHandle::type).toList(),
-                new DataFiles(fileSystem, layout, schema.id(), writeOptions.dataFormat(0), writeOptions.changelogFormat(), writeOptions.targetFileSize(), inputChangelog(schema, options, handle), MetadataFileNames.ofStatement(handle.commitIdentifier())),
+                new DataFiles(fileSystem, layout, schema.id(), writeOptions.dataFormat(0), writeOptions.changelogFormat(), writeOptions.targetFileSize(), inputChangelog(schema, options, handle), names),
                 baseBuckets,
                 deletes,
                 codec,
                 writeOptions,
                 Math.min(writeOptions.writeBufferSize(), maxWriteBufferSize),
                 handle.dynamicBuckets().map(dynamic -> assigner(fileSystem, handle.table(), dynamic, baseBuckets)),
-                writeOptions.writeBufferSpillable() ? Optional.of(new SpilledRunMerge(runMerger, session, handle.table())) : Optional.empty(),
+                writeOptions.writeBufferSpillable() ? Optional.of(new SpilledRunMerge(runMerger, session, handle.table(), names)) : Optional.empty(),
                 handle.compactInSinks() ? Optional.of(buckets -> sinkCompactor.compact(session, handle, buckets)) : Optional.empty());
     }
 

@@ -14,6 +14,7 @@
 package io.trino.plugin.paimon.write;
 
 import io.trino.filesystem.Location;
+import io.trino.plugin.paimon.format.MetadataFileNames;
 import io.trino.plugin.paimon.format.manifest.DataFileMeta;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.spi.connector.ConnectorSession;
@@ -30,7 +31,9 @@ public interface SortedRunMerger
 {
     /**
      * @param runs the files of the runs, all in {@code bucketDirectory} at level 0; they are left in place
+     * @param names the names of the merged run's files: the statement's, as those of the runs (under fault-tolerant
+     * execution the coordinator tells a discarded task attempt's files by them)
      * @return the files of the merged run, in key order, at level 0 with file source APPEND
      */
-    List<DataFileMeta> merge(ConnectorSession session, PaimonTable table, Location bucketDirectory, List<DataFileMeta> runs);
+    List<DataFileMeta> merge(ConnectorSession session, PaimonTable table, Location bucketDirectory, List<DataFileMeta> runs, MetadataFileNames names);
 }

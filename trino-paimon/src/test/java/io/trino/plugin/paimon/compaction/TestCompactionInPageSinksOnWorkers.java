@@ -35,7 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Compaction in the page sinks on a coordinator and two workers: writes to 8-bucket deletion-vector and first-row
  * tables, whose tasks run on several nodes, leave no level-0 file and Paimon Java reads exactly the expected rows;
- * under {@code retry_policy = QUERY} the coordinator compacts instead, with the same result.
+ * so they do under {@code retry_policy = QUERY}, whose page sinks name their compactions' files after the statement.
  */
 final class TestCompactionInPageSinksOnWorkers
         extends AbstractTestQueryFramework
@@ -130,7 +130,6 @@ final class TestCompactionInPageSinksOnWorkers
                 .build();
     }
 
-    // under retries the page sinks do not compact: the coordinator does
     private Session retried()
     {
         return Session.builder(onWorkers())

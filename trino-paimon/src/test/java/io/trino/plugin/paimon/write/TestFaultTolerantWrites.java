@@ -15,8 +15,10 @@ package io.trino.plugin.paimon.write;
 
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
+import com.google.common.collect.Sets;
 import io.airlift.slice.Slice;
 import io.trino.Session;
+import io.trino.filesystem.Location;
 import io.trino.plugin.paimon.PaimonPlugin;
 import io.trino.plugin.paimon.testing.ConnectorCalls;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
@@ -52,11 +54,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 
+import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static com.google.common.collect.Iterables.getOnlyElement;
 import static io.trino.plugin.paimon.testing.PaimonQueryRunner.CATALOG;
 import static io.trino.spi.transaction.IsolationLevel.READ_UNCOMMITTED;
@@ -152,14 +156,62 @@ final class TestFaultTolerantWrites
         }
     }
 
-    // one INSERT whose every task (its pages) runs as a discarded attempt, an aborted one and the successful one
+    /**
+     * The same with compaction in the page sinks, on a deletion-vector table whose keys the INSERT partly rewrites:
+     * each attempt's sinks compact the buckets they wrote, writing compacted files and deletion-vector index files named
+     * after the statement; the commit keeps the successful attempts' and deletes the discarded ones'.
+     */
+    @Test
+    void discardedAttemptsOfInsertTasksThatCompactInTheirSinks()
+            throws Exception
+    {
+        Session onWorkers = Session.builder(getSession())
+                .setCatalogSessionProperty(CATALOG, "compaction_on_workers_enabled", "true")
+                .build();
+        for (String name : List.of("attempts_sink_compacted", "attempts_clean_sink_compacted")) {
+            assertUpdate("CREATE TABLE %s (id bigint, part varchar, v varchar) WITH (primary_key = ARRAY['id', 'part'], partitioned_by = ARRAY['part'], bucket = 4, deletion_vectors_enabled = true)".formatted(name));
+            // more rows than the INSERT below: its level-0 run moves up to a level of its own, superseded rows marked in deletion vectors
+            assertUpdate(onWorkers, "INSERT INTO %s SELECT CAST(n AS bigint), 'p' || CAST(n %% 3 AS varchar), 'old' FROM UNNEST(sequence(1, 4000)) t(n)".formatted(name), 4000);
+        }
+        Set<String> filesBefore = liveFiles("attempts_sink_compacted");
+        // one task: Trino routes a bucket's rows to one writer, whose compaction covers every file the statement adds there
+        insertWithAttempts("attempts_sink_compacted", List.of(List.of(page(1, 300), page(301, 600), page(601, 1000))), ImmutableMap.of("compaction_on_workers_enabled", true));
+        assertUpdate(onWorkers, "INSERT INTO attempts_clean_sink_compacted SELECT CAST(n AS bigint), 'p' || CAST(n % 3 AS varchar), 'v' || CAST(n AS varchar) FROM UNNEST(sequence(1, 1000)) t(n)", 1000);
+
+        assertThat(computeScalar("SELECT count(*) FROM \"attempts_sink_compacted$files\" WHERE level = 0")).as("level-0 files left").isEqualTo(0L);
+        // the sinks compacted: every file the INSERT added to the snapshot is a compacted one named after the statement
+        Set<String> added = Sets.difference(liveFiles("attempts_sink_compacted"), filesBefore);
+        assertThat(added).isNotEmpty();
+        assertThat(added.stream().map(name -> name.substring("data-".length(), "data-".length() + 19)).distinct()).as("statement parts of %s", added).hasSize(1);
+        assertThat(tableFiles("attempts_sink_compacted").stream().filter(file -> file.startsWith("index/"))).as("deletion-vector index files").isNotEmpty();
+        assertSameAsClean("attempts_clean_sink_compacted", "attempts_sink_compacted");
+    }
+
+    // the names of the data files of the table's snapshot
+    private Set<String> liveFiles(String table)
+    {
+        return computeActual("SELECT file_path FROM \"%s$files\"".formatted(table)).getOnlyColumn()
+                .map(path -> Location.of((String) path).fileName())
+                .collect(toImmutableSet());
+    }
+
     private void insertWithAttempts(String table, List<List<Page>> tasks)
+            throws Exception
+    {
+        insertWithAttempts(table, tasks, ImmutableMap.of());
+    }
+
+    // one INSERT whose every task (its pages) runs as a discarded attempt, an aborted one and the successful one
+    private void insertWithAttempts(String table, List<List<Page>> tasks, Map<String, Object> sessionProperties)
             throws Exception
     {
         Connector connector = getOnlyElement(new PaimonPlugin().getConnectorFactories())
                 .create(CATALOG, PaimonQueryRunner.catalogProperties(warehouse.root()), new TestingConnectorContext());
         try {
-            ConnectorSession session = TestingConnectorSession.builder().setPropertyMetadata(connector.getSessionProperties()).build();
+            ConnectorSession session = TestingConnectorSession.builder()
+                    .setPropertyMetadata(connector.getSessionProperties())
+                    .setPropertyValues(sessionProperties)
+                    .build();
             ConnectorTransactionHandle transaction = connector.beginTransaction(READ_UNCOMMITTED, false, true);
             ConnectorMetadata metadata = connector.getMetadata(session, transaction);
             ConnectorTableHandle tableHandle = metadata.getTableHandle(session, new SchemaTableName(SCHEMA, table), Optional.empty(), Optional.empty());

@@ -15,6 +15,7 @@ package io.trino.plugin.paimon.write;
 
 import com.google.common.collect.ImmutableMap;
 import io.trino.Session;
+import io.trino.filesystem.Location;
 import io.trino.plugin.exchange.filesystem.FileSystemExchangePlugin;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import io.trino.plugin.paimon.testing.PaimonQueryRunner;
@@ -45,7 +46,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * not): the exchange on the local disk, two workers, every stage's output spooled and its tasks scheduled as
  * fault-tolerant execution does. INSERT, MERGE and {@code optimize} must end exactly as the same statement without
  * retries, Paimon Java must read the same rows, and no file may stay that no snapshot references
- * ({@code remove_orphan_files} with zero retention removes nothing). Failed and discarded attempts are played through
+ * ({@code remove_orphan_files} with zero retention removes nothing); so must writes whose page sinks compact the buckets
+ * they wrote ({@code compaction_on_workers_enabled}). Failed and discarded attempts are played through
  * the connector's interfaces in {@code TestFaultTolerantWrites}: Trino's failure injection does not fire in this
  * runner.
  */
@@ -113,6 +115,42 @@ final class TestTaskRetryWrites
         }
     }
 
+    /**
+     * The same with compaction in the page sinks, on a deletion-vector table: the sinks of each attempt compact the
+     * buckets they wrote, and the result still equals a clean run, with no level-0 file left and no stray file.
+     */
+    @Test
+    void sinkCompactedWritesUnderTaskRetriesEqualACleanRun()
+    {
+        assertUpdate("CREATE TABLE dv_source AS SELECT CAST(n AS bigint) id, 'p' || CAST(n % 3 AS varchar) part, 'v' || CAST(n AS varchar) v FROM UNNEST(sequence(1, 3000)) t(n)", 3000);
+        for (String table : List.of("dv_clean", "dv_retried")) {
+            assertUpdate("CREATE TABLE %s (id bigint, part varchar, v varchar) WITH (primary_key = ARRAY['id', 'part'], partitioned_by = ARRAY['part'], bucket = 4, deletion_vectors_enabled = true)".formatted(table));
+        }
+        Session onWorkers = Session.builder(getSession())
+                .setCatalogSessionProperty(CATALOG, "compaction_on_workers_enabled", "true")
+                .build();
+        List<String> statements = List.of(
+                "INSERT INTO %s SELECT id, part, v FROM dv_source",
+                "INSERT INTO %s SELECT id, part, v || '-again' FROM dv_source WHERE id %% 3 = 0",
+                "MERGE INTO %s t USING (SELECT id, part, v FROM dv_source WHERE id %% 4 = 0 UNION ALL SELECT id + 5000, part, v FROM dv_source WHERE id %% 50 = 0) s " +
+                        "ON t.id = s.id AND t.part = s.part WHEN MATCHED THEN UPDATE SET v = 'merged' WHEN NOT MATCHED THEN INSERT VALUES (s.id, s.part, s.v)");
+        for (String statement : statements) {
+            getQueryRunner().execute(Session.builder(onWorkers).setSystemProperty("retry_policy", "NONE").build(), statement.formatted("dv_clean"));
+            getQueryRunner().execute(onWorkers, statement.formatted("dv_retried"));
+            if (statement.equals(statements.getFirst())) {
+                // the sinks compacted: every file of the first INSERT's snapshot is named after the statement (the
+                // coordinator's compaction names each bucket's files anew)
+                assertThat(computeActual("SELECT file_path FROM \"dv_retried$files\"").getOnlyColumn()
+                        .map(path -> Location.of((String) path).fileName().substring("data-".length(), "data-".length() + 19))
+                        .distinct())
+                        .as("statement parts of the files of %s", statement)
+                        .hasSize(1);
+            }
+            assertThat(computeScalar("SELECT count(*) FROM \"dv_retried$files\" WHERE level = 0")).as("level-0 files after %s", statement).isEqualTo(0L);
+            assertSameAsClean("dv_clean", "dv_retried", statement);
+        }
+    }
+
     private Session withoutRetries()
     {
         return Session.builder(getSession())
@@ -122,18 +160,23 @@ final class TestTaskRetryWrites
 
     private void assertSameAsClean(String statement)
     {
-        List<String> expected = RowText.paimonText(computeActual("SELECT * FROM clean ORDER BY id, part"));
-        assertThat(RowText.paimonText(computeActual("SELECT * FROM retried ORDER BY id, part"))).as(statement).isEqualTo(expected);
+        assertSameAsClean("clean", "retried", statement);
+    }
+
+    private void assertSameAsClean(String clean, String retried, String statement)
+    {
+        List<String> expected = RowText.paimonText(computeActual("SELECT * FROM %s ORDER BY id, part".formatted(clean)));
+        assertThat(RowText.paimonText(computeActual("SELECT * FROM %s ORDER BY id, part".formatted(retried)))).as(statement).isEqualTo(expected);
         try (PaimonJavaCatalog paimon = PaimonJavaCatalog.uncached(warehouse.warehouse())) {
-            assertThat(RowText.paimonText(paimon.getTable(SCHEMA, "retried"))).as(statement).containsExactlyInAnyOrderElementsOf(expected);
+            assertThat(RowText.paimonText(paimon.getTable(SCHEMA, retried))).as(statement).containsExactlyInAnyOrderElementsOf(expected);
         }
         catch (Exception e) {
             throw new RuntimeException(e);
         }
-        Set<String> files = tableFiles("retried");
+        Set<String> files = tableFiles(retried);
         assertUpdate(Session.builder(getSession()).setCatalogSessionProperty(CATALOG, "remove_orphan_files_min_retention", "0s").build(),
-                "ALTER TABLE retried EXECUTE remove_orphan_files(retention_threshold => '0s')");
-        assertThat(tableFiles("retried")).as("files no snapshot references after: %s", statement).isEqualTo(files);
+                "ALTER TABLE %s EXECUTE remove_orphan_files(retention_threshold => '0s')".formatted(retried));
+        assertThat(tableFiles(retried)).as("files no snapshot references after: %s", statement).isEqualTo(files);
     }
 
     private Set<String> tableFiles(String table)
