@@ -21,6 +21,7 @@ import io.trino.plugin.paimon.read.PaimonSplit;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import io.trino.plugin.paimon.testing.PaimonQueryRunner;
 import io.trino.plugin.paimon.testing.ScanStatistics;
+import io.trino.spi.metrics.Metric;
 import io.trino.spi.type.Type;
 import io.trino.testing.QueryRunner;
 
@@ -33,6 +34,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Random;
 import java.util.function.Function;
 import java.util.stream.IntStream;
@@ -147,8 +149,9 @@ public final class BenchmarkReadAmplification
      * @param twoPassNoGap the same reading exactly the merged rows, no rows between them decoded
      * @param valuesUnread physical records whose value columns our read never decoded
      * @param twoPassValuesUnread the same with the two-pass merge read on
+     * @param twoPassValuePagesUnread Parquet data pages the second pass left unread, as they hold no merged row
      */
-    record BucketFigures(TableCase table, long rows, long physicalRows, int files, Timing ours, Timing oursWholePages, Timing onePass, Timing twoPass, Timing twoPassNoGap, Timing floor, Timing paimonJava, long valuesUnread, long twoPassValuesUnread) {}
+    record BucketFigures(TableCase table, long rows, long physicalRows, int files, Timing ours, Timing oursWholePages, Timing onePass, Timing twoPass, Timing twoPassNoGap, Timing floor, Timing paimonJava, long valuesUnread, long twoPassValuesUnread, long twoPassValuePagesUnread) {}
 
     record LookupFigures(TableCase table, String kind, Timing latency, double splits, double filesOpened, double bytes, long maxSplits, long maxFilesOpened) {}
 
@@ -370,8 +373,10 @@ public final class BenchmarkReadAmplification
             paimonJava[iteration] = System.nanoTime() - start;
         }
         long valuesUnread = ((LongCount) reads.readMetrics(ourTable, split, false).getMetrics().get(PaimonPageSource.RECORDS_VALUES_UNREAD_METRIC)).getTotal();
-        long twoPassValuesUnread = ((LongCount) reads.readMetrics(ourTable, split, true).getMetrics().get(PaimonPageSource.RECORDS_VALUES_UNREAD_METRIC)).getTotal();
-        BucketFigures figures = new BucketFigures(table, rows, physicalRows, split.files().size(), new Timing(ours), new Timing(oursWholePages), new Timing(onePass), new Timing(twoPass), new Timing(twoPassNoGap), new Timing(floor), new Timing(paimonJava), valuesUnread, twoPassValuesUnread);
+        Map<String, Metric<?>> twoPassMetrics = reads.readMetrics(ourTable, split, true).getMetrics();
+        long twoPassValuesUnread = ((LongCount) twoPassMetrics.get(PaimonPageSource.RECORDS_VALUES_UNREAD_METRIC)).getTotal();
+        long twoPassValuePagesUnread = ((LongCount) twoPassMetrics.get(PaimonPageSource.VALUE_PAGES_UNREAD_METRIC)).getTotal();
+        BucketFigures figures = new BucketFigures(table, rows, physicalRows, split.files().size(), new Timing(ours), new Timing(oursWholePages), new Timing(onePass), new Timing(twoPass), new Timing(twoPassNoGap), new Timing(floor), new Timing(paimonJava), valuesUnread, twoPassValuesUnread, twoPassValuePagesUnread);
         System.out.println("bucket %d of %-20s ours %,12.0f rows/s (pages whole %,12.0f rows/s, values unread for %.1f %% of records; two-pass ÷ one-pass %.2f, values unread %.1f %%), floor %,12.0f physical rows/s, Paimon Java + blocks %,12.0f rows/s".formatted(MEASURED_BUCKET, table.name(),
                 figures.ours().rowsPerSecond(rows), figures.oursWholePages().rowsPerSecond(rows), 100.0 * valuesUnread / physicalRows, figures.twoPass().medianMillis() / figures.onePass().medianMillis(),
                 100.0 * twoPassValuesUnread / physicalRows, figures.floor().rowsPerSecond(physicalRows), figures.paimonJava().rowsPerSecond(rows)));
@@ -444,17 +449,17 @@ public final class BenchmarkReadAmplification
                         bucket.ours().medianMillis() / bucket.floor().medianMillis(), paimon, ours / paimon, compactedRate / ours));
             }
             out.append("%n### 3b. Two-pass merge read on and off, same bucket, back to back in each iteration%n%n".formatted());
-            out.append("| table | runs | one-pass ms | two-pass ms | two-pass ÷ one-pass (median; per iteration min..max) | two-pass, no gap read ÷ one-pass (median; min..max) | values unread ÷ physical rows, one-pass | values unread ÷ physical rows, two-pass | two-pass ÷ compacted (time) |\n");
-            out.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+            out.append("| table | runs | one-pass ms | two-pass ms | two-pass ÷ one-pass (median; per iteration min..max) | two-pass, no gap read ÷ one-pass (median; min..max) | values unread ÷ physical rows, one-pass | values unread ÷ physical rows, two-pass | value pages unread, two-pass | two-pass ÷ compacted (time) |\n");
+            out.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
             for (BucketFigures bucket : buckets) {
                 double[] ratios = ratiosPerIteration(bucket.twoPass(), bucket.onePass());
                 double[] noGapRatios = ratiosPerIteration(bucket.twoPassNoGap(), bucket.onePass());
-                out.append("| %s | %d | %,.0f (%s) | %,.0f (%s) | %.2f (%.2f..%.2f) | %.2f (%.2f..%.2f) | %.3f | %.3f | %.2f |%n".formatted(
+                out.append("| %s | %d | %,.0f (%s) | %,.0f (%s) | %.2f (%.2f..%.2f) | %.2f (%.2f..%.2f) | %.3f | %.3f | %,d | %.2f |%n".formatted(
                         bucket.table().name(), bucket.table().runs(), bucket.onePass().medianMillis(), bucket.onePass().spread(), bucket.twoPass().medianMillis(), bucket.twoPass().spread(),
                         bucket.twoPass().medianMillis() / bucket.onePass().medianMillis(), ratios[0], ratios[ratios.length - 1],
                         bucket.twoPassNoGap().medianMillis() / bucket.onePass().medianMillis(), noGapRatios[0], noGapRatios[noGapRatios.length - 1],
                         (double) bucket.valuesUnread() / bucket.physicalRows(), (double) bucket.twoPassValuesUnread() / bucket.physicalRows(),
-                        bucket.twoPass().medianMillis() / compactedBucket.onePass().medianMillis()));
+                        bucket.twoPassValuePagesUnread(), bucket.twoPass().medianMillis() / compactedBucket.onePass().medianMillis()));
             }
             out.append("%n### 4. Lookups through Trino (%d per iteration; latency is the query's elapsed time)%n%n".formatted(settings.lookups()));
             out.append("| table | runs | lookup | median | spread | splits (mean / max) | files opened (mean / max) | bytes read (mean) | one bucket, ≤ one file per run |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");

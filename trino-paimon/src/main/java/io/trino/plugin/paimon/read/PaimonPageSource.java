@@ -67,6 +67,7 @@ public final class PaimonPageSource
     public static final String ROW_GROUPS_SKIPPED_METRIC = "paimon.rowGroupsSkipped";
     public static final String RECORDS_READ_METRIC = "paimon.recordsRead";
     public static final String RECORDS_VALUES_UNREAD_METRIC = "paimon.recordsValuesUnread";
+    public static final String VALUE_PAGES_UNREAD_METRIC = "paimon.valuePagesUnread";
     public static final String ROWS_RETURNED_METRIC = "paimon.rowsReturned";
     public static final String SORTED_RUNS_METRIC = "paimon.sortedRuns";
     public static final String SECTIONS_PASSED_THROUGH_METRIC = "paimon.sectionsPassedThrough";
@@ -395,7 +396,9 @@ public final class PaimonPageSource
      * {@value #ROW_GROUPS_READ_METRIC} and {@value #ROW_GROUPS_SKIPPED_METRIC}: row groups (Parquet) or stripes
      * (ORC) of those files read, and skipped by their statistics (an Avro file counts as one);
      * {@value #RECORDS_READ_METRIC}: physical records decoded from them, {@value #RECORDS_VALUES_UNREAD_METRIC}: those
-     * of them whose value columns were never read, since the merge returned no record of their page, and
+     * of them whose value columns were never read, since the merge returned no record of their page,
+     * {@value #VALUE_PAGES_UNREAD_METRIC}: Parquet data pages the second pass of a two-pass merge read left unread
+     * (not decompressed either) in a window of merged rows, since they hold none of them, summed over windows, and
      * {@value #ROWS_RETURNED_METRIC}: rows this split returned after the merge; {@value #SORTED_RUNS_METRIC}: sorted
      * runs over all sections, {@value #SECTIONS_PASSED_THROUGH_METRIC} and {@value #SECTIONS_MERGED_METRIC}: sections
      * of one run read straight through, and of several runs merged.
@@ -409,6 +412,7 @@ public final class PaimonPageSource
                 .put(ROW_GROUPS_SKIPPED_METRIC, new LongCount(metrics.rowGroupsSkipped()))
                 .put(RECORDS_READ_METRIC, new LongCount(metrics.records()))
                 .put(RECORDS_VALUES_UNREAD_METRIC, new LongCount(metrics.recordsValuesUnread()))
+                .put(VALUE_PAGES_UNREAD_METRIC, new LongCount(metrics.valuePagesUnread()))
                 .put(ROWS_RETURNED_METRIC, new LongCount(completedPositions))
                 .put(SORTED_RUNS_METRIC, new LongCount(metrics.sortedRuns()))
                 .put(SECTIONS_PASSED_THROUGH_METRIC, new LongCount(metrics.sectionsPassedThrough()))

@@ -83,6 +83,8 @@ final class ParquetRowRangeReader
     private final AggregatedMemoryContext memoryContext = newSimpleAggregatedMemoryContext();
     // rows decoded only because they lie between chosen rows of one range
     private long gapRowsDecoded;
+    // data pages of the columns read that hold none of the chosen rows: their bytes are neither read nor decompressed
+    private long pagesUnread;
 
     ParquetRowRangeReader(
             ParquetDataSource dataSource,
@@ -166,6 +168,7 @@ final class ParquetRowRangeReader
             }
             SelectedPages selected = SelectedPages.of(offsetIndex.get(), ranges, rowGroup.rowCount());
             selectedPages[column] = selected;
+            pagesUnread += offsetIndex.get().getPageCount() - selected.getPageCount();
             long firstPage = offsetIndex.get().getOffset(0);
             if (chunk.getStartingPos() < firstPage) {
                 // the dictionary page, before the first data page
@@ -277,6 +280,15 @@ final class ParquetRowRangeReader
     long gapRowsDecoded()
     {
         return gapRowsDecoded;
+    }
+
+    /**
+     * Data pages not read, as they hold none of the chosen rows (nor rows between chosen rows of one range), summed
+     * over the calls of {@link #read}; pages of a column chunk without an offset index are all read.
+     */
+    long pagesUnread()
+    {
+        return pagesUnread;
     }
 
     /**

@@ -14,7 +14,7 @@
 package io.trino.plugin.paimon.read;
 
 /**
- * Files opened, row groups read and skipped, records read and those whose values were never read, sections read straight through or merged, bytes read and
+ * Files opened, row groups read and skipped, records read and those whose values were never read, pages of values a two-pass merge never read, sections read straight through or merged, bytes read and
  * time spent reading the files of one split, reported to Trino by the page source.
  */
 final class ReadMetrics
@@ -24,6 +24,7 @@ final class ReadMetrics
     private long rowGroupsSkipped;
     private long records;
     private long recordsValuesUnread;
+    private long valuePagesUnread;
     private long sectionsPassedThrough;
     private long sectionsMerged;
     private long sortedRuns;
@@ -49,6 +50,11 @@ final class ReadMetrics
     void valuesUnread(int count)
     {
         recordsValuesUnread += count;
+    }
+
+    void valuePagesUnread(long count)
+    {
+        valuePagesUnread += count;
     }
 
     void section(int runs)
@@ -91,6 +97,11 @@ final class ReadMetrics
     long recordsValuesUnread()
     {
         return recordsValuesUnread;
+    }
+
+    long valuePagesUnread()
+    {
+        return valuePagesUnread;
     }
 
     long sectionsPassedThrough()

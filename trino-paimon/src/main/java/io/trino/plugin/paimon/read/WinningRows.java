@@ -270,6 +270,7 @@ final class WinningRows
             if (!closed) {
                 closed = true;
                 gapRowsDecoded += values.gapRowsDecoded();
+                metrics.valuePagesUnread(values.pagesUnread());
                 metrics.add(reader.readBytes(), reader.readTimeNanos());
                 reader.close();
             }

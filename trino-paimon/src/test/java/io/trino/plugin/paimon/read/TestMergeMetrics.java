@@ -34,6 +34,7 @@ import static io.trino.plugin.paimon.read.PaimonPageSource.ROWS_RETURNED_METRIC;
 import static io.trino.plugin.paimon.read.PaimonPageSource.SECTIONS_MERGED_METRIC;
 import static io.trino.plugin.paimon.read.PaimonPageSource.SECTIONS_PASSED_THROUGH_METRIC;
 import static io.trino.plugin.paimon.read.PaimonPageSource.SORTED_RUNS_METRIC;
+import static io.trino.plugin.paimon.read.PaimonPageSource.VALUE_PAGES_UNREAD_METRIC;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -89,6 +90,7 @@ final class TestMergeMetrics
                 // Trino's Parquet reader reads batches of 1, 2, 4, 8, ... rows: the older run's keys as 1 | 2 3 |
                 // 4 5 6 7 | 8 9 10, and every key of the last batch has a newer record, so its values are never read
                 RECORDS_VALUES_UNREAD_METRIC, 3L,
+                VALUE_PAGES_UNREAD_METRIC, 0L,
                 ROWS_RETURNED_METRIC, 12L,
                 SORTED_RUNS_METRIC, 2L,
                 SECTIONS_PASSED_THROUGH_METRIC, 0L,
@@ -109,6 +111,7 @@ final class TestMergeMetrics
                 FILES_OPENED_METRIC, 2L,
                 RECORDS_READ_METRIC, 5L + 6,
                 RECORDS_VALUES_UNREAD_METRIC, 0L,
+                VALUE_PAGES_UNREAD_METRIC, 0L,
                 ROWS_RETURNED_METRIC, 11L,
                 SORTED_RUNS_METRIC, 2L,
                 SECTIONS_PASSED_THROUGH_METRIC, 2L,

@@ -37,6 +37,7 @@ import java.util.stream.LongStream;
 import static io.trino.plugin.paimon.read.PaimonPageSource.RECORDS_READ_METRIC;
 import static io.trino.plugin.paimon.read.PaimonPageSource.RECORDS_VALUES_UNREAD_METRIC;
 import static io.trino.plugin.paimon.read.PaimonPageSource.ROWS_RETURNED_METRIC;
+import static io.trino.plugin.paimon.read.PaimonPageSource.VALUE_PAGES_UNREAD_METRIC;
 import static io.trino.plugin.paimon.read.TestPaimonReadWorkloads.randomChanges;
 import static io.trino.plugin.paimon.read.TestPaimonReadWorkloads.schema;
 import static io.trino.plugin.paimon.read.TwoPassSessions.twoPass;
@@ -69,6 +70,11 @@ final class TestTwoPassMergeRead
         Table clustered = paimon.createTable(DATABASE, "clustered", schema(Map.of("bucket", "1", "write-only", "true")));
         PaimonJavaCatalog.write(clustered, LongStream.range(0, 60_000).mapToObj(id -> row(id, "base-" + id, (int) (id % 1000), 0)).toList());
         PaimonJavaCatalog.write(clustered, LongStream.range(0, 30_000).mapToObj(id -> row(id, "new-" + id, (int) -id, 1)).toList());
+
+        // the same in pages of 1,000 rows: the older file's first 30 pages of every column hold only losers
+        Table smallPages = paimon.createTable(DATABASE, "small_pages", schema(Map.of("bucket", "1", "write-only", "true", "parquet.page.row.count.limit", "1000")));
+        PaimonJavaCatalog.write(smallPages, LongStream.range(0, 60_000).mapToObj(id -> row(id, "base-" + id, (int) (id % 1000), 0)).toList());
+        PaimonJavaCatalog.write(smallPages, LongStream.range(0, 30_000).mapToObj(id -> row(id, "new-" + id, (int) -id, 1)).toList());
 
         // keys 0..59,999, then new values for the even keys below 30,000: the older file's 15,000 losers lie one row
         // apart, each between two winners
@@ -118,6 +124,20 @@ final class TestTwoPassMergeRead
         // every record's key is read; the values of the 30,000 older records of updated keys never are
         assertRecords(twoPass(getSession(), 1 << 18), "clustered", 90_000, 60_000, 30_000);
         assertSameRowsAsPaimonJava("clustered", "*");
+    }
+
+    @Test
+    void pagesHoldingNoMergedRowAreNotRead()
+    {
+        // the 30 pages of losers in each of the four columns pass two reads (id, name, amount, ts) are neither read
+        // nor decompressed; the 30 pages of winners of the older file and all pages of the newer one are
+        Map<String, Long> metrics = ConnectorMetrics.run(getQueryRunner(), twoPass(getSession(), 1 << 18), "SELECT * FROM small_pages", "paimon.");
+        assertThat(metrics)
+                .containsEntry(VALUE_PAGES_UNREAD_METRIC, 4L * 30)
+                .containsEntry(RECORDS_VALUES_UNREAD_METRIC, 30_000L);
+        // the one-pass read has no second pass
+        assertThat(ConnectorMetrics.run(getQueryRunner(), getSession(), "SELECT * FROM small_pages", "paimon.")).containsEntry(VALUE_PAGES_UNREAD_METRIC, 0L);
+        assertSameRowsAsPaimonJava("small_pages", "*");
     }
 
     @Test
