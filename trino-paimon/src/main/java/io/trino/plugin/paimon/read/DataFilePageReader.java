@@ -107,9 +107,11 @@ interface DataFilePageReader
 
     /**
      * A reader of {@code channels} at chosen rows of the file, for the second pass of a two-pass merge; it stays
-     * usable until this reader is closed. Empty where the format or a channel's type cannot be read so.
+     * usable until this reader is closed. Empty where the format or a channel's type cannot be read so. Asked for
+     * before the first page: the channels marked in {@code unreadByPages} are never read by {@link #nextPage} (they
+     * are always deferred and never loaded), so their columns need not be fetched for pages.
      */
-    default Optional<ParquetRowRangeReader> rowRangeReader(int[] channels)
+    default Optional<ParquetRowRangeReader> rowRangeReader(int[] channels, boolean[] unreadByPages)
     {
         return Optional.empty();
     }

@@ -96,7 +96,14 @@ final class ParquetPageReader
 
     private final Location location;
     private final ParquetFileDataSource dataSource;
-    private final ParquetReader reader;
+    // what Trino's reader is built from, on the first page: then columns a second pass alone reads can be left out
+    private final List<RowGroupInfo> readerRowGroups;
+    private final Optional<TupleDomainParquetPredicate> predicate;
+    private ParquetReader reader;
+    // per channel, its block in the reader's pages, or -1 (a column the file lacks, or one the reader leaves out)
+    private int[] pageChannels;
+    // per column, whether only a second pass reads it (rowRangeReader): the reader's pages leave it out
+    private final boolean[] readAtRowsOnly;
     private final AggregatedMemoryContext memoryContext;
     private final int channelCount;
     // per channel, a null of its type: a column the file lacks reads as nulls
@@ -205,18 +212,9 @@ final class ParquetPageReader
             this.options = options;
             this.channelTypes = List.copyOf(channelTypes);
             this.rowGroupsRead = rowGroups.size();
-            this.reader = ParquetReaders.reader(
-                    Optional.ofNullable(metadata.getFileMetaData().getCreatedBy()),
-                    columns,
-                    // each page's row numbers are there for the asking: the deletion vector and a second pass use them
-                    true,
-                    rowGroups,
-                    dataSource,
-                    DateTimeZone.UTC,
-                    memoryContext,
-                    options,
-                    exception -> new TrinoException(PAIMON_BAD_DATA, "Failed to read Paimon data file %s: %s".formatted(location, exception.getMessage()), exception),
-                    predicate);
+            this.readerRowGroups = List.copyOf(rowGroups);
+            this.predicate = predicate;
+            this.readAtRowsOnly = new boolean[columns.size()];
         }
         catch (FileNotFoundException | NoSuchFileException e) {
             // the file was there when the query planned: its snapshot expired, or the file was removed, meanwhile
@@ -233,12 +231,51 @@ final class ParquetPageReader
         return nextPage(null);
     }
 
+    // Trino's reader of the columns pages need: it plans the reads of all its column chunks at once, and a chunk
+    // it plans is fetched with its neighbours, decoded or not; a column only a second pass reads would be fetched twice
+    private ParquetReader reader()
+    {
+        if (reader != null) {
+            return reader;
+        }
+        int[] readerColumn = new int[columns.size()];
+        List<Column> readerColumns = new ArrayList<>();
+        for (int column = 0; column < columns.size(); column++) {
+            readerColumn[column] = readAtRowsOnly[column] ? -1 : readerColumns.size();
+            if (!readAtRowsOnly[column]) {
+                readerColumns.add(columns.get(column));
+            }
+        }
+        pageChannels = new int[channelCount];
+        for (int channel = 0; channel < channelCount; channel++) {
+            pageChannels[channel] = readerChannels[channel] < 0 ? -1 : readerColumn[readerChannels[channel]];
+        }
+        try {
+            reader = ParquetReaders.reader(
+                    createdBy,
+                    readerColumns,
+                    // each page's row numbers are there for the asking: the deletion vector and a second pass use them
+                    true,
+                    readerRowGroups,
+                    dataSource,
+                    DateTimeZone.UTC,
+                    memoryContext,
+                    options,
+                    exception -> new TrinoException(PAIMON_BAD_DATA, "Failed to read Paimon data file %s: %s".formatted(location, exception.getMessage()), exception),
+                    predicate);
+        }
+        catch (IOException e) {
+            throw new TrinoException(PAIMON_BAD_DATA, "Failed to open Paimon data file %s: %s".formatted(location, e.getMessage()), e);
+        }
+        return reader;
+    }
+
     @Override
     public Page nextPage(boolean[] deferred)
     {
         while (true) {
             try {
-                currentPage = reader.nextPage();
+                currentPage = reader().nextPage();
             }
             catch (IOException e) {
                 throw new TrinoException(PAIMON_BAD_DATA, "Failed to read Paimon data file %s: %s".formatted(location, e.getMessage()), e);
@@ -268,7 +305,8 @@ final class ParquetPageReader
                     blocks[channel] = RunLengthEncodedBlock.create(nulls[channel], positions);
                 }
                 else {
-                    blocks[channel] = currentPage.getBlock(readerChannels[channel]);
+                    checkState(pageChannels[channel] >= 0, "channel %s is read at chosen rows only: %s", channel, location);
+                    blocks[channel] = currentPage.getBlock(pageChannels[channel]);
                 }
             }
             return new Page(positions, blocks);
@@ -291,8 +329,9 @@ final class ParquetPageReader
     }
 
     @Override
-    public Optional<ParquetRowRangeReader> rowRangeReader(int[] channels)
+    public Optional<ParquetRowRangeReader> rowRangeReader(int[] channels, boolean[] unreadByPages)
     {
+        checkState(reader == null, "a page was read before the row range reader was asked for: %s", location);
         List<Optional<PrimitiveField>> fields = new ArrayList<>(channels.length);
         List<Type> types = new ArrayList<>(channels.length);
         for (int channel : channels) {
@@ -308,6 +347,16 @@ final class ParquetPageReader
                 return Optional.empty();
             }
         }
+        // a column whose every channel pages leave unread is left out of them
+        boolean[] readByPages = new boolean[columns.size()];
+        for (int channel = 0; channel < channelCount; channel++) {
+            if (readerChannels[channel] >= 0 && !(channel < unreadByPages.length && unreadByPages[channel])) {
+                readByPages[readerChannels[channel]] = true;
+            }
+        }
+        for (int column = 0; column < columns.size(); column++) {
+            readAtRowsOnly[column] = !readByPages[column];
+        }
         return Optional.of(new ParquetRowRangeReader(dataSource, fileRowGroups, createdBy, fields, types, options));
     }
 
@@ -318,7 +367,8 @@ final class ParquetPageReader
         Block[] blocks = new Block[channelCount];
         for (int channel = 0; channel < channelCount; channel++) {
             // the reader keeps the blocks it read: a channel read already is not read again
-            blocks[channel] = readerChannels[channel] < 0 ? page.getBlock(channel) : currentPage.getBlock(readerChannels[channel]);
+            checkState(readerChannels[channel] < 0 || pageChannels[channel] >= 0, "channel %s is read at chosen rows only: %s", channel, location);
+            blocks[channel] = readerChannels[channel] < 0 ? page.getBlock(channel) : currentPage.getBlock(pageChannels[channel]);
         }
         return new Page(page.getPositionCount(), blocks);
     }
@@ -357,7 +407,12 @@ final class ParquetPageReader
     public void close()
     {
         try {
-            reader.close();
+            if (reader != null) {
+                reader.close();
+            }
+            else {
+                dataSource.close();
+            }
         }
         catch (IOException e) {
             throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to close data file " + location, e);

@@ -89,7 +89,7 @@ final class WinningRows
     /** A file a run opened; its rows are noted under the returned handle. */
     FileRows fileOpened(DataFilePageReader reader)
     {
-        ParquetRowRangeReader values = reader.rowRangeReader(outputChannels)
+        ParquetRowRangeReader values = reader.rowRangeReader(outputChannels, deferredChannels)
                 .orElseThrow(() -> new IllegalStateException("A two-pass merge reads only files whose columns can be read at chosen rows"));
         FileRows file = new FileRows(reader, values);
         files.add(file);
