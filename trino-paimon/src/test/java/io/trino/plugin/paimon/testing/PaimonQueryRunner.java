@@ -75,6 +75,23 @@ public final class PaimonQueryRunner
     public static DistributedQueryRunner create(Path localRoot, String defaultSchema, int workerCount, Map<String, String> serverProperties)
             throws Exception
     {
+        return create(defaultSchema, new PaimonPlugin(), catalogProperties(localRoot), workerCount, serverProperties);
+    }
+
+    /**
+     * As {@link #create(Path, String, int, Map)}, with every node reading and writing the warehouse
+     * {@code local:///warehouse} through the given file system (e.g. a {@link FaultFs} over the warehouse's parent,
+     * whose faults then fail the tasks of any node).
+     */
+    public static DistributedQueryRunner create(TrinoFileSystemFactory fileSystemFactory, String defaultSchema, int workerCount, Map<String, String> serverProperties)
+            throws Exception
+    {
+        return create(defaultSchema, plugin(fileSystemFactory), ImmutableMap.of("paimon.warehouse", "local:///" + WAREHOUSE_DIRECTORY), workerCount, serverProperties);
+    }
+
+    private static DistributedQueryRunner create(String defaultSchema, Plugin plugin, Map<String, String> catalogProperties, int workerCount, Map<String, String> serverProperties)
+            throws Exception
+    {
         Session session = testSessionBuilder()
                 .setCatalog(CATALOG)
                 .setSchema(defaultSchema)
@@ -84,8 +101,8 @@ public final class PaimonQueryRunner
                 .setExtraProperties(serverProperties)
                 .build();
         try {
-            queryRunner.installPlugin(new PaimonPlugin());
-            queryRunner.createCatalog(CATALOG, "paimon", catalogProperties(localRoot));
+            queryRunner.installPlugin(plugin);
+            queryRunner.createCatalog(CATALOG, "paimon", catalogProperties);
             return queryRunner;
         }
         catch (Throwable e) {
@@ -115,15 +132,7 @@ public final class PaimonQueryRunner
     public static QueryRunner create(TrinoFileSystemFactory fileSystemFactory, String defaultSchema, Map<String, String> catalogProperties)
             throws Exception
     {
-        Plugin plugin = new Plugin()
-        {
-            @Override
-            public Iterable<ConnectorFactory> getConnectorFactories()
-            {
-                return ImmutableList.of(new PaimonConnectorFactory(Optional.of(fileSystemFactory)));
-            }
-        };
-        return create(defaultSchema, plugin, ImmutableMap.<String, String>builder()
+        return create(defaultSchema, plugin(fileSystemFactory), ImmutableMap.<String, String>builder()
                 .put("paimon.warehouse", "local:///" + WAREHOUSE_DIRECTORY)
                 .putAll(catalogProperties)
                 .buildOrThrow(), 0);
@@ -178,24 +187,22 @@ public final class PaimonQueryRunner
         }
     }
 
+    // the connector with the given file system in place of the one its catalog properties would configure
+    private static Plugin plugin(TrinoFileSystemFactory fileSystemFactory)
+    {
+        return new Plugin()
+        {
+            @Override
+            public Iterable<ConnectorFactory> getConnectorFactories()
+            {
+                return ImmutableList.of(new PaimonConnectorFactory(Optional.of(fileSystemFactory)));
+            }
+        };
+    }
+
     private static QueryRunner create(String defaultSchema, Plugin plugin, Map<String, String> catalogProperties, int workerCount)
             throws Exception
     {
-        Session session = testSessionBuilder()
-                .setCatalog(CATALOG)
-                .setSchema(defaultSchema)
-                .build();
-        QueryRunner queryRunner = DistributedQueryRunner.builder(session)
-                .setWorkerCount(workerCount)
-                .build();
-        try {
-            queryRunner.installPlugin(plugin);
-            queryRunner.createCatalog(CATALOG, "paimon", catalogProperties);
-            return queryRunner;
-        }
-        catch (Throwable e) {
-            queryRunner.close();
-            throw e;
-        }
+        return create(defaultSchema, plugin, catalogProperties, workerCount, ImmutableMap.of());
     }
 }

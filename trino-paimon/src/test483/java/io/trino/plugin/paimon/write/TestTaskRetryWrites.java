@@ -17,6 +17,10 @@ import com.google.common.collect.ImmutableMap;
 import io.trino.Session;
 import io.trino.filesystem.Location;
 import io.trino.plugin.exchange.filesystem.FileSystemExchangePlugin;
+import io.trino.plugin.paimon.testing.FaultFs;
+import io.trino.plugin.paimon.testing.FaultFs.Action;
+import io.trino.plugin.paimon.testing.FaultFs.Operation;
+import io.trino.plugin.paimon.testing.FaultFs.Rule;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import io.trino.plugin.paimon.testing.PaimonQueryRunner;
 import io.trino.plugin.paimon.testing.RowText;
@@ -47,9 +51,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * fault-tolerant execution does. INSERT, MERGE and {@code optimize} must end exactly as the same statement without
  * retries, Paimon Java must read the same rows, and no file may stay that no snapshot references
  * ({@code remove_orphan_files} with zero retention removes nothing); so must writes whose page sinks compact the buckets
- * they wrote ({@code compaction_on_workers_enabled}). Failed and discarded attempts are played through
- * the connector's interfaces in {@code TestFaultTolerantWrites}: Trino's failure injection does not fire in this
- * runner.
+ * they wrote ({@code compaction_on_workers_enabled}). Task attempts fail on purpose through a fault file system that
+ * every node writes through (Trino's own failure injection does not fire in this runner); discarded and speculative
+ * attempts are played through the connector's interfaces in {@code TestFaultTolerantWrites}.
  */
 final class TestTaskRetryWrites
         extends AbstractTestQueryFramework
@@ -57,6 +61,7 @@ final class TestTaskRetryWrites
     private static final String SCHEMA = "task_retry";
 
     private TempWarehouse warehouse;
+    private FaultFs faultFs;
     private Path exchange;
 
     @Override
@@ -66,7 +71,9 @@ final class TestTaskRetryWrites
         warehouse = TempWarehouse.create();
         warehouse.paimon().createDatabase(SCHEMA);
         exchange = Files.createTempDirectory("task-retry-exchange");
-        DistributedQueryRunner queryRunner = PaimonQueryRunner.create(warehouse.root(), SCHEMA, 2, ImmutableMap.<String, String>builder()
+        // every node writes through one fault file system, so that a rule fails a task on whichever node runs it
+        faultFs = FaultFs.local(warehouse.root(), 30);
+        DistributedQueryRunner queryRunner = PaimonQueryRunner.create(faultFs, SCHEMA, 2, ImmutableMap.<String, String>builder()
                 .put("retry-policy", "TASK")
                 .put("retry-initial-delay", "0s")
                 .put("task-retry-attempts-per-task", "2")
@@ -148,6 +155,48 @@ final class TestTaskRetryWrites
             }
             assertThat(computeScalar("SELECT count(*) FROM \"dv_retried$files\" WHERE level = 0")).as("level-0 files after %s", statement).isEqualTo(0L);
             assertSameAsClean("dv_clean", "dv_retried", statement);
+        }
+    }
+
+    /**
+     * Task attempts that fail on purpose: the first data file a task creates in the table fails, which fails that
+     * attempt, and Trino runs the task again. INSERT, MERGE and {@code optimize}, and the writes of page sinks that
+     * compact, must end exactly as the same statements without a failure, with the failed attempts' files removed.
+     */
+    @Test
+    void failedTaskAttemptsAreRetriedToTheResultOfACleanRun()
+    {
+        assertUpdate("CREATE TABLE failing_source AS SELECT CAST(n AS bigint) id, 'p' || CAST(n % 3 AS varchar) part, 'v' || CAST(n AS varchar) v FROM UNNEST(sequence(1, 2000)) t(n)", 2000);
+        List<String> statements = List.of(
+                "INSERT INTO %s SELECT id, part, v FROM failing_source WHERE id <= 1500",
+                "INSERT INTO %s SELECT id, part, v || '-again' FROM failing_source WHERE id > 1000",
+                "MERGE INTO %s t USING (SELECT id, part, v FROM failing_source WHERE id %% 4 = 0 UNION ALL SELECT id + 5000, part, v FROM failing_source WHERE id %% 50 = 0) s " +
+                        "ON t.id = s.id AND t.part = s.part WHEN MATCHED THEN UPDATE SET v = 'merged' WHEN NOT MATCHED THEN INSERT VALUES (s.id, s.part, s.v)",
+                "ALTER TABLE %s EXECUTE optimize");
+        Session onWorkers = Session.builder(getSession())
+                .setCatalogSessionProperty(CATALOG, "compaction_on_workers_enabled", "true")
+                .build();
+        for (String kind : List.of("pk", "dv")) {
+            String clean = "failing_%s_clean".formatted(kind);
+            String retried = "failing_%s_retried".formatted(kind);
+            for (String table : List.of(clean, retried)) {
+                assertUpdate("CREATE TABLE %s (id bigint, part varchar, v varchar) WITH (primary_key = ARRAY['id', 'part'], partitioned_by = ARRAY['part'], bucket = 4, deletion_vectors_enabled = %s)"
+                        .formatted(table, kind.equals("dv")));
+            }
+            Session session = kind.equals("dv") ? onWorkers : getSession();
+            for (String statement : statements) {
+                getQueryRunner().execute(Session.builder(session).setSystemProperty("retry_policy", "NONE").build(), statement.formatted(clean));
+                long injected = faultFs.injectedFaults();
+                faultFs.addRule(Rule.nth(Operation.CREATE, "**/%s/**/data-*".formatted(retried), 1, Action.THROW_AFTER_WRITE));
+                try {
+                    getQueryRunner().execute(session, statement.formatted(retried));
+                }
+                finally {
+                    faultFs.clearRules();
+                }
+                assertThat(faultFs.injectedFaults() - injected).as("task attempts failed on purpose in: %s", statement).isEqualTo(1);
+                assertSameAsClean(clean, retried, statement);
+            }
         }
     }
 
