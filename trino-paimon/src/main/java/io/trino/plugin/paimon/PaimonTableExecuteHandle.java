@@ -13,44 +13,26 @@
  */
 package io.trino.plugin.paimon;
 
-import com.google.common.collect.ImmutableMap;
-import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.spi.connector.ConnectorTableExecuteHandle;
 import io.trino.spi.connector.SchemaTableName;
 
-import java.util.Map;
-import java.util.Optional;
-import java.util.OptionalLong;
-
+import static com.google.common.base.Preconditions.checkState;
 import static java.util.Objects.requireNonNull;
 
-/**
- * One {@code ALTER TABLE ... EXECUTE} of a table procedure, with its arguments as text. For {@code optimize}: the
- * table, the snapshot it compacts ({@code beginTableExecute} pins it) and the folder where the workers leave what
- * they wrote for the commit ({@code stagingLocation}).
- */
-public record PaimonTableExecuteHandle(
-        SchemaTableName schemaTableName,
-        PaimonTableProcedureId procedureId,
-        Map<String, String> arguments,
-        Optional<PaimonTable> table,
-        OptionalLong baseSnapshotId,
-        Optional<String> stagingLocation)
+/** One {@code ALTER TABLE ... EXECUTE} of a table procedure on a table. */
+public record PaimonTableExecuteHandle(SchemaTableName schemaTableName, PaimonTableProcedureHandle procedure)
         implements ConnectorTableExecuteHandle
 {
     public PaimonTableExecuteHandle
     {
         requireNonNull(schemaTableName, "schemaTableName is null");
-        requireNonNull(procedureId, "procedureId is null");
-        arguments = ImmutableMap.copyOf(requireNonNull(arguments, "arguments is null"));
-        requireNonNull(table, "table is null");
-        requireNonNull(baseSnapshotId, "baseSnapshotId is null");
-        requireNonNull(stagingLocation, "stagingLocation is null");
+        requireNonNull(procedure, "procedure is null");
     }
 
-    /** A procedure run on the coordinator alone, which needs only its arguments. */
-    public PaimonTableExecuteHandle(SchemaTableName schemaTableName, PaimonTableProcedureId procedureId, Map<String, String> arguments)
+    /** The state of an {@code optimize}; the caller knows that the procedure is one. */
+    public PaimonOptimizeHandle optimize()
     {
-        this(schemaTableName, procedureId, arguments, Optional.empty(), OptionalLong.empty(), Optional.empty());
+        checkState(procedure instanceof PaimonOptimizeHandle, "Not an optimize of %s: %s", schemaTableName, procedure.id());
+        return (PaimonOptimizeHandle) procedure;
     }
 }

@@ -56,18 +56,19 @@ final class TestPackageLayering
 
     // layer -> the layers it may use besides itself and the vocabulary
     private static final Map<String, Set<String>> ALLOWED = ImmutableMap.<String, Set<String>>builder()
-            .put(TOP, ImmutableSet.of("metadata", "catalog", "table", "format", "merge", "read", "write", "procedure", "compaction", "hdfs"))
+            .put(TOP, ImmutableSet.of("metadata", "catalog", "table", "format", "merge", "read", "write", "procedure", "compaction", "maintenance", "hdfs"))
             .put(VOCABULARY, ImmutableSet.of("table", "format"))
             .put("format", ImmutableSet.of())
             .put("merge", ImmutableSet.of())
             // the Hadoop-backed file system, which only the top wires in
             .put("hdfs", ImmutableSet.of())
             .put("table", ImmutableSet.of("format", "merge"))
-            .put("catalog", ImmutableSet.of("format", "table"))
+            .put("catalog", ImmutableSet.of("format", "table", "maintenance"))
+            .put("maintenance", ImmutableSet.of("format", "table"))
             .put("read", ImmutableSet.of("format", "table", "merge"))
             .put("write", ImmutableSet.of("format", "table", "merge"))
-            .put("metadata", ImmutableSet.of("catalog", "table", "read", "write", "format", "procedure", "compaction"))
-            .put("procedure", ImmutableSet.of("catalog", "table", "read", "write", "format", "compaction"))
+            .put("metadata", ImmutableSet.of("catalog", "table", "read", "write", "format", "procedure", "compaction", "maintenance"))
+            .put("procedure", ImmutableSet.of("catalog", "table", "read", "write", "format", "compaction", "maintenance"))
             .put("compaction", ImmutableSet.of("catalog", "table", "read", "write", "format"))
             .buildOrThrow();
 

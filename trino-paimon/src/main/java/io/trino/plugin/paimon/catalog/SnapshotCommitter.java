@@ -34,6 +34,7 @@ import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.Snapshot.CommitKind;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.format.stats.StatisticsFiles;
+import io.trino.plugin.paimon.maintenance.SnapshotExpiry;
 import io.trino.plugin.paimon.table.ManifestOptions;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.SnapshotRetention;

@@ -25,6 +25,7 @@ import io.trino.plugin.paimon.PaimonErrorCode;
 import io.trino.plugin.paimon.PaimonInsertTableHandle;
 import io.trino.plugin.paimon.PaimonInsertTableHandle.DynamicBuckets;
 import io.trino.plugin.paimon.PaimonMergeTableHandle;
+import io.trino.plugin.paimon.PaimonOptimizeHandle;
 import io.trino.plugin.paimon.PaimonPartitioningHandle;
 import io.trino.plugin.paimon.PaimonSessionProperties.InsertExistingPartitionsBehavior;
 import io.trino.plugin.paimon.PaimonTableExecuteHandle;
@@ -790,7 +791,7 @@ public class PaimonMetadata
         PaimonTableHandle source = (PaimonTableHandle) updatedSourceTableHandle;
         catalog.checkCommitsAreExclusive(session, source.table());
         BeginTableExecuteResult<ConnectorTableExecuteHandle, ConnectorTableHandle> begun = Optimize.begin((PaimonTableExecuteHandle) tableExecuteHandle, source);
-        PaimonTableExecuteHandle execution = (PaimonTableExecuteHandle) begun.getTableExecuteHandle();
+        PaimonOptimizeHandle execution = ((PaimonTableExecuteHandle) begun.getTableExecuteHandle()).optimize();
         TrinoFileSystem fileSystem = catalog.fileSystem(session, source.table().name());
         Optimize.open(fileSystem, execution);
         uncommittedWork.put(execution.stagingLocation().orElseThrow(), () -> optimizeCommit.abandon(fileSystem, execution));
@@ -801,9 +802,9 @@ public class PaimonMetadata
     protected void finishTableProcedure(ConnectorSession session, ConnectorTableExecuteHandle tableExecuteHandle, Collection<Slice> fragments, List<Object> splitSourceInfo)
     {
         // from here on the commit removes what it wrote when it surely did not land, and nothing when it may have
-        ((PaimonTableExecuteHandle) tableExecuteHandle).stagingLocation().ifPresent(uncommittedWork::remove);
-        PaimonTableExecuteHandle executeHandle = (PaimonTableExecuteHandle) tableExecuteHandle;
-        optimizeCommit.finish(session, catalog.fileSystem(session, executeHandle.table().orElseThrow().name()), catalog.snapshotPublisher(session, executeHandle.table().orElseThrow()), executeHandle, splitSourceInfo);
+        PaimonOptimizeHandle optimize = ((PaimonTableExecuteHandle) tableExecuteHandle).optimize();
+        optimize.stagingLocation().ifPresent(uncommittedWork::remove);
+        optimizeCommit.finish(session, catalog.fileSystem(session, optimize.table().name()), catalog.snapshotPublisher(session, optimize.table()), optimize, splitSourceInfo);
     }
 
     /** UPDATE and DELETE reach the sinks as a delete of the old row (by its row id) and an insert of the new one. */

@@ -13,16 +13,19 @@
  */
 package io.trino.plugin.paimon.metadata;
 
-import com.google.common.collect.ImmutableMap;
 import io.airlift.log.Logger;
 import io.airlift.units.Duration;
 import io.trino.filesystem.TrinoFileSystem;
+import io.trino.plugin.paimon.PaimonExpireSnapshotsHandle;
+import io.trino.plugin.paimon.PaimonOptimizeHandle;
+import io.trino.plugin.paimon.PaimonRemoveOrphanFilesHandle;
 import io.trino.plugin.paimon.PaimonTableExecuteHandle;
 import io.trino.plugin.paimon.PaimonTableHandle;
+import io.trino.plugin.paimon.PaimonTableProcedureHandle;
 import io.trino.plugin.paimon.PaimonTableProcedureId;
-import io.trino.plugin.paimon.catalog.OrphanFiles;
 import io.trino.plugin.paimon.catalog.PaimonCatalog;
-import io.trino.plugin.paimon.catalog.SnapshotExpiry;
+import io.trino.plugin.paimon.maintenance.OrphanFiles;
+import io.trino.plugin.paimon.maintenance.SnapshotExpiry;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.SnapshotRetention;
 import io.trino.spi.TrinoException;
@@ -74,14 +77,14 @@ final class TableMaintenance
             return Optional.empty();
         }
         Duration threshold = (Duration) properties.get(RETENTION_THRESHOLD);
-        return Optional.of(new PaimonTableExecuteHandle(table.schemaTableName(), procedure, ImmutableMap.of(RETENTION_THRESHOLD, threshold.toString())));
+        PaimonTableProcedureHandle run = procedure == PaimonTableProcedureId.EXPIRE_SNAPSHOTS ? new PaimonExpireSnapshotsHandle(threshold) : new PaimonRemoveOrphanFilesHandle(threshold);
+        return Optional.of(new PaimonTableExecuteHandle(table.schemaTableName(), run));
     }
 
     void execute(ConnectorSession session, PaimonTableExecuteHandle handle)
     {
-        Duration threshold = Duration.valueOf(handle.arguments().get(RETENTION_THRESHOLD));
-        switch (handle.procedureId()) {
-            case EXPIRE_SNAPSHOTS -> {
+        switch (handle.procedure()) {
+            case PaimonExpireSnapshotsHandle(Duration threshold) -> {
                 checkRetention(threshold, expireSnapshotsMinRetention(session), "paimon.expire-snapshots.min-retention", EXPIRE_SNAPSHOTS_MIN_RETENTION);
                 PaimonTable table = loadTable(session, handle.schemaTableName());
                 SnapshotRetention retention = SnapshotRetention.fromOptions(table.name().toString(), table.schema().options());
@@ -89,7 +92,7 @@ final class TableMaintenance
                         .expire(retention, System.currentTimeMillis() - threshold.toMillis());
                 log.info("expire_snapshots on %s removed %s snapshots and %s files", table.name(), result.expiredSnapshots(), result.deletedFiles());
             }
-            case REMOVE_ORPHAN_FILES -> {
+            case PaimonRemoveOrphanFilesHandle(Duration threshold) -> {
                 checkRetention(threshold, removeOrphanFilesMinRetention(session), "paimon.remove-orphan-files.min-retention", REMOVE_ORPHAN_FILES_MIN_RETENTION);
                 PaimonTable table = loadTable(session, handle.schemaTableName());
                 TrinoFileSystem fileSystem = catalog.fileSystem(session, table.name());
@@ -97,7 +100,7 @@ final class TableMaintenance
                 OrphanFiles.Result result = new OrphanFiles(fileSystem, table).remove(System.currentTimeMillis() - threshold.toMillis());
                 log.info("remove_orphan_files on %s removed %s files (%s bytes)", table.name(), result.deletedFiles().size(), result.deletedBytes());
             }
-            case OPTIMIZE -> throw new IllegalArgumentException("optimize is not run on the coordinator alone");
+            case PaimonOptimizeHandle _ -> throw new IllegalArgumentException("optimize is not run on the coordinator alone");
         }
     }
 

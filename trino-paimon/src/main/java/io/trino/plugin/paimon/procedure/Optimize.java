@@ -14,7 +14,6 @@
 package io.trino.plugin.paimon.procedure;
 
 import com.google.common.collect.ImmutableList;
-import com.google.common.collect.ImmutableMap;
 import io.airlift.json.JsonCodec;
 import io.trino.filesystem.FileEntry;
 import io.trino.filesystem.FileIterator;
@@ -22,12 +21,12 @@ import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.filesystem.TrinoInputFile;
 import io.trino.plugin.paimon.PaimonColumnHandle;
+import io.trino.plugin.paimon.PaimonOptimizeHandle;
 import io.trino.plugin.paimon.PaimonTableExecuteHandle;
 import io.trino.plugin.paimon.PaimonTableHandle;
-import io.trino.plugin.paimon.PaimonTableProcedureId;
-import io.trino.plugin.paimon.catalog.OrphanFiles;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.schema.DataField;
+import io.trino.plugin.paimon.maintenance.OrphanFiles;
 import io.trino.plugin.paimon.table.AppendCompactionOptions;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.write.CompactionFragment;
@@ -44,6 +43,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
 
@@ -79,7 +79,7 @@ public final class Optimize
             throw new TrinoException(NOT_SUPPORTED, "Table %s: optimize of an append table with incremental clustering (clustering.incremental) is not supported".formatted(tableName));
         }
         WriteRestrictions.checkInsertable(tableName, table.schema(), table.options());
-        return new PaimonTableExecuteHandle(table.name(), PaimonTableProcedureId.OPTIMIZE, ImmutableMap.of(), Optional.of(table), java.util.OptionalLong.empty(), Optional.empty());
+        return new PaimonTableExecuteHandle(table.name(), new PaimonOptimizeHandle(table, OptionalLong.empty(), Optional.empty()));
     }
 
     /**
@@ -98,18 +98,12 @@ public final class Optimize
             }
         });
         String staging = table.location().appendPath(OrphanFiles.OPTIMIZE_STAGING_PREFIX + UUID.randomUUID()).toString();
-        PaimonTableExecuteHandle begun = new PaimonTableExecuteHandle(
-                handle.schemaTableName(),
-                handle.procedureId(),
-                handle.arguments(),
-                Optional.of(table),
-                source.snapshotId(),
-                Optional.of(staging));
+        PaimonTableExecuteHandle begun = new PaimonTableExecuteHandle(handle.schemaTableName(), new PaimonOptimizeHandle(table, source.snapshotId(), Optional.of(staging)));
         return new BeginTableExecuteResult<>(begun, source.forOptimize(staging));
     }
 
     /** Marks the execution's staging folder open, before any worker runs. */
-    public static void open(TrinoFileSystem fileSystem, PaimonTableExecuteHandle handle)
+    public static void open(TrinoFileSystem fileSystem, PaimonOptimizeHandle handle)
     {
         Location marker = openMarker(Location.of(handle.stagingLocation().orElseThrow()));
         try {
@@ -151,21 +145,21 @@ public final class Optimize
      * than one task attempt keeps one of their results, any being a compaction of the same files; the files of the
      * others are deleted.
      */
-    public static List<CompactionFragment> fragments(TrinoFileSystem fileSystem, JsonCodec<CompactionFragment> codec, PaimonTableExecuteHandle handle, List<Object> splitSourceInfo)
+    public static List<CompactionFragment> fragments(TrinoFileSystem fileSystem, JsonCodec<CompactionFragment> codec, PaimonOptimizeHandle handle, List<Object> splitSourceInfo)
     {
         Location staging = Location.of(handle.stagingLocation().orElseThrow());
         Map<String, CompactionFragment> found = new HashMap<>();
         for (CompactionFragment fragment : stagedFragments(fileSystem, codec, staging)) {
             CompactionFragment kept = found.putIfAbsent(OptimizeSplit.bucketId(fragment.partition(), fragment.bucket()), fragment);
             if (kept != null) {
-                deleteWrittenFiles(fileSystem, handle.table().orElseThrow(), fragment);
+                deleteWrittenFiles(fileSystem, handle.table(), fragment);
             }
         }
         ImmutableList.Builder<CompactionFragment> fragments = ImmutableList.builder();
         for (String bucket : TableExecuteSplitManager.bucketIds(splitSourceInfo)) {
             CompactionFragment fragment = found.get(bucket);
             if (fragment == null) {
-                throw new TrinoException(PAIMON_INTERNAL_ERROR, "Table %s: the compaction of bucket %s left no result in %s".formatted(handle.schemaTableName(), bucket, staging));
+                throw new TrinoException(PAIMON_INTERNAL_ERROR, "Table %s: the compaction of bucket %s left no result in %s".formatted(handle.table().name(), bucket, staging));
             }
             fragments.add(fragment);
         }
@@ -177,9 +171,9 @@ public final class Optimize
      * of the buckets whose compaction finished, as their fragments list them, then the staging folder. A bucket whose
      * compaction failed removed its own files when its sink was aborted.
      */
-    public static void abandon(TrinoFileSystem fileSystem, JsonCodec<CompactionFragment> codec, PaimonTableExecuteHandle handle)
+    public static void abandon(TrinoFileSystem fileSystem, JsonCodec<CompactionFragment> codec, PaimonOptimizeHandle handle)
     {
-        PaimonTable table = handle.table().orElseThrow();
+        PaimonTable table = handle.table();
         Location staging = Location.of(handle.stagingLocation().orElseThrow());
         try {
             fileSystem.deleteFile(openMarker(staging));
@@ -230,7 +224,7 @@ public final class Optimize
     }
 
     /** Removes the staging folder of an execution, whatever became of it. */
-    public static void removeStaging(TrinoFileSystem fileSystem, PaimonTableExecuteHandle handle)
+    public static void removeStaging(TrinoFileSystem fileSystem, PaimonOptimizeHandle handle)
     {
         if (handle.stagingLocation().isEmpty()) {
             return;

@@ -16,7 +16,7 @@ package io.trino.plugin.paimon.procedure;
 import com.google.inject.Inject;
 import io.airlift.json.JsonCodec;
 import io.trino.filesystem.TrinoFileSystem;
-import io.trino.plugin.paimon.PaimonTableExecuteHandle;
+import io.trino.plugin.paimon.PaimonOptimizeHandle;
 import io.trino.plugin.paimon.catalog.SnapshotPublisher;
 import io.trino.plugin.paimon.compaction.CompactionCommit;
 import io.trino.plugin.paimon.write.CompactionFragment;
@@ -39,14 +39,14 @@ public final class OptimizeCommit
     }
 
     /** Commits what the workers of an {@code optimize} compacted, then removes its staging folder. */
-    public void finish(ConnectorSession session, TrinoFileSystem fileSystem, SnapshotPublisher publisher, PaimonTableExecuteHandle handle, List<Object> splitSourceInfo)
+    public void finish(ConnectorSession session, TrinoFileSystem fileSystem, SnapshotPublisher publisher, PaimonOptimizeHandle handle, List<Object> splitSourceInfo)
     {
         try {
             if (handle.baseSnapshotId().isEmpty()) {
                 return;
             }
             List<CompactionFragment> fragments = Optimize.fragments(fileSystem, fragmentCodec, handle, splitSourceInfo);
-            new CompactionCommit(fileSystem, publisher, handle.table().orElseThrow()).commit(handle.baseSnapshotId().getAsLong(), fragments, UUID.randomUUID().toString(), session.getQueryId());
+            new CompactionCommit(fileSystem, publisher, handle.table()).commit(handle.baseSnapshotId().getAsLong(), fragments, UUID.randomUUID().toString(), session.getQueryId());
         }
         finally {
             Optimize.removeStaging(fileSystem, handle);
@@ -54,7 +54,7 @@ public final class OptimizeCommit
     }
 
     /** Removes what the workers of an {@code optimize} that never reached its commit wrote. */
-    public void abandon(TrinoFileSystem fileSystem, PaimonTableExecuteHandle handle)
+    public void abandon(TrinoFileSystem fileSystem, PaimonOptimizeHandle handle)
     {
         Optimize.abandon(fileSystem, fragmentCodec, handle);
     }

@@ -15,8 +15,14 @@ package io.trino.plugin.paimon.table;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.airlift.json.ObjectMapperProvider;
+import io.airlift.units.Duration;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
+import io.trino.plugin.paimon.PaimonExpireSnapshotsHandle;
+import io.trino.plugin.paimon.PaimonOptimizeHandle;
+import io.trino.plugin.paimon.PaimonRemoveOrphanFilesHandle;
+import io.trino.plugin.paimon.PaimonTableExecuteHandle;
+import io.trino.plugin.paimon.PaimonTableProcedureHandle;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ScanFilter;
 import io.trino.plugin.paimon.format.manifest.SnapshotScan;
@@ -34,10 +40,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
 
 import static io.trino.plugin.paimon.testing.PaimonTestTables.DATABASE;
 import static io.trino.plugin.paimon.testing.PaimonTestTables.MULTI_COMMIT;
+import static java.util.Locale.ENGLISH;
+import static java.util.concurrent.TimeUnit.DAYS;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS;
 
 /**
@@ -132,6 +143,28 @@ final class TestPaimonTable
             assertThat(file.toString()).startsWith(table.location() + "/dt=").contains("/bucket-" + entry.bucket() + "/");
             assertThat(fileSystem.newInputFile(file).exists()).as(file.toString()).isTrue();
         }
+    }
+
+    /** The handle of a table procedure run travels with its own typed state, and decodes to the procedure it names. */
+    @Test
+    void tableProcedureHandlesTravelAsJsonTypedByProcedure()
+            throws Exception
+    {
+        PaimonTable table = table(MULTI_COMMIT);
+        List<PaimonTableProcedureHandle> procedures = List.of(
+                new PaimonOptimizeHandle(table, OptionalLong.of(3), Optional.of(table.location().appendPath("_trino-optimize-1").toString())),
+                new PaimonOptimizeHandle(table, OptionalLong.empty(), Optional.empty()),
+                new PaimonExpireSnapshotsHandle(new Duration(7, DAYS)),
+                new PaimonRemoveOrphanFilesHandle(Duration.valueOf("90m")));
+        for (PaimonTableProcedureHandle procedure : procedures) {
+            PaimonTableExecuteHandle handle = new PaimonTableExecuteHandle(table.name(), procedure);
+            String json = MAPPER.writeValueAsString(handle);
+            assertThat(json).contains("\"@procedure\":\"%s\"".formatted(procedure.id().name().toLowerCase(ENGLISH)));
+            assertThat(MAPPER.readValue(json, PaimonTableExecuteHandle.class)).as(json).isEqualTo(handle);
+        }
+        assertThatThrownBy(() -> new PaimonTableExecuteHandle(table.name(), new PaimonExpireSnapshotsHandle(new Duration(1, DAYS))).optimize())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("EXPIRE_SNAPSHOTS");
     }
 
     private PaimonTable table(String name)

@@ -11,7 +11,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.trino.plugin.paimon.catalog;
+package io.trino.plugin.paimon.maintenance;
 
 import io.airlift.log.Logger;
 import io.trino.filesystem.FileEntry;
