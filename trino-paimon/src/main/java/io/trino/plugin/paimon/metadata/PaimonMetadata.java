@@ -579,7 +579,8 @@ public class PaimonMetadata
         if (table.hasPrimaryKey() && table.options().bucket() == TableOptions.DYNAMIC_BUCKET) {
             dynamicBuckets = Optional.of(dynamicBuckets(table, table.schema()));
         }
-        return new PaimonInsertTableHandle(table, OptionalLong.empty(), writeColumns(table), dynamicBuckets, commitIdentifier, false);
+        // the new table is written as an INSERT into it is, its buckets compacted in the sinks alike
+        return new PaimonInsertTableHandle(table, OptionalLong.empty(), writeColumns(table), dynamicBuckets, commitIdentifier, false, compactsInSinks(session, table, false));
     }
 
     @Override
@@ -679,16 +680,6 @@ public class PaimonMetadata
         PaimonTable table = handle.table();
         TableSchema schema = table.schema();
         TableOptions options = table.options();
-        // the sinks compact where every bucket written must be compacted (readers skip level 0). Not an overwrite,
-        // whose commit replaces the files a sink would compact. Under retries too: a sink's compactions name their
-        // files after the statement, so those of a discarded task attempt are deleted with its data files
-        boolean compactInSinks = isCompactionOnWorkersEnabled(session)
-                && isCompactionOnWriteEnabled(session)
-                && table.hasPrimaryKey()
-                && options.batchScanSkipsLevelZero()
-                && !CompactionOptions.of(table.name().toString(), schema.options()).writeOnly()
-                && !overwrite;
-
         Optional<DynamicBuckets> dynamicBuckets = Optional.empty();
         if (table.hasPrimaryKey() && options.bucket() == TableOptions.DYNAMIC_BUCKET) {
             dynamicBuckets = Optional.of(dynamicBuckets(table, schema));
@@ -700,7 +691,28 @@ public class PaimonMetadata
                 dynamicBuckets,
                 UUID.randomUUID().toString(),
                 overwrite,
-                compactInSinks);
+                compactsInSinks(session, table, overwrite));
+    }
+
+    /**
+     * Whether the page sinks of a write compact the buckets they wrote: where compaction on write reaches every bucket
+     * written, because readers skip level 0 (deletion-vector and first-row tables) or because the table's changelog
+     * comes from that compaction ({@code changelog-producer} = {@code lookup} or {@code full-compaction}). Not an
+     * overwrite, whose commit replaces the files a sink would compact. Under retries too: a sink's compactions name
+     * their files after the statement, so those of a discarded task attempt are deleted with its data files.
+     */
+    private static boolean compactsInSinks(ConnectorSession session, PaimonTable table, boolean overwrite)
+    {
+        TableOptions options = table.options();
+        boolean everyWrittenBucketCompacted = options.batchScanSkipsLevelZero()
+                || options.changelogProducer() == TableOptions.ChangelogProducer.LOOKUP
+                || options.changelogProducer() == TableOptions.ChangelogProducer.FULL_COMPACTION;
+        return isCompactionOnWorkersEnabled(session)
+                && isCompactionOnWriteEnabled(session)
+                && table.hasPrimaryKey()
+                && everyWrittenBucketCompacted
+                && !CompactionOptions.of(table.name().toString(), table.schema().options()).writeOnly()
+                && !overwrite;
     }
 
     private List<PaimonColumnHandle> writeColumns(PaimonTable table)

@@ -13,6 +13,7 @@
  */
 package io.trino.plugin.paimon.compaction;
 
+import com.google.common.collect.ImmutableMap;
 import io.trino.Session;
 import io.trino.filesystem.Location;
 import io.trino.plugin.paimon.testing.AbstractFaultInjectionQueryTest;
@@ -26,10 +27,13 @@ import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.operation.LocalOrphanFilesClean;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.Table;
+import org.apache.paimon.types.RowKind;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -47,9 +51,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Compaction on write in the page sinks ({@code compaction_on_workers_enabled}): a write to a deletion-vector or
- * first-row table has its buckets compacted before the coordinator commits (the compacted files exist while the commit
- * is held, and the coordinator reads no data file), Paimon Java reads exactly the expected rows, a rival commit to the
+ * Compaction on write in the page sinks ({@code compaction_on_workers_enabled}): a write (CREATE TABLE AS too) to a
+ * deletion-vector, first-row, or {@code changelog-producer} = {@code lookup} or {@code full-compaction} table has its
+ * buckets compacted before the coordinator commits (the compacted files, and changelog files, exist while the commit
+ * is held, and the coordinator reads no data file), Paimon Java reads exactly the expected rows and changelog, a rival commit to the
  * bucket between the sink's compaction and the commit makes the coordinator compact the bucket again, and a failed
  * commit leaves none of the sinks' files.
  */
@@ -57,6 +62,7 @@ final class TestCompactionInPageSinks
         extends AbstractFaultInjectionQueryTest
 {
     private static final String DATABASE = "sink_compaction";
+    private static final List<String> CHANGELOG_PRODUCERS = List.of("lookup", "full-compaction");
 
     TestCompactionInPageSinks()
     {
@@ -70,6 +76,18 @@ final class TestCompactionInPageSinks
             paimon.createTable(DATABASE, name, keyed().option("deletion-vectors.enabled", "true").build());
         }
         paimon.createTable(DATABASE, "first_row", keyed().option("merge-engine", "first-row").build());
+        for (String producer : CHANGELOG_PRODUCERS) {
+            for (String writer : List.of("sinks", "coordinator", "paimon")) {
+                paimon.createTable(DATABASE, changelogTable(producer, writer), keyed().option("changelog-producer", producer).build());
+            }
+            paimon.createTable(DATABASE, changelogTable(producer, "ctas_paimon"), keyed().option("changelog-producer", producer).build());
+        }
+    }
+
+    // a table of the changelog producer written by the writer: Trino's page sinks, Trino's coordinator, Paimon Java
+    private static String changelogTable(String producer, String writer)
+    {
+        return producer.replace('-', '_') + "_" + writer;
     }
 
     // one bucket: the files a write adds to it can be counted
@@ -118,6 +136,108 @@ final class TestCompactionInPageSinks
     }
 
     /**
+     * {@code changelog-producer} = {@code lookup} and {@code full-compaction} tables without deletion vectors, whose
+     * changelog comes from the compaction of every bucket a write reached: the sinks compact and write that changelog,
+     * and Paimon Java streams the same changelog as after the coordinator's compactions and after its own writer's.
+     */
+    @Test
+    void changelogTablesCompactInThePageSinks()
+            throws Exception
+    {
+        List<String> statements = List.of(
+                "INSERT INTO %s VALUES (1, 'a'), (2, 'b'), (3, 'c')",
+                "INSERT INTO %s VALUES (1, 'a2'), (4, 'd')",
+                "DELETE FROM %s WHERE k = 2");
+        List<String> expectedChangelog = List.of(
+                "+I(1, a)", "+I(2, b)", "+I(3, c)",
+                "-U(1, a)", "+U(1, a2)", "+I(4, d)",
+                "-D(2, b)");
+        for (String producer : CHANGELOG_PRODUCERS) {
+            String sinks = changelogTable(producer, "sinks");
+            String coordinator = changelogTable(producer, "coordinator");
+            for (String statement : statements) {
+                // each statement's level-0 file and the file the sink compacted the bucket into, with one changelog file
+                assertCompactedBeforeCommit(sinks, statement.formatted(sinks), 2, false, 1);
+                getQueryRunner().execute(onCoordinator(), statement.formatted(coordinator));
+            }
+            Table paimonTable = paimon().getTable(DATABASE, changelogTable(producer, "paimon"));
+            writeAsPaimon(paimonTable, producer, List.of(row(1, "a"), row(2, "b"), row(3, "c")));
+            writeAsPaimon(paimonTable, producer, List.of(row(1, "a2"), row(4, "d")));
+            writeAsPaimon(paimonTable, producer, List.of(GenericRow.ofKind(RowKind.DELETE, 2, BinaryString.fromString("b"))));
+
+            List<String> changelog = changelog(sinks);
+            assertThat(changelog).as(sinks).containsExactlyInAnyOrderElementsOf(expectedChangelog);
+            assertThat(changelog).as(sinks).isEqualTo(changelog(coordinator)).isEqualTo(changelog(paimonTable.name()));
+            for (String table : List.of(sinks, coordinator)) {
+                assertRowsInPaimonJavaAndTrino(table, List.of("+I(1, a2)", "+I(3, c)", "+I(4, d)"));
+            }
+            assertThat(fsckViolations(sinks)).as(sinks).isEmpty();
+            assertThat(orphanFiles(sinks)).as(sinks).isEmpty();
+        }
+    }
+
+    /**
+     * CREATE TABLE AS writes the new table as an INSERT into it does: its sinks compact the buckets they wrote, on
+     * deletion-vector, first-row and changelog tables, and the table reads (and streams) as one written with
+     * compaction on the coordinator, and a changelog table as one Paimon Java wrote.
+     */
+    @Test
+    void createTableAsSelectCompactsInThePageSinks()
+            throws Exception
+    {
+        String rows = "SELECT k, CAST(v AS varchar) v FROM (VALUES (1, 'a'), (2, 'b'), (3, 'c')) t(k, v)";
+        List<String> expected = List.of("+I(1, a)", "+I(2, b)", "+I(3, c)");
+        Map<String, String> properties = ImmutableMap.of(
+                "ctas_dv", "deletion_vectors_enabled = true",
+                "ctas_first_row", "merge_engine = 'first-row'",
+                "ctas_lookup", "changelog_producer = 'lookup'",
+                "ctas_full_compaction", "changelog_producer = 'full-compaction'");
+        for (Map.Entry<String, String> table : properties.entrySet()) {
+            String sinks = table.getKey() + "_sinks";
+            String coordinator = table.getKey() + "_coordinator";
+            String create = "CREATE TABLE %s WITH (primary_key = ARRAY['k'], bucket = 1, " + table.getValue() + ") AS " + rows;
+            int changelogFiles = table.getValue().startsWith("changelog") ? 1 : 0;
+            // the new table has no snapshot before the statement's: its level-0 file and the file the sink compacted
+            // it into; no row of a file above level 0 is superseded, so no deletion vector
+            assertCompactedBeforeCommit(sinks, create.formatted(sinks), 2, false, changelogFiles);
+            getQueryRunner().execute(onCoordinator(), create.formatted(coordinator));
+            for (String name : List.of(sinks, coordinator)) {
+                assertRowsInPaimonJavaAndTrino(name, expected);
+                assertThat(computeActual("SELECT count(*) FROM \"%s$files\" WHERE level = 0".formatted(name)).getOnlyValue()).as("level-0 files of %s", name).isEqualTo(0L);
+            }
+            assertThat(fsckViolations(sinks)).as(sinks).isEmpty();
+            if (changelogFiles > 0) {
+                String producer = table.getKey().endsWith("lookup") ? "lookup" : "full-compaction";
+                Table paimonTable = paimon().getTable(DATABASE, changelogTable(producer, "ctas_paimon"));
+                writeAsPaimon(paimonTable, producer, List.of(row(1, "a"), row(2, "b"), row(3, "c")));
+                assertThat(changelog(sinks)).as(sinks).containsExactlyElementsOf(expected)
+                        .isEqualTo(changelog(coordinator))
+                        .isEqualTo(changelog(paimonTable.name()));
+            }
+            assertThat(orphanFiles(sinks)).as(sinks).isEmpty();
+        }
+    }
+
+    // Paimon Java's batch writer: its lookup compaction writes the changelog; a full compaction after each write, as Flink's at the end of a batch
+    private void writeAsPaimon(Table table, String producer, List<GenericRow> rows)
+    {
+        PaimonJavaCatalog.write(table, rows);
+        if (producer.equals("full-compaction")) {
+            PaimonJavaCatalog.compact(uncachedPaimon().getTable(DATABASE, table.name()), root(), 1, _ -> true);
+        }
+    }
+
+    private List<String> changelog(String table)
+    {
+        return PaimonJavaCatalog.readChangelog(uncachedPaimon().getTable(DATABASE, table));
+    }
+
+    private static GenericRow row(int key, String value)
+    {
+        return GenericRow.of(key, BinaryString.fromString(value));
+    }
+
+    /**
      * Paimon Java commits to the bucket after the page sink compacted it and before the statement commits: the
      * statement's commit lands on top (other keys), the sink's compaction no longer covers the bucket's files, so the
      * coordinator compacts the bucket itself. No row is lost (Paimon Java's level-0 run is compacted too) and none
@@ -163,10 +283,21 @@ final class TestCompactionInPageSinks
     private void assertCompactedBeforeCommit(String table, String write, int dataFiles, boolean deletionVectors)
             throws Exception
     {
-        Set<String> before = tableFiles(table);
+        assertCompactedBeforeCommit(table, write, dataFiles, deletionVectors, 0);
+    }
+
+    /**
+     * @param changelogFiles the changelog files the sink's compaction writes to the bucket
+     */
+    private void assertCompactedBeforeCommit(String table, String write, int dataFiles, boolean deletionVectors, int changelogFiles)
+            throws Exception
+    {
+        // a CREATE TABLE AS creates the table
+        Set<String> before = getQueryRunner().tableExists(getSession(), table) ? tableFiles(table) : Set.of();
         runHeld(table, write, held -> {
             Set<String> added = held.stream().filter(file -> !before.contains(file)).collect(toImmutableSet());
             assertThat(added.stream().filter(file -> file.startsWith("bucket-0/data-"))).as("level-0 and compacted files of %s", write).hasSize(dataFiles);
+            assertThat(added.stream().filter(file -> file.startsWith("bucket-0/changelog-"))).as("changelog files of %s", write).hasSize(changelogFiles);
             assertThat(added.stream().anyMatch(file -> file.startsWith("index/"))).as("new deletion vectors of %s", write).isEqualTo(deletionVectors);
             faultFs().resetReads();
         });
@@ -211,6 +342,13 @@ final class TestCompactionInPageSinks
     {
         return Session.builder(getSession())
                 .setCatalogSessionProperty(CATALOG, "compaction_on_workers_enabled", "true")
+                .build();
+    }
+
+    private Session onCoordinator()
+    {
+        return Session.builder(getSession())
+                .setCatalogSessionProperty(CATALOG, "compaction_on_workers_enabled", "false")
                 .build();
     }
 }
