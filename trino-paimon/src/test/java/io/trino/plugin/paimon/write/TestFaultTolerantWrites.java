@@ -157,9 +157,10 @@ final class TestFaultTolerantWrites
     }
 
     /**
-     * The same with compaction in the page sinks, on a deletion-vector table whose keys the INSERT partly rewrites:
-     * each attempt's sinks compact the buckets they wrote, writing compacted files and deletion-vector index files named
-     * after the statement; the commit keeps the successful attempts' and deletes the discarded ones'.
+     * The same with compaction in the page sinks, on tables whose keys the INSERT partly rewrites: a deletion-vector
+     * table, and a {@code changelog-producer} = {@code lookup} table, whose sink compactions write changelog files. Each attempt's sinks compact the buckets they wrote, writing compacted files, changelog
+     * files and deletion-vector index files named after the statement; the commit keeps the successful attempts' and
+     * deletes the discarded ones', and Paimon Java streams the changelog of a clean run.
      */
     @Test
     void discardedAttemptsOfInsertTasksThatCompactInTheirSinks()
@@ -168,23 +169,49 @@ final class TestFaultTolerantWrites
         Session onWorkers = Session.builder(getSession())
                 .setCatalogSessionProperty(CATALOG, "compaction_on_workers_enabled", "true")
                 .build();
-        for (String name : List.of("attempts_sink_compacted", "attempts_clean_sink_compacted")) {
-            assertUpdate("CREATE TABLE %s (id bigint, part varchar, v varchar) WITH (primary_key = ARRAY['id', 'part'], partitioned_by = ARRAY['part'], bucket = 4, deletion_vectors_enabled = true)".formatted(name));
-            // more rows than the INSERT below: its level-0 run moves up to a level of its own, superseded rows marked in deletion vectors
-            assertUpdate(onWorkers, "INSERT INTO %s SELECT CAST(n AS bigint), 'p' || CAST(n %% 3 AS varchar), 'old' FROM UNNEST(sequence(1, 4000)) t(n)".formatted(name), 4000);
-        }
-        Set<String> filesBefore = liveFiles("attempts_sink_compacted");
-        // one task: Trino routes a bucket's rows to one writer, whose compaction covers every file the statement adds there
-        insertWithAttempts("attempts_sink_compacted", List.of(List.of(page(1, 300), page(301, 600), page(601, 1000))), ImmutableMap.of("compaction_on_workers_enabled", true));
-        assertUpdate(onWorkers, "INSERT INTO attempts_clean_sink_compacted SELECT CAST(n AS bigint), 'p' || CAST(n % 3 AS varchar), 'v' || CAST(n AS varchar) FROM UNNEST(sequence(1, 1000)) t(n)", 1000);
+        // a full-compaction table's sinks write their changelog files as a lookup table's do
+        for (String properties : List.of("deletion_vectors_enabled = true", "changelog_producer = 'lookup'")) {
+            String suffix = properties.contains("deletion") ? "vectors" : "lookup";
+            String table = "attempts_sink_compacted_" + suffix;
+            String clean = "attempts_clean_sink_compacted_" + suffix;
+            for (String name : List.of(table, clean)) {
+                assertUpdate("CREATE TABLE %s (id bigint, part varchar, v varchar) WITH (primary_key = ARRAY['id', 'part'], partitioned_by = ARRAY['part'], bucket = 4, %s)".formatted(name, properties));
+                // more rows than the INSERT below: its level-0 run moves up to a level of its own, superseded rows marked in deletion vectors
+                assertUpdate(onWorkers, "INSERT INTO %s SELECT CAST(n AS bigint), 'p' || CAST(n %% 3 AS varchar), 'old' FROM UNNEST(sequence(1, 4000)) t(n)".formatted(name), 4000);
+            }
+            Set<String> filesBefore = liveFiles(table);
+            Set<String> changelogBefore = changelogFiles(table);
+            // one task: Trino routes a bucket's rows to one writer, whose compaction covers every file the statement adds there
+            insertWithAttempts(table, List.of(List.of(page(1, 300), page(301, 600), page(601, 1000))), ImmutableMap.of("compaction_on_workers_enabled", true));
+            assertUpdate(onWorkers, "INSERT INTO %s SELECT CAST(n AS bigint), 'p' || CAST(n %% 3 AS varchar), 'v' || CAST(n AS varchar) FROM UNNEST(sequence(1, 1000)) t(n)".formatted(clean), 1000);
 
-        assertThat(computeScalar("SELECT count(*) FROM \"attempts_sink_compacted$files\" WHERE level = 0")).as("level-0 files left").isEqualTo(0L);
-        // the sinks compacted: every file the INSERT added to the snapshot is a compacted one named after the statement
-        Set<String> added = Sets.difference(liveFiles("attempts_sink_compacted"), filesBefore);
-        assertThat(added).isNotEmpty();
-        assertThat(added.stream().map(name -> name.substring("data-".length(), "data-".length() + 19)).distinct()).as("statement parts of %s", added).hasSize(1);
-        assertThat(tableFiles("attempts_sink_compacted").stream().filter(file -> file.startsWith("index/"))).as("deletion-vector index files").isNotEmpty();
-        assertSameAsClean("attempts_clean_sink_compacted", "attempts_sink_compacted");
+            assertThat(computeScalar("SELECT count(*) FROM \"%s$files\" WHERE level = 0".formatted(table))).as("level-0 files left in %s", table).isEqualTo(0L);
+            // the sinks compacted: every file the INSERT added to the snapshot is a compacted one named after the statement
+            Set<String> added = Sets.difference(liveFiles(table), filesBefore);
+            assertThat(added).as(table).isNotEmpty();
+            assertThat(added.stream().map(name -> name.substring("data-".length(), "data-".length() + 19)).distinct()).as("statement parts of %s", added).hasSize(1);
+            if (properties.contains("deletion")) {
+                assertThat(tableFiles(table).stream().filter(file -> file.startsWith("index/"))).as("deletion-vector index files").isNotEmpty();
+            }
+            else {
+                Set<String> changelog = Sets.difference(changelogFiles(table), changelogBefore);
+                assertThat(changelog.stream().map(name -> name.substring("changelog-".length(), "changelog-".length() + 19)).distinct()).as("statement parts of %s", changelog).hasSize(1);
+                try (PaimonJavaCatalog paimon = PaimonJavaCatalog.uncached(warehouse.warehouse())) {
+                    assertThat(PaimonJavaCatalog.readChangelog(paimon.getTable(SCHEMA, table))).as(table)
+                            .containsExactlyInAnyOrderElementsOf(PaimonJavaCatalog.readChangelog(paimon.getTable(SCHEMA, clean)));
+                }
+            }
+            assertSameAsClean(clean, table);
+        }
+    }
+
+    // the names of the changelog files in the table's folders
+    private Set<String> changelogFiles(String table)
+    {
+        return tableFiles(table).stream()
+                .map(file -> Location.of("local:///" + file).fileName())
+                .filter(name -> name.startsWith("changelog-"))
+                .collect(toImmutableSet());
     }
 
     // the names of the data files of the table's snapshot
