@@ -113,7 +113,7 @@ public final class PaimonSessionProperties
                         false),
                 booleanProperty(
                         COMPACTION_ON_WORKERS_ENABLED,
-                        "Compact the buckets a write to a deletion-vector or first-row table reaches in the page sinks that wrote them, on the workers, instead of on the coordinator after the commit",
+                        "Compact the buckets a write to a deletion-vector, first-row, or changelog-producer 'lookup' or 'full-compaction' table reaches in the page sinks that wrote them, on the workers, instead of on the coordinator after the commit",
                         config.isCompactionOnWorkersEnabled(),
                         false),
                 booleanProperty(
