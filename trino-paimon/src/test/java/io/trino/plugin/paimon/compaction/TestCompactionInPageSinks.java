@@ -82,6 +82,7 @@ final class TestCompactionInPageSinks
             }
             paimon.createTable(DATABASE, changelogTable(producer, "ctas_paimon"), keyed().option("changelog-producer", producer).build());
         }
+        paimon.createTable(DATABASE, "raced_lookup", keyed().option("changelog-producer", "lookup").build());
     }
 
     // a table of the changelog producer written by the writer: Trino's page sinks, Trino's coordinator, Paimon Java
@@ -178,7 +179,7 @@ final class TestCompactionInPageSinks
 
     /**
      * CREATE TABLE AS writes the new table as an INSERT into it does: its sinks compact the buckets they wrote, on
-     * deletion-vector, first-row and changelog tables, and the table reads (and streams) as one written with
+     * deletion-vector and changelog tables, and the table reads (and streams) as one written with
      * compaction on the coordinator, and a changelog table as one Paimon Java wrote.
      */
     @Test
@@ -187,9 +188,9 @@ final class TestCompactionInPageSinks
     {
         String rows = "SELECT k, CAST(v AS varchar) v FROM (VALUES (1, 'a'), (2, 'b'), (3, 'c')) t(k, v)";
         List<String> expected = List.of("+I(1, a)", "+I(2, b)", "+I(3, c)");
+        // first-row tables take the deletion-vector tables' way (readers skip level 0)
         Map<String, String> properties = ImmutableMap.of(
                 "ctas_dv", "deletion_vectors_enabled = true",
-                "ctas_first_row", "merge_engine = 'first-row'",
                 "ctas_lookup", "changelog_producer = 'lookup'",
                 "ctas_full_compaction", "changelog_producer = 'full-compaction'");
         for (Map.Entry<String, String> table : properties.entrySet()) {
@@ -255,6 +256,29 @@ final class TestCompactionInPageSinks
         assertThat(computeActual("SELECT DISTINCT level FROM \"raced$files\"").getOnlyColumnAsSet()).as("no level-0 file is left").doesNotContain(0);
         assertThat(fsckViolations("raced")).isEmpty();
         assertThat(orphanFiles("raced")).isEmpty();
+    }
+
+    /**
+     * The same race on a {@code changelog-producer} = {@code lookup} table: Paimon Java's commit compacts its own
+     * level-0 file with its changelog, the sink's compaction and changelog are discarded, and the coordinator's
+     * compaction of the statement's level-0 file writes the statement's changelog, each key's change once.
+     */
+    @Test
+    void rivalCommitToAChangelogTableMakesTheCoordinatorCompact()
+            throws Exception
+    {
+        assertUpdate(onWorkers(), "INSERT INTO raced_lookup VALUES (1, 'a'), (2, 'b'), (3, 'c')", 3);
+        runHeld("raced_lookup", "INSERT INTO raced_lookup VALUES (1, 'a2'), (4, 'd')", _ -> PaimonJavaCatalog.write(
+                uncachedPaimon().getTable(DATABASE, "raced_lookup"),
+                List.of(row(2, "b2"), row(5, "e"))));
+        assertRowsInPaimonJavaAndTrino("raced_lookup", List.of("+I(1, a2)", "+I(2, b2)", "+I(3, c)", "+I(4, d)", "+I(5, e)"));
+        assertThat(changelog("raced_lookup")).containsExactlyInAnyOrder(
+                "+I(1, a)", "+I(2, b)", "+I(3, c)",
+                "-U(2, b)", "+U(2, b2)", "+I(5, e)",
+                "-U(1, a)", "+U(1, a2)", "+I(4, d)");
+        assertThat(computeActual("SELECT DISTINCT level FROM \"raced_lookup$files\"").getOnlyColumnAsSet()).as("no level-0 file is left").doesNotContain(0);
+        assertThat(fsckViolations("raced_lookup")).isEmpty();
+        assertThat(orphanFiles("raced_lookup")).isEmpty();
     }
 
     /** A statement whose commit fails leaves neither its data files nor the files its sinks compacted into. */
