@@ -15,6 +15,7 @@ package io.trino.plugin.paimon.compaction;
 
 import com.google.common.collect.ImmutableMap;
 import io.trino.Session;
+import io.trino.filesystem.Location;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import io.trino.plugin.paimon.testing.PaimonQueryRunner;
 import io.trino.plugin.paimon.testing.TempWarehouse;
@@ -24,6 +25,7 @@ import org.apache.paimon.schema.Schema;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
 
@@ -35,7 +37,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Compaction in the page sinks on a coordinator and two workers: writes to 8-bucket deletion-vector and first-row
  * tables, whose tasks run on several nodes, leave no level-0 file and Paimon Java reads exactly the expected rows;
- * so they do under {@code retry_policy = QUERY}, whose page sinks name their compactions' files after the statement.
+ * so they do under {@code retry_policy = QUERY}, whose page sinks name their compactions' files after the statement;
+ * a {@code changelog-producer} = {@code lookup} table's sinks write its changelog.
  */
 final class TestCompactionInPageSinksOnWorkers
         extends AbstractTestQueryFramework
@@ -55,6 +58,7 @@ final class TestCompactionInPageSinksOnWorkers
             warehouse.paimon().createTable(SCHEMA, name, keyed().option("deletion-vectors.enabled", "true").build());
         }
         warehouse.paimon().createTable(SCHEMA, "first_row", keyed().option("merge-engine", "first-row").build());
+        warehouse.paimon().createTable(SCHEMA, "lookup_retried", keyed().option("changelog-producer", "lookup").build());
         return PaimonQueryRunner.create(warehouse.root(), SCHEMA, 2, ImmutableMap.of());
     }
 
@@ -104,6 +108,46 @@ final class TestCompactionInPageSinksOnWorkers
                 .toList();
         assertThat(paimonRows("first_row")).isEqualTo(expected);
         assertThat(computeActual("SELECT count(*) FROM \"first_row$files\" WHERE level = 0").getOnlyValue()).isEqualTo(0L);
+    }
+
+    /**
+     * A {@code changelog-producer} = {@code lookup} table under {@code retry_policy = QUERY}: the sinks on the workers
+     * write the changelog of their compactions, which Paimon Java streams: every key inserted, then the keys written
+     * again updated and the new ones inserted.
+     */
+    @Test
+    void lookupChangelogTable()
+    {
+        int keys = 4000;
+        getQueryRunner().execute(retried(), insert("lookup_retried", 0, keys, "first"));
+        getQueryRunner().execute(retried(), insert("lookup_retried", keys / 2, keys + keys / 2, "second"));
+        List<String> expected = IntStream.range(0, keys + keys / 2)
+                .mapToObj(k -> "+I(%s, %s)".formatted(k, k < keys / 2 ? "first" : "second"))
+                .sorted()
+                .toList();
+        assertThat(paimonRows("lookup_retried")).isEqualTo(expected);
+        assertThat(computeActual("SELECT count(*) FROM \"lookup_retried$files\" WHERE level = 0").getOnlyValue()).isEqualTo(0L);
+        // compacted in the sinks, whose files are named after their statement; the coordinator's compactions name theirs apart
+        assertThat(computeActual("SELECT file_path FROM \"lookup_retried$files\"").getOnlyColumn()
+                .map(path -> Location.of((String) path).fileName().substring("data-".length(), "data-".length() + 19))
+                .distinct())
+                .as("statement parts of the live files")
+                .hasSizeLessThanOrEqualTo(2);
+        List<String> expectedChangelog = new ArrayList<>();
+        IntStream.range(0, keys).forEach(k -> expectedChangelog.add("+I(%s, first)".formatted(k)));
+        IntStream.range(keys / 2, keys).forEach(k -> expectedChangelog.addAll(List.of("-U(%s, first)".formatted(k), "+U(%s, second)".formatted(k))));
+        IntStream.range(keys, keys + keys / 2).forEach(k -> expectedChangelog.add("+I(%s, second)".formatted(k)));
+        assertThat(changelog("lookup_retried")).containsExactlyInAnyOrderElementsOf(expectedChangelog);
+    }
+
+    private List<String> changelog(String table)
+    {
+        try (PaimonJavaCatalog paimon = PaimonJavaCatalog.uncached(warehouse.paimon().warehouse())) {
+            return PaimonJavaCatalog.readChangelog(paimon.getTable(SCHEMA, table));
+        }
+        catch (Exception e) {
+            throw new RuntimeException(e);
+        }
     }
 
     // keys from (inclusive) to (exclusive), in rows of 1,000
