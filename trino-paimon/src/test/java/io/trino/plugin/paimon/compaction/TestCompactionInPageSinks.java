@@ -72,7 +72,7 @@ final class TestCompactionInPageSinks
     @Override
     protected void createTables(PaimonJavaCatalog paimon)
     {
-        for (String name : List.of("dv", "raced", "aborted")) {
+        for (String name : List.of("dv", "raced", "aborted", "overwritten")) {
             paimon.createTable(DATABASE, name, keyed().option("deletion-vectors.enabled", "true").build());
         }
         paimon.createTable(DATABASE, "first_row", keyed().option("merge-engine", "first-row").build());
@@ -281,6 +281,29 @@ final class TestCompactionInPageSinks
         assertThat(orphanFiles("raced_lookup")).isEmpty();
     }
 
+    /**
+     * An overwrite's commit replaces the files a sink would compact, so its sinks do not compact, the property on or
+     * not: when its commit is held, the bucket holds only the statement's level-0 file, and the coordinator compacts
+     * it after the commit, leaving no level-0 file and the rows visible.
+     */
+    @Test
+    void overwriteIsCompactedByTheCoordinator()
+            throws Exception
+    {
+        assertUpdate(onWorkers(), "INSERT INTO overwritten VALUES (1, 'a'), (2, 'b'), (3, 'c')", 3);
+        Set<String> before = tableFiles("overwritten");
+        Session overwrite = Session.builder(onWorkers())
+                .setCatalogSessionProperty(CATALOG, "insert_existing_partitions_behavior", "OVERWRITE")
+                .build();
+        runHeld("overwritten", overwrite, "INSERT INTO overwritten VALUES (1, 'a2'), (4, 'd')", held ->
+                assertThat(held.stream().filter(file -> !before.contains(file) && file.startsWith("bucket-0/data-")))
+                        .as("the statement's level-0 file alone, no compacted file")
+                        .hasSize(1));
+        assertRowsInPaimonJavaAndTrino("overwritten", List.of("+I(1, a2)", "+I(4, d)"));
+        assertThat(computeActual("SELECT DISTINCT level FROM \"overwritten$files\"").getOnlyColumnAsSet()).as("no level-0 file is left").doesNotContain(0);
+        assertThat(fsckViolations("overwritten")).isEmpty();
+    }
+
     /** A statement whose commit fails leaves neither its data files nor the files its sinks compacted into. */
     @Test
     void failedCommitLeavesNoCompactedFiles()
@@ -330,14 +353,20 @@ final class TestCompactionInPageSinks
                 .isEmpty();
     }
 
-    /** Runs the write until its commit writes its first manifest, calls {@code meanwhile} with the table's files then, and lets it finish. */
     private void runHeld(String table, String write, Consumer<Set<String>> meanwhile)
+            throws Exception
+    {
+        runHeld(table, onWorkers(), write, meanwhile);
+    }
+
+    /** Runs the write until its commit writes its first manifest, calls {@code meanwhile} with the table's files then, and lets it finish. */
+    private void runHeld(String table, Session session, String write, Consumer<Set<String>> meanwhile)
             throws Exception
     {
         Hang hang = faultFs().hang(Operation.CREATE_OR_OVERWRITE, "**/%s/manifest/manifest-*".formatted(table), 1);
         ExecutorService executor = Executors.newSingleThreadExecutor();
         try {
-            Future<?> held = executor.submit(() -> getQueryRunner().execute(onWorkers(), write));
+            Future<?> held = executor.submit(() -> getQueryRunner().execute(session, write));
             hang.awaitReached();
             try {
                 meanwhile.accept(tableFiles(table));
