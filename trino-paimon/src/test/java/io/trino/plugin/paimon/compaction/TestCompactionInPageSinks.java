@@ -54,9 +54,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Compaction on write in the page sinks ({@code compaction_on_workers_enabled}): a write (CREATE TABLE AS too) to a
  * deletion-vector, first-row, or {@code changelog-producer} = {@code lookup} or {@code full-compaction} table has its
  * buckets compacted before the coordinator commits (the compacted files, and changelog files, exist while the commit
- * is held, and the coordinator reads no data file), Paimon Java reads exactly the expected rows and changelog, a rival commit to the
- * bucket between the sink's compaction and the commit makes the coordinator compact the bucket again, and a failed
- * commit leaves none of the sinks' files.
+ * is held, and the coordinator reads no data file), Paimon Java reads exactly the expected rows and changelog, a rival
+ * commit to the bucket between the sink's compaction and the commit makes the coordinator compact the bucket again, so
+ * do an overwrite and a compaction that failed in the sink, and a failed commit leaves none of the sinks' files.
  */
 final class TestCompactionInPageSinks
         extends AbstractFaultInjectionQueryTest
@@ -72,7 +72,7 @@ final class TestCompactionInPageSinks
     @Override
     protected void createTables(PaimonJavaCatalog paimon)
     {
-        for (String name : List.of("dv", "raced", "aborted", "overwritten")) {
+        for (String name : List.of("dv", "raced", "aborted", "overwritten", "sink_failed")) {
             paimon.createTable(DATABASE, name, keyed().option("deletion-vectors.enabled", "true").build());
         }
         paimon.createTable(DATABASE, "first_row", keyed().option("merge-engine", "first-row").build());
@@ -302,6 +302,30 @@ final class TestCompactionInPageSinks
         assertRowsInPaimonJavaAndTrino("overwritten", List.of("+I(1, a2)", "+I(4, d)"));
         assertThat(computeActual("SELECT DISTINCT level FROM \"overwritten$files\"").getOnlyColumnAsSet()).as("no level-0 file is left").doesNotContain(0);
         assertThat(fsckViolations("overwritten")).isEmpty();
+    }
+
+    /**
+     * The page sink's compaction fails where it creates its first file (the statement's own level-0 file is already
+     * written): the statement's files are committed as written, and the coordinator compacts the bucket after the
+     * commit, so the statement succeeds with its rows visible and no level-0 file left.
+     */
+    @Test
+    void failedSinkCompactionIsDoneByTheCoordinator()
+            throws Exception
+    {
+        assertUpdate(onWorkers(), "INSERT INTO sink_failed VALUES (1, 'a'), (2, 'b'), (3, 'c')", 3);
+        // the statement's level-0 file is the first data file it creates, the sink's compacted file the second
+        faultFs().addRule(Rule.nth(Operation.CREATE, "**/sink_failed/bucket-0/data-*", 2, Action.THROW_BEFORE));
+        try {
+            assertUpdate(onWorkers(), "INSERT INTO sink_failed VALUES (1, 'a2'), (4, 'd')", 2);
+        }
+        finally {
+            faultFs().clearRules();
+        }
+        assertRowsInPaimonJavaAndTrino("sink_failed", List.of("+I(1, a2)", "+I(2, b)", "+I(3, c)", "+I(4, d)"));
+        assertThat(computeActual("SELECT DISTINCT level FROM \"sink_failed$files\"").getOnlyColumnAsSet()).as("no level-0 file is left").doesNotContain(0);
+        assertThat(fsckViolations("sink_failed")).isEmpty();
+        assertThat(orphanFiles("sink_failed")).isEmpty();
     }
 
     /** A statement whose commit fails leaves neither its data files nor the files its sinks compacted into. */
