@@ -13,6 +13,7 @@
  */
 package io.trino.plugin.paimon.write;
 
+import io.trino.Session;
 import io.trino.filesystem.local.LocalFileSystem;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.Snapshot.CommitKind;
@@ -44,6 +45,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 import static io.trino.plugin.paimon.testing.ConcurrentSessions.runSessions;
+import static io.trino.plugin.paimon.testing.PaimonQueryRunner.CATALOG;
 import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
 import static io.trino.testing.assertions.TrinoExceptionAssert.assertThatTrinoException;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -78,7 +80,9 @@ final class TestConcurrentWriters
         for (String table : List.of("distinct_keys", "shared_keys")) {
             paimon.createTable(DATABASE, table, writerTable(4).build());
         }
-        paimon.createTable(DATABASE, "deletion_vectors", writerTable(4).option("deletion-vectors.enabled", "true").build());
+        for (String name : List.of("deletion_vectors", "deletion_vectors_coordinator")) {
+            paimon.createTable(DATABASE, name, writerTable(4).option("deletion-vectors.enabled", "true").build());
+        }
         for (String table : List.of("beside_disjoint", "beside_shared")) {
             paimon.createTable(DATABASE, table, writerTable(1).build());
         }
@@ -145,10 +149,30 @@ final class TestConcurrentWriters
 
     /**
      * On a deletion-vector table, whose readers skip level 0, every statement's rows are visible once it returns, also
-     * when its compaction on write raced another writer's: writers of distinct keys all land and every row reads back.
+     * when another writer's commit made its page sinks' compactions stale or its compaction on write raced another
+     * writer's: writers of distinct keys all land and every row reads back.
      */
     @Test
     void writersOfDistinctKeysToDeletionVectorTableAllVisible()
+            throws Exception
+    {
+        writersOfDistinctKeysAllVisible("deletion_vectors", getSession());
+    }
+
+    /**
+     * The same with compaction in the page sinks off: the coordinator compacts after each commit, and a compaction
+     * that lost its race to another writer's is done again from the newest snapshot.
+     */
+    @Test
+    void writersOfDistinctKeysToDeletionVectorTableAllVisibleWhenTheCoordinatorCompacts()
+            throws Exception
+    {
+        writersOfDistinctKeysAllVisible("deletion_vectors_coordinator", Session.builder(getSession())
+                .setCatalogSessionProperty(CATALOG, "compaction_on_workers_enabled", "false")
+                .build());
+    }
+
+    private void writersOfDistinctKeysAllVisible(String table, Session session)
             throws Exception
     {
         List<String> failures = new ArrayList<>();
@@ -163,7 +187,7 @@ final class TestConcurrentWriters
                     rows.add("(%s, w%s-%s)".formatted(key, writer, statement));
                 }
                 try {
-                    getQueryRunner().execute("INSERT INTO deletion_vectors VALUES " + String.join(", ", values));
+                    getQueryRunner().execute(session, "INSERT INTO %s VALUES %s".formatted(table, String.join(", ", values)));
                 }
                 catch (RuntimeException e) {
                     synchronized (failures) {
@@ -175,7 +199,7 @@ final class TestConcurrentWriters
                 for (int i = 0; i < ROWS_PER_STATEMENT; i++) {
                     keys.add((statement * ROWS_PER_STATEMENT + i) * WRITERS + writer);
                 }
-                long visible = (Long) computeActual("SELECT count(*) FROM deletion_vectors WHERE v = 'w%s-%s'".formatted(writer, statement)).getOnlyValue();
+                long visible = (Long) computeActual("SELECT count(*) FROM %s WHERE v = 'w%s-%s'".formatted(table, writer, statement)).getOnlyValue();
                 if (visible != ROWS_PER_STATEMENT) {
                     synchronized (invisible) {
                         invisible.add("w%s-%s: %s of keys %s visible".formatted(writer, statement, visible, keys));
@@ -187,8 +211,8 @@ final class TestConcurrentWriters
         assertThat(failures).as("statements that failed").isEmpty();
         assertThat(invisible).as("statements whose rows were not all visible once they returned").isEmpty();
         List<String> expected = written.stream().flatMap(List::stream).sorted().toList();
-        assertThat(tableRows("deletion_vectors")).isEqualTo(expected);
-        assertThat(fsckViolations("deletion_vectors")).isEmpty();
+        assertThat(tableRows(table)).isEqualTo(expected);
+        assertThat(fsckViolations(table)).isEmpty();
     }
 
     /**

@@ -13,6 +13,7 @@
  */
 package io.trino.plugin.paimon.write;
 
+import io.trino.Session;
 import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
 import io.trino.plugin.paimon.testing.FaultFs;
@@ -40,6 +41,7 @@ import java.util.Optional;
 import java.util.function.IntFunction;
 import java.util.stream.IntStream;
 
+import static io.trino.plugin.paimon.testing.PaimonQueryRunner.CATALOG;
 import static org.apache.paimon.deletionvectors.DeletionVectorsIndexFile.DELETION_VECTORS_INDEX;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -260,9 +262,15 @@ final class TestLookupCompaction
     {
         assertUpdate("INSERT INTO dedup_race SELECT x, 'a' FROM UNNEST(sequence(1, %s)) t(x)".formatted(ROWS), ROWS);
         List<String> expected = rows(id -> "+I(%s, a)".formatted(id));
+        // the compaction after the commit, on the coordinator: in the page sinks it would run before the statement's
+        // commit, and Paimon Java's commit would make it stale instead of making it lose a race
+        // (TestCompactionInPageSinks.rivalCommitBeforeTheCommitMakesTheCoordinatorCompact)
+        Session coordinatorCompacts = Session.builder(getSession())
+                .setCatalogSessionProperty(CATALOG, "compaction_on_workers_enabled", "false")
+                .build();
         // the statement's rows are committed; its compaction holds before writing the deletion vectors
         Optional<RuntimeException> failure = new HeldRace(faultFs, Operation.CREATE_OR_OVERWRITE, "**/dedup_race/index/index-*").run(
-                () -> getQueryRunner().execute("INSERT INTO dedup_race VALUES (2, 'B'), (9001, 'n')"),
+                () -> getQueryRunner().execute(coordinatorCompacts, "INSERT INTO dedup_race VALUES (2, 'B'), (9001, 'n')"),
                 () -> PaimonJavaCatalog.write(paimonTable("dedup_race"), List.of(GenericRow.of(3, s("P")), GenericRow.of(9002, s("q")))));
         assertThat(failure).isEmpty();
         expected.set(1, "+I(2, B)");
