@@ -40,7 +40,7 @@ public class PaimonConfig
     private Duration metadataCacheTtl = new Duration(30, MINUTES);
     private DataSize parquetFooterCacheMaxSize = DataSize.of(64, MEGABYTE);
     private boolean twoPassMergeReadEnabled;
-    private boolean compactionOnWorkersEnabled;
+    private boolean compactionOnWorkersEnabled = true;
 
     @NotNull
     public CatalogType getCatalogType()

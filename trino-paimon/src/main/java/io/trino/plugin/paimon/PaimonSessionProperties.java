@@ -42,8 +42,8 @@ import static io.trino.spi.session.PropertyMetadata.integerProperty;
  * {@code compaction_on_write_enabled} (true) lets a statement that writes a primary-key table compact the buckets it
  * wrote as Paimon's writers do; false leaves them as written, for this statement only.
  * <p>
- * {@code compaction_on_workers_enabled} (catalog {@code paimon.compaction-on-workers.enabled}, false) moves that
- * compaction, on deletion-vector and first-row tables, into the page sinks that wrote the buckets: the coordinator
+ * {@code compaction_on_workers_enabled} (catalog {@code paimon.compaction-on-workers.enabled}, true) moves that
+ * compaction, on deletion-vector, first-row and lookup or full-compaction changelog tables, into the page sinks that wrote the buckets: the coordinator
  * only commits their results, and compacts itself only a bucket that a concurrent commit changed meanwhile.
  * <p>
  * {@code late_materialization_enabled} (true) lets a merged read of a deduplicate table read the value columns of a

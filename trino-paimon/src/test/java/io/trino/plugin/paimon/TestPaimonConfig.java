@@ -47,7 +47,7 @@ final class TestPaimonConfig
                 .setMetadataCacheTtl(new Duration(30, MINUTES))
                 .setParquetFooterCacheMaxSize(DataSize.of(64, MEGABYTE))
                 .setTwoPassMergeReadEnabled(false)
-                .setCompactionOnWorkersEnabled(false));
+                .setCompactionOnWorkersEnabled(true));
     }
 
     @Test
@@ -65,7 +65,7 @@ final class TestPaimonConfig
                 .put("paimon.metadata-cache.ttl", "5m")
                 .put("paimon.parquet-footer-cache.max-size", "8MB")
                 .put("paimon.two-pass-merge-read.enabled", "true")
-                .put("paimon.compaction-on-workers.enabled", "true")
+                .put("paimon.compaction-on-workers.enabled", "false")
                 .buildOrThrow();
         PaimonConfig expected = new PaimonConfig()
                 .setCatalogType(CatalogType.JDBC)
@@ -79,7 +79,7 @@ final class TestPaimonConfig
                 .setMetadataCacheTtl(new Duration(5, MINUTES))
                 .setParquetFooterCacheMaxSize(DataSize.of(8, MEGABYTE))
                 .setTwoPassMergeReadEnabled(true)
-                .setCompactionOnWorkersEnabled(true);
+                .setCompactionOnWorkersEnabled(false);
         assertFullMapping(properties, expected);
     }
 

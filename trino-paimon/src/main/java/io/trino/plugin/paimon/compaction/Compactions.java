@@ -87,9 +87,10 @@ import static java.util.Objects.requireNonNull;
  * record is dropped), so no level-0 file is left and the higher-level files keep their names; where the lookup does
  * not apply, the bucket is compacted whole (see there).
  * <p>
- * Where the page sinks compacted the buckets they wrote ({@link SinkCompactions}), the coordinator only commits their
- * results, as a COMPACT snapshot on top of the statement's; a bucket whose files a concurrent commit changed between
- * the sink's read and that snapshot is compacted here, as without them.
+ * Where the page sinks compacted the buckets they wrote ({@link SinkCompactions}; on deletion-vector and first-row
+ * tables unless {@code compaction_on_workers_enabled} is off), the coordinator only commits their results, as a
+ * COMPACT snapshot on top of the statement's; a bucket whose files a concurrent commit changed between the sink's read
+ * and that snapshot is compacted here, as without them.
  */
 public final class Compactions
 {
