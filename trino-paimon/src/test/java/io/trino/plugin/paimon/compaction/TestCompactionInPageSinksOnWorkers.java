@@ -19,7 +19,9 @@ import io.trino.filesystem.Location;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import io.trino.plugin.paimon.testing.PaimonQueryRunner;
 import io.trino.plugin.paimon.testing.TempWarehouse;
+import io.trino.spi.QueryId;
 import io.trino.testing.AbstractTestQueryFramework;
+import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.QueryRunner;
 import org.apache.paimon.schema.Schema;
 import org.junit.jupiter.api.AfterAll;
@@ -27,8 +29,10 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.IntStream;
 
+import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static io.trino.plugin.paimon.testing.PaimonQueryRunner.CATALOG;
 import static org.apache.paimon.types.DataTypes.INT;
 import static org.apache.paimon.types.DataTypes.STRING;
@@ -36,7 +40,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Compaction in the page sinks on a coordinator and two workers: writes to 8-bucket deletion-vector and first-row
- * tables, whose tasks run on several nodes, leave no level-0 file and Paimon Java reads exactly the expected rows;
+ * tables, whose tasks run on both workers ({@code system.runtime.tasks}), are compacted by their page sinks (every
+ * live file is named after the statement, which the coordinator's compactions are not; with compaction on the
+ * coordinator these checks fail), leave no level-0 file and Paimon Java reads exactly the expected rows;
  * so they do under {@code retry_policy = QUERY}, whose page sinks name their compactions' files after the statement;
  * a {@code changelog-producer} = {@code lookup} table's sinks write its changelog.
  */
@@ -84,6 +90,7 @@ final class TestCompactionInPageSinksOnWorkers
         for (String table : List.of("dv", "dv_retried")) {
             Session session = table.endsWith("retried") ? retried() : onWorkers();
             getQueryRunner().execute(session, insert(table, 0, KEYS, "first"));
+            assertThat(statementParts(table)).as("statement parts of the live files of %s after the first INSERT", table).hasSize(1);
             // every even key again, and as many new keys
             getQueryRunner().execute(session, "INSERT INTO %s SELECT 2 * (i * 1000 + j), 'second' FROM UNNEST(sequence(0, %s)) a(i) CROSS JOIN UNNEST(sequence(0, 999)) b(j)".formatted(table, KEYS / 1000 - 1));
             getQueryRunner().execute(session, "UPDATE %s SET v = 'third' WHERE k %% 3 = 0".formatted(table));
@@ -100,7 +107,13 @@ final class TestCompactionInPageSinksOnWorkers
     @Test
     void firstRowTable()
     {
-        getQueryRunner().execute(onWorkers(), insert("first_row", 0, KEYS, "first"));
+        QueryId first = ((DistributedQueryRunner) getQueryRunner()).executeWithPlan(onWorkers(), insert("first_row", 0, KEYS, "first")).queryId();
+        // the statement's tasks ran on both workers, and every live file is named after it: its page sinks compacted the
+        // buckets they wrote (the coordinator's compactions name their files apart)
+        assertThat(computeActual("SELECT DISTINCT node_id FROM system.runtime.tasks WHERE query_id = '%s'".formatted(first)).getOnlyColumnAsSet())
+                .containsAll(computeActual("SELECT node_id FROM system.runtime.nodes WHERE NOT coordinator").getOnlyColumnAsSet());
+        assertThat(statementParts("first_row")).as("statement parts of the live files after the first INSERT").hasSize(1);
+        assertThat(computeActual("SELECT count(*) FROM \"first_row$files\" WHERE level = 0").getOnlyValue()).isEqualTo(0L);
         getQueryRunner().execute(onWorkers(), insert("first_row", KEYS / 2, KEYS + KEYS / 2, "second"));
         List<String> expected = IntStream.range(0, KEYS + KEYS / 2)
                 .mapToObj(k -> "+I(%s, %s)".formatted(k, k < KEYS ? "first" : "second"))
@@ -128,16 +141,20 @@ final class TestCompactionInPageSinksOnWorkers
         assertThat(paimonRows("lookup_retried")).isEqualTo(expected);
         assertThat(computeActual("SELECT count(*) FROM \"lookup_retried$files\" WHERE level = 0").getOnlyValue()).isEqualTo(0L);
         // compacted in the sinks, whose files are named after their statement; the coordinator's compactions name theirs apart
-        assertThat(computeActual("SELECT file_path FROM \"lookup_retried$files\"").getOnlyColumn()
-                .map(path -> Location.of((String) path).fileName().substring("data-".length(), "data-".length() + 19))
-                .distinct())
-                .as("statement parts of the live files")
-                .hasSizeLessThanOrEqualTo(2);
+        assertThat(statementParts("lookup_retried")).as("statement parts of the live files").hasSizeLessThanOrEqualTo(2);
         List<String> expectedChangelog = new ArrayList<>();
         IntStream.range(0, keys).forEach(k -> expectedChangelog.add("+I(%s, first)".formatted(k)));
         IntStream.range(keys / 2, keys).forEach(k -> expectedChangelog.addAll(List.of("-U(%s, first)".formatted(k), "+U(%s, second)".formatted(k))));
         IntStream.range(keys, keys + keys / 2).forEach(k -> expectedChangelog.add("+I(%s, second)".formatted(k)));
         assertThat(changelog("lookup_retried")).containsExactlyInAnyOrderElementsOf(expectedChangelog);
+    }
+
+    // the part of the live files' names that the statement which wrote them gives (Compactions.namingFiles)
+    private Set<String> statementParts(String table)
+    {
+        return computeActual("SELECT file_path FROM \"%s$files\"".formatted(table)).getOnlyColumn()
+                .map(path -> Location.of((String) path).fileName().substring("data-".length(), "data-".length() + 19))
+                .collect(toImmutableSet());
     }
 
     private List<String> changelog(String table)
