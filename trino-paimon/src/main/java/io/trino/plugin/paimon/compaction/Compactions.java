@@ -64,9 +64,9 @@ import static java.util.Objects.requireNonNull;
  * and the results are committed as a COMPACT snapshot right after, with the same commit user (Paimon's writer commits
  * APPEND then COMPACT in one commit call, two snapshots).
  * <p>
- * Compaction on write runs here, on the coordinator, once the APPEND snapshot exists: only then are a bucket's runs
- * known, including those a concurrent writer added, and a statement writes few buckets that need it, usually a few
- * small level-0 runs at a time.
+ * The compaction of a bucket is the same wherever it runs: in the page sink that wrote the bucket, before the commit
+ * (see the last paragraph), or here, on the coordinator, once the APPEND snapshot exists, where the bucket's runs are
+ * known including those a concurrent writer added.
  * <p>
  * On tables where a -D restarts its row ({@code MergeEngineSpec.deleteRestartsRow}) a
  * pick that leaves older runs out becomes a full compaction of the bucket: the partial merge Paimon's writer does
@@ -87,10 +87,10 @@ import static java.util.Objects.requireNonNull;
  * record is dropped), so no level-0 file is left and the higher-level files keep their names; where the lookup does
  * not apply, the bucket is compacted whole (see there).
  * <p>
- * Where the page sinks compacted the buckets they wrote ({@link SinkCompactions}; on deletion-vector and first-row
- * tables unless {@code compaction_on_workers_enabled} is off), the coordinator only commits their results, as a
- * COMPACT snapshot on top of the statement's; a bucket whose files a concurrent commit changed between the sink's read
- * and that snapshot is compacted here, as without them.
+ * Where the page sinks compacted the buckets they wrote ({@link SinkCompactions}; every write but an overwrite unless
+ * {@code compaction_on_workers_enabled} is off, see {@code PaimonMetadata.compactsInSinks}), the coordinator only
+ * commits their results, as a COMPACT snapshot on top of the statement's; a bucket whose files a concurrent commit
+ * changed between the sink's read and that snapshot is compacted here, as without them.
  */
 public final class Compactions
 {
@@ -110,6 +110,21 @@ public final class Compactions
     Compactions namingFiles(MetadataFileNames names)
     {
         return new Compactions(compactor.namingFiles(names), lookupCompactor.namingFiles(names));
+    }
+
+    /**
+     * Whether writes to the table are compacted, unless the session turns compaction on write off: primary-key tables
+     * and fixed-bucket append tables, not with {@code write-only}. Paimon's batch writers of bucket-unaware append
+     * tables do not compact (only its streaming sinks add a compaction coordinator): such tables are compacted by
+     * optimize. Neither are tables of Paimon's incremental clustering, which Paimon compacts by their clustering
+     * columns into levels.
+     */
+    public static boolean compactsOnWrite(PaimonTable table)
+    {
+        String tableName = table.name().toString();
+        boolean fixedBucketAppend = !table.hasPrimaryKey() && table.options().bucket() > 0
+                && !AppendCompactionOptions.of(tableName, table.schema().options()).incrementalClustering();
+        return (table.hasPrimaryKey() || fixedBucketAppend) && !CompactionOptions.of(tableName, table.schema().options()).writeOnly();
     }
 
     /**
@@ -232,14 +247,10 @@ public final class Compactions
         PaimonTable table = handle.table();
         String tableName = table.name().toString();
         CompactionOptions options = CompactionOptions.of(tableName, table.schema().options());
-        // Paimon's batch writers of bucket-unaware append tables do not compact (only its streaming sinks add a
-        // compaction coordinator): such tables are compacted by optimize. Neither are tables of Paimon's incremental
-        // clustering, which Paimon compacts by their clustering columns into levels
-        boolean fixedBucketAppend = !table.hasPrimaryKey() && table.options().bucket() > 0
-                && !AppendCompactionOptions.of(tableName, table.schema().options()).incrementalClustering();
-        if ((!table.hasPrimaryKey() && !fixedBucketAppend) || options.writeOnly() || !isCompactionOnWriteEnabled(session) || written.isEmpty()) {
+        if (!compactsOnWrite(table) || !isCompactionOnWriteEnabled(session) || written.isEmpty()) {
             return;
         }
+        boolean fixedBucketAppend = !table.hasPrimaryKey();
         Set<BucketKey> buckets = written.stream()
                 .map(entry -> BucketKey.of(entry.partition(), entry.bucket()))
                 .collect(toImmutableSet());

@@ -30,9 +30,11 @@ import io.trino.plugin.paimon.format.row.BinaryRow;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.read.DeletionVectorIndex;
+import io.trino.plugin.paimon.table.AppendCompactionOptions;
 import io.trino.plugin.paimon.table.CompactionOptions;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.TableFileSystemFactory;
+import io.trino.plugin.paimon.write.CompactionFragment;
 import io.trino.plugin.paimon.write.SinkCompaction;
 import io.trino.plugin.paimon.write.SinkCompactor;
 import io.trino.spi.connector.ConnectorSession;
@@ -50,8 +52,8 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * Compaction on write in the page sink that wrote the buckets ({@link SinkCompactor}): each bucket's files in the
- * statement's base snapshot and the sink's new level-0 files are compacted as {@link Compactions#compactBucket}
- * compacts them after a commit. The sink owns its buckets (writes are routed by bucket), so their files at commit time
+ * statement's base snapshot and the sink's new files are compacted as {@link Compactions#compactBucket} (primary-key
+ * tables) or {@link Compactions#compactAppendBucket} (fixed-bucket append tables) compacts them after a commit. The sink owns its buckets (writes are routed by bucket), so their files at commit time
  * are those it read, unless a concurrent commit changed them: the coordinator checks that before it commits a result
  * ({@link Compactions#compactCommittedWrite}).
  */
@@ -87,6 +89,7 @@ public final class SinkCompactions
             return List.of();
         }
         CompactionOptions options = CompactionOptions.of(tableName, table.schema().options());
+        AppendCompactionOptions appendOptions = AppendCompactionOptions.of(tableName, table.schema().options());
         // named as the sink's data files: under fault-tolerant execution the coordinator keeps the files of the
         // attempt whose fragments it commits and deletes those of the other attempts of the task
         Compactions namedCompactions = compactions.namingFiles(MetadataFileNames.ofStatement(handle.commitIdentifier()));
@@ -102,11 +105,14 @@ public final class SinkCompactions
                     .build();
             Optional<IndexManifestEntry> vectorIndex = Optional.ofNullable(base.vectorIndexes().get(key));
             try {
-                namedCompactions.compactBucket(session, table, options, handle.overwrite(), new BucketFiles(written.partition(), written.bucket(), files), base.deletionVectors(), vectorIndex)
-                        .ifPresent(result -> compacted.add(new SinkCompaction(
-                                result,
-                                files.stream().map(entry -> entry.file().fileName()).toList(),
-                                vectorIndex.map(IndexManifestEntry::fileName))));
+                BucketFiles bucketFiles = new BucketFiles(written.partition(), written.bucket(), files);
+                Optional<CompactionFragment> compaction = table.hasPrimaryKey()
+                        ? namedCompactions.compactBucket(session, table, options, handle.overwrite(), bucketFiles, base.deletionVectors(), vectorIndex)
+                        : namedCompactions.compactAppendBucket(session, table, appendOptions, bucketFiles, base.deletionVectors());
+                compaction.ifPresent(result -> compacted.add(new SinkCompaction(
+                        result,
+                        files.stream().map(entry -> entry.file().fileName()).toList(),
+                        vectorIndex.map(IndexManifestEntry::fileName))));
             }
             catch (RuntimeException e) {
                 // the statement's files are written: the coordinator compacts this bucket after the commit instead

@@ -46,7 +46,6 @@ import io.trino.plugin.paimon.procedure.OptimizeCommit;
 import io.trino.plugin.paimon.read.AuditLogPageSource;
 import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
 import io.trino.plugin.paimon.read.TableStatisticsEstimate;
-import io.trino.plugin.paimon.table.CompactionOptions;
 import io.trino.plugin.paimon.table.MergeRowId;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.RowChangeRules;
@@ -479,8 +478,9 @@ public class PaimonMetadata
     }
 
     /**
-     * Fixed-bucket primary-key tables route rows by Paimon's bucket of their bucket key, one writer per bucket, so that
-     * a bucket's new sorted run is written by one sink with one sequence range. Dynamic-bucket tables route rows by
+     * Fixed-bucket tables route rows by Paimon's bucket of their bucket key, one writer per bucket, so that a bucket's
+     * new sorted run is written by one sink with one sequence range, and that sink alone compacts the bucket (append
+     * tables too: Paimon's writers shuffle them by bucket alike). Dynamic-bucket tables route rows by
      * Paimon's assigner channel, so that one sink assigns (and writes) the buckets of each (partition, channel).
      */
     @Override
@@ -500,10 +500,7 @@ public class PaimonMetadata
     {
         TableSchema schema = table.schema();
         TableOptions options = table.options();
-        if (!table.hasPrimaryKey()) {
-            return Optional.empty();
-        }
-        if (options.bucket() == TableOptions.DYNAMIC_BUCKET) {
+        if (table.hasPrimaryKey() && options.bucket() == TableOptions.DYNAMIC_BUCKET) {
             return Optional.of(dynamicBucketLayout(table, schema));
         }
         if (options.bucket() <= 0) {
@@ -695,23 +692,17 @@ public class PaimonMetadata
     }
 
     /**
-     * Whether the page sinks of a write compact the buckets they wrote: where compaction on write reaches every bucket
-     * written, because readers skip level 0 (deletion-vector and first-row tables) or because the table's changelog
-     * comes from that compaction ({@code changelog-producer} = {@code lookup} or {@code full-compaction}). Not an
-     * overwrite, whose commit replaces the files a sink would compact. Under retries too: a sink's compactions name
-     * their files after the statement, so those of a discarded task attempt are deleted with its data files.
+     * Whether the page sinks of a write compact the buckets they wrote, as the coordinator would after the commit
+     * ({@link Compactions#compactsOnWrite}): each sink owns its buckets, since rows reach writers by bucket
+     * ({@link #writeLayout}). Not an overwrite, whose commit replaces the files a sink would compact. Under retries
+     * too: a sink's compactions name their files after the statement, so those of a discarded task attempt are deleted
+     * with its data files.
      */
     private static boolean compactsInSinks(ConnectorSession session, PaimonTable table, boolean overwrite)
     {
-        TableOptions options = table.options();
-        boolean everyWrittenBucketCompacted = options.batchScanSkipsLevelZero()
-                || options.changelogProducer() == TableOptions.ChangelogProducer.LOOKUP
-                || options.changelogProducer() == TableOptions.ChangelogProducer.FULL_COMPACTION;
         return isCompactionOnWorkersEnabled(session)
                 && isCompactionOnWriteEnabled(session)
-                && table.hasPrimaryKey()
-                && everyWrittenBucketCompacted
-                && !CompactionOptions.of(table.name().toString(), table.schema().options()).writeOnly()
+                && Compactions.compactsOnWrite(table)
                 && !overwrite;
     }
 

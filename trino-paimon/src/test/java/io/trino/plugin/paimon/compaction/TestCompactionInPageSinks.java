@@ -45,6 +45,7 @@ import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
 import static io.trino.plugin.paimon.testing.PaimonQueryRunner.CATALOG;
 import static io.trino.testing.assertions.TrinoExceptionAssert.assertThatTrinoException;
 import static java.util.concurrent.TimeUnit.DAYS;
+import static java.util.stream.Collectors.joining;
 import static org.apache.paimon.types.DataTypes.INT;
 import static org.apache.paimon.types.DataTypes.STRING;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -54,9 +55,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Compaction on write in the page sinks ({@code compaction_on_workers_enabled}): a write (CREATE TABLE AS too) to a
  * deletion-vector, first-row, or {@code changelog-producer} = {@code lookup} or {@code full-compaction} table has its
  * buckets compacted before the coordinator commits (the compacted files, and changelog files, exist while the commit
- * is held, and the coordinator reads no data file), Paimon Java reads exactly the expected rows and changelog, a rival
+ * is held, and the coordinator reads no data file), and so has a write to any other primary-key table or fixed-bucket
+ * append table whose bucket calls for compaction. Paimon Java reads exactly the expected rows and changelog. A rival
  * commit to the bucket between the sink's compaction and the commit makes the coordinator compact the bucket again, so
- * do an overwrite and a compaction that failed in the sink, and a failed commit leaves none of the sinks' files.
+ * does one between the statement's APPEND and COMPACT snapshots, an overwrite and a compaction that failed in the
+ * sink; a failed commit leaves none of the sinks' files.
  */
 final class TestCompactionInPageSinks
         extends AbstractFaultInjectionQueryTest
@@ -83,6 +86,19 @@ final class TestCompactionInPageSinks
             paimon.createTable(DATABASE, changelogTable(producer, "ctas_paimon"), keyed().option("changelog-producer", producer).build());
         }
         paimon.createTable(DATABASE, "raced_lookup", keyed().option("changelog-producer", "lookup").build());
+        paimon.createTable(DATABASE, "raced_compact", keyed().option("deletion-vectors.enabled", "true").build());
+        for (String writer : List.of("sinks", "coordinator", "paimon")) {
+            // a universal compaction once a bucket holds three sorted runs
+            paimon.createTable(DATABASE, "plain_" + writer, keyed().option("num-sorted-run.compaction-trigger", "3").build());
+            // an append compaction once a bucket holds three small files
+            paimon.createTable(DATABASE, "append_" + writer, Schema.newBuilder()
+                    .column("k", INT())
+                    .column("v", STRING())
+                    .option("bucket", "1")
+                    .option("bucket-key", "k")
+                    .option("compaction.min.file-num", "3")
+                    .build());
+        }
     }
 
     // a table of the changelog producer written by the writer: Trino's page sinks, Trino's coordinator, Paimon Java
@@ -217,6 +233,82 @@ final class TestCompactionInPageSinks
             }
             assertThat(orphanFiles(sinks)).as(sinks).isEmpty();
         }
+    }
+
+    /**
+     * A primary-key table without deletion vectors, first-row or a compaction changelog, and a fixed-bucket append
+     * table: a write is compacted only when the bucket's runs (files) call for it, here at the third write. Then the
+     * sink compacts the bucket, and each write leaves the bucket's files on the same levels as the coordinator's
+     * compaction and Paimon Java's writer leave them.
+     */
+    @Test
+    void writesCompactInThePageSinksWhenTheBucketCallsForIt()
+            throws Exception
+    {
+        for (String kind : List.of("plain", "append")) {
+            String sinks = kind + "_sinks";
+            String coordinator = kind + "_coordinator";
+            Table paimonTable = paimon().getTable(DATABASE, kind + "_paimon");
+            List<List<GenericRow>> writes = List.of(
+                    List.of(row(1, "a"), row(2, "b")),
+                    List.of(row(1, "a2"), row(3, "c")),
+                    List.of(row(2, "b3"), row(4, "d")));
+            for (int i = 0; i < writes.size(); i++) {
+                String values = writes.get(i).stream()
+                        .map(row -> "(%s, '%s')".formatted(row.getInt(0), row.getString(1)))
+                        .collect(joining(", "));
+                // the statement's file, and at the third write the file the sink compacted the bucket into
+                assertCompactedBeforeCommit(sinks, "INSERT INTO %s VALUES %s".formatted(sinks, values), i < 2 ? 1 : 2, false);
+                getQueryRunner().execute(onCoordinator(), "INSERT INTO %s VALUES %s".formatted(coordinator, values));
+                PaimonJavaCatalog.write(uncachedPaimon().getTable(DATABASE, paimonTable.name()), writes.get(i));
+                List<String> levels = fileLevels(sinks);
+                assertThat(levels).as("files per level of %s after write %s", sinks, i + 1)
+                        .isEqualTo(fileLevels(coordinator))
+                        .isEqualTo(fileLevels(paimonTable.name()));
+            }
+            assertThat(fileLevels(sinks)).as("one file after the compaction").hasSize(1);
+            List<String> expected = kind.equals("plain")
+                    ? List.of("+I(1, a2)", "+I(2, b3)", "+I(3, c)", "+I(4, d)")
+                    : List.of("+I(1, a)", "+I(2, b)", "+I(1, a2)", "+I(3, c)", "+I(2, b3)", "+I(4, d)");
+            assertRowsInPaimonJavaAndTrino(sinks, expected);
+            assertRowsInPaimonJavaAndTrino(paimonTable.name(), expected);
+            assertThat(fsckViolations(sinks)).as(sinks).isEmpty();
+            assertThat(orphanFiles(sinks)).as(sinks).isEmpty();
+        }
+    }
+
+    // the level of each live file of the table, ordered
+    private List<String> fileLevels(String table)
+    {
+        return computeActual("SELECT level FROM \"%s$files\" ORDER BY level".formatted(table)).getOnlyColumn()
+                .map(String::valueOf)
+                .toList();
+    }
+
+    /**
+     * Paimon Java writes to the bucket (and compacts it) after the statement's APPEND snapshot and before the COMPACT
+     * snapshot of its sinks' compactions: that commit conflicts (the level-0 file it removes is gone), so the sinks'
+     * files are deleted and the coordinator compacts again from the newest snapshot, where Paimon's compaction left
+     * nothing to do. Paimon's rows are newer, and win.
+     */
+    @Test
+    void sinkCompactionsLosingTheRaceToTheirCommitAreDoneAgain()
+            throws Exception
+    {
+        assertUpdate(onWorkers(), "INSERT INTO raced_compact VALUES (1, 'a'), (2, 'b'), (3, 'c')", 3);
+        long before = (long) computeActual("SELECT max(snapshot_id) FROM \"raced_compact$snapshots\"").getOnlyValue();
+        // the first snapshot the statement publishes is its APPEND, the second its sinks' COMPACT
+        Hang hang = faultFs().hang(Operation.CREATE_EXCLUSIVE, "**/raced_compact/snapshot/snapshot-*", 2);
+        runHeld(hang, onWorkers(), "INSERT INTO raced_compact VALUES (1, 'a2'), (4, 'd')", () -> PaimonJavaCatalog.write(
+                uncachedPaimon().getTable(DATABASE, "raced_compact"),
+                List.of(row(1, "a3"), row(5, "e"))));
+        assertThat(computeActual("SELECT commit_kind FROM \"raced_compact$snapshots\" WHERE snapshot_id > %s ORDER BY snapshot_id".formatted(before)).getOnlyColumn().toList())
+                .as("the statement's APPEND, then Paimon Java's APPEND and COMPACT; the sinks' COMPACT did not land")
+                .containsExactly("APPEND", "APPEND", "COMPACT");
+        assertRowsInPaimonJavaAndTrino("raced_compact", List.of("+I(1, a3)", "+I(2, b)", "+I(3, c)", "+I(4, d)", "+I(5, e)"));
+        assertThat(computeActual("SELECT DISTINCT level FROM \"raced_compact$files\"").getOnlyColumnAsSet()).as("no level-0 file is left").doesNotContain(0);
+        assertThat(fsckViolations("raced_compact")).isEmpty();
+        assertThat(orphanFiles("raced_compact")).as("the sinks' compacted files are deleted").isEmpty();
     }
 
     // Paimon Java's batch writer: its lookup compaction writes the changelog; a full compaction after each write, as Flink's at the end of a batch
@@ -388,12 +480,19 @@ final class TestCompactionInPageSinks
             throws Exception
     {
         Hang hang = faultFs().hang(Operation.CREATE_OR_OVERWRITE, "**/%s/manifest/manifest-*".formatted(table), 1);
+        runHeld(hang, session, write, () -> meanwhile.accept(tableFiles(table)));
+    }
+
+    /** Runs the write until the hang holds it, calls {@code meanwhile}, and lets it finish. */
+    private void runHeld(Hang hang, Session session, String write, Runnable meanwhile)
+            throws Exception
+    {
         ExecutorService executor = Executors.newSingleThreadExecutor();
         try {
             Future<?> held = executor.submit(() -> getQueryRunner().execute(session, write));
             hang.awaitReached();
             try {
-                meanwhile.accept(tableFiles(table));
+                meanwhile.run();
             }
             finally {
                 hang.release();
