@@ -226,7 +226,7 @@ public class PaimonConfig
     }
 
     @Config("paimon.compaction-on-workers.enabled")
-    @ConfigDescription("Compact the buckets an INSERT, CREATE TABLE AS or row change writes to a deletion-vector, first-row, or changelog-producer 'lookup' or 'full-compaction' table in the page sinks that wrote them, on the workers, instead of on the coordinator after the commit")
+    @ConfigDescription("Compact the buckets an INSERT, CREATE TABLE AS or row change writes in the page sinks that wrote them, on the workers, instead of on the coordinator after the commit")
     public PaimonConfig setCompactionOnWorkersEnabled(boolean compactionOnWorkersEnabled)
     {
         this.compactionOnWorkersEnabled = compactionOnWorkersEnabled;

@@ -39,12 +39,12 @@ import static io.trino.spi.session.PropertyMetadata.integerProperty;
  * The retention floors of {@code expire_snapshots} and {@code remove_orphan_files} have the names Trino's Iceberg
  * connector gives them and default to the catalog's {@code paimon.*.min-retention}.
  * <p>
- * {@code compaction_on_write_enabled} (true) lets a statement that writes a primary-key table compact the buckets it
- * wrote as Paimon's writers do; false leaves them as written, for this statement only.
+ * {@code compaction_on_write_enabled} (true) lets a statement that writes a primary-key or fixed-bucket append table
+ * compact the buckets it wrote as Paimon's writers do; false leaves them as written, for this statement only.
  * <p>
  * {@code compaction_on_workers_enabled} (catalog {@code paimon.compaction-on-workers.enabled}, true) moves that
- * compaction, on deletion-vector, first-row and lookup or full-compaction changelog tables, into the page sinks that wrote the buckets: the coordinator
- * only commits their results, and compacts itself only a bucket that a concurrent commit changed meanwhile.
+ * compaction into the page sinks that wrote the buckets: the coordinator only commits their results, and compacts
+ * itself only a bucket that a concurrent commit changed meanwhile, and the buckets of an overwrite.
  * <p>
  * {@code late_materialization_enabled} (true) lets a merged read of a deduplicate table read the value columns of a
  * page only when the merge returns one of its records; false reads every page whole, to compare.
@@ -113,7 +113,7 @@ public final class PaimonSessionProperties
                         false),
                 booleanProperty(
                         COMPACTION_ON_WORKERS_ENABLED,
-                        "Compact the buckets a write to a deletion-vector, first-row, or changelog-producer 'lookup' or 'full-compaction' table reaches in the page sinks that wrote them, on the workers, instead of on the coordinator after the commit",
+                        "Compact the buckets a write reaches in the page sinks that wrote them, on the workers, instead of on the coordinator after the commit",
                         config.isCompactionOnWorkersEnabled(),
                         false),
                 booleanProperty(

@@ -16,7 +16,6 @@ package io.trino.plugin.paimon;
 import io.trino.spi.connector.ConnectorTableExecuteHandle;
 import io.trino.spi.connector.SchemaTableName;
 
-import static com.google.common.base.Preconditions.checkState;
 import static java.util.Objects.requireNonNull;
 
 /** One {@code ALTER TABLE ... EXECUTE} of a table procedure on a table. */
@@ -32,7 +31,9 @@ public record PaimonTableExecuteHandle(SchemaTableName schemaTableName, PaimonTa
     /** The state of an {@code optimize}; the caller knows that the procedure is one. */
     public PaimonOptimizeHandle optimize()
     {
-        checkState(procedure instanceof PaimonOptimizeHandle, "Not an optimize of %s: %s", schemaTableName, procedure.id());
-        return (PaimonOptimizeHandle) procedure;
+        if (procedure instanceof PaimonOptimizeHandle optimize) {
+            return optimize;
+        }
+        throw new IllegalStateException("Not an optimize of %s: %s".formatted(schemaTableName, procedure.id()));
     }
 }
