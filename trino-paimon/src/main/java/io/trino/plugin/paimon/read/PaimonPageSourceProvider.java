@@ -36,9 +36,6 @@ import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.DynamicFilter;
 import io.trino.spi.connector.EmptyPageSource;
 import io.trino.spi.predicate.TupleDomain;
-import io.trino.spi.type.ArrayType;
-import io.trino.spi.type.MapType;
-import io.trino.spi.type.RowType;
 import io.trino.spi.type.Type;
 import io.trino.spi.type.TypeManager;
 import org.roaringbitmap.RoaringBitmap;
@@ -138,8 +135,7 @@ public class PaimonPageSourceProvider
         }
         MergePlan plan = MergePlan.of(table, typeMapping, columnHandles.stream().map(PaimonColumnHandle::name).toList(), requested);
         boolean readValuesLate = plan.newestRecordWins() && isLateMaterializationEnabled(session);
-        // nested output columns are assembled from several column chunks, which the second pass does not do
-        boolean twoPass = readValuesLate && isTwoPassMergeReadEnabled(session) && outputTypes.stream().noneMatch(PaimonPageSourceProvider::isNested);
+        boolean twoPass = readValuesLate && isTwoPassMergeReadEnabled(session);
         if (twoPass && !rawConvertible) {
             // the second pass finds rows by the row numbers Trino's Parquet reader gives each page, which do not
             // account for rows a column index skips: the first pass prunes row groups only
@@ -156,11 +152,6 @@ public class PaimonPageSourceProvider
         }
         return PaimonPageSource.ofKeyValueFiles(split.files(), plan, outputTypes, rawConvertible, readValuesLate, Optional.empty(), rowLimit,
                 file -> fileOpener.open(file, plan.keyColumns(), true, plan.valueColumns()));
-    }
-
-    private static boolean isNested(Type type)
-    {
-        return type instanceof RowType || type instanceof ArrayType || type instanceof MapType;
     }
 
     /**

@@ -20,7 +20,6 @@ import io.trino.memory.context.AggregatedMemoryContext;
 import io.trino.parquet.Column;
 import io.trino.parquet.Field;
 import io.trino.parquet.ParquetReaderOptions;
-import io.trino.parquet.PrimitiveField;
 import io.trino.parquet.metadata.BlockMetadata;
 import io.trino.parquet.metadata.ParquetMetadata;
 import io.trino.parquet.predicate.TupleDomainParquetPredicate;
@@ -332,20 +331,20 @@ final class ParquetPageReader
     public Optional<ParquetRowRangeReader> rowRangeReader(int[] channels, boolean[] unreadByPages)
     {
         checkState(reader == null, "a page was read before the row range reader was asked for: %s", location);
-        List<Optional<PrimitiveField>> fields = new ArrayList<>(channels.length);
+        List<Optional<Field>> fields = new ArrayList<>(channels.length);
         List<Type> types = new ArrayList<>(channels.length);
         for (int channel : channels) {
             types.add(channelTypes.get(channel));
             if (readerChannels[channel] < 0) {
                 fields.add(Optional.empty());
+                continue;
             }
-            else if (columns.get(readerChannels[channel]).field() instanceof PrimitiveField primitive) {
-                fields.add(Optional.of(primitive));
+            Column column = columns.get(readerChannels[channel]);
+            if (!ParquetRowRangeReader.readableAtRows(column.field())) {
+                // a shape no Paimon writer gives a file (see readableAtRows): the two passes were chosen by the table's types
+                throw badData("column %s has a nested shape the two-pass merge read cannot read at chosen rows; session property two_pass_merge_read_enabled = false reads it".formatted(column.name()));
             }
-            else {
-                // nested columns are assembled from several column chunks, which the second pass does not do
-                return Optional.empty();
-            }
+            fields.add(Optional.of(column.field()));
         }
         // a column whose every channel pages leave unread is left out of them
         boolean[] readByPages = new boolean[columns.size()];

@@ -18,6 +18,8 @@ import com.google.common.collect.ListMultimap;
 import io.airlift.slice.Slice;
 import io.trino.memory.context.AggregatedMemoryContext;
 import io.trino.parquet.DiskRange;
+import io.trino.parquet.Field;
+import io.trino.parquet.GroupField;
 import io.trino.parquet.ParquetDataSource;
 import io.trino.parquet.ParquetMetadataConverter;
 import io.trino.parquet.ParquetReaderOptions;
@@ -26,6 +28,7 @@ import io.trino.parquet.metadata.BlockMetadata;
 import io.trino.parquet.metadata.ColumnChunkMetadata;
 import io.trino.parquet.metadata.IndexReference;
 import io.trino.parquet.reader.ChunkedInputStream;
+import io.trino.parquet.reader.ColumnChunk;
 import io.trino.parquet.reader.ColumnReader;
 import io.trino.parquet.reader.ColumnReaderFactory;
 import io.trino.parquet.reader.FilteredRowRanges;
@@ -33,6 +36,9 @@ import io.trino.parquet.reader.PageReader;
 import io.trino.spi.Page;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.RunLengthEncodedBlock;
+import io.trino.spi.type.ArrayType;
+import io.trino.spi.type.MapType;
+import io.trino.spi.type.RowType;
 import io.trino.spi.type.Type;
 import org.apache.parquet.format.Util;
 import org.apache.parquet.internal.column.columnindex.OffsetIndex;
@@ -48,6 +54,7 @@ import java.util.Optional;
 import java.util.stream.IntStream;
 
 import static com.google.common.base.Preconditions.checkArgument;
+import static com.google.common.base.Preconditions.checkState;
 import static io.trino.memory.context.AggregatedMemoryContext.newSimpleAggregatedMemoryContext;
 import static java.lang.Math.min;
 import static java.lang.Math.toIntExact;
@@ -60,6 +67,12 @@ import static java.util.Objects.requireNonNull;
  * and within a page the values of other rows are skipped by the decoders, not decoded. A column chunk without an
  * offset index (the row ranges need each page's first row) is decoded up to its last chosen row instead, and the
  * chosen values picked out.
+ * <p>
+ * A nested column (ROW, ARRAY, MAP, nested in each other to any depth) is read the same way, one column reader per
+ * primitive column under it: Trino's readers of repeated and nested primitive columns take row ranges of top-level
+ * rows too, and return the definition and repetition levels of the rows they read, from which the nested values are
+ * assembled as Trino's {@code ParquetReader} assembles them ({@link NestedBlocks}). All its column chunks are read at
+ * the chosen rows, or, if any of them lacks an offset index, all up to the last chosen row.
  * <p>
  * Chosen rows a few rows apart are read as one range, the rows between them decoded and dropped: each range costs the
  * column readers a skip and a read call per column, which for winners scattered one or two rows apart (random updates)
@@ -76,7 +89,9 @@ final class ParquetRowRangeReader
     private final List<BlockMetadata> rowGroups;
     private final Optional<String> createdBy;
     // per output column: its field in the file, or empty for a column the file lacks (read as nulls)
-    private final List<Optional<PrimitiveField>> fields;
+    private final List<Optional<Field>> fields;
+    // per output column: the primitive columns under it, depth first (the column itself for a flat one)
+    private final List<List<PrimitiveField>> leaves;
     private final List<Type> types;
     private final ParquetReaderOptions options;
     private final ColumnReaderFactory columnReaders;
@@ -90,7 +105,7 @@ final class ParquetRowRangeReader
             ParquetDataSource dataSource,
             List<BlockMetadata> rowGroups,
             Optional<String> createdBy,
-            List<Optional<PrimitiveField>> fields,
+            List<Optional<Field>> fields,
             List<Type> types,
             ParquetReaderOptions options)
     {
@@ -98,6 +113,14 @@ final class ParquetRowRangeReader
         this.rowGroups = List.copyOf(rowGroups);
         this.createdBy = requireNonNull(createdBy, "createdBy is null");
         this.fields = List.copyOf(fields);
+        List<List<PrimitiveField>> leaves = new ArrayList<>(fields.size());
+        for (Optional<Field> field : fields) {
+            checkArgument(field.map(ParquetRowRangeReader::readableAtRows).orElse(true), "column cannot be read at chosen rows: %s", field);
+            List<PrimitiveField> columnLeaves = new ArrayList<>();
+            field.ifPresent(present -> addLeaves(present, columnLeaves));
+            leaves.add(List.copyOf(columnLeaves));
+        }
+        this.leaves = List.copyOf(leaves);
         this.types = List.copyOf(types);
         checkArgument(fields.size() == types.size(), "fields and types differ in size");
         this.options = requireNonNull(options, "options is null");
@@ -148,53 +171,76 @@ final class ParquetRowRangeReader
         FilteredRowRanges rowRanges = new FilteredRowRanges(ranges.toRowRanges(rowGroup.rowCount()));
 
         int columnCount = fields.size();
-        ColumnReader[] readers = new ColumnReader[columnCount];
-        // columns without an offset index, decoded up to the last row and picked from
-        Block[] picked = new Block[columnCount];
+        // per column, the column chunks of its primitive columns (one for a flat column), in the order of its leaves
+        ColumnChunkMetadata[][] chunks = new ColumnChunkMetadata[columnCount][];
+        // per column and chunk, the pages holding chosen rows; null for a column read up to its last chosen row
+        OffsetIndex[][] selectedPages = new OffsetIndex[columnCount][];
+        // the bytes to read, by chunk number: the chunks of all columns numbered in order
         ListMultimap<Integer, DiskRange> diskRanges = ArrayListMultimap.create();
-        OffsetIndex[] selectedPages = new OffsetIndex[columnCount];
-        ColumnChunkMetadata[] chunks = new ColumnChunkMetadata[columnCount];
+        int chunkNumber = 0;
         for (int column = 0; column < columnCount; column++) {
             if (fields.get(column).isEmpty()) {
                 continue;
             }
-            PrimitiveField field = fields.get(column).get();
-            ColumnChunkMetadata chunk = chunkOf(rowGroup, field);
-            chunks[column] = chunk;
-            Optional<OffsetIndex> offsetIndex = offsetIndex(chunk);
-            if (offsetIndex.isEmpty()) {
-                diskRanges.put(column, new DiskRange(chunk.getStartingPos(), chunk.getTotalSize()));
-                continue;
+            List<PrimitiveField> columnLeaves = leaves.get(column);
+            chunks[column] = new ColumnChunkMetadata[columnLeaves.size()];
+            List<Optional<OffsetIndex>> offsetIndexes = new ArrayList<>(columnLeaves.size());
+            boolean indexed = true;
+            for (int leaf = 0; leaf < columnLeaves.size(); leaf++) {
+                chunks[column][leaf] = chunkOf(rowGroup, columnLeaves.get(leaf));
+                offsetIndexes.add(offsetIndex(chunks[column][leaf]));
+                indexed &= offsetIndexes.get(leaf).isPresent();
             }
-            SelectedPages selected = SelectedPages.of(offsetIndex.get(), ranges, rowGroup.rowCount());
-            selectedPages[column] = selected;
-            pagesUnread += offsetIndex.get().getPageCount() - selected.getPageCount();
-            long firstPage = offsetIndex.get().getOffset(0);
-            if (chunk.getStartingPos() < firstPage) {
-                // the dictionary page, before the first data page
-                diskRanges.put(column, new DiskRange(chunk.getStartingPos(), firstPage - chunk.getStartingPos()));
+            // a nested column's value is assembled from all its column chunks: they are all read at the chosen rows,
+            // or all up to the last of them
+            if (indexed) {
+                selectedPages[column] = new OffsetIndex[columnLeaves.size()];
             }
-            for (DiskRange range : selected.diskRanges()) {
-                diskRanges.put(column, range);
+            for (int leaf = 0; leaf < columnLeaves.size(); leaf++, chunkNumber++) {
+                ColumnChunkMetadata chunk = chunks[column][leaf];
+                if (!indexed) {
+                    diskRanges.put(chunkNumber, new DiskRange(chunk.getStartingPos(), chunk.getTotalSize()));
+                    continue;
+                }
+                OffsetIndex offsetIndex = offsetIndexes.get(leaf).get();
+                SelectedPages selected = SelectedPages.of(offsetIndex, ranges, rowGroup.rowCount());
+                selectedPages[column][leaf] = selected;
+                pagesUnread += offsetIndex.getPageCount() - selected.getPageCount();
+                long firstPage = offsetIndex.getOffset(0);
+                if (chunk.getStartingPos() < firstPage) {
+                    // the dictionary page, before the first data page
+                    diskRanges.put(chunkNumber, new DiskRange(chunk.getStartingPos(), firstPage - chunk.getStartingPos()));
+                }
+                for (DiskRange range : selected.diskRanges()) {
+                    diskRanges.put(chunkNumber, range);
+                }
             }
         }
         Map<Integer, ChunkedInputStream> inputs = dataSource.planRead(diskRanges, memoryContext);
         try {
+            ColumnValues[] readers = new ColumnValues[columnCount];
+            // columns without an offset index, decoded up to the last row and picked from
+            Block[] picked = new Block[columnCount];
+            chunkNumber = 0;
             for (int column = 0; column < columnCount; column++) {
                 if (chunks[column] == null) {
                     continue;
                 }
-                PrimitiveField field = fields.get(column).get();
-                ColumnReader reader = columnReaders.create(field, memoryContext);
-                PageReader pageReader = ParquetReaders.pageReader(dataSource.getId(), inputs.get(column), chunks[column], field.getDescriptor(), selectedPages[column], createdBy, options);
+                List<PrimitiveField> columnLeaves = leaves.get(column);
+                ColumnReader[] leafReaders = new ColumnReader[columnLeaves.size()];
+                for (int leaf = 0; leaf < columnLeaves.size(); leaf++, chunkNumber++) {
+                    PrimitiveField field = columnLeaves.get(leaf);
+                    OffsetIndex pagesRead = selectedPages[column] == null ? null : selectedPages[column][leaf];
+                    leafReaders[leaf] = columnReaders.create(field, memoryContext);
+                    PageReader pageReader = ParquetReaders.pageReader(dataSource.getId(), inputs.get(chunkNumber), chunks[column][leaf], field.getDescriptor(), pagesRead, createdBy, options);
+                    leafReaders[leaf].setPageReader(pageReader, selectedPages[column] == null ? Optional.empty() : Optional.of(rowRanges));
+                }
+                ColumnValues values = new ColumnValues(fields.get(column).get(), leafReaders);
                 if (selectedPages[column] != null) {
-                    reader.setPageReader(pageReader, Optional.of(rowRanges));
-                    readers[column] = reader;
+                    readers[column] = values;
                 }
                 else {
-                    reader.setPageReader(pageReader, Optional.empty());
-                    reader.prepareNextRead(toIntExact(groupRows[count - 1] + 1));
-                    picked[column] = pick(reader.readPrimitive().getBlock(), groupRows);
+                    picked[column] = pick(values.read(toIntExact(groupRows[count - 1] + 1)), groupRows);
                 }
             }
             for (int offset = 0; offset < count; offset += maxPageRows) {
@@ -213,8 +259,7 @@ final class ParquetRowRangeReader
                 boolean gapDecoded = false;
                 for (int column = 0; column < columnCount; column++) {
                     if (readers[column] != null) {
-                        readers[column].prepareNextRead(rangeRows);
-                        Block block = readers[column].readPrimitive().getBlock();
+                        Block block = readers[column].read(rangeRows);
                         blocks[column] = chosen == null ? block : block.copyPositions(chosen, 0, batch);
                         gapDecoded = true;
                     }
@@ -247,7 +292,44 @@ final class ParquetRowRangeReader
         return block.copyPositions(positions, 0, positions.length);
     }
 
-    private ColumnChunkMetadata chunkOf(BlockMetadata rowGroup, PrimitiveField field)
+    /**
+     * Whether a column of this shape can be read at chosen rows: a flat column, or a ROW, ARRAY or MAP column whose
+     * file holds an element (of an array), a key and a value (of a map) and at least one field (of a row) for it, each
+     * of them such a column in turn. The others (a VARIANT, or a nested column the file holds only part of) cannot.
+     */
+    static boolean readableAtRows(Field field)
+    {
+        if (field instanceof PrimitiveField) {
+            return true;
+        }
+        if (!(field instanceof GroupField group)) {
+            return false;
+        }
+        List<Optional<Field>> children = group.getChildren();
+        return switch (group.getType()) {
+            case ArrayType _ -> children.size() == 1 && children.getFirst().map(ParquetRowRangeReader::readableAtRows).orElse(false);
+            case MapType _ -> children.size() == 2 && children.stream().allMatch(child -> child.map(ParquetRowRangeReader::readableAtRows).orElse(false));
+            case RowType row -> children.size() == row.getFields().size()
+                    && children.stream().anyMatch(Optional::isPresent)
+                    && children.stream().flatMap(Optional::stream).allMatch(ParquetRowRangeReader::readableAtRows);
+            default -> false;
+        };
+    }
+
+    // the primitive columns under a column, depth first: the order ColumnValues reads them in
+    private static void addLeaves(Field field, List<PrimitiveField> leaves)
+    {
+        if (field instanceof PrimitiveField primitive) {
+            leaves.add(primitive);
+        }
+        else {
+            for (Optional<Field> child : ((GroupField) field).getChildren()) {
+                child.ifPresent(present -> addLeaves(present, leaves));
+            }
+        }
+    }
+
+    private static ColumnChunkMetadata chunkOf(BlockMetadata rowGroup, PrimitiveField field)
             throws IOException
     {
         String[] path = field.getDescriptor().getPath();
@@ -289,6 +371,69 @@ final class ParquetRowRangeReader
     long pagesUnread()
     {
         return pagesUnread;
+    }
+
+    /**
+     * The values of one column in one row group, read through one column reader per primitive column under it: a
+     * nested column's value is assembled from theirs ({@link NestedBlocks}), which all read the same top-level rows.
+     */
+    private static final class ColumnValues
+    {
+        private final Field field;
+        private final ColumnReader[] leaves;
+        private int nextLeaf;
+
+        ColumnValues(Field field, ColumnReader[] leaves)
+        {
+            this.field = field;
+            this.leaves = leaves;
+        }
+
+        /** The column's next {@code rows} rows of its readers (the rows of their row ranges, where they have some). */
+        Block read(int rows)
+        {
+            for (ColumnReader leaf : leaves) {
+                leaf.prepareNextRead(rows);
+            }
+            nextLeaf = 0;
+            Block block = read(field).getBlock();
+            checkState(nextLeaf == leaves.length && block.getPositionCount() == rows, "column %s read %s rows of %s", field, block.getPositionCount(), rows);
+            return block;
+        }
+
+        private ColumnChunk read(Field field)
+        {
+            if (field instanceof PrimitiveField) {
+                return leaves[nextLeaf++].readPrimitive();
+            }
+            GroupField group = (GroupField) field;
+            List<Optional<Field>> children = group.getChildren();
+            return switch (group.getType()) {
+                case ArrayType _ -> {
+                    ColumnChunk elements = read(children.getFirst().orElseThrow());
+                    yield new ColumnChunk(NestedBlocks.array(group, elements), elements.getDefinitionLevels(), elements.getRepetitionLevels());
+                }
+                case MapType _ -> {
+                    ColumnChunk keys = read(children.get(0).orElseThrow());
+                    Block values = read(children.get(1).orElseThrow()).getBlock();
+                    yield new ColumnChunk(NestedBlocks.map(group, keys, values), keys.getDefinitionLevels(), keys.getRepetitionLevels());
+                }
+                case RowType _ -> {
+                    Block[] fieldBlocks = new Block[children.size()];
+                    ColumnChunk levels = null;
+                    for (int i = 0; i < children.size(); i++) {
+                        if (children.get(i).isPresent()) {
+                            ColumnChunk chunk = read(children.get(i).get());
+                            fieldBlocks[i] = chunk.getBlock();
+                            levels = levels == null ? chunk : levels;
+                        }
+                    }
+                    checkState(levels != null, "row column %s has no field in the file", field);
+                    yield new ColumnChunk(NestedBlocks.row(group, levels, fieldBlocks), levels.getDefinitionLevels(), levels.getRepetitionLevels());
+                }
+                default -> throw new IllegalStateException("column cannot be read at chosen rows: " + field);
+            };
+        }
     }
 
     /**
