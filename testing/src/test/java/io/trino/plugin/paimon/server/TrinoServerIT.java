@@ -36,7 +36,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static com.google.common.collect.Iterables.getOnlyElement;
@@ -304,7 +306,11 @@ final class TrinoServerIT
         Random random = new Random(seed);
 
         AtomicReference<String> queryId = new AtomicReference<>();
-        CompletableFuture<Long> insert = CompletableFuture.supplyAsync(() -> {
+        // the statement gets a thread of its own: its client blocks, retrying, until the restarted coordinator answers
+        // or its request timeout (minutes) passes, and on the common pool it would hold up the continuations of
+        // ProcessHandle.onExit, which the kill waits for (the pool has one thread on two cores)
+        ExecutorService client = Executors.newSingleThreadExecutor();
+        Future<Long> insert = client.submit(() -> {
             try (Connection connection = server.connect();
                     Statement statement = connection.createStatement()) {
                 statement.unwrap(TrinoStatement.class).setProgressMonitor(stats -> queryId.compareAndSet(null, stats.getQueryId()));
@@ -316,6 +322,7 @@ final class TrinoServerIT
                 return -1L;
             }
         });
+        client.shutdown();
         // the statement is running (or already done): kill within the next 0.2 to 3 seconds
         while (queryId.get() == null && !insert.isDone()) {
             Thread.sleep(50);
