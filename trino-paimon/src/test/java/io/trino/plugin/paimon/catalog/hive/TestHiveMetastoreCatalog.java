@@ -48,6 +48,7 @@ import org.apache.hadoop.hive.metastore.api.LockState;
 import org.apache.hadoop.hive.metastore.api.LockType;
 import org.apache.hadoop.hive.metastore.api.Partition;
 import org.apache.hadoop.hive.metastore.api.SerDeInfo;
+import org.apache.hadoop.hive.metastore.api.ShowLocksRequest;
 import org.apache.hadoop.hive.metastore.api.StorageDescriptor;
 import org.apache.hadoop.hive.metastore.api.Table;
 import org.apache.paimon.catalog.Catalog;
@@ -652,8 +653,8 @@ final class TestHiveMetastoreCatalog
         ExecutorService executor = Executors.newSingleThreadExecutor();
         try {
             Future<?> insert = executor.submit(() -> getQueryRunner().execute("INSERT INTO locked.lake.guarded VALUES (1, 'trino')"));
-            // an INSERT without the lock lands within a few seconds, even on two busy cores
-            Thread.sleep(15_000);
+            // the INSERT's commit has asked the metastore for the table's lock, and its request waits behind ours
+            awaitWaitingLock(client, "guarded", insert);
             assertThat(insert.isDone()).as("INSERT done while another client holds the table lock").isFalse();
             assertThat(computeActual("SELECT count(*) FROM guarded").getOnlyValue()).isEqualTo(0L);
             client.unlock(lock.getLockid());
@@ -663,6 +664,21 @@ final class TestHiveMetastoreCatalog
         finally {
             executor.shutdownNow();
             assertUpdate("DROP TABLE guarded");
+        }
+    }
+
+    /** Waits until the metastore lists a lock request on the table in state WAITING, failing if the statement finishes first. */
+    private static void awaitWaitingLock(IMetaStoreClient client, String table, Future<?> statement)
+            throws Exception
+    {
+        ShowLocksRequest request = new ShowLocksRequest();
+        request.setDbname(DATABASE);
+        request.setTablename(table);
+        long deadline = System.nanoTime() + MINUTES.toNanos(1);
+        while (client.showLocks(request).getLocks().stream().noneMatch(lock -> lock.getState() == LockState.WAITING)) {
+            assertThat(statement.isDone()).as("statement done before its lock request waited").isFalse();
+            assertThat(System.nanoTime() - deadline).as("a waiting lock request on %s within a minute", table).isNegative();
+            Thread.sleep(100);
         }
     }
 
