@@ -13,13 +13,22 @@
  */
 package io.trino.plugin.paimon.server;
 
+import com.google.common.collect.ImmutableMap;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.local.LocalFileSystem;
 import io.trino.jdbc.TrinoStatement;
 import io.trino.plugin.paimon.testing.Fsck;
+import io.trino.plugin.paimon.testing.HdfsCluster;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
+import io.trino.plugin.paimon.testing.RowText;
+import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.operation.LocalOrphanFilesClean;
+import org.apache.paimon.schema.Schema;
 import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.Table;
+import org.apache.paimon.types.DataTypes;
+import org.apache.paimon.types.RowKind;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -53,7 +62,10 @@ import static org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS;
  * {@code plugin/paimon}, queried over JDBC. Only here does the plugin run in its own class loader, so a jar missing
  * from the plugin folder shows up here and nowhere else. The cluster is two processes, a coordinator that runs no
  * tasks and one worker ({@link TrinoCluster}), so splits, page sinks and their fragments cross between nodes as they
- * do in production. One cluster for the whole class.
+ * do in production. Beside {@code paimon} over a local warehouse, catalog {@code paimon_jdbc} keeps its tables in a
+ * SQLite file, and catalog {@code hdfs} serves a warehouse on HDFS as the README's HDFS section configures it, Hadoop's
+ * client running in the plugin's own class loader on both nodes (the NameNode and DataNode run in this test's JVM,
+ * {@link HdfsCluster}). One cluster for the whole class.
  */
 @TestInstance(PER_CLASS)
 final class TrinoServerIT
@@ -61,6 +73,7 @@ final class TrinoServerIT
     private static final String JDBC_WAREHOUSE = "jdbc-warehouse";
 
     private Path localRoot;
+    private PaimonJavaCatalog hdfsPaimon;
     private TrinoCluster server;
 
     @BeforeAll
@@ -80,18 +93,54 @@ final class TrinoServerIT
                 fs.native-local.enabled=true
                 local.location=%s
                 """.formatted(sqliteUri(), JDBC_WAREHOUSE, localRoot));
-        server = TrinoCluster.start(Path.of(System.getProperty("repository.root")).toRealPath(), localRoot, List.of(jdbcCatalog));
+        server = TrinoCluster.start(Path.of(System.getProperty("repository.root")).toRealPath(), localRoot, List.of(jdbcCatalog, createHdfsWarehouse()));
+    }
+
+    /** Paimon Java writes {@code lake.orders} into a warehouse on HDFS; returns the catalog file of {@code hdfs} over it. */
+    private Path createHdfsWarehouse()
+            throws Exception
+    {
+        HdfsCluster cluster = HdfsCluster.shared();
+        String warehouse = cluster.uri() + "/server-warehouse";
+        Path coreSite = HdfsCluster.writeConfigurationFile(localRoot.resolve("core-site.xml"), ImmutableMap.of("fs.defaultFS", cluster.uri()));
+        hdfsPaimon = PaimonJavaCatalog.onHadoop(warehouse, cluster.clientConfiguration());
+        hdfsPaimon.createDatabase("lake");
+        Table orders = hdfsPaimon.createTable("lake", "orders", Schema.newBuilder()
+                .column("id", DataTypes.INT().notNull())
+                .column("item", DataTypes.STRING())
+                .primaryKey("id")
+                .option("bucket", "2")
+                .build());
+        PaimonJavaCatalog.write(orders, List.of(hdfsRow(1, "apple"), hdfsRow(2, "pear"), hdfsRow(3, "plum")));
+        GenericRow deleted = hdfsRow(3, "plum");
+        deleted.setRowKind(RowKind.DELETE);
+        PaimonJavaCatalog.write(hdfsPaimon.getTable("lake", "orders"), List.of(hdfsRow(2, "PEAR"), deleted));
+        return Files.writeString(localRoot.resolve("hdfs.properties"), """
+                connector.name=paimon
+                paimon.warehouse=%s
+                fs.hadoop.enabled=true
+                hive.config.resources=%s
+                """.formatted(warehouse, coreSite));
+    }
+
+    private static GenericRow hdfsRow(int id, String item)
+    {
+        return GenericRow.of(id, BinaryString.fromString(item));
     }
 
     @AfterAll
     void stopCluster()
             throws Exception
     {
-        if (server != null) {
-            server.close();
+        try (PaimonJavaCatalog _ = hdfsPaimon) {
+            if (server != null) {
+                server.close();
+            }
         }
-        if (localRoot != null) {
-            deleteRecursively(localRoot, ALLOW_INSECURE);
+        finally {
+            if (localRoot != null) {
+                deleteRecursively(localRoot, ALLOW_INSECURE);
+            }
         }
     }
 
@@ -280,6 +329,24 @@ final class TrinoServerIT
             assertThat(PaimonJavaCatalog.readRows(paimon.getTable("lake", "items")).stream().sorted().toList())
                     .containsExactly("+I(1, one)", "+I(3, three)", "+U(2, TWO)");
         }
+    }
+
+    /** The warehouse on HDFS: what Paimon Java wrote is read, changed on the worker, and read back by Paimon Java. */
+    @Test
+    void readsAndWritesAWarehouseOnHdfs()
+            throws Exception
+    {
+        try (Connection connection = server.connect()) {
+            assertThat(rows(connection, "SELECT id, item FROM hdfs.lake.orders ORDER BY id", 2)).containsExactly("1 apple", "2 PEAR");
+        }
+        assertRanOnTheWorker(executeUpdate("INSERT INTO hdfs.lake.orders VALUES (4, 'fig'), (1, 'APPLE')", 2));
+        assertRanOnTheWorker(executeUpdate("UPDATE hdfs.lake.orders SET item = 'kiwi' WHERE id = 2", 1));
+        try (Connection connection = server.connect()) {
+            assertThat(rows(connection, "SELECT id, item FROM hdfs.lake.orders ORDER BY id", 2)).containsExactly("1 APPLE", "2 kiwi", "4 fig");
+        }
+        assertThat(RowText.paimonText(hdfsPaimon.getTable("lake", "orders"))).containsExactly("(1, APPLE)", "(2, kiwi)", "(4, fig)");
+        assertThat(server.coordinatorLog()).doesNotContain("ClassNotFoundException", "No FileSystem for scheme");
+        assertThat(server.workerLog()).doesNotContain("ClassNotFoundException", "No FileSystem for scheme");
     }
 
     private String sqliteUri()
