@@ -33,7 +33,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
@@ -213,8 +212,27 @@ public final class TrinoServer
         processes.add(process.toHandle());
         processes.forEach(ProcessHandle::destroyForcibly);
         for (ProcessHandle handle : processes) {
-            handle.onExit().get();
+            if (!awaitExit(handle, Duration.ofSeconds(60))) {
+                throw new AssertionError("Process %s outlived SIGKILL".formatted(handle.pid()));
+            }
         }
+    }
+
+    /**
+     * Polls until the process is gone: {@code ProcessHandle.onExit} completes through the common fork-join pool, which
+     * has one thread on two cores, so a test that holds that thread (a blocked client) would hold the wait with it.
+     */
+    private static boolean awaitExit(ProcessHandle handle, Duration timeout)
+            throws InterruptedException
+    {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (handle.isAlive()) {
+            if (System.nanoTime() - deadline > 0) {
+                return false;
+            }
+            Thread.sleep(50);
+        }
+        return true;
     }
 
     @Override
@@ -231,10 +249,7 @@ public final class TrinoServer
         for (ProcessHandle handle : started) {
             if (handle.isAlive()) {
                 handle.destroy();
-                try {
-                    handle.onExit().get(30, TimeUnit.SECONDS);
-                }
-                catch (TimeoutException e) {
+                if (!awaitExit(handle, Duration.ofSeconds(30))) {
                     handle.destroyForcibly();
                 }
             }

@@ -374,8 +374,8 @@ final class TrinoServerIT
 
         AtomicReference<String> queryId = new AtomicReference<>();
         // the statement gets a thread of its own: its client blocks, retrying, until the restarted coordinator answers
-        // or its request timeout (minutes) passes, and on the common pool it would hold up the continuations of
-        // ProcessHandle.onExit, which the kill waits for (the pool has one thread on two cores)
+        // or its request timeout (minutes) passes, and on the common pool (one thread on two cores) it would hold up
+        // every other task given to the pool meanwhile
         ExecutorService client = Executors.newSingleThreadExecutor();
         Future<Long> insert = client.submit(() -> {
             try (Connection connection = server.connect();
