@@ -17,10 +17,8 @@ import io.trino.parquet.GroupField;
 import io.trino.parquet.reader.ColumnChunk;
 import io.trino.parquet.reader.ListColumnReader.BlockPositions;
 import io.trino.parquet.reader.StructColumnReader.RowBlockPositions;
-import io.trino.spi.block.ArrayBlock;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.DictionaryBlock;
-import io.trino.spi.block.RowBlock;
 import io.trino.spi.block.RunLengthEncodedBlock;
 import io.trino.spi.type.MapType;
 import io.trino.spi.type.Type;
@@ -29,11 +27,16 @@ import java.util.List;
 
 import static io.trino.parquet.reader.ListColumnReader.calculateCollectionOffsets;
 import static io.trino.parquet.reader.StructColumnReader.calculateStructOffsets;
+import static io.trino.plugin.paimon.read.NestedPositions.arrayBlock;
+import static io.trino.plugin.paimon.read.NestedPositions.hasNullRows;
+import static io.trino.plugin.paimon.read.NestedPositions.isNullRow;
+import static io.trino.plugin.paimon.read.NestedPositions.mapBlock;
+import static io.trino.plugin.paimon.read.NestedPositions.rowBlock;
 
 /**
  * ARRAY, MAP and ROW blocks of a Parquet column built from the blocks read for its children and the definition and
- * repetition levels of a column chunk under it (trino-parquet's public level arithmetic). Trino 476 marks null
- * positions with a {@code boolean[]}, 483 valid ones with a bitmap: the only difference between the releases' versions.
+ * repetition levels of a column chunk under it (trino-parquet's public level arithmetic). How the positions mark their
+ * nulls, and so the block constructors that take them, differ between Trino releases: {@link NestedPositions}.
  */
 final class NestedBlocks
 {
@@ -42,14 +45,13 @@ final class NestedBlocks
     static Block array(GroupField field, ColumnChunk elements)
     {
         BlockPositions positions = calculateCollectionOffsets(field, elements.getDefinitionLevels(), elements.getRepetitionLevels());
-        int[] offsets = positions.offsets();
-        return ArrayBlock.fromElementBlock(offsets.length - 1, positions.isNull(), offsets, elements.getBlock());
+        return arrayBlock(positions, elements.getBlock());
     }
 
     static Block map(GroupField field, ColumnChunk keys, Block values)
     {
         BlockPositions positions = calculateCollectionOffsets(field, keys.getDefinitionLevels(), keys.getRepetitionLevels());
-        return ((MapType) field.getType()).createBlockFromKeyValue(positions.isNull(), positions.offsets(), keys.getBlock(), values);
+        return mapBlock((MapType) field.getType(), positions, keys.getBlock(), values);
     }
 
     /**
@@ -67,19 +69,19 @@ final class NestedBlocks
             if (fields[i] == null) {
                 blocks[i] = RunLengthEncodedBlock.create(types.get(i), null, rows);
             }
-            else if (positions.isNull().isPresent()) {
-                blocks[i] = withNullRows(fields[i], positions.isNull().get(), rows);
+            else if (hasNullRows(positions)) {
+                blocks[i] = withNullRows(fields[i], positions);
             }
             else {
                 blocks[i] = fields[i];
             }
         }
-        return RowBlock.fromNotNullSuppressedFieldBlocks(rows, positions.isNull(), blocks);
+        return rowBlock(positions, blocks);
     }
 
     // a field's block with a position for every row: a null row takes a null of the field (one the block has, or one
     // appended to it)
-    private static Block withNullRows(Block field, boolean[] rowNulls, int rows)
+    private static Block withNullRows(Block field, RowBlockPositions positions)
     {
         int nullPosition = -1;
         if (field.mayHaveNull()) {
@@ -95,10 +97,11 @@ final class NestedBlocks
             nullPosition = field.getPositionCount();
             values = field.copyWithAppendedNull();
         }
+        int rows = positions.positionsCount();
         int[] ids = new int[rows];
         int next = 0;
         for (int row = 0; row < rows; row++) {
-            ids[row] = rowNulls[row] ? nullPosition : next++;
+            ids[row] = isNullRow(positions, row) ? nullPosition : next++;
         }
         return DictionaryBlock.create(rows, values, ids);
     }
