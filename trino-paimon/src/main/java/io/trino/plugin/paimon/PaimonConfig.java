@@ -213,7 +213,7 @@ public class PaimonConfig
     }
 
     @Config("paimon.two-pass-merge-read.enabled")
-    @ConfigDescription("In a merged read of a deduplicate table's Parquet files, read the keys first and decode the value columns only at the rows the merge returns")
+    @ConfigDescription("In a merged read of a deduplicate or first-row table's Parquet files, read the keys first and decode the value columns only at the rows the merge returns")
     public PaimonConfig setTwoPassMergeReadEnabled(boolean twoPassMergeReadEnabled)
     {
         this.twoPassMergeReadEnabled = twoPassMergeReadEnabled;

@@ -49,9 +49,9 @@ import static io.trino.spi.session.PropertyMetadata.integerProperty;
  * {@code late_materialization_enabled} (true) lets a merged read of a deduplicate table read the value columns of a
  * page only when the merge returns one of its records; false reads every page whole, to compare.
  * <p>
- * {@code two_pass_merge_read_enabled} (catalog {@code paimon.two-pass-merge-read.enabled}, false) goes further where late
- * materialization applies and the files are Parquet: the merge reads keys first and the value columns only at the
- * rows it returns.
+ * {@code two_pass_merge_read_enabled} (catalog {@code paimon.two-pass-merge-read.enabled}, false), with late
+ * materialization on, goes further for deduplicate and first-row tables whose files are Parquet: the merge reads
+ * keys first and the value columns only at the rows it returns.
  */
 public final class PaimonSessionProperties
 {
@@ -123,7 +123,7 @@ public final class PaimonSessionProperties
                         false),
                 booleanProperty(
                         TWO_PASS_MERGE_READ_ENABLED,
-                        "In a merged read of a deduplicate table's Parquet files, read the keys first and decode the value columns only at the rows the merge returns (with late materialization on)",
+                        "In a merged read of a deduplicate or first-row table's Parquet files, read the keys first and decode the value columns only at the rows the merge returns (with late materialization on)",
                         config.isTwoPassMergeReadEnabled(),
                         false),
                 integerProperty(

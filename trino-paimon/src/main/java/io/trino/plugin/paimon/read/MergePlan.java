@@ -40,6 +40,11 @@ import static java.util.Objects.requireNonNull;
  * layout, the order of records, the table's merge function, and whether it merges in lookup mode.
  *
  * @param keyTypes Paimon types of the trimmed primary key, which order files by their key ranges
+ * @param newestRecordWins the merged row of a key is its newest record unless that retracts (deduplicate without
+ * {@code ignore-delete}, outside lookup mode): a run can tell whether a page holds merged rows as it leaves the page
+ * @param oneRecordWins the merged row of a key is one of its records, picked by row kinds, levels and record order
+ * alone, never by values (deduplicate and first-row, with or without {@code ignore-delete}, in lookup mode or not):
+ * the merge can run on keys alone and the values be read afterwards for the records it picked
  */
 record MergePlan(
         List<ReadColumn> keyColumns,
@@ -49,7 +54,8 @@ record MergePlan(
         RecordComparator comparator,
         MergeFunctionFactory mergeFunctions,
         boolean lookupMode,
-        boolean newestRecordWins)
+        boolean newestRecordWins,
+        boolean oneRecordWins)
 {
     MergePlan
     {
@@ -105,6 +111,7 @@ record MergePlan(
         // first-row is not lookup-wrapped in Paimon: its levels above 0 hold each key once
         boolean lookupMode = options.needsLookup() && options.mergeEngine() != MergeEngine.FIRST_ROW;
         boolean newestRecordWins = mergeEngine.engine() == MergeEngine.DEDUPLICATE && !mergeEngine.ignoreDelete() && !lookupMode;
+        boolean oneRecordWins = mergeEngine.engine() == MergeEngine.DEDUPLICATE || mergeEngine.engine() == MergeEngine.FIRST_ROW;
         return new MergePlan(
                 keyColumns,
                 keyFields.stream().map(DataField::type).toList(),
@@ -113,7 +120,8 @@ record MergePlan(
                 comparator,
                 mergeFunctions,
                 lookupMode,
-                newestRecordWins);
+                newestRecordWins,
+                oneRecordWins);
     }
 
     /** The position of the column of a field among {@code columns}, or -1. */

@@ -80,8 +80,10 @@ public final class PaimonPageSource
     private final Function<PaimonDataFile, DataFilePageReader> openFile;
     // how the records of a primary-key bucket merge; empty for an append table's files
     private final Optional<MergePlan> merge;
-    // the channels a merge reads late, or null to read pages whole
+    // the channels a merge reads late (in pages it keeps, or in a second pass), or null to read pages whole
     private final boolean[] lateValueChannels;
+    // whether merged sections read outside a two-pass merge read each page's values only if the merge keeps the page
+    private final boolean readValuesLate;
     // how a two-pass merge reads; empty for no two-pass merge
     private final Optional<WinningRows.Settings> twoPass;
     private WinningRows winningRows;
@@ -118,9 +120,9 @@ public final class PaimonPageSource
      * file is read as it is, without a merge
      * @param readValuesLate merged sections read each page's value columns only if the merge returns one of its records
      * (see {@link DeferredValues}); only where the plan's newest record wins
-     * @param twoPass with {@code readValuesLate}, merged sections whose files are all Parquet are read in two passes,
-     * keys first, then the values of the merged rows only, as these settings say (see {@link WinningRows}); empty reads
-     * them as {@code readValuesLate} says
+     * @param twoPass merged sections whose files are all Parquet are read in two passes, keys first, then the values
+     * of the merged rows only, as these settings say (see {@link WinningRows}); only where the plan picks one record of
+     * a key by its kind and order alone; empty, or other sections, are read as {@code readValuesLate} says
      * @param rowLimit the most rows the query needs from this split (a pushed-down LIMIT); any rows of the split
      * will do, so reading stops there, merged or not
      */
@@ -135,7 +137,7 @@ public final class PaimonPageSource
             Function<PaimonDataFile, DataFilePageReader> openFile)
     {
         checkArgument(!readValuesLate || plan.newestRecordWins(), "values are read late only where the newest record of a key wins");
-        checkArgument(twoPass.isEmpty() || readValuesLate, "a two-pass merge reads values late");
+        checkArgument(twoPass.isEmpty() || plan.oneRecordWins(), "a two-pass merge reads values only where the merge picks one record of a key");
         Iterator<Section<PaimonDataFile>> sections = filesHoldEachKeyOnce
                 ? files.stream().map(file -> Section.of(SortedRun.of(file))).iterator()
                 : sections(files, plan.keyTypes()).iterator();
@@ -156,7 +158,8 @@ public final class PaimonPageSource
         this.layout = requireNonNull(layout, "layout is null");
         this.outputTypes = ImmutableList.copyOf(outputTypes);
         this.merge = requireNonNull(merge, "merge is null");
-        this.lateValueChannels = readValuesLate ? lateValueChannels(layout) : null;
+        this.lateValueChannels = readValuesLate || twoPass.isPresent() ? lateValueChannels(layout) : null;
+        this.readValuesLate = readValuesLate && lateValueChannels != null;
         this.twoPass = lateValueChannels == null ? Optional.empty() : requireNonNull(twoPass, "twoPass is null");
         this.rowLimit = rowLimit;
         this.openFile = requireNonNull(openFile, "openFile is null");
@@ -239,7 +242,7 @@ public final class PaimonPageSource
         winningRows = merged && twoPass.isPresent() && allParquet(section)
                 ? new WinningRows(lateValueChannels, layout.outputChannels(), twoPass.get(), OUTPUT_PAGE_ROWS, metrics)
                 : null;
-        deferredValues = merged && lateValueChannels != null && winningRows == null ? new DeferredValues(lateValueChannels) : null;
+        deferredValues = merged && readValuesLate && winningRows == null ? new DeferredValues(lateValueChannels) : null;
         for (SortedRun<PaimonDataFile> run : section.runs()) {
             cursors.add(winningRows != null
                     ? new DataFileRunCursor(run, openFile, metrics, winningRows)

@@ -135,11 +135,11 @@ public class PaimonPageSourceProvider
         }
         MergePlan plan = MergePlan.of(table, typeMapping, columnHandles.stream().map(PaimonColumnHandle::name).toList(), requested);
         boolean readValuesLate = plan.newestRecordWins() && isLateMaterializationEnabled(session);
-        boolean twoPass = readValuesLate && isTwoPassMergeReadEnabled(session);
+        boolean twoPass = plan.oneRecordWins() && isLateMaterializationEnabled(session) && isTwoPassMergeReadEnabled(session);
         if (twoPass && !rawConvertible) {
             // the second pass finds rows by the row numbers Trino's Parquet reader gives each page, which do not
             // account for rows a column index skips: the first pass prunes row groups only
-            return PaimonPageSource.ofKeyValueFiles(split.files(), plan, outputTypes, rawConvertible, true, Optional.of(new WinningRows.Settings(twoPassMergeReadWindowRows(session), twoPassMergeReadMaxGapRows(session))), rowLimit,
+            return PaimonPageSource.ofKeyValueFiles(split.files(), plan, outputTypes, rawConvertible, readValuesLate, Optional.of(new WinningRows.Settings(twoPassMergeReadWindowRows(session), twoPassMergeReadMaxGapRows(session))), rowLimit,
                     file -> DataFilePageReader.open(
                             fileSystem,
                             file,

@@ -38,9 +38,10 @@ import static java.lang.Math.toIntExact;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The two-pass read of a merged section (Parquet files of a table whose newest record of a key wins). Pass one reads
- * the runs' keys, sequence numbers and row kinds, with the value columns left unread, and merges them; the merged
- * rows it returns are not built into pages but noted here as rows of their files. Once a window holds enough of them
+ * The two-pass read of a merged section (Parquet files of a table whose merge picks one record of a key by its kind and
+ * order alone: deduplicate, first-row). Pass one reads the runs' keys, sequence numbers and row kinds, with the value
+ * columns left unread, and merges them; the merged rows it returns are not built into pages but noted here as rows
+ * of their files. Once a window holds enough of them
  * (or the section ends), pass two reads the output columns of each file at exactly those rows
  * ({@link ParquetRowRangeReader}), and those pages are the section's output: the rows of a split carry no order, so
  * each file's winners come out together. Values of records the merge drops are not decoded, except those lying a few

@@ -43,6 +43,8 @@ import java.util.stream.LongStream;
 import static io.trino.plugin.paimon.read.PaimonPageSource.RECORDS_READ_METRIC;
 import static io.trino.plugin.paimon.read.PaimonPageSource.RECORDS_VALUES_UNREAD_METRIC;
 import static io.trino.plugin.paimon.read.PaimonPageSource.ROWS_RETURNED_METRIC;
+import static io.trino.plugin.paimon.read.PaimonPageSource.SECTIONS_MERGED_METRIC;
+import static io.trino.plugin.paimon.read.PaimonPageSource.SORTED_RUNS_METRIC;
 import static io.trino.plugin.paimon.read.PaimonPageSource.VALUE_PAGES_UNREAD_METRIC;
 import static io.trino.plugin.paimon.read.TestPaimonReadWorkloads.randomChanges;
 import static io.trino.plugin.paimon.read.TestPaimonReadWorkloads.schema;
@@ -89,6 +91,28 @@ final class TestTwoPassMergeRead
         PaimonJavaCatalog.write(everyOther, LongStream.range(0, 15_000).mapToObj(half -> row(2 * half, "new-" + half, (int) -half, 1)).toList());
 
         Random random = new Random(SEED);
+        // retractions among a key's records, which the merge skips: the newest add of a key wins
+        Table ignoreDelete = paimon.createTable(DATABASE, "ignore_delete", schema(Map.of("bucket", "2", "write-only", "true", "ignore-delete", "true")));
+        for (int commit = 0; commit < 5; commit++) {
+            PaimonJavaCatalog.write(ignoreDelete, randomChanges(random, 10_000, 6_000, false));
+        }
+
+        // one section of 120 sorted runs, each a commit of changes to keys all over the bucket's range
+        Table manyRuns = paimon.createTable(DATABASE, "many_runs", schema(Map.of("bucket", "1", "write-only", "true")));
+        for (int commit = 0; commit < 120; commit++) {
+            PaimonJavaCatalog.write(manyRuns, randomChanges(random, 3_000, 100, false));
+        }
+
+        // lookup mode (changelog-producer lookup): files compacted to the highest level beside level-0 files of later
+        // commits, whose merge skips records of deeper levels
+        Table lookup = paimon.createTable(DATABASE, "lookup_changelog", schema(Map.of("bucket", "2", "write-only", "true", "changelog-producer", "lookup")));
+        for (int commit = 0; commit < 6; commit++) {
+            PaimonJavaCatalog.write(lookup, randomChanges(random, 10_000, 6_000, false));
+            if (commit == 2) {
+                PaimonJavaCatalog.compact(lookup, root(), 2, _ -> true);
+            }
+        }
+
         Table types = paimon.createTable(DATABASE, "every_type", typesSchema());
         for (int commit = 0; commit < 5; commit++) {
             List<GenericRow> rows = new ArrayList<>();
@@ -146,6 +170,29 @@ final class TestTwoPassMergeRead
         // every record's key is read; the values of the 30,000 older records of updated keys never are
         assertRecords(twoPass(getSession(), 1 << 18), "clustered", 90_000, 60_000, 30_000);
         assertSameRowsAsPaimonJava("clustered", "*");
+    }
+
+    @Test
+    void mergesSkippingRetractionsAndLookupMode()
+    {
+        for (String table : List.of("ignore_delete", "lookup_changelog")) {
+            assertSameRowsAsPaimonJava(table, "*");
+            // reading exactly the merged rows, the values of every other record read are left undecoded
+            Map<String, Long> metrics = ConnectorMetrics.run(getQueryRunner(), twoPass(getSession(), 1 << 18, 0), "SELECT * FROM " + table, "paimon.");
+            assertThat(metrics.get(RECORDS_VALUES_UNREAD_METRIC))
+                    .as("records of %s whose values are never decoded", table)
+                    .isPositive()
+                    .isEqualTo(metrics.get(RECORDS_READ_METRIC) - metrics.get(ROWS_RETURNED_METRIC));
+        }
+    }
+
+    @Test
+    void sectionOfManySortedRuns()
+    {
+        assertThat(ConnectorMetrics.run(getQueryRunner(), twoPass(getSession(), 1 << 18), "SELECT * FROM many_runs", "paimon."))
+                .containsEntry(SORTED_RUNS_METRIC, 120L)
+                .containsEntry(SECTIONS_MERGED_METRIC, 1L);
+        assertSameRowsAsPaimonJava("many_runs", "*");
     }
 
     @Test
