@@ -155,7 +155,7 @@ public final class BenchmarkReadAmplification
 
     record LookupFigures(TableCase table, String kind, Timing latency, double splits, double filesOpened, double bytes, long maxSplits, long maxFilesOpened) {}
 
-    record HeapFigures(TableCase table, long oursRetained, long oursReported, double oursAllocatedPerRow, long paimonRetained, double paimonAllocatedPerRow, long pageBytes) {}
+    record HeapFigures(TableCase table, long oursRetained, long oursReported, double oursAllocatedPerRow, long twoPassRetained, long twoPassReported, double twoPassAllocatedPerRow, long paimonRetained, double paimonAllocatedPerRow, long pageBytes) {}
 
     public static void main(String[] args)
             throws Exception
@@ -398,6 +398,9 @@ public final class BenchmarkReadAmplification
         long allocated = threads.getCurrentThreadAllocatedBytes();
         long rows = reads.readOurs(ourTable, split, ourPages::accept, _ -> {});
         double oursAllocatedPerRow = (double) (threads.getCurrentThreadAllocatedBytes() - allocated) / rows;
+        allocated = threads.getCurrentThreadAllocatedBytes();
+        reads.readOurs(ourTable, split, true, _ -> {});
+        double twoPassAllocatedPerRow = (double) (threads.getCurrentThreadAllocatedBytes() - allocated) / rows;
         PageChecksum paimonPages = new PageChecksum(types, channels);
         allocated = threads.getCurrentThreadAllocatedBytes();
         PaimonJavaPageReader.read(paimonTable, MEASURED_BUCKET, types, paimonPages::accept);
@@ -407,12 +410,18 @@ public final class BenchmarkReadAmplification
         HeapProbe ourProbe = new HeapProbe((int) Math.max(1, ourPages.pages() / HEAP_SAMPLES));
         long[] reported = new long[1];
         reads.readOurs(ourTable, split, _ -> ourProbe.pageConsumed(), memory -> reported[0] = Math.max(reported[0], memory));
+        // the two-pass read's pages come a file's part of a window at a time: probe as often per row
+        HeapProbe twoPassProbe = new HeapProbe((int) Math.max(1, ourPages.pages() / HEAP_SAMPLES));
+        long[] twoPassReported = new long[1];
+        reads.readOurs(ourTable, split, true, _ -> twoPassProbe.pageConsumed(), memory -> twoPassReported[0] = Math.max(twoPassReported[0], memory));
         HeapProbe paimonProbe = new HeapProbe((int) Math.max(1, paimonPages.pages() / HEAP_SAMPLES));
         PaimonJavaPageReader.read(paimonTable, MEASURED_BUCKET, types, _ -> paimonProbe.pageConsumed());
 
-        HeapFigures figures = new HeapFigures(table, ourProbe.peakRetainedBytes(), reported[0], oursAllocatedPerRow, paimonProbe.peakRetainedBytes(), paimonAllocatedPerRow, ourPages.averagePageBytes());
-        System.out.println("heap %-20s ours retained %,d KB (page source reports %,d KB), %,.0f B/row allocated; Paimon Java retained %,d KB, %,.0f B/row".formatted(table.name(),
-                figures.oursRetained() / 1024, figures.oursReported() / 1024, oursAllocatedPerRow, figures.paimonRetained() / 1024, paimonAllocatedPerRow));
+        HeapFigures figures = new HeapFigures(table, ourProbe.peakRetainedBytes(), reported[0], oursAllocatedPerRow, twoPassProbe.peakRetainedBytes(), twoPassReported[0], twoPassAllocatedPerRow,
+                paimonProbe.peakRetainedBytes(), paimonAllocatedPerRow, ourPages.averagePageBytes());
+        System.out.println("heap %-20s ours retained %,d KB (page source reports %,d KB), %,.0f B/row allocated; two-pass %,d KB (reports %,d KB), %,.0f B/row; Paimon Java retained %,d KB, %,.0f B/row".formatted(table.name(),
+                figures.oursRetained() / 1024, figures.oursReported() / 1024, oursAllocatedPerRow, figures.twoPassRetained() / 1024, figures.twoPassReported() / 1024, twoPassAllocatedPerRow,
+                figures.paimonRetained() / 1024, paimonAllocatedPerRow));
         return figures;
     }
 
@@ -469,10 +478,11 @@ public final class BenchmarkReadAmplification
                         lookup.latency().medianMillis(), lookup.latency().spread(), lookup.splits(), lookup.maxSplits(), lookup.filesOpened(), lookup.maxFilesOpened(), lookup.bytes(), target));
             }
             out.append("%n### 5. Heap of one bucket's read (bucket %d)%n%n".formatted(MEASURED_BUCKET));
-            out.append("| table | runs | ours: retained peak | ours: page source reports | runs × mean output page | ours: allocated / row | Paimon Java + blocks: retained peak | Paimon Java: allocated / row |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n");
+            out.append("| table | runs | ours: retained peak | ours: page source reports | runs × mean output page | ours: allocated / row | two-pass: retained peak | two-pass: page source reports | two-pass: allocated / row | Paimon Java + blocks: retained peak | Paimon Java: allocated / row |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
             for (HeapFigures heap : heaps) {
-                out.append("| %s | %d | %,d KB | %,d KB | %,d KB | %,.0f B | %,d KB | %,.0f B |%n".formatted(heap.table().name(), heap.table().runs(),
-                        heap.oursRetained() / 1024, heap.oursReported() / 1024, heap.table().runs() * heap.pageBytes() / 1024, heap.oursAllocatedPerRow(), heap.paimonRetained() / 1024, heap.paimonAllocatedPerRow()));
+                out.append("| %s | %d | %,d KB | %,d KB | %,d KB | %,.0f B | %,d KB | %,d KB | %,.0f B | %,d KB | %,.0f B |%n".formatted(heap.table().name(), heap.table().runs(),
+                        heap.oursRetained() / 1024, heap.oursReported() / 1024, heap.table().runs() * heap.pageBytes() / 1024, heap.oursAllocatedPerRow(),
+                        heap.twoPassRetained() / 1024, heap.twoPassReported() / 1024, heap.twoPassAllocatedPerRow(), heap.paimonRetained() / 1024, heap.paimonAllocatedPerRow()));
             }
             out.append("%n### Targets%n%n".formatted());
             out.append("| target | measured | met |\n| --- | --- | --- |\n");
@@ -528,6 +538,9 @@ public final class BenchmarkReadAmplification
                 out.append(prefix).append("ours_retained_peak,bytes,%d,,%n".formatted(heap.oursRetained()));
                 out.append(prefix).append("ours_reported_peak,bytes,%d,,%n".formatted(heap.oursReported()));
                 out.append(prefix).append("ours_allocated_per_row,bytes,%.1f,,%n".formatted(heap.oursAllocatedPerRow()));
+                out.append(prefix).append("two_pass_retained_peak,bytes,%d,,%n".formatted(heap.twoPassRetained()));
+                out.append(prefix).append("two_pass_reported_peak,bytes,%d,,%n".formatted(heap.twoPassReported()));
+                out.append(prefix).append("two_pass_allocated_per_row,bytes,%.1f,,%n".formatted(heap.twoPassAllocatedPerRow()));
                 out.append(prefix).append("paimon_java_retained_peak,bytes,%d,,%n".formatted(heap.paimonRetained()));
                 out.append(prefix).append("paimon_java_allocated_per_row,bytes,%.1f,,%n".formatted(heap.paimonAllocatedPerRow()));
             }

@@ -159,7 +159,14 @@ final class SingleBucketReads
     long readOurs(Table table, PaimonSplit split, boolean twoPass, Consumer<Page> consumer)
             throws Exception
     {
-        return readOurs(twoPass ? TWO_PASS_SESSION : ONE_PASS_SESSION, table, split, consumer, _ -> {}, _ -> {});
+        return readOurs(table, split, twoPass, consumer, _ -> {});
+    }
+
+    /** The same; memoryUsage receives the page source's own memory figure after every page. */
+    long readOurs(Table table, PaimonSplit split, boolean twoPass, Consumer<Page> consumer, LongConsumer memoryUsage)
+            throws Exception
+    {
+        return readOurs(twoPass ? TWO_PASS_SESSION : ONE_PASS_SESSION, table, split, consumer, memoryUsage, _ -> {});
     }
 
     /** Our merged read of the split in two passes that decode exactly the merged rows, however close together. */
