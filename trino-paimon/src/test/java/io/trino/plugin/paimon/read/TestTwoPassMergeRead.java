@@ -93,15 +93,11 @@ final class TestTwoPassMergeRead
         Random random = new Random(SEED);
         // retractions among a key's records, which the merge skips: the newest add of a key wins
         Table ignoreDelete = paimon.createTable(DATABASE, "ignore_delete", schema(Map.of("bucket", "2", "write-only", "true", "ignore-delete", "true")));
-        for (int commit = 0; commit < 5; commit++) {
-            PaimonJavaCatalog.write(ignoreDelete, randomChanges(random, 10_000, 6_000, false));
-        }
+        writeRandomChanges(ignoreDelete, random, 5, 10_000, 6_000, false);
 
         // one section of 120 sorted runs, each a commit of changes to keys all over the bucket's range
         Table manyRuns = paimon.createTable(DATABASE, "many_runs", schema(Map.of("bucket", "1", "write-only", "true")));
-        for (int commit = 0; commit < 120; commit++) {
-            PaimonJavaCatalog.write(manyRuns, randomChanges(random, 3_000, 100, false));
-        }
+        writeRandomChanges(manyRuns, random, 120, 3_000, 100, false);
 
         // lookup mode (changelog-producer lookup): files compacted to the highest level beside level-0 files of later
         // commits, whose merge skips records of deeper levels
@@ -123,14 +119,10 @@ final class TestTwoPassMergeRead
         }
 
         Table sequence = paimon.createTable(DATABASE, "sequence_field", schema(Map.of("bucket", "2", "write-only", "true", "sequence.field", "ts")));
-        for (int commit = 0; commit < 6; commit++) {
-            PaimonJavaCatalog.write(sequence, randomChanges(random, 20_000, 8_000, false));
-        }
+        writeRandomChanges(sequence, random, 6, 20_000, 8_000, false);
 
         Table deletionVectors = paimon.createTable(DATABASE, "deletion_vectors", schema(Map.of("bucket", "2", "deletion-vectors.enabled", "true")));
-        for (int commit = 0; commit < 5; commit++) {
-            PaimonJavaCatalog.write(deletionVectors, randomChanges(random, 10_000, 6_000, true));
-        }
+        writeRandomChanges(deletionVectors, random, 5, 10_000, 6_000, true);
 
         // nested columns, nested in each other, with nulls at every level, in five overlapping sorted runs of small pages
         Table nested = paimon.createTable(DATABASE, "nested", nestedSchema(Map.of("bucket", "2", "write-only", "true", "parquet.page.row.count.limit", "100")));
@@ -150,9 +142,7 @@ final class TestTwoPassMergeRead
 
         // a column added between commits: older files lack it, their rows read it as null
         Table evolved = paimon.createTable(DATABASE, "evolved", schema(Map.of("bucket", "1", "write-only", "true")));
-        for (int commit = 0; commit < 3; commit++) {
-            PaimonJavaCatalog.write(evolved, randomChanges(random, 10_000, 5_000, true));
-        }
+        writeRandomChanges(evolved, random, 3, 10_000, 5_000, true);
         paimon.alterTable(DATABASE, "evolved", SchemaChange.addColumn("extra", DataTypes.INT()));
         evolved = paimon.getTable(DATABASE, "evolved");
         for (int commit = 0; commit < 3; commit++) {
@@ -361,6 +351,14 @@ final class TestTwoPassMergeRead
             assertThat(RowText.paimonText(computeActual(session, "SELECT %s FROM %s".formatted(columns, table))))
                     .as("%s in windows of %s rows", table, window)
                     .isEqualTo(expected);
+        }
+    }
+
+    // commits of random changes (see TestPaimonReadWorkloads.randomChanges), each a sorted run of its own
+    private static void writeRandomChanges(Table table, Random random, int commits, int keys, int changesPerCommit, boolean sparseValues)
+    {
+        for (int commit = 0; commit < commits; commit++) {
+            PaimonJavaCatalog.write(table, randomChanges(random, keys, changesPerCommit, sparseValues));
         }
     }
 
