@@ -20,6 +20,7 @@ import com.google.inject.Scopes;
 import com.google.inject.Singleton;
 import com.google.inject.multibindings.Multibinder;
 import io.airlift.configuration.AbstractConfigurationAwareModule;
+import io.trino.plugin.paimon.catalog.CatalogLocations;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
 import io.trino.plugin.paimon.catalog.PaimonCatalog;
 import io.trino.plugin.paimon.catalog.hive.HiveMetastoreCatalogModule;
@@ -64,6 +65,8 @@ public class PaimonModule
     protected void setup(Binder binder)
     {
         configBinder(binder).bindConfig(PaimonConfig.class);
+        // read, not consumed: the keys belong to Trino's file system module
+        binder.bind(CatalogLocations.class).toInstance(CatalogLocations.fromCatalogProperties(getProperties()));
         newExporter(binder).export(MetadataCache.class).withGeneratedName();
         binder.bind(PaimonConnector.class).in(Scopes.SINGLETON);
         binder.bind(PaimonTransactionManager.class).in(Scopes.SINGLETON);

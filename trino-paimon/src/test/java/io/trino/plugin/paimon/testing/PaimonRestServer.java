@@ -57,6 +57,23 @@ public final class PaimonRestServer
     }
 
     /**
+     * A server over a plain folder path, as {@code RESTCatalogServer} is often started: it hands out locations without
+     * a scheme ({@code /tmp/…/data/db.db/t}), which Paimon's clients read as local files.
+     */
+    public static PaimonRestServer startOnLocalPath(String folderPrefix, String warehouse, ConfigResponse config, String database)
+            throws Exception
+    {
+        Path root = Files.createTempDirectory(folderPrefix);
+        return start(root, root.resolve("data").toString(), warehouse, config, database);
+    }
+
+    /** The folder under which the server keeps its tables. */
+    public Path dataFolder()
+    {
+        return root.resolve("data");
+    }
+
+    /**
      * A server whose tables lie in the bucket of an S3 server: it hands out {@code s3://} locations, which Trino opens
      * through S3Proxy and Paimon Java through {@link BucketFolderFileIO}.
      */

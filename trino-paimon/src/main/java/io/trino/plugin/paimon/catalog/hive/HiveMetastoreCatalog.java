@@ -27,6 +27,7 @@ import io.trino.metastore.PartitionWithStatistics;
 import io.trino.plugin.hive.metastore.thrift.ThriftMetastore;
 import io.trino.plugin.hive.metastore.thrift.ThriftMetastoreFactory;
 import io.trino.plugin.paimon.PaimonConfig;
+import io.trino.plugin.paimon.catalog.CatalogLocations;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
 import io.trino.plugin.paimon.catalog.PaimonView;
 import io.trino.plugin.paimon.catalog.ServiceCatalog;
@@ -90,6 +91,7 @@ public class HiveMetastoreCatalog
     private final ThriftMetastoreFactory metastoreFactory;
     private final boolean lockEnabled;
     private final boolean syncAllProperties;
+    private final CatalogLocations locations;
 
     @Inject
     public HiveMetastoreCatalog(
@@ -98,9 +100,11 @@ public class HiveMetastoreCatalog
             TrinoFileSystemFactory fileSystemFactory,
             PaimonConfig config,
             HiveMetastoreCatalogConfig hiveConfig,
-            MetadataCache metadataCache)
+            MetadataCache metadataCache,
+            CatalogLocations locations)
     {
         super(new FileSystemCatalog(fileSystemFactory, Location.of(requireNonNull(config.getWarehouse(), "paimon.warehouse is null")), metadataCache));
+        this.locations = requireNonNull(locations, "locations is null");
         this.catalogName = catalogName.toString();
         this.metastoreFactory = requireNonNull(metastoreFactory, "metastoreFactory is null");
         this.lockEnabled = hiveConfig.isLockEnabled();
@@ -164,12 +168,13 @@ public class HiveMetastoreCatalog
         if (!tables.isEmpty()) {
             throw new TrinoException(SCHEMA_NOT_EMPTY, "Cannot drop non-empty schema '%s', it contains %s table(s): %s".formatted(database, tables.size(), String.join(", ", tables)));
         }
+        Optional<Location> folder = Optional.ofNullable(entry.getLocationUri()).map(path -> locations.resolve("schema " + database, path));
         call("drop schema '%s'".formatted(database), () -> {
             metastore(session).dropDatabase(database, false);
             return null;
         });
-        if (entry.getLocationUri() != null) {
-            Location location = Location.of(entry.getLocationUri());
+        if (folder.isPresent()) {
+            Location location = folder.get();
             try {
                 fileSystem(session).deleteDirectory(location);
             }
@@ -213,7 +218,7 @@ public class HiveMetastoreCatalog
         Database database = getDatabase(session, tableName.getSchemaName()).orElseThrow(() -> new SchemaNotFoundException(tableName.getSchemaName()));
         Location databaseLocation = database.getLocationUri() == null || database.getLocationUri().isEmpty()
                 ? files.databaseLocation(tableName.getSchemaName())
-                : Location.of(database.getLocationUri());
+                : locations.resolve("schema " + tableName.getSchemaName(), database.getLocationUri());
         return databaseLocation.appendPath(tableName.getTableName());
     }
 
@@ -330,7 +335,7 @@ public class HiveMetastoreCatalog
     public void dropTable(ConnectorSession session, SchemaTableName tableName)
     {
         Table entry = getPaimonEntry(session, tableName).orElseThrow(() -> new TableNotFoundException(tableName));
-        Optional<Location> location = PaimonTableEntry.location(entry);
+        Optional<Location> location = PaimonTableEntry.location(entry).map(path -> locations.resolve("table " + tableName, path));
         call("drop table %s".formatted(tableName), () -> {
             metastore(session).dropTable(tableName.getSchemaName(), tableName.getTableName(), false);
             return null;
@@ -631,7 +636,7 @@ public class HiveMetastoreCatalog
 
     private Location entryLocation(SchemaTableName tableName, Table entry)
     {
-        return PaimonTableEntry.location(entry).orElseThrow(() ->
+        return PaimonTableEntry.location(entry).map(location -> locations.resolve("table " + tableName, location)).orElseThrow(() ->
                 new TrinoException(PAIMON_INVALID_METADATA, "Catalog '%s': the metastore entry of table %s has no location".formatted(catalogName, tableName)));
     }
 

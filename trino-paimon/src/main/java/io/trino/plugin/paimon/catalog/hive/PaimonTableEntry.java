@@ -78,12 +78,11 @@ final class PaimonTableEntry
                 && !"TRUE".equalsIgnoreCase(table.getParameters() == null ? null : table.getParameters().get(PURGE_PARAMETER));
     }
 
-    static Optional<Location> location(Table table)
+    static Optional<String> location(Table table)
     {
         return Optional.ofNullable(table.getSd())
                 .map(StorageDescriptor::getLocation)
-                .filter(location -> !location.isEmpty())
-                .map(Location::of);
+                .filter(location -> !location.isEmpty());
     }
 
     /** The entry of a new table, registered by {@code owner} at {@code location}. */

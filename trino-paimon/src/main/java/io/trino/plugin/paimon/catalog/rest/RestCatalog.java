@@ -17,6 +17,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.common.collect.ImmutableList;
 import io.trino.filesystem.Location;
+import io.trino.plugin.paimon.catalog.CatalogLocations;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
 import io.trino.plugin.paimon.catalog.PaimonView;
 import io.trino.plugin.paimon.catalog.ServiceCatalog;
@@ -74,12 +75,14 @@ public class RestCatalog
 
     private final RestClient client;
     private final MetadataCache metadataCache;
+    private final CatalogLocations locations;
 
-    public RestCatalog(RestClient client, FileSystemCatalog files, MetadataCache metadataCache)
+    public RestCatalog(RestClient client, FileSystemCatalog files, MetadataCache metadataCache, CatalogLocations locations)
     {
         super(files);
         this.client = requireNonNull(client, "client is null");
         this.metadataCache = requireNonNull(metadataCache, "metadataCache is null");
+        this.locations = requireNonNull(locations, "locations is null");
     }
 
     @Override
@@ -214,7 +217,7 @@ public class RestCatalog
         if (location.isEmpty()) {
             throw new TrinoException(PAIMON_CATALOG_ERROR, "Catalog '%s': the REST server gives no location for database '%s'".formatted(client.catalogName(), tableName.getSchemaName()));
         }
-        return Location.of(location).appendPath(tableName.getTableName());
+        return locations.resolve("database " + tableName.getSchemaName(), location).appendPath(tableName.getTableName());
     }
 
     /**
@@ -524,7 +527,7 @@ public class RestCatalog
         if (path.isEmpty()) {
             throw new TrinoException(PAIMON_CATALOG_ERROR, "Catalog '%s': the REST server gives no location for table %s".formatted(client.catalogName(), tableName));
         }
-        return Location.of(path);
+        return locations.resolve("table " + tableName, path);
     }
 
     private JsonNode schemaRequest(TableSchema schema)

@@ -21,6 +21,7 @@ import io.airlift.configuration.AbstractConfigurationAwareModule;
 import io.airlift.configuration.ConfigPropertyMetadata;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystemFactory;
+import io.trino.plugin.paimon.catalog.CatalogLocations;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
 import io.trino.plugin.paimon.catalog.PaimonCatalog;
 import io.trino.plugin.paimon.format.MetadataCache;
@@ -57,12 +58,12 @@ public class RestCatalogModule
 
     @Provides
     @Singleton
-    public static PaimonCatalog restCatalog(CatalogName catalogName, RestCatalogConfig config, RestHeaders headers, TrinoFileSystemFactory fileSystemFactory, MetadataCache metadataCache)
+    public static PaimonCatalog restCatalog(CatalogName catalogName, RestCatalogConfig config, RestHeaders headers, TrinoFileSystemFactory fileSystemFactory, MetadataCache metadataCache, CatalogLocations locations)
     {
         RestClient client = new RestClient(catalogName.toString(), config, headers.headers());
         RestDataTokens tokens = new RestDataTokens(client, RestDataTokens.DEFAULT_REFRESH_MARGIN_MILLIS, System::currentTimeMillis);
         FileSystemCatalog files = new FileSystemCatalog(fileSystemFactory, new DataTokenFileSystemFactory(fileSystemFactory, tokens), NO_WAREHOUSE, metadataCache);
-        return new RestCatalog(client, files, metadataCache);
+        return new RestCatalog(client, files, metadataCache, locations);
     }
 
     /** The {@code paimon.rest.header.<name>} values by header name. */

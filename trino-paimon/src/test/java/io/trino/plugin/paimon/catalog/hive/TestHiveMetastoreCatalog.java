@@ -26,6 +26,7 @@ import io.trino.plugin.hive.metastore.thrift.ThriftMetastoreAuthenticationConfig
 import io.trino.plugin.hive.metastore.thrift.ThriftMetastoreClient;
 import io.trino.plugin.hive.metastore.thrift.ThriftMetastoreConfig;
 import io.trino.plugin.paimon.PaimonConfig;
+import io.trino.plugin.paimon.catalog.CatalogLocations;
 import io.trino.plugin.paimon.format.MetadataCache;
 import io.trino.plugin.paimon.format.row.BinaryRow;
 import io.trino.plugin.paimon.format.row.BinaryRowWriter;
@@ -397,7 +398,8 @@ final class TestHiveMetastoreCatalog
                 fileSystemFactory,
                 new PaimonConfig().setWarehouse(root.resolve("warehouse").toUri().toString()),
                 new HiveMetastoreCatalogConfig(),
-                MetadataCache.DISABLED);
+                MetadataCache.DISABLED,
+                CatalogLocations.NO_LOCAL_FILE_SYSTEM);
     }
 
     /**
