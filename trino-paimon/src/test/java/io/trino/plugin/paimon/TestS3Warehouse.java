@@ -136,6 +136,9 @@ final class TestS3Warehouse
                 }
             });
             queryRunner.createCatalog("faults", "paimon_faults", ImmutableMap.of("paimon.warehouse", warehouse));
+            // a second catalog over the same warehouse: the commits of one catalog queue for a table's snapshot ids,
+            // those of two race for them at the store
+            queryRunner.createCatalog("faults_rival", "paimon_faults", ImmutableMap.of("paimon.warehouse", warehouse));
             return queryRunner;
         }
         catch (Throwable e) {
@@ -411,19 +414,18 @@ final class TestS3Warehouse
 
     private record Outcome(String value, boolean landed, Optional<RuntimeException> failure) {}
 
-    // runs the two statements in the faults catalog, holds both at the conditional PUT of snapshot-1, then lets both go
+    // runs the two statements through two catalogs of the warehouse, holds both at the conditional PUT of snapshot-1, then lets both go
     private List<Outcome> race(String table, String first, String second)
             throws Exception
     {
         Hang firstPublish = faultFs.hang(Operation.CREATE_EXCLUSIVE, "**/%s/snapshot/snapshot-1".formatted(table), 1);
         Hang secondPublish = faultFs.hang(Operation.CREATE_EXCLUSIVE, "**/%s/snapshot/snapshot-1".formatted(table), 2);
-        Session session = faultsSession();
         ExecutorService executor = Executors.newFixedThreadPool(2);
         try {
-            List<Future<Optional<RuntimeException>>> statements = Stream.of(first, second)
-                    .map(sql -> executor.submit(() -> {
+            List<Future<Optional<RuntimeException>>> statements = Stream.of(Map.entry("faults", first), Map.entry("faults_rival", second))
+                    .map(statement -> executor.submit(() -> {
                         try {
-                            getQueryRunner().execute(session, sql);
+                            getQueryRunner().execute(testSessionBuilder().setCatalog(statement.getKey()).setSchema(DATABASE).build(), statement.getValue());
                             return Optional.<RuntimeException>empty();
                         }
                         catch (RuntimeException e) {

@@ -63,6 +63,7 @@ public class FileSystemCatalog
     private final TableFileSystemFactory tableFileSystems;
     private final Location warehouse;
     private final MetadataCache metadataCache;
+    private final CommitLocks commitLocks = new CommitLocks();
 
     @Inject
     public FileSystemCatalog(TrinoFileSystemFactory fileSystemFactory, PaimonConfig config, MetadataCache metadataCache)
@@ -356,7 +357,13 @@ public class FileSystemCatalog
     @Override
     public SnapshotPublisher snapshotPublisher(ConnectorSession session, PaimonTable table)
     {
-        return new SnapshotFiles(fileSystem(session, table.name()), table.metadataLocation())::commit;
+        return queued(table, new SnapshotFiles(fileSystem(session, table.name()), table.metadataLocation())::commit);
+    }
+
+    /** The publisher, holding this catalog's commit lock of the table (or of its branch) while it commits. */
+    public SnapshotPublisher queued(PaimonTable table, SnapshotPublisher publisher)
+    {
+        return commitLocks.queued(table.metadataLocation(), publisher);
     }
 
     /**

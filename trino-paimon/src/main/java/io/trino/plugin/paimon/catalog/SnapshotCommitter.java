@@ -35,12 +35,14 @@ import io.trino.plugin.paimon.format.snapshot.Snapshot.CommitKind;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.format.stats.StatisticsFiles;
 import io.trino.plugin.paimon.maintenance.SnapshotExpiry;
+import io.trino.plugin.paimon.table.CommitRetry;
 import io.trino.plugin.paimon.table.ManifestOptions;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.SnapshotRetention;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.SchemaTableName;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -49,10 +51,9 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.Lock;
 import java.util.function.Consumer;
 
-import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_STATE_UNKNOWN;
 import static io.trino.plugin.paimon.format.snapshot.Snapshot.BATCH_COMMIT_IDENTIFIER;
@@ -66,7 +67,9 @@ import static java.util.Objects.requireNonNull;
  * changes go into a delta manifest written once; per attempt, a base manifest list (the previous snapshot's
  * manifests, or one rewritten manifest when compacting), a delta list and the snapshot file, which is created only
  * if its id is still free. When another writer took the id, this attempt's lists are removed and the commit is
- * retried on top of the new latest snapshot; deletions of files that are no longer live fail the commit.
+ * retried on top of the new latest snapshot, as the table's {@link CommitRetry} allows; deletions of files that are
+ * no longer live fail the commit. Each attempt holds the publisher's commit lock, when it has one, from reading the
+ * latest snapshot to publishing the next, so the commits that share it queue rather than race.
  */
 public final class SnapshotCommitter
 {
@@ -77,7 +80,7 @@ public final class SnapshotCommitter
     private final SnapshotPublisher publisher;
     private final TableSchema schema;
     private final String commitUser;
-    private final int maxRetries;
+    private final CommitRetry retry;
     private final SnapshotFiles snapshots;
     private final SnapshotScan scan;
     private final ManifestWriter manifestWriter;
@@ -88,20 +91,19 @@ public final class SnapshotCommitter
     private final AddedFileCheck addedFileCheck;
 
     /** A committer that publishes by creating {@code snapshot-<id>} in the table's folder, as a folder catalog does. */
-    public SnapshotCommitter(TrinoFileSystem fileSystem, Location tableLocation, TableSchema schema, String commitUser, int maxRetries)
+    public SnapshotCommitter(TrinoFileSystem fileSystem, Location tableLocation, TableSchema schema, String commitUser, CommitRetry retry)
     {
-        this(fileSystem, tableLocation, new SnapshotFiles(fileSystem, tableLocation)::commit, schema, commitUser, maxRetries);
+        this(fileSystem, tableLocation, new SnapshotFiles(fileSystem, tableLocation)::commit, schema, commitUser, retry);
     }
 
-    public SnapshotCommitter(TrinoFileSystem fileSystem, Location tableLocation, SnapshotPublisher publisher, TableSchema schema, String commitUser, int maxRetries)
+    public SnapshotCommitter(TrinoFileSystem fileSystem, Location tableLocation, SnapshotPublisher publisher, TableSchema schema, String commitUser, CommitRetry retry)
     {
         this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
         this.tableLocation = requireNonNull(tableLocation, "tableLocation is null");
         this.publisher = requireNonNull(publisher, "publisher is null");
         this.schema = requireNonNull(schema, "schema is null");
         this.commitUser = requireNonNull(commitUser, "commitUser is null");
-        checkArgument(maxRetries >= 0, "maxRetries is negative: %s", maxRetries);
-        this.maxRetries = maxRetries;
+        this.retry = requireNonNull(retry, "retry is null");
         this.snapshots = new SnapshotFiles(fileSystem, tableLocation);
         this.scan = new SnapshotScan(fileSystem, tableLocation);
         this.manifestWriter = new ManifestWriter(fileSystem, tableLocation, new MetadataFileNames());
@@ -202,100 +204,111 @@ public final class SnapshotCommitter
                 : Optional.of(manifestWriter.writeManifest(changelog, partitionTypes, schema.id()));
         changelogManifest.ifPresent(manifest -> written.add(manifest.fileName()));
 
+        long start = System.nanoTime();
         for (int attempt = 0; ; attempt++) {
-            Optional<Snapshot> latest = snapshots.latestSnapshot();
-            check.accept(latest);
-            checkDeletedFilesAreLive(latest, changes);
-
             // also listed in written, as soon as each is written
             List<String> attemptFiles = new ArrayList<>();
-            List<ManifestFileMeta> baseManifests = new ArrayList<>();
-            long previousTotal = 0;
-            if (latest.isPresent()) {
-                previousTotal = latest.get().totalRecordCount().orElseGet(() -> liveRowCount(latest.get()));
-                if (compactManifests) {
-                    List<ManifestEntry> live = scan.liveFiles(latest.get(), ScanFilter.ALL);
-                    if (!live.isEmpty()) {
-                        ManifestFileMeta rewritten = manifestWriter.writeManifest(live, partitionTypes, schema.id());
-                        attemptFiles.add(rewritten.fileName());
-                        written.add(rewritten.fileName());
-                        baseManifests.add(rewritten);
+            Optional<Lock> lock = publisher.commitLock();
+            lock(lock);
+            Snapshot snapshot;
+            boolean published;
+            try {
+                Optional<Snapshot> latest = snapshots.latestSnapshot();
+                check.accept(latest);
+                checkDeletedFilesAreLive(latest, changes);
+
+                List<ManifestFileMeta> baseManifests = new ArrayList<>();
+                long previousTotal = 0;
+                if (latest.isPresent()) {
+                    previousTotal = latest.get().totalRecordCount().orElseGet(() -> liveRowCount(latest.get()));
+                    if (compactManifests) {
+                        List<ManifestEntry> live = scan.liveFiles(latest.get(), ScanFilter.ALL);
+                        if (!live.isEmpty()) {
+                            ManifestFileMeta rewritten = manifestWriter.writeManifest(live, partitionTypes, schema.id());
+                            attemptFiles.add(rewritten.fileName());
+                            written.add(rewritten.fileName());
+                            baseManifests.add(rewritten);
+                        }
+                    }
+                    else {
+                        baseManifests.addAll(manifestMerge.merge(scan.manifests(latest.get()), name -> {
+                            attemptFiles.add(name);
+                            written.add(name);
+                        }));
                     }
                 }
-                else {
-                    baseManifests.addAll(manifestMerge.merge(scan.manifests(latest.get()), name -> {
-                        attemptFiles.add(name);
-                        written.add(name);
-                    }));
+                WrittenFile baseList = manifestWriter.writeManifestList(baseManifests);
+                attemptFiles.add(baseList.name());
+                written.add(baseList.name());
+                WrittenFile deltaList = manifestWriter.writeManifestList(deltaManifest.map(List::of).orElse(List.of()));
+                attemptFiles.add(deltaList.name());
+                written.add(deltaList.name());
+                Optional<WrittenFile> changelogList = changelogManifest.map(manifest -> manifestWriter.writeManifestList(List.of(manifest)));
+                changelogList.ifPresent(list -> {
+                    attemptFiles.add(list.name());
+                    written.add(list.name());
+                });
+                Optional<String> indexManifest = latest.flatMap(Snapshot::indexManifest);
+                List<IndexManifestEntry> previousIndex = indexUpdate.readsPrevious() && indexManifest.isPresent()
+                        ? scan.readIndexManifest(indexManifest.get())
+                        : List.of();
+                Optional<List<IndexManifestEntry>> indexFiles;
+                try {
+                    indexFiles = indexUpdate.apply(previousIndex);
                 }
-            }
-            WrittenFile baseList = manifestWriter.writeManifestList(baseManifests);
-            attemptFiles.add(baseList.name());
-            written.add(baseList.name());
-            WrittenFile deltaList = manifestWriter.writeManifestList(deltaManifest.map(List::of).orElse(List.of()));
-            attemptFiles.add(deltaList.name());
-            written.add(deltaList.name());
-            Optional<WrittenFile> changelogList = changelogManifest.map(manifest -> manifestWriter.writeManifestList(List.of(manifest)));
-            changelogList.ifPresent(list -> {
-                attemptFiles.add(list.name());
-                written.add(list.name());
-            });
-            Optional<String> indexManifest = latest.flatMap(Snapshot::indexManifest);
-            List<IndexManifestEntry> previousIndex = indexUpdate.readsPrevious() && indexManifest.isPresent()
-                    ? scan.readIndexManifest(indexManifest.get())
-                    : List.of();
-            Optional<List<IndexManifestEntry>> indexFiles;
-            try {
-                indexFiles = indexUpdate.apply(previousIndex);
-            }
-            catch (TrinoException e) {
-                if (!e.getErrorCode().equals(NOT_SUPPORTED.toErrorCode())) {
-                    throw e;
+                catch (TrinoException e) {
+                    if (!e.getErrorCode().equals(NOT_SUPPORTED.toErrorCode())) {
+                        throw e;
+                    }
+                    throw new TrinoException(NOT_SUPPORTED, "Table %s: %s".formatted(tableName(tableLocation), e.getMessage()), e);
                 }
-                throw new TrinoException(NOT_SUPPORTED, "Table %s: %s".formatted(tableName(tableLocation), e.getMessage()), e);
-            }
-            if (indexFiles.isPresent()) {
-                WrittenFile indexList = manifestWriter.writeIndexManifest(indexFiles.get());
-                attemptFiles.add(indexList.name());
-                written.add(indexList.name());
-                indexManifest = Optional.of(indexList.name());
-            }
+                if (indexFiles.isPresent()) {
+                    WrittenFile indexList = manifestWriter.writeIndexManifest(indexFiles.get());
+                    attemptFiles.add(indexList.name());
+                    written.add(indexList.name());
+                    indexManifest = Optional.of(indexList.name());
+                }
 
-            // as Paimon's commit: the snapshot names the table's latest schema, which may be newer than the one this
-            // writer wrote its files with (each file names its own)
-            long schemaId = Math.max(schema.id(), schemaFiles.listSchemaIds().stream().mapToLong(Long::longValue).max().orElse(schema.id()));
-            long deltaRecords = changes.stream()
-                    .mapToLong(entry -> entry.kind() == FileKind.ADD ? entry.file().rowCount() : -entry.file().rowCount())
-                    .sum();
-            Snapshot snapshot = new Snapshot(
-                    Snapshot.CURRENT_VERSION,
-                    // Paimon 2.0 names every snapshot by a random uuid: after a snapshot that has one, ours gets its own
-                    latest.flatMap(Snapshot::uuid).map(_ -> UUID.randomUUID().toString()),
-                    latest.map(previous -> previous.id() + 1).orElse(1L),
-                    schemaId,
-                    baseList.name(),
-                    OptionalLong.of(baseList.size()),
-                    deltaList.name(),
-                    OptionalLong.of(deltaList.size()),
-                    changelogList.map(WrittenFile::name),
-                    changelogList.map(list -> OptionalLong.of(list.size())).orElse(OptionalLong.empty()),
-                    indexManifest,
-                    commitUser,
-                    BATCH_COMMIT_IDENTIFIER,
-                    kind,
-                    System.currentTimeMillis(),
-                    latest.flatMap(Snapshot::logOffsets),
-                    OptionalLong.of(previousTotal + deltaRecords),
-                    OptionalLong.of(deltaRecords),
-                    changelog.isEmpty() ? OptionalLong.empty() : OptionalLong.of(changelog.stream().mapToLong(entry -> entry.file().rowCount()).sum()),
-                    latest.map(Snapshot::watermark).orElse(OptionalLong.empty()),
-                    newStatistics.or(() -> inheritedStatistics(latest, schemaId)),
-                    properties.isEmpty() ? Optional.empty() : Optional.of(properties),
-                    OptionalLong.of(latest.map(previous -> previous.nextRowId().orElse(0)).orElse(0L)),
-                    // writerVersion and operation describe the commit that wrote them, not this one
-                    ImmutableMap.of());
+                // as Paimon's commit: the snapshot names the table's latest schema, which may be newer than the one this
+                // writer wrote its files with (each file names its own)
+                long schemaId = Math.max(schema.id(), schemaFiles.listSchemaIds().stream().mapToLong(Long::longValue).max().orElse(schema.id()));
+                long deltaRecords = changes.stream()
+                        .mapToLong(entry -> entry.kind() == FileKind.ADD ? entry.file().rowCount() : -entry.file().rowCount())
+                        .sum();
+                snapshot = new Snapshot(
+                        Snapshot.CURRENT_VERSION,
+                        // Paimon 2.0 names every snapshot by a random uuid: after a snapshot that has one, ours gets its own
+                        latest.flatMap(Snapshot::uuid).map(_ -> UUID.randomUUID().toString()),
+                        latest.map(previous -> previous.id() + 1).orElse(1L),
+                        schemaId,
+                        baseList.name(),
+                        OptionalLong.of(baseList.size()),
+                        deltaList.name(),
+                        OptionalLong.of(deltaList.size()),
+                        changelogList.map(WrittenFile::name),
+                        changelogList.map(list -> OptionalLong.of(list.size())).orElse(OptionalLong.empty()),
+                        indexManifest,
+                        commitUser,
+                        BATCH_COMMIT_IDENTIFIER,
+                        kind,
+                        System.currentTimeMillis(),
+                        latest.flatMap(Snapshot::logOffsets),
+                        OptionalLong.of(previousTotal + deltaRecords),
+                        OptionalLong.of(deltaRecords),
+                        changelog.isEmpty() ? OptionalLong.empty() : OptionalLong.of(changelog.stream().mapToLong(entry -> entry.file().rowCount()).sum()),
+                        latest.map(Snapshot::watermark).orElse(OptionalLong.empty()),
+                        newStatistics.or(() -> inheritedStatistics(latest, schemaId)),
+                        properties.isEmpty() ? Optional.empty() : Optional.of(properties),
+                        OptionalLong.of(latest.map(previous -> previous.nextRowId().orElse(0)).orElse(0L)),
+                        // writerVersion and operation describe the commit that wrote them, not this one
+                        ImmutableMap.of());
 
-            if (publisher.publish(snapshot)) {
+                published = publisher.publish(snapshot);
+            }
+            finally {
+                lock.ifPresent(Lock::unlock);
+            }
+            if (published) {
                 // Paimon expires snapshots after each commit unless the table is write-only
                 if (!writeOnly) {
                     expireAfterCommit();
@@ -305,11 +318,12 @@ public final class SnapshotCommitter
             // another writer committed this id first: drop this attempt's lists and try on top of its snapshot
             attemptFiles.forEach(manifestWriter::delete);
             written.removeAll(attemptFiles);
-            if (attempt >= maxRetries) {
-                throw new TrinoException(TRANSACTION_CONFLICT, "Commit to Paimon table %s failed: snapshot %s was taken by another writer %s times".formatted(tableLocation, snapshot.id(), attempt + 1));
+            Optional<String> exhausted = retry.exhausted(attempt, Duration.ofNanos(System.nanoTime() - start));
+            if (exhausted.isPresent()) {
+                throw new TrinoException(TRANSACTION_CONFLICT, "Commit to Paimon table %s failed: snapshot %s was taken by another writer, %s attempts made (%s)".formatted(tableLocation, snapshot.id(), attempt + 1, exhausted.get()));
             }
             log.debug("Snapshot %s of %s was committed by another writer, retrying", snapshot.id(), tableLocation);
-            sleepBeforeRetry(attempt);
+            sleep(retry.waitBefore(attempt));
         }
     }
 
@@ -383,17 +397,28 @@ public final class SnapshotCommitter
                 .collect(toImmutableList());
     }
 
-    private static void sleepBeforeRetry(int attempt)
+    // statement cancellation interrupts the thread: an interrupt, not a conflict to retry
+    private static void lock(Optional<Lock> lock)
     {
-        // 10 ms doubling up to 10 s, plus up to 20 % jitter, as Paimon waits between commit attempts
-        long wait = Math.min(10L << Math.min(attempt, 10), 10_000L);
-        wait += ThreadLocalRandom.current().nextLong(wait / 5 + 1);
+        if (lock.isEmpty()) {
+            return;
+        }
+        try {
+            lock.get().lockInterruptibly();
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RuntimeException("Interrupted while waiting for the commits queued before this one", e);
+        }
+    }
+
+    private static void sleep(Duration wait)
+    {
         try {
             Thread.sleep(wait);
         }
         catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            // the statement is being cancelled: an interrupt, not a conflict to retry
             throw new RuntimeException("Interrupted while waiting to retry a commit", e);
         }
     }

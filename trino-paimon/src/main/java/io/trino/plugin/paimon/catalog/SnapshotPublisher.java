@@ -15,6 +15,9 @@ package io.trino.plugin.paimon.catalog;
 
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
 
+import java.util.Optional;
+import java.util.concurrent.locks.Lock;
+
 /**
  * Makes a new snapshot the table's latest. Where tables live in a folder catalog, publishing is the exclusive
  * creation of {@code snapshot-<id>}; a catalog service may serialise it with a lock or take the commit itself.
@@ -30,4 +33,13 @@ public interface SnapshotPublisher
      * have been published
      */
     boolean publish(Snapshot snapshot);
+
+    /**
+     * The lock a commit holds from reading the latest snapshot to publishing the next one, so that commits which
+     * share it wait for each other instead of racing for the same id ({@link CommitLocks}); none by default.
+     */
+    default Optional<Lock> commitLock()
+    {
+        return Optional.empty();
+    }
 }

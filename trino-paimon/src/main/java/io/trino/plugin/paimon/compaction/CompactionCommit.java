@@ -160,7 +160,7 @@ public final class CompactionCommit
             fileCheck.accept(latest);
             checkDeletionVectorsUnchanged(latest, buckets, baseVectors);
         };
-        SnapshotCommitter committer = new SnapshotCommitter(fileSystem, location, publisher, table.schema(), commitIdentifier, table.options().commitMaxRetries());
+        SnapshotCommitter committer = new SnapshotCommitter(fileSystem, location, publisher, table.schema(), commitIdentifier, table.options().commitRetry());
         Map<String, String> properties = ImmutableMap.of(Snapshot.TRINO_COMMIT_ID_PROPERTY, commitIdentifier, Snapshot.TRINO_QUERY_ID_PROPERTY, queryId);
         List<ManifestEntry> changes = ImmutableList.<ManifestEntry>builder().addAll(deletes).addAll(adds).build();
         return committer.commit(CommitKind.COMPACT, changes, changelogFiles, IndexManifestUpdate.bucketed(vectorChanges), false, properties, check);

@@ -268,7 +268,7 @@ public final class Compactions
                 if (!e.getErrorCode().equals(TRANSACTION_CONFLICT.toErrorCode())) {
                     throw e;
                 }
-                if (!retry || attempt >= table.options().commitMaxRetries()) {
+                if (!retry || attempt >= table.options().commitRetry().maxRetries()) {
                     if (retry) {
                         throw e;
                     }

@@ -133,7 +133,7 @@ final class InsertCommit
                     .collect(toImmutableSet());
             check = check.andThen(new HashIndexConflictCheck(fileSystem, location, tableName, partitions, readIndex));
         }
-        SnapshotCommitter committer = new SnapshotCommitter(fileSystem, location, publisher, schema, handle.commitIdentifier(), options.commitMaxRetries());
+        SnapshotCommitter committer = new SnapshotCommitter(fileSystem, location, publisher, schema, handle.commitIdentifier(), options.commitRetry());
         Map<String, String> properties = ImmutableMap.of(Snapshot.TRINO_COMMIT_ID_PROPERTY, handle.commitIdentifier(), Snapshot.TRINO_QUERY_ID_PROPERTY, queryId);
         try {
             List<ManifestEntry> changes = ImmutableList.<ManifestEntry>builder().addAll(replaced).addAll(files).build();

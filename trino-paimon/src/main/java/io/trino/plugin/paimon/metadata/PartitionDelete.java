@@ -108,7 +108,7 @@ final class PartitionDelete
                 .collect(toImmutableSet());
         String tableName = table.name().toString();
         String commitIdentifier = UUID.randomUUID().toString();
-        new SnapshotCommitter(fileSystem, location, publisher, table.schema(), commitIdentifier, table.options().commitMaxRetries()).commit(
+        new SnapshotCommitter(fileSystem, location, publisher, table.schema(), commitIdentifier, table.options().commitRetry()).commit(
                 CommitKind.OVERWRITE,
                 dropped,
                 IndexManifestUpdate.bucketed(droppedIndexFiles),

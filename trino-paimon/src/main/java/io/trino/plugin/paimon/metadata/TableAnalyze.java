@@ -153,7 +153,7 @@ public final class TableAnalyze
         StatisticsFiles files = new StatisticsFiles(fileSystem, table.location());
         String fileName = files.write(statistics);
         try {
-            new SnapshotCommitter(fileSystem, table.location(), publisher, table.schema(), UUID.randomUUID().toString(), table.options().commitMaxRetries())
+            new SnapshotCommitter(fileSystem, table.location(), publisher, table.schema(), UUID.randomUUID().toString(), table.options().commitRetry())
                     .commitStatistics(fileName);
         }
         catch (TrinoException e) {

@@ -62,7 +62,7 @@ public record TableOptions(
         boolean partitionLegacyName,
         boolean primaryKeyNullable,
         boolean dataFileThinMode,
-        int commitMaxRetries,
+        CommitRetry commitRetry,
         Map<String, String> options)
 {
     public static final int DYNAMIC_BUCKET = -1;
@@ -81,6 +81,7 @@ public record TableOptions(
         partialUpdateRemoveRecordOnSequenceGroup = ImmutableList.copyOf(partialUpdateRemoveRecordOnSequenceGroup);
         requireNonNull(defaultAggregateFunction, "defaultAggregateFunction is null");
         requireNonNull(partitionDefaultName, "partitionDefaultName is null");
+        requireNonNull(commitRetry, "commitRetry is null");
         options = ImmutableMap.copyOf(options);
     }
 
@@ -123,7 +124,7 @@ public record TableOptions(
                 parser.bool("partition.legacy-name", true),
                 parser.bool("primary-key.nullable", false),
                 parser.bool("data-file.thin-mode", false),
-                parser.integer("commit.max-retries").orElse(10),
+                CommitRetry.fromOptions(tableName, options),
                 options);
     }
 

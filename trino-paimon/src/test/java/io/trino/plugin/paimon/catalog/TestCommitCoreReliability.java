@@ -63,6 +63,7 @@ import java.util.concurrent.Future;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_STATE_UNKNOWN;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
+import static io.trino.plugin.paimon.table.CommitRetry.DEFAULT;
 import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -125,7 +126,7 @@ final class TestCommitCoreReliability
                     int writer = thread;
                     Random random = new Random(seeds.nextLong());
                     futures.add(executor.submit(() -> {
-                        SnapshotCommitter committer = new SnapshotCommitter(faulty, table, schema, "writer-" + writer, 20);
+                        SnapshotCommitter committer = new SnapshotCommitter(faulty, table, schema, "writer-" + writer, DEFAULT.withMaxRetries(20));
                         List<Outcome> results = new ArrayList<>();
                         for (int i = 0; i < commitsPerThread; i++) {
                             Commit commit = new Commit("writer-" + writer, newFiles(plain, table, random, sharedBuckets ? random.nextInt(BUCKETS) : writer % BUCKETS));
@@ -214,7 +215,7 @@ final class TestCommitCoreReliability
             faultFs.addRule(fault.equals("LATEST")
                     ? Rule.nth(Operation.CREATE_OR_OVERWRITE, "**/snapshot/LATEST", 1, Action.THROW_BEFORE)
                     : Rule.nth(Operation.RENAME, "**/snapshot/snapshot-1", 1, Action.valueOf(fault)));
-            SnapshotCommitter committer = new SnapshotCommitter(faultFs.create(ConnectorIdentity.ofUser("test")), table, schema, "writer", 3);
+            SnapshotCommitter committer = new SnapshotCommitter(faultFs.create(ConnectorIdentity.ofUser("test")), table, schema, "writer", DEFAULT.withMaxRetries(3));
             List<ManifestEntry> files = newFiles(plain, table, new Random(1), 0);
 
             Snapshot snapshot = committer.commit(CommitKind.APPEND, files, Optional.empty(), false);

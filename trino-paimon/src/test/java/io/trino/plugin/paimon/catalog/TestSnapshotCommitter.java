@@ -29,6 +29,7 @@ import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.Snapshot.CommitKind;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
+import io.trino.plugin.paimon.table.CommitRetry;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import io.trino.plugin.paimon.testing.PaimonTestTables;
 import io.trino.plugin.paimon.testing.TempWarehouse;
@@ -43,14 +44,17 @@ import org.junit.jupiter.api.TestInstance;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_DATA_FILE;
+import static io.trino.plugin.paimon.table.CommitRetry.DEFAULT;
 import static io.trino.plugin.paimon.testing.PaimonTestTables.DATABASE;
 import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -121,7 +125,7 @@ final class TestSnapshotCommitter
         Table table = tables.paimon().getTable(DATABASE, copy);
         List<String> before = PaimonJavaCatalog.readRows(table);
         TableSchema schema = new SchemaFiles(tables.fileSystem(), tableLocation(copy)).latestSchema().orElseThrow();
-        Snapshot compacted = new SnapshotCommitter(tables.fileSystem(), tableLocation(copy), schema, "trino-test", 3)
+        Snapshot compacted = new SnapshotCommitter(tables.fileSystem(), tableLocation(copy), schema, "trino-test", DEFAULT.withMaxRetries(3))
                 .commit(CommitKind.COMPACT, List.of(), Optional.empty(), true);
         assertThat(compacted.id()).isEqualTo(2);
         SnapshotScan scan = new SnapshotScan(tables.fileSystem(), tableLocation(copy));
@@ -143,7 +147,7 @@ final class TestSnapshotCommitter
                         "data-no-such-file.parquet", 1, 1, live.file().minKey(), live.file().maxKey(), live.file().keyStats(), live.file().valueStats(),
                         0, 0, 0, 0, List.of(), java.util.OptionalLong.empty(), java.util.OptionalLong.empty(), Optional.empty(), java.util.OptionalInt.empty(),
                         Optional.empty(), Optional.empty(), java.util.OptionalLong.empty(), Optional.empty()));
-        SnapshotCommitter committer = new SnapshotCommitter(tables.fileSystem(), tableLocation(copy), schema, "trino-test", 3);
+        SnapshotCommitter committer = new SnapshotCommitter(tables.fileSystem(), tableLocation(copy), schema, "trino-test", DEFAULT.withMaxRetries(3));
         assertThatThrownBy(() -> committer.commit(CommitKind.OVERWRITE, List.of(stale), Optional.empty(), false))
                 .isInstanceOfSatisfying(TrinoException.class, e -> assertThat(e.getErrorCode()).isEqualTo(TRANSACTION_CONFLICT.toErrorCode()))
                 .hasMessageContaining("files it deletes are no longer live")
@@ -161,7 +165,7 @@ final class TestSnapshotCommitter
         ManifestEntry live = liveFiles(copy).getFirst();
         // the trimmed key is (id BIGINT NOT NULL): a min key with its null bit set is what a writer given a NULL key produced
         BinaryRow nullKey = BinaryRowWriter.toBinaryRow(List.of(new DataType.BigIntType(false)), java.util.Arrays.asList((Object) null));
-        SnapshotCommitter committer = new SnapshotCommitter(tables.fileSystem(), tableLocation(copy), schema, "trino-test", 3);
+        SnapshotCommitter committer = new SnapshotCommitter(tables.fileSystem(), tableLocation(copy), schema, "trino-test", DEFAULT.withMaxRetries(3));
         List<String> manifestsBefore = listFiles(tableLocation(copy).appendPath("manifest"));
 
         assertThatThrownBy(() -> committer.commit(CommitKind.APPEND, List.of(added(live, nullKey, live.file().maxKey())), Optional.empty(), false))
@@ -198,6 +202,95 @@ final class TestSnapshotCommitter
     }
 
     @Test
+    void lostRacesGiveUpAtCommitMaxRetriesNamingTheLimit()
+            throws Exception
+    {
+        String copy = PaimonTestTables.APPEND + "_always_lost";
+        recommit(PaimonTestTables.APPEND, copy);
+        TableSchema schema = new SchemaFiles(tables.fileSystem(), tableLocation(copy)).latestSchema().orElseThrow();
+        List<String> manifestsBefore = listFiles(tableLocation(copy).appendPath("manifest"));
+        AtomicInteger attempts = new AtomicInteger();
+        // every publish loses, as if another writer always took the id first
+        SnapshotPublisher alwaysLost = _ -> {
+            attempts.incrementAndGet();
+            return false;
+        };
+        CommitRetry retry = new CommitRetry(2, Duration.ofMillis(1), Duration.ofMillis(4), Optional.empty());
+        SnapshotCommitter committer = new SnapshotCommitter(tables.fileSystem(), tableLocation(copy), alwaysLost, schema, "trino-test", retry);
+        assertThatThrownBy(() -> committer.commit(CommitKind.APPEND, List.of(), Optional.empty(), false))
+                .isInstanceOfSatisfying(TrinoException.class, e -> assertThat(e.getErrorCode()).isEqualTo(TRANSACTION_CONFLICT.toErrorCode()))
+                .hasMessage("Commit to Paimon table %s failed: snapshot 2 was taken by another writer, 3 attempts made (commit.max-retries = 2 reached)".formatted(tableLocation(copy)));
+        // the first attempt and two retries, as Paimon's committer makes them
+        assertThat(attempts).hasValue(3);
+        assertThat(listFiles(tableLocation(copy).appendPath("manifest"))).isEqualTo(manifestsBefore);
+    }
+
+    @Test
+    void lostRacesGiveUpOnceCommitTimeoutHasPassed()
+            throws Exception
+    {
+        String copy = PaimonTestTables.APPEND + "_timed_out";
+        recommit(PaimonTestTables.APPEND, copy);
+        TableSchema schema = new SchemaFiles(tables.fileSystem(), tableLocation(copy)).latestSchema().orElseThrow();
+        AtomicInteger attempts = new AtomicInteger();
+        SnapshotPublisher alwaysLost = _ -> {
+            attempts.incrementAndGet();
+            return false;
+        };
+        // 50 ms between attempts, a 120 ms timeout: the attempts after 0, ~50 and ~100 ms are made, the one after ~150 ms is not
+        CommitRetry retry = new CommitRetry(1000, Duration.ofMillis(50), Duration.ofMillis(50), Optional.of(Duration.ofMillis(120)));
+        SnapshotCommitter committer = new SnapshotCommitter(tables.fileSystem(), tableLocation(copy), alwaysLost, schema, "trino-test", retry);
+        assertThatThrownBy(() -> committer.commit(CommitKind.APPEND, List.of(), Optional.empty(), false))
+                .isInstanceOfSatisfying(TrinoException.class, e -> assertThat(e.getErrorCode()).isEqualTo(TRANSACTION_CONFLICT.toErrorCode()))
+                .hasMessageContaining("(commit.timeout = 120 ms passed after");
+        assertThat(attempts.get()).isBetween(2, 4);
+    }
+
+    /**
+     * Committers that share a commit lock queue for the table's next snapshot id: with no retry allowed, every one of
+     * their commits lands, where without the lock they race for the ids and most give up.
+     */
+    @Test
+    void committersSharingTheLockNeverLoseARaceToEachOther()
+            throws Exception
+    {
+        String copy = PaimonTestTables.APPEND + "_queued";
+        recommit(PaimonTestTables.APPEND, copy);
+        TableSchema schema = new SchemaFiles(tables.fileSystem(), tableLocation(copy)).latestSchema().orElseThrow();
+        CommitLocks locks = new CommitLocks();
+        AtomicInteger lost = new AtomicInteger();
+        SnapshotFiles files = new SnapshotFiles(tables.fileSystem(), tableLocation(copy));
+        SnapshotPublisher counting = snapshot -> {
+            boolean published = files.commit(snapshot);
+            if (!published) {
+                lost.incrementAndGet();
+            }
+            return published;
+        };
+        ExecutorService executor = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int writer = 0; writer < 4; writer++) {
+                String user = "writer-" + writer;
+                futures.add(executor.submit(() -> {
+                    SnapshotCommitter committer = new SnapshotCommitter(tables.fileSystem(), tableLocation(copy), locks.queued(tableLocation(copy), counting), schema, user, DEFAULT.withMaxRetries(0));
+                    for (int i = 0; i < 5; i++) {
+                        committer.commit(CommitKind.APPEND, List.of(), Optional.empty(), false);
+                    }
+                }));
+            }
+            for (Future<?> future : futures) {
+                future.get();
+            }
+        }
+        finally {
+            executor.shutdownNow();
+        }
+        assertThat(lost).hasValue(0);
+        assertThat(files.listSnapshotIds()).hasSize(21);
+    }
+
+    @Test
     void concurrentCommittersEachGetTheirOwnSnapshot()
             throws Exception
     {
@@ -210,7 +303,7 @@ final class TestSnapshotCommitter
             for (int writer = 0; writer < 4; writer++) {
                 String user = "writer-" + writer;
                 futures.add(executor.submit(() -> {
-                    SnapshotCommitter committer = new SnapshotCommitter(tables.fileSystem(), tableLocation(copy), schema, user, 100);
+                    SnapshotCommitter committer = new SnapshotCommitter(tables.fileSystem(), tableLocation(copy), schema, user, DEFAULT.withMaxRetries(100));
                     List<Long> ids = new ArrayList<>();
                     for (int i = 0; i < 5; i++) {
                         ids.add(committer.commit(CommitKind.APPEND, List.of(), Optional.empty(), false).id());
@@ -267,7 +360,7 @@ final class TestSnapshotCommitter
         for (IndexManifestEntry index : indexFiles) {
             copy(sourceScan.indexLocation(index.fileName()), new SnapshotScan(tables.fileSystem(), targetLocation).indexLocation(index.fileName()));
         }
-        return new SnapshotCommitter(tables.fileSystem(), targetLocation, schema, "trino-test", 3)
+        return new SnapshotCommitter(tables.fileSystem(), targetLocation, schema, "trino-test", DEFAULT.withMaxRetries(3))
                 .commit(CommitKind.APPEND, live, indexFiles.isEmpty() ? Optional.empty() : Optional.of(indexFiles), false);
     }
 

@@ -22,6 +22,7 @@ import org.apache.paimon.options.Options;
 import org.apache.paimon.types.DataTypes;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -46,7 +47,8 @@ final class TestTableOptions
             Map.of("merge-engine", "first-row", "first-row.ignore-delete", "true", "bucket", "-2", "file.format", "ORC"),
             Map.of("deletion-vectors.enabled", "true", "partition.default-name", "nothing", "partition.legacy-name", "false",
                     "bucket-function.type", "mod", "bucket", "8", "commit.max-retries", "3", "data-file.thin-mode", "true"),
-            Map.of("changelog-producer", "full-compaction", "force-lookup", "true", "deduplicate.ignore-delete", "TRUE"));
+            Map.of("changelog-producer", "full-compaction", "force-lookup", "true", "deduplicate.ignore-delete", "TRUE",
+                    "commit.min-retry-wait", "50ms", "commit.max-retry-wait", "2 s", "commit.timeout", "1min"));
 
     @Test
     void equalPaimonsCoreOptions()
@@ -73,7 +75,10 @@ final class TestTableOptions
             assertThat(ours.partitionDefaultName()).isEqualTo(theirs.partitionDefaultName());
             assertThat(ours.partitionLegacyName()).isEqualTo(theirs.legacyPartitionName());
             assertThat(ours.dataFileThinMode()).isEqualTo(theirs.dataFileThinMode());
-            assertThat(ours.commitMaxRetries()).isEqualTo(theirs.commitMaxRetries());
+            assertThat(ours.commitRetry().maxRetries()).isEqualTo(theirs.commitMaxRetries());
+            assertThat(ours.commitRetry().minWait().toMillis()).as("%s", map).isEqualTo(theirs.commitMinRetryWait());
+            assertThat(ours.commitRetry().maxWait().toMillis()).as("%s", map).isEqualTo(theirs.commitMaxRetryWait());
+            assertThat(ours.commitRetry().timeout().map(Duration::toMillis).orElse(Long.MAX_VALUE)).as("%s", map).isEqualTo(theirs.commitTimeout());
         }
     }
 

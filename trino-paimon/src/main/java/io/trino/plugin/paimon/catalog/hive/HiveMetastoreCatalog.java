@@ -586,7 +586,7 @@ public class HiveMetastoreCatalog
         if (!lockEnabled(table)) {
             return publisher;
         }
-        return snapshot -> underLock(session, table, () -> publisher.publish(snapshot));
+        return files.queued(table, snapshot -> underLock(session, table, () -> publisher.publish(snapshot)));
     }
 
     private boolean lockEnabled(PaimonTable table)

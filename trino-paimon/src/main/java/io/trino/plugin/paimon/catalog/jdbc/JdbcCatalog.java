@@ -265,7 +265,7 @@ public class JdbcCatalog
         if (!lockEnabled(table.name(), table.schema().options())) {
             return publisher;
         }
-        return snapshot -> runWithLock(table.name(), () -> publisher.publish(snapshot));
+        return files.queued(table, snapshot -> runWithLock(table.name(), () -> publisher.publish(snapshot)));
     }
 
     private boolean underLock(SchemaTableName tableName, Map<String, String> tableOptions, BooleanSupplier action)

@@ -474,7 +474,7 @@ public class RestCatalog
     @Override
     public SnapshotPublisher snapshotPublisher(ConnectorSession session, PaimonTable table)
     {
-        return snapshot -> publish(table, snapshot);
+        return files.queued(table, snapshot -> publish(table, snapshot));
     }
 
     private boolean publish(PaimonTable table, Snapshot snapshot)
