@@ -19,14 +19,29 @@ import io.trino.plugin.paimon.testing.PaimonQueryRunner;
 import io.trino.plugin.paimon.testing.TempWarehouse;
 import io.trino.spi.connector.Connector;
 import io.trino.spi.connector.ConnectorFactory;
+import io.trino.spi.connector.ConnectorMetadata;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.security.ConnectorIdentity;
+import io.trino.spi.security.TrinoPrincipal;
 import io.trino.testing.TestingConnectorContext;
+import io.trino.testing.TestingConnectorSession;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.permission.FsPermission;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.util.List;
 import java.util.Map;
 
 import static com.google.common.collect.Iterables.getOnlyElement;
+import static io.trino.spi.security.PrincipalType.USER;
+import static io.trino.spi.transaction.IsolationLevel.READ_UNCOMMITTED;
+import static java.util.UUID.randomUUID;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -55,14 +70,44 @@ final class TestPaimonPlugin
     void createsConnectorOverHdfsWithTheClustersConfigurationFiles()
             throws Exception
     {
+        HdfsCluster cluster = HdfsCluster.shared();
+        org.apache.hadoop.fs.Path warehouse = new org.apache.hadoop.fs.Path("/plugin-" + randomUUID());
+        cluster.fileSystem().mkdirs(warehouse);
+        cluster.fileSystem().setPermission(warehouse, new FsPermission((short) 0777));
         try (TempWarehouse temp = TempWarehouse.create()) {
-            Path coreSite = HdfsCluster.writeConfigurationFile(temp.root().resolve("core-site.xml"), ImmutableMap.of("fs.defaultFS", "hdfs://namenode:8020"));
-            create(ImmutableMap.of(
-                    "paimon.warehouse", "hdfs://namenode:8020/warehouse",
+            // as a cluster's client files describe it: a nameservice that only hdfs-site.xml resolves to the NameNode,
+            // and in core-site.xml a umask that leaves new folders to their owner
+            Path coreSite = HdfsCluster.writeConfigurationFile(temp.root().resolve("core-site.xml"), ImmutableMap.of(
+                    "fs.defaultFS", "hdfs://lake",
+                    "fs.permissions.umask-mode", "077"));
+            Path hdfsSite = HdfsCluster.writeConfigurationFile(temp.root().resolve("hdfs-site.xml"), ImmutableMap.of(
+                    "dfs.nameservices", "lake",
+                    "dfs.ha.namenodes.lake", "nn1",
+                    "dfs.namenode.rpc-address.lake.nn1", "127.0.0.1:" + cluster.cluster().getNameNodePort(),
+                    "dfs.client.failover.proxy.provider.lake", "org.apache.hadoop.hdfs.server.namenode.ha.ConfiguredFailoverProxyProvider"));
+            Connector connector = getOnlyElement(new PaimonPlugin().getConnectorFactories()).create("test", ImmutableMap.of(
+                    "paimon.warehouse", "hdfs://lake" + warehouse,
                     "fs.hadoop.enabled", "true",
-                    "hive.config.resources", coreSite.toString(),
-                    "hive.hdfs.impersonation.enabled", "true"));
+                    "hive.config.resources", coreSite + "," + hdfsSite,
+                    "hive.hdfs.impersonation.enabled", "true"), new TestingConnectorContext());
+            try {
+                ConnectorSession alice = TestingConnectorSession.builder()
+                        .setIdentity(ConnectorIdentity.ofUser("alice"))
+                        .setPropertyMetadata(connector.getSessionProperties())
+                        .build();
+                ConnectorTransactionHandle transaction = connector.beginTransaction(READ_UNCOMMITTED, false, true);
+                connector.getMetadata(alice, transaction).createSchema(alice, "sales", ImmutableMap.of(), new TrinoPrincipal(USER, "alice"));
+                connector.commit(transaction);
+            }
+            finally {
+                connector.shutdown();
+            }
         }
+        // the folder is on the cluster the nameservice names, made as the query user, with core-site.xml's umask
+        FileStatus schema = cluster.fileSystem().getFileStatus(new org.apache.hadoop.fs.Path(warehouse, "sales.db"));
+        assertThat(schema.isDirectory()).isTrue();
+        assertThat(schema.getOwner()).isEqualTo("alice");
+        assertThat(schema.getPermission()).isEqualTo(new FsPermission((short) 0700));
     }
 
     @Test
@@ -168,11 +213,53 @@ final class TestPaimonPlugin
             throws Exception
     {
         try (TempWarehouse temp = TempWarehouse.create()) {
-            create(ImmutableMap.<String, String>builder()
-                    .putAll(PaimonQueryRunner.catalogProperties(temp.root()))
-                    .put("paimon.catalog.type", "filesystem")
-                    .buildOrThrow());
+            // a folder only the filesystem catalog takes for a schema; the JDBC catalog lists what its database registers
+            Files.createDirectories(temp.warehouse().resolve("unregistered.db"));
+            Map<String, String> warehouse = PaimonQueryRunner.catalogProperties(temp.root());
+
+            Connector filesystem = create(warehouse, ImmutableMap.of("paimon.catalog.type", "filesystem"));
+            try {
+                assertThat(createSchemaAndList(filesystem, "folder_schema")).containsExactly("folder_schema", "unregistered");
+            }
+            finally {
+                filesystem.shutdown();
+            }
+
+            String jdbcUri = "jdbc:sqlite:" + temp.root().resolve("catalog.db");
+            Connector jdbc = create(warehouse, ImmutableMap.of("paimon.catalog.type", "jdbc", "paimon.jdbc.uri", jdbcUri));
+            try {
+                assertThat(createSchemaAndList(jdbc, "registered_schema")).containsExactly("registered_schema");
+            }
+            finally {
+                jdbc.shutdown();
+            }
+            try (Connection connection = DriverManager.getConnection(jdbcUri);
+                    ResultSet databases = connection.createStatement().executeQuery("SELECT DISTINCT database_name FROM paimon_database_properties")) {
+                assertThat(databases.next()).isTrue();
+                assertThat(databases.getString(1)).isEqualTo("registered_schema");
+                assertThat(databases.next()).isFalse();
+            }
         }
+    }
+
+    private static Connector create(Map<String, String> warehouse, Map<String, String> catalog)
+    {
+        return getOnlyElement(new PaimonPlugin().getConnectorFactories()).create(
+                "test",
+                ImmutableMap.<String, String>builder().putAll(warehouse).putAll(catalog).buildOrThrow(),
+                new TestingConnectorContext());
+    }
+
+    // the schemas the connector lists after it created one
+    private static List<String> createSchemaAndList(Connector connector, String schema)
+    {
+        ConnectorSession session = TestingConnectorSession.builder().setPropertyMetadata(connector.getSessionProperties()).build();
+        ConnectorTransactionHandle transaction = connector.beginTransaction(READ_UNCOMMITTED, false, true);
+        ConnectorMetadata metadata = connector.getMetadata(session, transaction);
+        metadata.createSchema(session, schema, ImmutableMap.of(), new TrinoPrincipal(USER, session.getUser()));
+        List<String> schemas = metadata.listSchemaNames(session);
+        connector.commit(transaction);
+        return schemas;
     }
 
     private static void create(Map<String, String> config)
