@@ -33,7 +33,6 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import static io.trino.spi.connector.ConnectorMetadata.MODIFYING_ROWS_MESSAGE;
 import static io.trino.testing.TestingNames.randomNameSuffix;
 import static java.lang.String.format;
 import static java.util.stream.Collectors.joining;
@@ -263,8 +262,8 @@ public class TestPaimonConnectorTest
 
     // Trino skips this check when SUPPORTS_DELETE is declared; it is kept for append tables, which have no row-level
     // DELETE: a DELETE without WHERE drops every file of the table in one OVERWRITE snapshot, as TRUNCATE does, a
-    // DELETE whose WHERE names partition columns only drops those partitions, and any other DELETE is refused with
-    // Trino's message
+    // DELETE whose WHERE names partition columns only drops those partitions, and any other DELETE is refused with a
+    // message saying so
     @Test
     @Override
     public void verifySupportsDeleteDeclaration()
@@ -274,8 +273,11 @@ public class TestPaimonConnectorTest
             assertQuery("SELECT count(*) FROM " + table.getName(), "VALUES 0");
         }
         try (TestTable table = newTrinoTable("test_supports_delete", "WITH (partitioned_by = ARRAY['regionkey']) AS SELECT nationkey, name, regionkey FROM nation")) {
-            assertQueryFails("DELETE FROM " + table.getName() + " WHERE nationkey = 2", MODIFYING_ROWS_MESSAGE);
-            assertQueryFails("DELETE FROM " + table.getName() + " WHERE regionkey = 2 AND nationkey = 2", MODIFYING_ROWS_MESSAGE);
+            String refusal = ("Cannot change rows of Paimon table %s.%s: it is an append table (no primary key), whose rows have no key to address them by, " +
+                    "so UPDATE, MERGE and DELETE of single rows are not supported; supported are DELETE of whole partitions (a WHERE clause on the partition columns regionkey only) " +
+                    "and TRUNCATE TABLE").formatted(getSession().getSchema().orElseThrow(), table.getName());
+            assertThat(query("DELETE FROM " + table.getName() + " WHERE nationkey = 2")).failure().hasMessage(refusal);
+            assertThat(query("DELETE FROM " + table.getName() + " WHERE regionkey = 2 AND nationkey = 2")).failure().hasMessage(refusal);
             assertUpdate("DELETE FROM " + table.getName() + " WHERE regionkey = 2", 5);
             assertQuery("SELECT nationkey, name, regionkey FROM " + table.getName(), "SELECT nationkey, name, regionkey FROM nation WHERE regionkey <> 2");
         }

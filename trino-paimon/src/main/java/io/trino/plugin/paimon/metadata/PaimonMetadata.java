@@ -121,6 +121,7 @@ import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.spi.StandardErrorCode.TABLE_ALREADY_EXISTS;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.VarcharType.VARCHAR;
+import static java.util.Locale.ENGLISH;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -817,12 +818,22 @@ public class PaimonMetadata
         return RowChangeParadigm.DELETE_ROW_AND_INSERT_ROW;
     }
 
-    // rows of an append table have no key to address them by; Trino's own wording, which its conformance suite expects
+    // Trino asks here for UPDATE, MERGE and any DELETE that applyDelete did not take as a drop of whole partitions.
+    // The merge path finds a changed row by its key, which rows of an append table lack; the refusal says what the
+    // table does take instead of Trino's generic wording
     private static void checkRowsModifiable(PaimonTable table)
     {
-        if (!table.hasPrimaryKey()) {
-            throw new TrinoException(NOT_SUPPORTED, "This connector does not support modifying table rows");
+        if (table.hasPrimaryKey()) {
+            return;
         }
+        List<String> partitionColumns = table.partitionFields().stream()
+                .map(field -> field.name().toLowerCase(ENGLISH))
+                .toList();
+        String supported = partitionColumns.isEmpty()
+                ? "DELETE of all rows (no WHERE clause)"
+                : "DELETE of whole partitions (a WHERE clause on the partition columns %s only)".formatted(String.join(", ", partitionColumns));
+        throw new TrinoException(NOT_SUPPORTED, ("Cannot change rows of Paimon table %s: it is an append table (no primary key), whose rows have no key to address them by, " +
+                "so UPDATE, MERGE and DELETE of single rows are not supported; supported are %s and TRUNCATE TABLE").formatted(table.name(), supported));
     }
 
     @Override

@@ -319,8 +319,10 @@ final class TestPaimonRowChanges
         assertQueryFails("UPDATE first_row SET v = 'b'", ".*first_row: with 'merge-engine' = 'first-row' the first row of a key is kept forever.*");
         assertQueryFails("DELETE FROM first_row WHERE id = 1", ".*first_row: with 'merge-engine' = 'first-row'.*");
 
-        // an append table has no key to address rows by (Trino's wording)
-        assertQueryFails("DELETE FROM append_only WHERE id = 1", "This connector does not support modifying table rows");
+        // an append table has no key to address rows by; unpartitioned, it drops all of its rows or none
+        assertThat(query("DELETE FROM append_only WHERE id = 1")).failure().hasMessage(
+                "Cannot change rows of Paimon table %s.append_only: it is an append table (no primary key), whose rows have no key to address them by, ".formatted(DATABASE) +
+                        "so UPDATE, MERGE and DELETE of single rows are not supported; supported are DELETE of all rows (no WHERE clause) and TRUNCATE TABLE");
 
         assertRows("dedup_ignore_delete", "+I(1, b)");
         assertRows("first_row", "+I(1, a)");

@@ -143,17 +143,25 @@ final class TestPartitionDelete
     @Test
     void deleteNamingValueColumnsIsNoPartitionDrop()
     {
-        long snapshotBefore = table("mixed").snapshotManager().latestSnapshotId();
-        try {
-            getQueryRunner().execute("DELETE FROM mixed WHERE dt = 'd1' AND v = 'c'");
-        }
-        catch (RuntimeException e) {
-            // row-level deletes are the merge path's; until it exists the statement fails and changes nothing
-            assertThat(e).hasMessageContaining("does not support modifying table rows");
-            assertThat(table("mixed").snapshotManager().latestSnapshotId()).isEqualTo(snapshotBefore);
-        }
-        // whichever path ran, partition d1 keeps every row but the one the predicate names
-        assertThat(PaimonJavaCatalog.readRows(table("mixed"))).contains("+I(d1, 1, 1, a)", "+I(d1, 1, 2, b2)", "+I(d2, 1, 4, d)", "+I(d3, 1, 5, e)");
+        // a primary-key table deletes the rows the predicate names through the merge path, not the partition
+        assertUpdate("DELETE FROM mixed WHERE dt = 'd1' AND v = 'c'", 1);
+        assertThat(table("mixed").snapshotManager().latestSnapshot().commitKind()).isNotEqualTo(Snapshot.CommitKind.OVERWRITE);
+        assertThat(PaimonJavaCatalog.readRows(table("mixed"))).containsExactly("+I(d1, 1, 1, a)", "+I(d1, 1, 2, b2)", "+I(d2, 1, 4, d)", "+I(d3, 1, 5, e)");
+    }
+
+    @Test
+    void appendTableRefusesRowChangesNamingWhatItSupports()
+    {
+        long snapshotBefore = table("appended").snapshotManager().latestSnapshotId();
+        String refusal = "Cannot change rows of Paimon table drops.appended: it is an append table (no primary key), whose rows have no key to address them by, " +
+                "so UPDATE, MERGE and DELETE of single rows are not supported; supported are DELETE of whole partitions (a WHERE clause on the partition columns dt only) and TRUNCATE TABLE";
+        assertThat(query("DELETE FROM appended WHERE id = 1")).failure().hasMessage(refusal);
+        assertThat(query("DELETE FROM appended WHERE dt = 'd1' AND id = 1")).failure().hasMessage(refusal);
+        assertThat(query("UPDATE appended SET id = 3 WHERE dt = 'd2'")).failure().hasMessage(refusal);
+        assertThat(query("""
+                MERGE INTO appended t USING (VALUES ('d2', 2)) s(dt, id) ON t.dt = s.dt AND t.id = s.id
+                WHEN MATCHED THEN DELETE""")).failure().hasMessage(refusal);
+        assertThat(table("appended").snapshotManager().latestSnapshotId()).isEqualTo(snapshotBefore);
     }
 
     @Test
