@@ -19,6 +19,7 @@ import io.trino.plugin.paimon.catalog.hive.HiveMetastoreCatalogConfig;
 import io.trino.plugin.paimon.catalog.jdbc.JdbcCatalogConfig;
 import io.trino.plugin.paimon.catalog.rest.RestCatalogConfig;
 import io.trino.plugin.paimon.hdfs.HdfsConfig;
+import io.trino.plugin.paimon.hdfs.HdfsEnvironment;
 import io.trino.plugin.paimon.metadata.PaimonMetadata;
 import io.trino.plugin.paimon.testing.PaimonQueryRunner;
 import io.trino.plugin.paimon.testing.TempWarehouse;
@@ -36,9 +37,12 @@ import org.junit.jupiter.api.TestInstance;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -66,6 +70,11 @@ final class TestUserGuideReference
     private static final Pattern SYSTEM_TABLE = Pattern.compile("^\\| `\"<table>\\$([a-z_]+)\"` \\|", Pattern.MULTILINE);
     // a heading that names procedures: "### optimize", "### expire_snapshots and remove_orphan_files"
     private static final Pattern PROCEDURE_HEADING = Pattern.compile("^(#{2,3}) ([a-z_]+(?: and [a-z_]+)*)$", Pattern.MULTILINE);
+    // a section of what is not supported yet, to the next heading
+    private static final Pattern NOT_YET_SECTION = Pattern.compile("^#+ Not yet supported\\n(.*?)(?=^#|\\z)", Pattern.MULTILINE | Pattern.DOTALL);
+    // "Not yet: ..." to the end of its sentence: a full stop before a capital letter or the end of the paragraph
+    private static final Pattern NOT_YET = Pattern.compile("Not yet: .*?(?:\\.(?= [A-Z])|$)");
+    private static final Pattern CLAUSE_END = Pattern.compile(";|\\.(?= [A-Z])");
 
     private TempWarehouse warehouse;
     private Connector connector;
@@ -150,6 +159,119 @@ final class TestUserGuideReference
     {
         Matcher rows = SYSTEM_TABLE.matcher(Files.readString(DOCS.resolve("system-tables.md")));
         assertThat(rows.results().map(row -> row.group(1)).collect(toImmutableSet())).isEqualTo(PaimonMetadata.systemTableNames());
+    }
+
+    /**
+     * What the user guide and the README say is not supported (the items of a "Not yet supported" section, the
+     * sentences after "Not yet:", the clauses that say "not supported") names no feature the code has: a catalog type,
+     * a file system, a procedure, a system table, views, TRUNCATE. Each feature is listed here with the code that
+     * shows it, so that a new catalog type, for one, needs its phrase.
+     */
+    @Test
+    void notYetSupportedNamesNoFeatureTheCodeHas()
+            throws IOException
+    {
+        Map<String, Pattern> features = featuresOfTheCode();
+        List<String> statements = new ArrayList<>();
+        try (Stream<Path> files = Files.list(DOCS)) {
+            for (Path file : Stream.concat(Stream.of(DOCS.resolve("../README.md")), files.filter(path -> path.toString().endsWith(".md")).sorted()).toList()) {
+                notSupportedStatements(Files.readString(file)).forEach(statement -> statements.add(file.normalize() + ": " + statement));
+            }
+        }
+        assertThat(statements).as("statements of what is not supported").isNotEmpty();
+        List<String> contradicted = new ArrayList<>();
+        for (String statement : statements) {
+            features.forEach((feature, phrase) -> {
+                if (phrase.matcher(statement).find()) {
+                    contradicted.add("%s%n    names %s, which the code has".formatted(statement, feature));
+                }
+            });
+        }
+        assertThat(contradicted).as("statements of what is not supported that name a supported feature").isEmpty();
+    }
+
+    /** Features by what shows them in the code, each with the phrase that names it in the user guide. */
+    private Map<String, Pattern> featuresOfTheCode()
+    {
+        Map<String, Pattern> features = new LinkedHashMap<>();
+        for (CatalogType type : CatalogType.values()) {
+            String phrase = switch (type) {
+                case FILESYSTEM -> "filesystem catalog";
+                case HIVE_METASTORE -> "Hive Metastore";
+                case JDBC -> "\\bJDBC\\b";
+                // a REST server's data tokens for other stores than S3 are another matter than the REST catalog
+                case REST -> "\\bREST\\b(?! server)";
+            };
+            features.put("paimon.catalog.type=" + type, Pattern.compile(phrase));
+        }
+        for (String scheme : HdfsEnvironment.builtInSchemes()) {
+            features.put(scheme + ":// warehouses (HdfsEnvironment)", Pattern.compile("\\b" + scheme + "\\b", Pattern.CASE_INSENSITIVE));
+        }
+        features.put("HDFS with Kerberos (HdfsConfig.AuthenticationType." + HdfsConfig.AuthenticationType.KERBEROS + ")", Pattern.compile("Kerberos"));
+        if (declares(PaimonMetadata.class, "createView")) {
+            features.put("views (PaimonMetadata.createView)", Pattern.compile("(?<!materialized )\\bviews?\\b", Pattern.CASE_INSENSITIVE));
+        }
+        if (declares(PaimonMetadata.class, "truncateTable")) {
+            features.put("TRUNCATE TABLE (PaimonMetadata.truncateTable)", Pattern.compile("\\bTRUNCATE\\b"));
+        }
+        connector.getTableProcedures().forEach(procedure -> features.put(
+                "table procedure " + procedure.getName(),
+                Pattern.compile("\\b" + procedure.getName() + "\\b", Pattern.CASE_INSENSITIVE)));
+        connector.getProcedures().forEach(procedure -> features.put(
+                "procedure " + procedure.getName(),
+                Pattern.compile("\\b" + procedure.getName() + "\\b")));
+        PaimonMetadata.systemTableNames().forEach(name -> features.put(
+                "system table $" + name,
+                Pattern.compile("\\$" + name + "\\b")));
+        return features;
+    }
+
+    private static boolean declares(Class<?> type, String method)
+    {
+        return Arrays.stream(type.getDeclaredMethods()).anyMatch(declared -> declared.getName().equals(method));
+    }
+
+    /**
+     * The items of the "Not yet supported" sections, each "Not yet: …" to the end of its sentence, and each clause
+     * (between semicolons and sentence ends) that says "not supported", outside code blocks.
+     */
+    private static List<String> notSupportedStatements(String markdown)
+    {
+        StringBuilder prose = new StringBuilder();
+        boolean inCode = false;
+        for (String line : markdown.split("\n")) {
+            if (line.startsWith("```")) {
+                inCode = !inCode;
+            }
+            else if (!inCode) {
+                prose.append(line).append('\n');
+            }
+        }
+        List<String> statements = new ArrayList<>();
+        Matcher section = NOT_YET_SECTION.matcher(prose);
+        while (section.find()) {
+            // the section's lists; its other paragraphs are prose, read below as every paragraph is
+            Arrays.stream(section.group(1).split("\n\\s*\n"))
+                    .map(String::strip)
+                    .filter(paragraph -> paragraph.startsWith("- "))
+                    .flatMap(list -> Arrays.stream(list.substring(2).split("\n- ")))
+                    .map(item -> item.replaceAll("\\s+", " ").strip())
+                    .forEach(statements::add);
+        }
+        // paragraphs, list items and table rows, each on one line
+        for (String paragraph : prose.toString().split("\n\\s*\n|\n(?=- |\\| |#)")) {
+            String text = paragraph.replaceAll("\\s+", " ").strip();
+            Matcher notYet = NOT_YET.matcher(text);
+            while (notYet.find()) {
+                statements.add(notYet.group());
+            }
+            for (String clause : CLAUSE_END.split(text)) {
+                if (clause.toLowerCase(Locale.ENGLISH).contains("not supported")) {
+                    statements.add(clause.strip());
+                }
+            }
+        }
+        return statements;
     }
 
     /**
