@@ -61,7 +61,7 @@ final class ParquetFormatFileWriter
     private int pieces;
     private long rows;
     private long rowGroupRows;
-    private long writtenBytes;
+    private long rowGroupBytes;
 
     ParquetFormatFileWriter(OutputStream output, List<DataFileColumn> columns, CompressionCodec compression, ParquetLayout layout)
     {
@@ -74,7 +74,7 @@ final class ParquetFormatFileWriter
         MessageType messageType = schema.messageType();
         List<ColumnDescriptor> leaves = messageType.getColumns();
         this.leafColumns = leaves.size();
-        boolean indexed = ParquetWriters.rowGroupEndsKnown() && leaves.stream().allMatch(leaf -> leaf.getMaxRepetitionLevel() == 0);
+        boolean indexed = leaves.stream().allMatch(leaf -> leaf.getMaxRepetitionLevel() == 0);
         this.locator = indexed ? new ParquetPageLocator(output) : null;
         if (indexed) {
             for (int leaf = 0; leaf < leaves.size(); leaf++) {
@@ -138,9 +138,9 @@ final class ParquetFormatFileWriter
             rows += length;
             rowGroupRows += length;
             // the writer writes out a row group, and only then, while it takes a piece
-            long written = ParquetWriters.writtenBytes(writer);
-            if (written != writtenBytes) {
-                writtenBytes = written;
+            long written = ParquetWriters.rowGroupBytes(writer, locator);
+            if (written != rowGroupBytes) {
+                rowGroupBytes = written;
                 rowGroupRows = 0;
             }
             position += length;
@@ -179,7 +179,7 @@ final class ParquetFormatFileWriter
             return;
         }
         try (output) {
-            locator.expectLastRowGroup(ParquetWriters.writtenBytes(writer), rowGroupRows, leafColumns);
+            locator.expectValues(rows * leafColumns);
             writer.close();
             if (!ParquetPageIndexes.write(writer.getFileMetaData(), locator, Arrays.copyOf(pieceStarts, pieces), bounds)) {
                 locator.releaseHeld();

@@ -29,9 +29,11 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * The stream between Trino's Parquet writer and the data file: passes the bytes on as they come, and reads the page
- * headers among them to learn where each page lies, which Trino's writer does not tell. Once told the shape of the
- * last row group, it knows where the data ends and holds back what follows (the writer's footer), so that the
- * column and offset indexes can go before a footer that points at them ({@link ParquetPageIndexes}).
+ * headers among them to learn where each page lies, which Trino's writer does not tell. Once told how many values
+ * the file's data pages hold in all (its rows times its columns, none of them repeated), it knows where the data ends
+ * and holds back what follows (the writer's footer), so that the column and offset indexes can go before a footer
+ * that points at them ({@link ParquetPageIndexes}). It needs no row group's bounds, which not every release of
+ * Trino's writer tells.
  * <p>
  * A header that cannot be read stops the locating: every byte then passes on unchanged, and the file is the
  * writer's, without page indexes.
@@ -52,11 +54,9 @@ final class ParquetPageLocator
     private long nextHeader = MAGIC_BYTES;
     private boolean failed;
 
-    // the last row group: from where, how many rows, and how many columns are still to come in it
-    private long lastRowGroupStart = -1;
-    private long lastRowGroupRows;
-    private int columnsLeft;
-    private long columnValues;
+    // the values of the data pages read so far, and of all of them once the writer is about to end the file
+    private long values;
+    private long expectedValues = -1;
     private long heldFrom = -1;
 
     /** A page as it lies in the file: where its header starts, its size with the header, its values. */
@@ -68,20 +68,17 @@ final class ParquetPageLocator
     }
 
     /**
-     * The writer is about to write its last row group from {@code start}, {@code rows} rows in each of
-     * {@code columns} columns, then its footer: from the end of that row group on, bytes are held back.
+     * The writer is about to write its last row group and its footer, its data pages holding {@code values} values in
+     * all: once the pages read hold that many, the bytes that follow are held back.
      */
-    void expectLastRowGroup(long start, long rows, int columns)
+    void expectValues(long values)
     {
-        if (rows <= 0) {
-            // an empty last row group cannot be counted off: the file keeps the writer's footer
+        if (values <= 0) {
+            // a file without rows has no page to count off: it keeps the writer's footer
             failed = true;
             return;
         }
-        this.lastRowGroupStart = Math.max(start, MAGIC_BYTES);
-        this.lastRowGroupRows = rows;
-        this.columnsLeft = columns;
-        this.columnValues = 0;
+        this.expectedValues = values;
     }
 
     /** The pages located, in file order; empty when locating failed. */
@@ -152,7 +149,7 @@ final class ParquetPageLocator
                 length -= skipped;
                 continue;
             }
-            if (header.size() == 0 && lastRowGroupStart >= 0 && position >= lastRowGroupStart && columnsLeft == 0) {
+            if (header.size() == 0 && expectedValues >= 0 && values >= expectedValues) {
                 heldFrom = position;
                 continue;
             }
@@ -192,30 +189,24 @@ final class ParquetPageLocator
         header.reset();
         long headerStart = nextHeader;
         boolean dictionary = pageHeader.getType() == PageType.DICTIONARY_PAGE;
-        long values;
+        long pageValues;
         if (pageHeader.isSetData_page_header()) {
-            values = pageHeader.getData_page_header().getNum_values();
+            pageValues = pageHeader.getData_page_header().getNum_values();
         }
         else if (pageHeader.isSetData_page_header_v2()) {
-            values = pageHeader.getData_page_header_v2().getNum_values();
+            pageValues = pageHeader.getData_page_header_v2().getNum_values();
         }
         else if (dictionary) {
-            values = 0;
+            pageValues = 0;
         }
         else {
             failed = true;
             return headerLength;
         }
         int size = headerLength + pageHeader.getCompressed_page_size();
-        pages.add(new Page(headerStart, size, dictionary, values));
+        pages.add(new Page(headerStart, size, dictionary, pageValues));
         nextHeader = headerStart + size;
-        if (!dictionary && lastRowGroupStart >= 0 && headerStart >= lastRowGroupStart && columnsLeft > 0) {
-            columnValues += values;
-            if (columnValues >= lastRowGroupRows) {
-                columnsLeft--;
-                columnValues = 0;
-            }
-        }
+        values += pageValues;
         return headerLength;
     }
 

@@ -30,10 +30,13 @@ final class ParquetWriters
         return ParquetWriterOptions.builder();
     }
 
-    /** Whether the bytes written out are known exactly, so a row group's end is seen as it is written. */
-    static boolean rowGroupEndsKnown()
+    /**
+     * The bytes of the row groups written out so far, which change while the writer takes a piece of rows only if it
+     * ends a row group there: here the writer's own count, exact.
+     */
+    static long rowGroupBytes(ParquetWriter writer, ParquetPageLocator file)
     {
-        return true;
+        return writer.getWrittenBytes();
     }
 
     static long writtenBytes(ParquetWriter writer)

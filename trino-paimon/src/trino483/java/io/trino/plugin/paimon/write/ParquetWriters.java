@@ -18,10 +18,10 @@ import io.trino.parquet.writer.ParquetWriterOptions;
 
 /**
  * What differs in Trino's Parquet writer between releases, as Trino 483 has it. It tells only the bytes written out
- * plus an estimate of those buffered, together (exact once the writer is closed): the end of a row group cannot be
- * told from it, so files written here get no page indexes. And it would encode byte arrays a dictionary cannot hold
- * as DELTA_LENGTH_BYTE_ARRAY, which Paimon Java 1.4.2 misreads (strings shifted by a byte): files keep PLAIN, as
- * written on 476.
+ * plus an estimate of those buffered, together (exact once the writer is closed), so the end of a row group is seen
+ * in the bytes that reach the file instead. And it would encode byte arrays a dictionary cannot hold as
+ * DELTA_LENGTH_BYTE_ARRAY, which Paimon Java 1.4.2 misreads (strings shifted by a byte): files keep PLAIN, as written
+ * on 476.
  */
 final class ParquetWriters
 {
@@ -33,10 +33,15 @@ final class ParquetWriters
         return ParquetWriterOptions.builder().setUseDeltaLengthByteArrayEncoding(false);
     }
 
-    /** Whether the bytes written out are known exactly, so a row group's end is seen as it is written. */
-    static boolean rowGroupEndsKnown()
+    /**
+     * The bytes of the row groups written out so far, which change while the writer takes a piece of rows only if it
+     * ends a row group there: here those that reached the file. The writer writes only row groups out, through a
+     * buffer of 4 kB, so a row group smaller than that may stay in it unseen; the pages of the next row group may then
+     * hold up to a piece more than the page row limit, and their indexes still say where they are.
+     */
+    static long rowGroupBytes(ParquetWriter writer, ParquetPageLocator file)
     {
-        return false;
+        return file.position();
     }
 
     static long writtenBytes(ParquetWriter writer)
