@@ -36,12 +36,10 @@ import java.nio.ByteOrder;
 import java.util.List;
 
 import static io.airlift.slice.Slices.utf8Slice;
-import static io.trino.plugin.paimon.testing.TrinoReleaseFeatures.WRITES_PARQUET_PAGE_INDEXES;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 import static org.apache.parquet.format.CompressionCodec.ZSTD;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The page indexes of the Parquet files Trino's writer writes for us, read back from the bytes: an offset index for
@@ -57,13 +55,57 @@ final class TestParquetPageIndexFiles
     void everyRowGroupGetsIndexesOfItsPages()
             throws IOException
     {
-        assumeTrue(WRITES_PARQUET_PAGE_INDEXES, "Parquet files written on this Trino release carry no page indexes");
+        // row groups of 16 kB and pages of 2 kB: several row groups, and name's pages end by size before 500 rows
+        byte[] file = writeIdsAndNames(new ParquetLayout(16384, 2048, PAGE_ROWS));
+        assertThat(footer(file).getRow_groups()).hasSizeGreaterThan(1);
+        assertEveryRowGroupIndexed(file, PAGE_ROWS);
+    }
+
+    @Test
+    void rowGroupsSmallerThanTheWritersBufferGetIndexes()
+            throws IOException
+    {
+        // row groups of 1 kB, smaller than the 4 kB Trino's writer buffers before the file: where a release's writer
+        // does not tell a row group's end, one of them may go unseen, and the next row group's pages then hold up to
+        // a piece of rows (at most 1,024) more than the limit; every page is still indexed where it lies
+        byte[] file = writeIdsAndNames(new ParquetLayout(1024, 256, PAGE_ROWS));
+        assertThat(footer(file).getRow_groups()).hasSizeGreaterThan(100);
+        assertEveryRowGroupIndexed(file, PAGE_ROWS + 1023);
+    }
+
+    @Test
+    void filesWithRepeatedColumnsKeepTheWritersEnding()
+            throws IOException
+    {
+        ArrayType arrayType = new ArrayType(BIGINT);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        List<DataFileColumn> columns = List.of(
+                new DataFileColumn("id", 0, DataTypeParser.parse("BIGINT NOT NULL"), BIGINT),
+                new DataFileColumn("values", 1, DataTypeParser.parse("ARRAY<BIGINT>"), arrayType));
+        ParquetFormatFileWriter writer = new ParquetFormatFileWriter(bytes, columns, ZSTD, new ParquetLayout(65536, 2048, PAGE_ROWS));
+        BlockBuilder ids = BIGINT.createFixedSizeBlockBuilder(1000);
+        ArrayBlockBuilder values = arrayType.createBlockBuilder(null, 1000);
+        for (int id = 0; id < 1000; id++) {
+            BIGINT.writeLong(ids, id);
+            int value = id;
+            values.buildEntry(element -> BIGINT.writeLong(element, value));
+        }
+        writer.write(new Page(ids.build(), values.build()));
+        writer.close();
+        FileMetaData footer = footer(bytes.toByteArray());
+        assertThat(footer.getNum_rows()).isEqualTo(1000);
+        assertThat(footer.getRow_groups().getFirst().getColumns()).allSatisfy(chunk -> assertThat(chunk.isSetOffset_index_offset()).isFalse());
+    }
+
+    // ROWS rows: id is the row's number in the file, name a scattered string, null in every third row
+    private static byte[] writeIdsAndNames(ParquetLayout layout)
+            throws IOException
+    {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         List<DataFileColumn> columns = List.of(
                 new DataFileColumn("id", 0, DataTypeParser.parse("BIGINT NOT NULL"), BIGINT),
                 new DataFileColumn("name", 1, DataTypeParser.parse("STRING"), VARCHAR));
-        // row groups of 16 kB and pages of 2 kB: several row groups, and name's pages end by size before 500 rows
-        ParquetFormatFileWriter writer = new ParquetFormatFileWriter(bytes, columns, ZSTD, new ParquetLayout(16384, 2048, PAGE_ROWS));
+        ParquetFormatFileWriter writer = new ParquetFormatFileWriter(bytes, columns, ZSTD, layout);
         for (int start = 0; start < ROWS; start += 1000) {
             BlockBuilder ids = BIGINT.createFixedSizeBlockBuilder(1000);
             BlockBuilder names = VARCHAR.createBlockBuilder(null, 1000);
@@ -79,10 +121,13 @@ final class TestParquetPageIndexFiles
             writer.write(new Page(ids.build(), names.build()));
         }
         writer.close();
-        byte[] file = bytes.toByteArray();
-        FileMetaData footer = footer(file);
-        assertThat(footer.getRow_groups()).hasSizeGreaterThan(1);
+        return bytes.toByteArray();
+    }
 
+    private static void assertEveryRowGroupIndexed(byte[] file, long maxPageRows)
+            throws IOException
+    {
+        FileMetaData footer = footer(file);
         long firstRow = 0;
         for (RowGroup rowGroup : footer.getRow_groups()) {
             for (int column = 0; column < 2; column++) {
@@ -96,7 +141,7 @@ final class TestParquetPageIndexFiles
                     PageLocation location = pages.get(page);
                     long pageStart = firstRow + location.getFirst_row_index();
                     long pageEnd = firstRow + (page + 1 < pages.size() ? pages.get(page + 1).getFirst_row_index() : rowGroup.getNum_rows());
-                    assertThat(pageEnd - pageStart).isBetween(1L, (long) PAGE_ROWS);
+                    assertThat(pageEnd - pageStart).isBetween(1L, maxPageRows);
                     // each page lies right after the previous one
                     if (page + 1 < pages.size()) {
                         assertThat(pages.get(page + 1).getOffset()).isEqualTo(location.getOffset() + location.getCompressed_page_size());
@@ -136,30 +181,6 @@ final class TestParquetPageIndexFiles
             firstRow += rowGroup.getNum_rows();
         }
         assertThat(firstRow).isEqualTo(ROWS);
-    }
-
-    @Test
-    void filesWithRepeatedColumnsKeepTheWritersEnding()
-            throws IOException
-    {
-        ArrayType arrayType = new ArrayType(BIGINT);
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        List<DataFileColumn> columns = List.of(
-                new DataFileColumn("id", 0, DataTypeParser.parse("BIGINT NOT NULL"), BIGINT),
-                new DataFileColumn("values", 1, DataTypeParser.parse("ARRAY<BIGINT>"), arrayType));
-        ParquetFormatFileWriter writer = new ParquetFormatFileWriter(bytes, columns, ZSTD, new ParquetLayout(65536, 2048, PAGE_ROWS));
-        BlockBuilder ids = BIGINT.createFixedSizeBlockBuilder(1000);
-        ArrayBlockBuilder values = arrayType.createBlockBuilder(null, 1000);
-        for (int id = 0; id < 1000; id++) {
-            BIGINT.writeLong(ids, id);
-            int value = id;
-            values.buildEntry(element -> BIGINT.writeLong(element, value));
-        }
-        writer.write(new Page(ids.build(), values.build()));
-        writer.close();
-        FileMetaData footer = footer(bytes.toByteArray());
-        assertThat(footer.getNum_rows()).isEqualTo(1000);
-        assertThat(footer.getRow_groups().getFirst().getColumns()).allSatisfy(chunk -> assertThat(chunk.isSetOffset_index_offset()).isFalse());
     }
 
     private static String name(long id)

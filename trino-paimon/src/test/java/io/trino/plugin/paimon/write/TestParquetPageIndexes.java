@@ -21,9 +21,7 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.List;
 
-import static io.trino.plugin.paimon.testing.TrinoReleaseFeatures.WRITES_PARQUET_PAGE_INDEXES;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Parquet files the connector writes carry column and offset indexes, as Paimon's writer's files do, with pages of
@@ -56,7 +54,6 @@ final class TestParquetPageIndexes
     @Test
     void pointLookupDecodesOnePagePerSortedRun()
     {
-        assumeTrue(WRITES_PARQUET_PAGE_INDEXES, "Parquet files written on this Trino release carry no page indexes");
         createKeyedTable("numbers", "bigint");
         assertUpdate("INSERT INTO numbers SELECT id, 'name-' || CAST(id AS varchar), CAST(id AS integer) FROM (" + KEY_SEQUENCE + ")", KEYS);
 
@@ -87,9 +84,34 @@ final class TestParquetPageIndexes
     }
 
     @Test
+    void pointLookupOnTableOneCreateTableAsWroteDecodesOnePagePerSortedRun()
+    {
+        // one statement writes each bucket as one sorted run of one file, in row groups of 64 kB of several pages each
+        assertUpdate("""
+                CREATE TABLE created_as
+                WITH (primary_key = ARRAY['id'], bucket = 2,
+                      options = ARRAY['parquet.page.row.count.limit=%s', 'parquet.block.size=65536'])
+                AS SELECT id, 'name-' || CAST(id AS varchar) AS name, CAST(id AS integer) AS v, id * 7 AS w FROM (%s)
+                """.formatted(PAGE_ROWS, KEY_SEQUENCE), KEYS);
+        long rowGroups = 0;
+        for (int key : List.of(0, 7777, 12345, KEYS - 1)) {
+            ScanStatistics lookup = ScanStatistics.execute(getQueryRunner(), "SELECT name, v, w FROM created_as WHERE id = " + key);
+            assertThat(lookup.result().getMaterializedRows()).hasSize(1);
+            assertThat(lookup.result().getMaterializedRows().getFirst().getFields()).containsExactly("name-" + key, key, key * 7L);
+            assertThat(lookup.filesOpened()).isEqualTo(1);
+            assertThat(lookup.rowGroupsRead()).isEqualTo(1);
+            // one page of the one sorted run
+            assertThat(lookup.physicalInputRows()).as("key %s", key).isLessThanOrEqualTo(PAGE_ROWS);
+            rowGroups = lookup.rowGroupsRead() + lookup.rowGroupsSkipped();
+        }
+        assertThat(rowGroups).isGreaterThan(1);
+        assertThat(fsckViolations("created_as")).isEmpty();
+        assertThat(PaimonJavaCatalog.readRows(paimon().getTable(DATABASE, "created_as"))).hasSize(KEYS).contains("+I(12345, name-12345, 12345, 86415)");
+    }
+
+    @Test
     void pointLookupOnLongStringKeysDecodesOnePage()
     {
-        assumeTrue(WRITES_PARQUET_PAGE_INDEXES, "Parquet files written on this Trino release carry no page indexes");
         // keys of 80 bytes: the page bounds are cut to 64 bytes, and still hold every key of their page
         createKeyedTable("strings", "varchar");
         assertUpdate("INSERT INTO strings SELECT " + stringKey("CAST(id AS varchar)") + ", 'name-' || CAST(id AS varchar), CAST(id AS integer) FROM (" + KEY_SEQUENCE + ")", KEYS);
@@ -104,7 +126,6 @@ final class TestParquetPageIndexes
     @Test
     void pagesEndingBySizeAndSeveralRowGroupsAreIndexed()
     {
-        assumeTrue(WRITES_PARQUET_PAGE_INDEXES, "Parquet files written on this Trino release carry no page indexes");
         // pages of 2 kB end before 500 rows, and row groups of 64 kB make several per file: each row group gets its
         // own indexes, pointing at pages that end wherever the writer ended them
         assertUpdate("""
