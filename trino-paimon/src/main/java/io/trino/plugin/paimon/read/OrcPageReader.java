@@ -23,6 +23,7 @@ import io.trino.orc.OrcReader;
 import io.trino.orc.OrcReaderOptions;
 import io.trino.orc.OrcRecordReader;
 import io.trino.orc.TupleDomainOrcPredicate;
+import io.trino.orc.metadata.OrcType;
 import io.trino.orc.metadata.StripeInformation;
 import io.trino.orc.metadata.statistics.StripeStatistics;
 import io.trino.plugin.paimon.read.OrcColumnConversion.SecondsTruncation;
@@ -31,6 +32,7 @@ import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.RunLengthEncodedBlock;
 import io.trino.spi.connector.SourcePage;
+import io.trino.spi.type.RowType;
 import io.trino.spi.type.Type;
 import org.apache.orc.OrcProto;
 import org.joda.time.DateTimeZone;
@@ -50,6 +52,7 @@ import static io.trino.orc.OrcReader.INITIAL_BATCH_SIZE;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_BAD_DATA;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
 import static io.trino.spi.type.BigintType.BIGINT;
+import static java.util.Locale.ENGLISH;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -153,7 +156,7 @@ final class OrcPageReader
                 else {
                     readerChannels[channel] = readColumns.size();
                     readChannelOfName.put(orcColumn.getColumnName(), readColumns.size());
-                    readColumns.add(orcColumn);
+                    readColumns.add(readPart(orcColumn, type));
                     readTypes.add(type);
                 }
                 // statistics are checked against a domain of the type they are read as
@@ -192,6 +195,38 @@ final class OrcPageReader
         catch (IOException e) {
             throw new TrinoException(PAIMON_BAD_DATA, "Failed to open Paimon data file %s: %s".formatted(location, e.getMessage()), e);
         }
+    }
+
+    /**
+     * The part of a column that a read as {@code type} needs: a {@code ROW} read with fewer fields than the file's
+     * struct has (a projection of nested fields) keeps only those fields, so that Trino's reader fetches the
+     * streams of those alone. Fields are matched by name, ignoring case, as Trino's struct reader matches them.
+     */
+    private static OrcColumn readPart(OrcColumn column, Type type)
+    {
+        if (!(type instanceof RowType row) || column.getColumnType().getOrcTypeKind() != OrcType.OrcTypeKind.STRUCT) {
+            return column;
+        }
+        Map<String, Type> fieldTypes = new HashMap<>();
+        for (RowType.Field field : row.getFields()) {
+            field.getName().ifPresent(name -> fieldTypes.put(name.toLowerCase(ENGLISH), field.getType()));
+        }
+        List<OrcColumn> nested = new ArrayList<>();
+        boolean pruned = false;
+        for (OrcColumn field : column.getNestedColumns()) {
+            Type fieldType = fieldTypes.get(field.getColumnName().toLowerCase(ENGLISH));
+            if (fieldType == null) {
+                pruned = true;
+                continue;
+            }
+            OrcColumn part = readPart(field, fieldType);
+            pruned |= part != field;
+            nested.add(part);
+        }
+        if (!pruned) {
+            return column;
+        }
+        return new OrcColumn(column.getPath(), column.getColumnId(), column.getColumnName(), column.getColumnType(), column.getOrcDataSourceId(), nested, column.getAttributes());
     }
 
     @Override

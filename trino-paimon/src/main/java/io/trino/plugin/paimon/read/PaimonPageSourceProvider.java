@@ -45,6 +45,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import static com.google.common.base.Preconditions.checkArgument;
 import static io.trino.plugin.paimon.PaimonSessionProperties.isLateMaterializationEnabled;
 import static io.trino.plugin.paimon.PaimonSessionProperties.isTwoPassMergeReadEnabled;
 import static io.trino.plugin.paimon.PaimonSessionProperties.twoPassMergeReadMaxGapRows;
@@ -102,9 +103,16 @@ public class PaimonPageSourceProvider
         if (handle.view() == PaimonTableHandle.View.AUDIT_LOG) {
             return auditLog(transaction, session, connectorSplit, handle, columns, dynamicFilter);
         }
+        if (columns.stream().anyMatch(column -> ((PaimonColumnHandle) column).isProjection())) {
+            // fields of ROW columns: each column is read once, pruned to the fields asked for, and the fields are
+            // taken out of the merged rows
+            NestedProjections projections = NestedProjections.of(columns.stream().map(PaimonColumnHandle.class::cast).toList());
+            ConnectorPageSource columnsRead = openPageSource(transaction, session, connectorSplit, connectorTable, ImmutableList.copyOf(projections.columns()), dynamicFilter);
+            return new NestedFieldPageSource(columnsRead, projections);
+        }
         PaimonSplit split = (PaimonSplit) connectorSplit;
         // the join's dynamic filter as it stands now: its domains are Trino's to enforce, they only prune here
-        TupleDomain<PaimonColumnHandle> predicate = handle.constraint().intersect(dynamicFilter.getCurrentPredicate().transformKeys(PaimonColumnHandle.class::cast));
+        TupleDomain<PaimonColumnHandle> predicate = handle.constraint().intersect(PaimonColumnHandle.wholeColumnDomains(dynamicFilter.getCurrentPredicate()));
         if (predicate.isNone()) {
             return new EmptyPageSource();
         }
@@ -268,6 +276,8 @@ public class PaimonPageSourceProvider
             DynamicFilter dynamicFilter)
     {
         PaimonTable table = handle.table();
+        // the audit log reads whole columns: its scan takes no projection (PaimonMetadata.applyProjection)
+        checkArgument(columns.stream().noneMatch(column -> ((PaimonColumnHandle) column).isProjection()), "projection of a nested field in an audit log scan: %s", columns);
         int[] outputChannels = new int[columns.size()];
         if (!table.hasPrimaryKey()) {
             List<ColumnHandle> read = new ArrayList<>();
@@ -336,7 +346,8 @@ public class PaimonPageSourceProvider
     private static int channelOfField(List<ColumnHandle> columns, int fieldId)
     {
         for (int i = 0; i < columns.size(); i++) {
-            if (((PaimonColumnHandle) columns.get(i)).fieldId() == fieldId) {
+            PaimonColumnHandle column = (PaimonColumnHandle) columns.get(i);
+            if (column.fieldId() == fieldId && !column.isProjection()) {
                 return i;
             }
         }

@@ -89,7 +89,7 @@ public class PaimonSplitManager
     // the dynamic filter prunes as the query's own predicate does: partitions, buckets, and files by key range
     private List<ConnectorSplit> splits(ConnectorSession session, PaimonTableHandle handle, TupleDomain<ColumnHandle> dynamicPredicate)
     {
-        TupleDomain<PaimonColumnHandle> pruning = handle.constraint().intersect(dynamicPredicate.transformKeys(PaimonColumnHandle.class::cast));
+        TupleDomain<PaimonColumnHandle> pruning = handle.constraint().intersect(PaimonColumnHandle.wholeColumnDomains(dynamicPredicate));
         if (pruning.isNone()) {
             return ImmutableList.of();
         }
