@@ -112,6 +112,9 @@ final class TestNestedFieldProjection
             PaimonJavaCatalog.write(compacted, rows(0, SMALL_ROWS / 3, 2, random));
         }
 
+        Table updated = paimon.createTable(DATABASE, "updated_parquet", primaryKeyTable("parquet").build());
+        PaimonJavaCatalog.write(updated, rows(0, SMALL_ROWS, 0, random));
+
         Table avro = paimon.createTable(DATABASE, "pk_avro", primaryKeyTable("avro").option("write-only", "true").build());
         for (int commit = 0; commit < 3; commit++) {
             PaimonJavaCatalog.write(avro, rows(commit * SMALL_ROWS / 2, SMALL_ROWS, commit, random));
@@ -234,6 +237,20 @@ final class TestNestedFieldProjection
                 .build();
         assertThat(sorted(computeActual(twoPass, "SELECT id, payload.f3, payload.f8, payload.nest.h FROM pk_parquet").getMaterializedRows().stream().map(MaterializedRow::getFields).toList()))
                 .isEqualTo(paimonRows("pk_parquet", row -> Arrays.asList(row.getLong(0), f3(row), f8(row), h(row))));
+    }
+
+    @Test
+    void updateFindsRowsByNestedField()
+    {
+        // UPDATE reads the row id beside the nested field of its predicate
+        long matched = (long) computeActual("SELECT count(*) FROM updated_parquet WHERE payload.f3 % 100 = 10").getOnlyValue();
+        assertThat(matched).isGreaterThan(0);
+        assertUpdate("UPDATE updated_parquet SET payload = NULL WHERE payload.f3 % 100 = 10", matched);
+        List<List<Object>> paimonRows = sorted(PaimonJavaCatalog.readInternalRows(uncachedPaimon().getTable(DATABASE, "updated_parquet")).stream()
+                .map(row -> Arrays.<Object>asList(row.getLong(0), f3(row), g(row)))
+                .toList());
+        assertThat(paimonRows.stream().filter(row -> row.get(1) == null).count()).isGreaterThanOrEqualTo(matched);
+        assertThat(rows("SELECT id, payload.f3, payload.nest.g FROM updated_parquet")).isEqualTo(paimonRows);
     }
 
     @Test
