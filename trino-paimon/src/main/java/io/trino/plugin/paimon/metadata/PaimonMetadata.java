@@ -1029,6 +1029,10 @@ public class PaimonMetadata
         if (column.fieldId() == AuditLogPageSource.ROW_KIND_FIELD_ID) {
             return ROW_KIND_COLUMN;
         }
+        if (column.isProjection()) {
+            // a field of a ROW column that a projection pushed into the scan
+            return ColumnMetadata.builder().setName(column.qualifiedName()).setType(column.type()).build();
+        }
         return table.schema().fields().stream()
                 .filter(field -> field.id() == column.fieldId())
                 .findFirst()
