@@ -45,8 +45,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Dereferences of {@code ROW} columns pushed into the scan: {@code payload.f3} reads that field's column chunks
- * (Parquet) or streams (ORC) and not the rest of the row, through the merge of overlapping sorted runs, in append
- * tables, in {@code $ro} and with deletion vectors; the rows are Paimon Java's.
+ * (Parquet) or streams (ORC) and not the rest of the row, through the merge of overlapping sorted runs (deduplicate,
+ * first-row), in append tables, in {@code $ro} and with deletion vectors; the rows are Paimon Java's.
  */
 final class TestNestedFieldProjection
         extends AbstractPaimonJavaQueryTest
@@ -112,6 +112,12 @@ final class TestNestedFieldProjection
             PaimonJavaCatalog.write(compacted, rows(0, SMALL_ROWS / 3, 2, random));
         }
 
+        // first-row keeps the oldest record of a key, compacting through a lookup on each commit
+        Table firstRow = paimon.createTable(DATABASE, "first_row_orc", primaryKeyTable("orc").option("merge-engine", "first-row").build());
+        for (int commit = 0; commit < 3; commit++) {
+            PaimonJavaCatalog.write(firstRow, rows(commit * SMALL_ROWS / 2, SMALL_ROWS, commit, random));
+        }
+
         Table updated = paimon.createTable(DATABASE, "updated_parquet", primaryKeyTable("parquet").build());
         PaimonJavaCatalog.write(updated, rows(0, SMALL_ROWS, 0, random));
 
@@ -139,6 +145,14 @@ final class TestNestedFieldProjection
             assertThat(rows("SELECT id, payload.f3, payload.nest.g FROM " + table)).as(table)
                     .isEqualTo(paimonRows(table, row -> Arrays.asList(row.getLong(0), f3(row), g(row))));
         }
+    }
+
+    @Test
+    void leavesOfFirstRowTablesAreRead()
+    {
+        assertThat(fieldsRead("SELECT id, payload.f3, payload.nest.g FROM first_row_orc")).containsExactlyInAnyOrder("payload.f3", "payload.nest.g");
+        assertThat(rows("SELECT id, payload.f3, payload.nest.g FROM first_row_orc"))
+                .isEqualTo(paimonRows("first_row_orc", row -> Arrays.asList(row.getLong(0), f3(row), g(row))));
     }
 
     @Test
