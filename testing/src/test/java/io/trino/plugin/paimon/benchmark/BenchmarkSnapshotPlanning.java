@@ -31,6 +31,7 @@ import io.trino.plugin.paimon.format.schema.SchemaFiles;
 import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
+import io.trino.plugin.paimon.table.CommitRetry;
 import org.apache.paimon.catalog.CatalogContext;
 import org.apache.paimon.fs.FileIO;
 import org.apache.paimon.table.FileStoreTable;
@@ -79,7 +80,7 @@ public final class BenchmarkSnapshotPlanning
             new SchemaFiles(fileSystem, tableLocation).createSchema(schema);
 
             long start = System.nanoTime();
-            SnapshotCommitter committer = new SnapshotCommitter(fileSystem, tableLocation, schema, "benchmark", 3);
+            SnapshotCommitter committer = new SnapshotCommitter(fileSystem, tableLocation, schema, "benchmark", CommitRetry.DEFAULT.withMaxRetries(3));
             for (int commit = 0; commit * filesPerCommit < files; commit++) {
                 List<ManifestEntry> entries = new ArrayList<>();
                 for (int i = 0; i < filesPerCommit && commit * filesPerCommit + i < files; i++) {
