@@ -49,6 +49,15 @@ public record CatalogLocations(Optional<String> localRoot)
         return new CatalogLocations(Optional.ofNullable(properties.get("local.location")).map(String::trim));
     }
 
+    /** Whether {@link #resolve} takes the location: it has a scheme, or it is a path the local file system holds. */
+    public boolean opens(String location)
+    {
+        if (Location.of(location).scheme().isPresent()) {
+            return true;
+        }
+        return location.startsWith("/") && localRoot.isPresent() && isUnder(location, rootPath());
+    }
+
     /**
      * @param owner what the location belongs to, for errors: {@code table db.t}, {@code database db}
      * @throws TrinoException {@code PAIMON_UNSUPPORTED_CONFIGURATION} when the path has no scheme and the local file
@@ -67,11 +76,21 @@ public record CatalogLocations(Optional<String> localRoot)
             throw new TrinoException(PAIMON_UNSUPPORTED_CONFIGURATION, ("The catalog gives %s the location '%s', a path without a scheme, which Paimon reads as a local path: " +
                     "set fs.native-local.enabled=true and local.location to a folder that holds it (such as /) in the catalog's properties").formatted(owner, location));
         }
-        String root = localRoot.get().replaceAll("/+$", "");
-        if (!root.isEmpty() && !location.equals(root) && !location.startsWith(root + "/")) {
+        String root = rootPath();
+        if (!isUnder(location, root)) {
             throw new TrinoException(PAIMON_UNSUPPORTED_CONFIGURATION, ("The catalog gives %s the location '%s', a local path outside local.location '%s' of the catalog's local file system: " +
                     "set local.location to a folder that holds it (such as /)").formatted(owner, location, localRoot.get()));
         }
         return Location.of("local:///" + location.substring(root.length()).replaceFirst("^/+", ""));
+    }
+
+    private String rootPath()
+    {
+        return localRoot.orElseThrow().replaceAll("/+$", "");
+    }
+
+    private static boolean isUnder(String location, String root)
+    {
+        return root.isEmpty() || location.equals(root) || location.startsWith(root + "/");
     }
 }

@@ -217,7 +217,10 @@ public class RestCatalog
         if (location.isEmpty()) {
             throw new TrinoException(PAIMON_CATALOG_ERROR, "Catalog '%s': the REST server gives no location for database '%s'".formatted(client.catalogName(), tableName.getSchemaName()));
         }
-        return locations.resolve("database " + tableName.getSchemaName(), location).appendPath(tableName.getTableName());
+        // only a guess, which the server may overrule: a database location this catalog cannot open is kept as given,
+        // since the table's own location, given when it is created, is the one read and written
+        Location databaseLocation = locations.opens(location) ? locations.resolve("database " + tableName.getSchemaName(), location) : Location.of(location);
+        return databaseLocation.appendPath(tableName.getTableName());
     }
 
     /**
