@@ -262,6 +262,23 @@ public class TestPaimonConnectorTest
         }
     }
 
+    // The suite expects no dereference pushed down unless SUPPORTS_DEREFERENCE_PUSHDOWN is declared, which would also run
+    // its comparisons with a connector session property that turns the pushdown off, one the connector lacks. The
+    // connector pushes dereferences of ROW columns into the scan (PaimonMetadata.applyProjection): no projection is
+    // left above it, and the fields read equal those read with all pushdown into connectors off.
+    @Test
+    @Override
+    public void testProjectionPushdown()
+    {
+        try (TestTable table = newTrinoTable("test_projection_pushdown", "(id BIGINT, root ROW(f1 BIGINT, f2 BIGINT))", List.of("(1, ROW(1, 2))", "(2, NULL)", "(3, ROW(3, NULL))"))) {
+            assertThat(query("SELECT id, root.f1 FROM " + table.getName()))
+                    .matches("VALUES (BIGINT '1', BIGINT '1'), (BIGINT '2', CAST(NULL AS BIGINT)), (BIGINT '3', BIGINT '3')")
+                    .isFullyPushedDown();
+            assertThat(query("SELECT root.f2 FROM " + table.getName() + " WHERE id = 1"))
+                    .matches("VALUES BIGINT '2'");
+        }
+    }
+
     // Trino skips this check when SUPPORTS_DELETE is declared; it is kept for append tables, which have no row-level
     // DELETE: a DELETE without WHERE drops every file of the table in one OVERWRITE snapshot, as TRUNCATE does, a
     // DELETE whose WHERE names partition columns only drops those partitions, and any other DELETE is refused with a
