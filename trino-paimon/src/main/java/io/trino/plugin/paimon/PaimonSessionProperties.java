@@ -61,6 +61,7 @@ public final class PaimonSessionProperties
     public static final String EXPIRE_SNAPSHOTS_MIN_RETENTION = "expire_snapshots_min_retention";
     public static final String REMOVE_ORPHAN_FILES_MIN_RETENTION = "remove_orphan_files_min_retention";
     public static final String COMPACTION_ON_WRITE_ENABLED = "compaction_on_write_enabled";
+    public static final String COLLECT_STATISTICS_ON_WRITE = "collect_statistics_on_write";
     public static final String COMPACTION_ON_WORKERS_ENABLED = "compaction_on_workers_enabled";
     public static final String LATE_MATERIALIZATION_ENABLED = "late_materialization_enabled";
     public static final String TWO_PASS_MERGE_READ_ENABLED = "two_pass_merge_read_enabled";
@@ -105,6 +106,11 @@ public final class PaimonSessionProperties
                         REMOVE_ORPHAN_FILES_MIN_RETENTION,
                         "Smallest retention_threshold that remove_orphan_files accepts",
                         config.getRemoveOrphanFilesMinRetention(),
+                        false),
+                booleanProperty(
+                        COLLECT_STATISTICS_ON_WRITE,
+                        "Compute column statistics (distinct and null counts, bounds, lengths) over the rows an INSERT or CREATE TABLE AS writes, as ANALYZE does, and record them with its snapshot",
+                        true,
                         false),
                 booleanProperty(
                         COMPACTION_ON_WRITE_ENABLED,
@@ -156,6 +162,11 @@ public final class PaimonSessionProperties
     public static Duration removeOrphanFilesMinRetention(ConnectorSession session)
     {
         return session.getProperty(REMOVE_ORPHAN_FILES_MIN_RETENTION, Duration.class);
+    }
+
+    public static boolean isCollectStatisticsOnWrite(ConnectorSession session)
+    {
+        return session.getProperty(COLLECT_STATISTICS_ON_WRITE, Boolean.class);
     }
 
     public static boolean isCompactionOnWriteEnabled(ConnectorSession session)

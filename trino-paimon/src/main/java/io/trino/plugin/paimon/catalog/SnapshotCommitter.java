@@ -34,6 +34,7 @@ import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.Snapshot.CommitKind;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.format.stats.StatisticsFiles;
+import io.trino.plugin.paimon.format.stats.WrittenStatistics;
 import io.trino.plugin.paimon.maintenance.SnapshotExpiry;
 import io.trino.plugin.paimon.table.CommitRetry;
 import io.trino.plugin.paimon.table.ManifestOptions;
@@ -151,7 +152,17 @@ public final class SnapshotCommitter
      */
     public Snapshot commit(CommitKind kind, List<ManifestEntry> changes, List<ManifestEntry> changelog, IndexManifestUpdate indexUpdate, boolean compactManifests, Map<String, String> properties, Consumer<Optional<Snapshot>> check)
     {
-        return commit(kind, changes, changelog, indexUpdate, compactManifests, properties, check, Optional.empty());
+        return commit(kind, changes, changelog, indexUpdate, compactManifests, properties, check, Optional.empty(), Optional.empty());
+    }
+
+    /**
+     * A write's commit that also describes the rows it added: the snapshot names a statistics file of them, alone or
+     * merged into what it would inherit, as {@link WrittenStatistics#describe} decides for the snapshot each attempt
+     * lands on.
+     */
+    public Snapshot commit(CommitKind kind, List<ManifestEntry> changes, List<ManifestEntry> changelog, IndexManifestUpdate indexUpdate, Map<String, String> properties, Consumer<Optional<Snapshot>> check, WrittenStatistics statistics)
+    {
+        return commit(kind, changes, changelog, indexUpdate, false, properties, check, Optional.empty(), Optional.of(statistics));
     }
 
     /**
@@ -160,10 +171,10 @@ public final class SnapshotCommitter
      */
     public Snapshot commitStatistics(String statisticsFile)
     {
-        return commit(CommitKind.ANALYZE, List.of(), List.of(), IndexManifestUpdate.NONE, false, Map.of(), _ -> {}, Optional.of(statisticsFile));
+        return commit(CommitKind.ANALYZE, List.of(), List.of(), IndexManifestUpdate.NONE, false, Map.of(), _ -> {}, Optional.of(statisticsFile), Optional.empty());
     }
 
-    private Snapshot commit(CommitKind kind, List<ManifestEntry> changes, List<ManifestEntry> changelog, IndexManifestUpdate indexUpdate, boolean compactManifests, Map<String, String> properties, Consumer<Optional<Snapshot>> check, Optional<String> newStatistics)
+    private Snapshot commit(CommitKind kind, List<ManifestEntry> changes, List<ManifestEntry> changelog, IndexManifestUpdate indexUpdate, boolean compactManifests, Map<String, String> properties, Consumer<Optional<Snapshot>> check, Optional<String> newStatistics, Optional<WrittenStatistics> writtenStatistics)
     {
         requireNonNull(kind, "kind is null");
         requireNonNull(changelog, "changelog is null");
@@ -174,8 +185,10 @@ public final class SnapshotCommitter
         addedFileCheck.check(changelog);
         // the manifests and lists of this commit, removed again when it fails before its snapshot may have landed
         List<String> written = new ArrayList<>();
+        // the statistics files of this commit's attempts, likewise
+        List<String> writtenStatisticsFiles = new ArrayList<>();
         try {
-            return commitAttempts(kind, changes, changelog, indexUpdate, compactManifests, properties, check, newStatistics, written);
+            return commitAttempts(kind, changes, changelog, indexUpdate, compactManifests, properties, check, newStatistics, writtenStatistics, written, writtenStatisticsFiles);
         }
         catch (RuntimeException e) {
             if (!(e instanceof TrinoException trinoException && trinoException.getErrorCode().equals(PAIMON_COMMIT_STATE_UNKNOWN.toErrorCode()))) {
@@ -187,12 +200,13 @@ public final class SnapshotCommitter
                         e.addSuppressed(deleteFailure);
                     }
                 }
+                writtenStatisticsFiles.forEach(statisticsFiles::delete);
             }
             throw e;
         }
     }
 
-    private Snapshot commitAttempts(CommitKind kind, List<ManifestEntry> changes, List<ManifestEntry> changelog, IndexManifestUpdate indexUpdate, boolean compactManifests, Map<String, String> properties, Consumer<Optional<Snapshot>> check, Optional<String> newStatistics, List<String> written)
+    private Snapshot commitAttempts(CommitKind kind, List<ManifestEntry> changes, List<ManifestEntry> changelog, IndexManifestUpdate indexUpdate, boolean compactManifests, Map<String, String> properties, Consumer<Optional<Snapshot>> check, Optional<String> newStatistics, Optional<WrittenStatistics> writtenStatistics, List<String> written, List<String> writtenStatisticsFiles)
     {
         List<DataType> partitionTypes = partitionTypes();
         Optional<ManifestFileMeta> deltaManifest = changes.isEmpty()
@@ -208,6 +222,7 @@ public final class SnapshotCommitter
         for (int attempt = 0; ; attempt++) {
             // also listed in written, as soon as each is written
             List<String> attemptFiles = new ArrayList<>();
+            Optional<String> attemptStatistics = Optional.empty();
             Optional<Lock> lock = publisher.commitLock();
             lock(lock);
             Snapshot snapshot;
@@ -275,11 +290,27 @@ public final class SnapshotCommitter
                 long deltaRecords = changes.stream()
                         .mapToLong(entry -> entry.kind() == FileKind.ADD ? entry.file().rowCount() : -entry.file().rowCount())
                         .sum();
+                long snapshotId = latest.map(previous -> previous.id() + 1).orElse(1L);
+                Optional<String> statistics = newStatistics.or(() -> inheritedStatistics(latest, schemaId));
+                if (writtenStatistics.isPresent()) {
+                    long addedBytes = changes.stream()
+                            .filter(entry -> entry.kind() == FileKind.ADD)
+                            .mapToLong(entry -> entry.file().fileSize())
+                            .sum();
+                    Optional<String> described = writtenStatistics.get()
+                            .describe(snapshotId, schemaId, previousTotal == 0, statistics.map(statisticsFiles::read), addedBytes)
+                            .map(statisticsFiles::write);
+                    if (described.isPresent()) {
+                        attemptStatistics = described;
+                        writtenStatisticsFiles.add(described.get());
+                        statistics = described;
+                    }
+                }
                 snapshot = new Snapshot(
                         Snapshot.CURRENT_VERSION,
                         // Paimon 2.0 names every snapshot by a random uuid: after a snapshot that has one, ours gets its own
                         latest.flatMap(Snapshot::uuid).map(_ -> UUID.randomUUID().toString()),
-                        latest.map(previous -> previous.id() + 1).orElse(1L),
+                        snapshotId,
                         schemaId,
                         baseList.name(),
                         OptionalLong.of(baseList.size()),
@@ -297,7 +328,7 @@ public final class SnapshotCommitter
                         OptionalLong.of(deltaRecords),
                         changelog.isEmpty() ? OptionalLong.empty() : OptionalLong.of(changelog.stream().mapToLong(entry -> entry.file().rowCount()).sum()),
                         latest.map(Snapshot::watermark).orElse(OptionalLong.empty()),
-                        newStatistics.or(() -> inheritedStatistics(latest, schemaId)),
+                        statistics,
                         properties.isEmpty() ? Optional.empty() : Optional.of(properties),
                         OptionalLong.of(latest.map(previous -> previous.nextRowId().orElse(0)).orElse(0L)),
                         // writerVersion and operation describe the commit that wrote them, not this one
@@ -318,6 +349,10 @@ public final class SnapshotCommitter
             // another writer committed this id first: drop this attempt's lists and try on top of its snapshot
             attemptFiles.forEach(manifestWriter::delete);
             written.removeAll(attemptFiles);
+            attemptStatistics.ifPresent(name -> {
+                statisticsFiles.delete(name);
+                writtenStatisticsFiles.remove(name);
+            });
             Optional<String> exhausted = retry.exhausted(attempt, Duration.ofNanos(System.nanoTime() - start));
             if (exhausted.isPresent()) {
                 throw new TrinoException(TRANSACTION_CONFLICT, "Commit to Paimon table %s failed: snapshot %s was taken by another writer, %s attempts made (%s)".formatted(tableLocation, snapshot.id(), attempt + 1, exhausted.get()));

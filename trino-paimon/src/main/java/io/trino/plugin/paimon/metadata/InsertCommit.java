@@ -38,6 +38,7 @@ import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.Snapshot.CommitKind;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
+import io.trino.plugin.paimon.format.stats.WrittenStatistics;
 import io.trino.plugin.paimon.read.KeyLookup;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.spi.TrinoException;
@@ -93,15 +94,17 @@ final class InsertCommit
      */
     Optional<Snapshot> commit(List<ManifestEntry> files, List<IndexManifestEntry> indexFiles, String queryId)
     {
-        return commit(files, List.of(), indexFiles, queryId);
+        return commit(files, List.of(), indexFiles, queryId, Optional.empty());
     }
 
     /**
      * @param changelogFiles the changelog files written beside the data files ({@code changelog-producer} = {@code input}),
      * recorded in the snapshot's changelog manifest list
+     * @param statistics what the statement computed over the rows it wrote, for the snapshot to describe them (not
+     * for an overwrite, whose replaced rows no statistics subtract)
      * @return the snapshot committed, none when there was nothing to commit
      */
-    Optional<Snapshot> commit(List<ManifestEntry> files, List<ManifestEntry> changelogFiles, List<IndexManifestEntry> indexFiles, String queryId)
+    Optional<Snapshot> commit(List<ManifestEntry> files, List<ManifestEntry> changelogFiles, List<IndexManifestEntry> indexFiles, String queryId, Optional<WrittenStatistics> statistics)
     {
         Location location = handle.table().location();
         String tableName = handle.schemaTableName().toString();
@@ -137,6 +140,9 @@ final class InsertCommit
         Map<String, String> properties = ImmutableMap.of(Snapshot.TRINO_COMMIT_ID_PROPERTY, handle.commitIdentifier(), Snapshot.TRINO_QUERY_ID_PROPERTY, queryId);
         try {
             List<ManifestEntry> changes = ImmutableList.<ManifestEntry>builder().addAll(replaced).addAll(files).build();
+            if (statistics.isPresent() && !handle.overwrite()) {
+                return Optional.of(committer.commit(CommitKind.APPEND, changes, changelogFiles, IndexManifestUpdate.bucketed(indexFiles), properties, check, statistics.get()));
+            }
             return Optional.of(committer.commit(handle.overwrite() ? CommitKind.OVERWRITE : CommitKind.APPEND, changes, changelogFiles, IndexManifestUpdate.bucketed(indexFiles), false, properties, check));
         }
         catch (RuntimeException e) {

@@ -93,6 +93,7 @@ import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.security.TrinoPrincipal;
 import io.trino.spi.statistics.ComputedStatistics;
 import io.trino.spi.statistics.TableStatistics;
+import io.trino.spi.statistics.TableStatisticsMetadata;
 import io.trino.spi.type.RowType;
 import io.trino.spi.type.Type;
 import io.trino.spi.type.TypeManager;
@@ -116,6 +117,7 @@ import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INTERNAL_ERROR;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_UNSUPPORTED_TYPE;
 import static io.trino.plugin.paimon.PaimonSessionProperties.insertExistingPartitionsBehavior;
+import static io.trino.plugin.paimon.PaimonSessionProperties.isCollectStatisticsOnWrite;
 import static io.trino.plugin.paimon.PaimonSessionProperties.isCompactionOnWorkersEnabled;
 import static io.trino.plugin.paimon.PaimonSessionProperties.isCompactionOnWriteEnabled;
 import static io.trino.spi.StandardErrorCode.INVALID_SCHEMA_PROPERTY;
@@ -595,7 +597,7 @@ public class PaimonMetadata
     {
         PaimonInsertTableHandle handle = (PaimonInsertTableHandle) tableHandle;
         try {
-            commit(session, handle, fragments);
+            commit(session, handle, fragments, computedStatistics);
         }
         catch (RuntimeException e) {
             Runnable cleanup = uncommittedWork.remove(handle.commitIdentifier());
@@ -741,11 +743,37 @@ public class PaimonMetadata
     @Override
     public Optional<ConnectorOutputMetadata> finishInsert(ConnectorSession session, ConnectorInsertTableHandle insertHandle, List<ConnectorTableHandle> sourceTableHandles, Collection<Slice> fragments, Collection<ComputedStatistics> computedStatistics)
     {
-        commit(session, (PaimonInsertTableHandle) insertHandle, fragments);
+        commit(session, (PaimonInsertTableHandle) insertHandle, fragments, computedStatistics);
         return Optional.empty();
     }
 
-    private void commit(ConnectorSession session, PaimonInsertTableHandle handle, Collection<Slice> fragments)
+    /**
+     * Column statistics for an {@code INSERT} or {@code CREATE TABLE AS} to compute over the rows it writes, which its
+     * commit records ({@link TableAnalyze#writtenStatistics}): for a new or empty table, or one whose latest snapshot
+     * names statistics to merge them into; a table whose rows were never described would get statistics of the new
+     * rows alone, so nothing is computed for it.
+     */
+    @Override
+    public TableStatisticsMetadata getStatisticsCollectionMetadataForWrite(ConnectorSession session, ConnectorTableMetadata tableMetadata)
+    {
+        if (!isCollectStatisticsOnWrite(session)) {
+            return TableStatisticsMetadata.empty();
+        }
+        Optional<PaimonTable> table = loadTable(session, tableMetadata.getTable());
+        if (table.isPresent()) {
+            if (!TableAnalyze.describesWrites(table.get())) {
+                return TableStatisticsMetadata.empty();
+            }
+            Optional<Snapshot> latest = new SnapshotFiles(catalog.fileSystem(session, tableMetadata.getTable()), table.get().metadataLocation()).latestSnapshot();
+            boolean described = latest.isEmpty() || latest.get().totalRecordCount().orElse(1) == 0 || latest.get().statistics().isPresent();
+            if (!described) {
+                return TableStatisticsMetadata.empty();
+            }
+        }
+        return TableAnalyze.writeMetadata(tableMetadata.getColumns());
+    }
+
+    private void commit(ConnectorSession session, PaimonInsertTableHandle handle, Collection<Slice> fragments, Collection<ComputedStatistics> computedStatistics)
     {
         List<WriteFragment> written = fragments.stream()
                 .map(fragment -> fragmentCodec.fromJson(fragment.getBytes()))
@@ -783,7 +811,7 @@ public class PaimonMetadata
         SnapshotPublisher publisher = catalog.snapshotPublisher(session, handle.table());
         Optional<Snapshot> committed;
         try {
-            committed = new InsertCommit(catalog.fileSystem(session, handle.schemaTableName()), publisher, handle, pageSources.createKeyLookup(session, handle.table())).commit(files, changelogFiles, indexFiles, session.getQueryId());
+            committed = new InsertCommit(catalog.fileSystem(session, handle.schemaTableName()), publisher, handle, pageSources.createKeyLookup(session, handle.table())).commit(files, changelogFiles, indexFiles, session.getQueryId(), TableAnalyze.writtenStatistics(handle.table(), tableColumns(handle.table()), computedStatistics));
         }
         catch (RuntimeException e) {
             // the compactions of the statement's files: no snapshot names what they wrote, whatever the commit's outcome
@@ -916,7 +944,8 @@ public class PaimonMetadata
     @Override
     public void finishMerge(ConnectorSession session, ConnectorMergeTableHandle mergeTableHandle, List<ConnectorTableHandle> sourceTableHandles, Collection<Slice> fragments, Collection<ComputedStatistics> computedStatistics)
     {
-        commit(session, ((PaimonMergeTableHandle) mergeTableHandle).getInsertHandle(), fragments);
+        // a row change adds records that may replace rows: the snapshot inherits the statistics it had
+        commit(session, ((PaimonMergeTableHandle) mergeTableHandle).getInsertHandle(), fragments, List.of());
     }
 
     /**
@@ -973,6 +1002,14 @@ public class PaimonMetadata
         if (((PaimonTableHandle) tableHandle).view() == PaimonTableHandle.View.AUDIT_LOG) {
             columns.put(ROW_KIND_COLUMN.getName(), new PaimonColumnHandle(AuditLogPageSource.ROW_KIND_FIELD_ID, ROW_KIND_COLUMN.getName(), VARCHAR, false));
         }
+        columns.putAll(tableColumns(table));
+        return columns.buildOrThrow();
+    }
+
+    // the table's columns by the names Trino knows them
+    private Map<String, PaimonColumnHandle> tableColumns(PaimonTable table)
+    {
+        ImmutableMap.Builder<String, PaimonColumnHandle> columns = ImmutableMap.builder();
         for (DataField field : table.schema().fields()) {
             ColumnMetadata column = columnMetadata(table, field);
             columns.put(column.getName(), new PaimonColumnHandle(field.id(), field.name(), column.getType(), column.isNullable()));

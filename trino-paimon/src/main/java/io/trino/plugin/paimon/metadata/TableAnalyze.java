@@ -28,9 +28,11 @@ import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.format.stats.AnalyzedStatistics;
 import io.trino.plugin.paimon.format.stats.AnalyzedStatistics.ColumnStats;
 import io.trino.plugin.paimon.format.stats.StatisticsFiles;
+import io.trino.plugin.paimon.format.stats.WrittenStatistics;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
+import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ConnectorAnalyzeMetadata;
 import io.trino.spi.session.PropertyMetadata;
 import io.trino.spi.statistics.ColumnStatisticMetadata;
@@ -136,12 +138,6 @@ public final class TableAnalyze
         PaimonTable table = handle.table();
         ComputedStatistics result = getOnlyElement(computed);
         long rows = BIGINT.getLong(result.getTableStatistics().get(ROW_COUNT), 0);
-        ImmutableMap.Builder<String, ColumnStats> columnStats = ImmutableMap.builder();
-        for (Map.Entry<String, PaimonColumnHandle> column : columns.entrySet()) {
-            Optional<ColumnStats> stats = columnStats(column.getKey(), column.getValue(), rows, result.getColumnStatistics());
-            // the file names columns as the table schema does
-            stats.ifPresent(value -> columnStats.put(column.getValue().name(), value));
-        }
 
         Snapshot snapshot = new SnapshotFiles(fileSystem, table.metadataLocation()).readSnapshot(handle.snapshotId().getAsLong());
         AnalyzedStatistics statistics = new AnalyzedStatistics(
@@ -149,7 +145,7 @@ public final class TableAnalyze
                 snapshot.schemaId(),
                 OptionalLong.of(rows),
                 OptionalLong.of(mergedSize(fileSystem, table, snapshot, rows)),
-                columnStats.buildOrThrow());
+                columnStatistics(columns, rows, result));
         StatisticsFiles files = new StatisticsFiles(fileSystem, table.location());
         String fileName = files.write(statistics);
         try {
@@ -160,6 +156,63 @@ public final class TableAnalyze
             files.delete(fileName);
             throw e;
         }
+    }
+
+    /**
+     * The statistics an {@code INSERT} or {@code CREATE TABLE AS} collects over the rows it writes: those of an
+     * {@code ANALYZE} of every column, for the snapshot it commits ({@link WrittenStatistics}).
+     */
+    public static TableStatisticsMetadata writeMetadata(List<ColumnMetadata> columns)
+    {
+        ImmutableSet.Builder<ColumnStatisticMetadata> statistics = ImmutableSet.builder();
+        for (ColumnMetadata column : columns) {
+            if (column.isHidden()) {
+                continue;
+            }
+            for (ColumnStatisticType type : statisticTypes(column.getType())) {
+                statistics.add(new ColumnStatisticMetadata(column.getName(), type));
+            }
+        }
+        return new TableStatisticsMetadata(statistics.build(), Set.of(ROW_COUNT), List.of());
+    }
+
+    /**
+     * What a write computed as {@link #writeMetadata} asked, for its commit; empty when it computed nothing.
+     *
+     * @param columns the table's columns by the names Trino knows them
+     */
+    public static Optional<WrittenStatistics> writtenStatistics(PaimonTable table, Map<String, PaimonColumnHandle> columns, Collection<ComputedStatistics> computed)
+    {
+        if (computed.isEmpty() || !describesWrites(table)) {
+            return Optional.empty();
+        }
+        ComputedStatistics result = getOnlyElement(computed);
+        Block rowCount = result.getTableStatistics().get(ROW_COUNT);
+        if (rowCount == null) {
+            return Optional.empty();
+        }
+        long rows = BIGINT.getLong(rowCount, 0);
+        return Optional.of(new WrittenStatistics(table.schema().id(), rows, !table.hasPrimaryKey(), columnStatistics(columns, rows, result)));
+    }
+
+    /**
+     * Whether the rows a write adds are rows of the table as written: not where the merge combines a key's records
+     * into a row none of them is ({@code partial-update}, {@code aggregation}).
+     */
+    public static boolean describesWrites(PaimonTable table)
+    {
+        return !table.hasPrimaryKey() || table.options().mergeKeepsWrittenRecords();
+    }
+
+    // the file names columns as the table schema does
+    private static Map<String, ColumnStats> columnStatistics(Map<String, PaimonColumnHandle> columns, long rows, ComputedStatistics computed)
+    {
+        ImmutableMap.Builder<String, ColumnStats> columnStats = ImmutableMap.builder();
+        for (Map.Entry<String, PaimonColumnHandle> column : columns.entrySet()) {
+            columnStats(column.getKey(), column.getValue(), rows, computed.getColumnStatistics())
+                    .ifPresent(value -> columnStats.put(column.getValue().name(), value));
+        }
+        return columnStats.buildOrThrow();
     }
 
     // Paimon's measure: the live files' bytes in the share of their records that survive merging

@@ -214,6 +214,15 @@ public record TableOptions(
     }
 
     /**
+     * Whether the merge keeps one of a key's records whole ({@code deduplicate}, {@code first-row}), so that every row
+     * of the table is a row some write added as written; {@code partial-update} and {@code aggregation} combine them.
+     */
+    public boolean mergeKeepsWrittenRecords()
+    {
+        return mergeEngine == MergeEngine.DEDUPLICATE || mergeEngine == MergeEngine.FIRST_ROW;
+    }
+
+    /**
      * What a lookup compaction does with the row it finds above its output for a key it compacts (merge-semantics
      * §2.7): under first-row the row found stays and the newer record is dropped; under deduplicate without a sequence
      * field the newer record replaces it whatever it holds; other engines merge it with the newer records.

@@ -13,12 +13,15 @@
  */
 package io.trino.plugin.paimon.metadata;
 
+import io.trino.Session;
 import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import io.trino.testing.MaterializedResult;
 import io.trino.testing.MaterializedRow;
 import org.apache.paimon.Snapshot;
+import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.Decimal;
+import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.stats.ColStats;
 import org.apache.paimon.stats.Statistics;
 import org.apache.paimon.table.FileStoreTable;
@@ -180,6 +183,81 @@ final class TestTableStatistics
         assertThat(statisticsRow("spark_analyzed", "kind").getField(2)).isEqualTo(2.0);
         // a filter on the key keeps the analyzed count in the share of records it leaves (all of them here)
         assertThat(rowCount("spark_analyzed WHERE id > 0")).isEqualTo(3.0);
+    }
+
+    @Test
+    void createTableAsRecordsStatisticsAsAnalyzeWould()
+    {
+        assertUpdate("CREATE TABLE loaded WITH (primary_key = ARRAY['id'], bucket = 2) AS " +
+                "SELECT * FROM (VALUES (1, 'a', 5, DATE '2024-01-02'), (2, 'bb', 7, NULL), (3, 'a', NULL, DATE '2024-01-09'), (4, 'dddd', 5, DATE '2024-01-01')) t(id, kind, score, day)", 4);
+
+        // the snapshot of the CREATE TABLE AS names the statistics, and Paimon Java reads them as Spark's ANALYZE's
+        FileStoreTable table = (FileStoreTable) paimon().getTable(DATABASE, "loaded");
+        assertThat(table.snapshotManager().latestSnapshot().commitKind()).isEqualTo(Snapshot.CommitKind.APPEND);
+        Statistics statistics = table.statistics().orElseThrow();
+        assertThat(statistics.snapshotId()).isEqualTo(table.snapshotManager().latestSnapshotId());
+        // a primary-key table's written rows may replace each other: no merged count is claimed
+        assertThat(statistics.mergedRecordCount()).isEmpty();
+        assertColumn(statistics.colStats().get("id"), 4, 1, 4, 0);
+        assertColumn(statistics.colStats().get("score"), 2, 5, 7, 1);
+        assertColumn(statistics.colStats().get("day"), 3, (int) LocalDate.parse("2024-01-01").toEpochDay(), (int) LocalDate.parse("2024-01-09").toEpochDay(), 1);
+        ColStats<?> kind = statistics.colStats().get("kind");
+        assertThat(kind.distinctCount()).hasValue(3);
+        assertThat(kind.maxLen()).hasValue(4);
+        // 1 + 2 + 1 + 4 bytes over 4 values
+        assertThat(kind.avgLen()).hasValue(2);
+
+        // the optimizer gets the distinct counts without an ANALYZE
+        assertThat(statisticsRow("loaded", "kind").getField(2)).isEqualTo(3.0);
+        assertThat(statisticsRow("loaded", "score").getField(2)).isEqualTo(2.0);
+    }
+
+    @Test
+    void insertsMergeTheirStatisticsIntoTheTables()
+    {
+        assertUpdate("CREATE TABLE appended (id bigint, price double, tag varchar)");
+        assertUpdate("INSERT INTO appended VALUES (1, 2.5, 'x'), (2, NULL, 'yy'), (3, 1.0, 'x')", 3);
+        Statistics first = ((FileStoreTable) paimon().getTable(DATABASE, "appended")).statistics().orElseThrow();
+        // the first rows of an append table are its rows: their count and size are the table's
+        assertThat(first.mergedRecordCount()).hasValue(3);
+        assertThat(first.mergedRecordSize()).isPresent();
+        assertColumn(first.colStats().get("price"), 2, 1.0, 2.5, 1);
+
+        assertUpdate("INSERT INTO appended VALUES (4, 9.0, 'zzzz'), (5, NULL, NULL)", 2);
+        FileStoreTable table = (FileStoreTable) paimon().getTable(DATABASE, "appended");
+        Statistics merged = table.statistics().orElseThrow();
+        assertThat(merged.snapshotId()).isEqualTo(table.snapshotManager().latestSnapshotId());
+        assertThat(merged.mergedRecordCount()).isEmpty();
+        // distinct counts: the larger of 3 and 2 ids; nulls add up; bounds widen to both inserts'
+        assertColumn(merged.colStats().get("id"), 3, 1L, 5L, 0);
+        assertColumn(merged.colStats().get("price"), 2, 1.0, 9.0, 2);
+        ColStats<?> tag = merged.colStats().get("tag");
+        assertThat(tag.distinctCount()).hasValue(2);
+        assertThat(tag.nullCount()).hasValue(1);
+        assertThat(tag.maxLen()).hasValue(4);
+        // the file keeps whole averages: 4 bytes over 3 values recorded as 1, then (1 × 3 + 4 × 1) / 4 values
+        assertThat(first.colStats().get("tag").avgLen()).hasValue(1);
+        assertThat(tag.avgLen()).hasValue(1);
+        assertThat(statisticsRow("appended", "id").getField(2)).isEqualTo(3.0);
+    }
+
+    @Test
+    void writesRecordNoStatisticsTheyCannotStandBy()
+    {
+        // rows Paimon Java wrote were never described: an INSERT's own rows would describe only a part of the table
+        assertUpdate("CREATE TABLE shared (id bigint, v varchar)");
+        PaimonJavaCatalog.write(paimon().getTable(DATABASE, "shared"), List.of(GenericRow.of(1L, BinaryString.fromString("a"))));
+        assertUpdate("INSERT INTO shared VALUES (2, 'b')", 1);
+        assertThat(((FileStoreTable) paimon().getTable(DATABASE, "shared")).statistics()).isEmpty();
+
+        // an aggregation merges records into rows none of them is
+        assertUpdate("CREATE TABLE summed WITH (primary_key = ARRAY['id'], bucket = 1, merge_engine = 'aggregation', " +
+                "options = ARRAY['fields.total.aggregate-function=sum']) AS SELECT * FROM (VALUES (1, 10), (1, 15)) t(id, total)", 2);
+        assertThat(((FileStoreTable) paimon().getTable(DATABASE, "summed")).statistics()).isEmpty();
+
+        Session noStatistics = Session.builder(getSession()).setCatalogSessionProperty("paimon", "collect_statistics_on_write", "false").build();
+        assertUpdate(noStatistics, "CREATE TABLE unmeasured AS SELECT 1 id", 1);
+        assertThat(((FileStoreTable) paimon().getTable(DATABASE, "unmeasured")).statistics()).isEmpty();
     }
 
     @Test
