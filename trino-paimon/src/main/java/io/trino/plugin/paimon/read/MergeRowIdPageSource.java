@@ -18,13 +18,6 @@ import io.trino.spi.block.Block;
 import io.trino.spi.block.RowBlock;
 import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.SourcePage;
-import io.trino.spi.metrics.Metrics;
-
-import java.io.IOException;
-import java.util.OptionalLong;
-import java.util.concurrent.CompletableFuture;
-
-import static java.util.Objects.requireNonNull;
 
 /**
  * The rows an UPDATE, DELETE or MERGE reads, with their row id: the merged rows of a page source that reads the
@@ -32,9 +25,8 @@ import static java.util.Objects.requireNonNull;
  * from its field channels.
  */
 final class MergeRowIdPageSource
-        implements ConnectorPageSource
+        extends ForwardingPageSource
 {
-    private final ConnectorPageSource source;
     private final int[] outputChannels;
     private final int rowIdChannel;
     private final int[] rowIdFieldChannels;
@@ -45,7 +37,7 @@ final class MergeRowIdPageSource
      */
     MergeRowIdPageSource(ConnectorPageSource source, int[] outputChannels, int[] rowIdFieldChannels)
     {
-        this.source = requireNonNull(source, "source is null");
+        super(source);
         this.outputChannels = outputChannels.clone();
         this.rowIdFieldChannels = rowIdFieldChannels.clone();
         int rowId = -1;
@@ -58,12 +50,8 @@ final class MergeRowIdPageSource
     }
 
     @Override
-    public SourcePage getNextSourcePage()
+    protected SourcePage transform(SourcePage page)
     {
-        SourcePage page = source.getNextSourcePage();
-        if (page == null) {
-            return null;
-        }
         int positions = page.getPositionCount();
         Block[] blocks = new Block[outputChannels.length];
         for (int i = 0; i < blocks.length; i++) {
@@ -77,54 +65,5 @@ final class MergeRowIdPageSource
         }
         blocks[rowIdChannel] = RowBlock.fromFieldBlocks(positions, fields);
         return SourcePage.create(new Page(positions, blocks));
-    }
-
-    @Override
-    public long getCompletedBytes()
-    {
-        return source.getCompletedBytes();
-    }
-
-    @Override
-    public OptionalLong getCompletedPositions()
-    {
-        return source.getCompletedPositions();
-    }
-
-    @Override
-    public long getReadTimeNanos()
-    {
-        return source.getReadTimeNanos();
-    }
-
-    @Override
-    public boolean isFinished()
-    {
-        return source.isFinished();
-    }
-
-    @Override
-    public long getMemoryUsage()
-    {
-        return source.getMemoryUsage();
-    }
-
-    @Override
-    public CompletableFuture<?> isBlocked()
-    {
-        return source.isBlocked();
-    }
-
-    @Override
-    public Metrics getMetrics()
-    {
-        return source.getMetrics();
-    }
-
-    @Override
-    public void close()
-            throws IOException
-    {
-        source.close();
     }
 }

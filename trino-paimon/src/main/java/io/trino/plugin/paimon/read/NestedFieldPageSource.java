@@ -18,11 +18,6 @@ import io.trino.spi.block.Block;
 import io.trino.spi.block.RowBlock;
 import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.SourcePage;
-import io.trino.spi.metrics.Metrics;
-
-import java.io.IOException;
-import java.util.OptionalLong;
-import java.util.concurrent.CompletableFuture;
 
 import static java.util.Objects.requireNonNull;
 
@@ -32,24 +27,19 @@ import static java.util.Objects.requireNonNull;
  * row's field blocks (an invariant of Trino's row blocks), so taking the field block out is the dereference.
  */
 final class NestedFieldPageSource
-        implements ConnectorPageSource
+        extends ForwardingPageSource
 {
-    private final ConnectorPageSource source;
     private final NestedProjections projections;
 
     NestedFieldPageSource(ConnectorPageSource source, NestedProjections projections)
     {
-        this.source = requireNonNull(source, "source is null");
+        super(source);
         this.projections = requireNonNull(projections, "projections is null");
     }
 
     @Override
-    public SourcePage getNextSourcePage()
+    protected SourcePage transform(SourcePage page)
     {
-        SourcePage page = source.getNextSourcePage();
-        if (page == null) {
-            return null;
-        }
         Block[] blocks = new Block[projections.outputCount()];
         for (int i = 0; i < blocks.length; i++) {
             Block block = page.getBlock(projections.outputColumn(i));
@@ -59,54 +49,5 @@ final class NestedFieldPageSource
             blocks[i] = block;
         }
         return SourcePage.create(new Page(page.getPositionCount(), blocks));
-    }
-
-    @Override
-    public long getCompletedBytes()
-    {
-        return source.getCompletedBytes();
-    }
-
-    @Override
-    public OptionalLong getCompletedPositions()
-    {
-        return source.getCompletedPositions();
-    }
-
-    @Override
-    public long getReadTimeNanos()
-    {
-        return source.getReadTimeNanos();
-    }
-
-    @Override
-    public boolean isFinished()
-    {
-        return source.isFinished();
-    }
-
-    @Override
-    public long getMemoryUsage()
-    {
-        return source.getMemoryUsage();
-    }
-
-    @Override
-    public CompletableFuture<?> isBlocked()
-    {
-        return source.isBlocked();
-    }
-
-    @Override
-    public Metrics getMetrics()
-    {
-        return source.getMetrics();
-    }
-
-    @Override
-    public void close()
-            throws IOException
-    {
-        source.close();
     }
 }
