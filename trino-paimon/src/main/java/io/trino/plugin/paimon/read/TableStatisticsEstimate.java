@@ -131,8 +131,9 @@ public final class TableStatisticsEstimate
     }
 
     /**
-     * What an {@code ANALYZE} recorded for the column: its distinct count (capped at the rows estimated), and, while
-     * no data changed since, its nulls fraction and data size over the merged rows.
+     * What an {@code ANALYZE} (or a write) recorded for the column: its distinct count (capped at the rows estimated),
+     * and, while no data changed since, its nulls fraction and data size over the merged rows; after changes, the data
+     * size its average length gives the rows estimated.
      */
     private static void addAnalyzed(ColumnStatistics.Builder statistics, AnalyzedStatistics analyzed, int fieldId, Optional<Fresh> fresh, long rows)
     {
@@ -146,6 +147,9 @@ public final class TableStatisticsEstimate
             statistics.setDistinctValuesCount(Estimate.of(Math.min(column.get().distinctCount().getAsLong(), Math.max(rows, 0))));
         }
         if (fresh.isEmpty() || fresh.get().analyzedRows() == 0 || column.get().nullCount().isEmpty()) {
+            // the average length of a value still holds for the rows since: their size, nulls counted as values (too
+            // large by at most the share of nulls), so that the optimizer can weigh the column at all
+            column.get().averageLength().ifPresent(length -> statistics.setDataSize(Estimate.of((double) length * Math.max(rows, 0))));
             return;
         }
         double nullsFraction = Math.min(1.0, (double) column.get().nullCount().getAsLong() / fresh.get().analyzedRows());

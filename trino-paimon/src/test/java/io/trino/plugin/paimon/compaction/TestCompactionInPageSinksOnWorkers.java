@@ -108,10 +108,10 @@ final class TestCompactionInPageSinksOnWorkers
     void firstRowTable()
     {
         QueryId first = ((DistributedQueryRunner) getQueryRunner()).executeWithPlan(onWorkers(), insert("first_row", 0, KEYS, "first")).queryId();
-        // the statement's tasks ran on both workers, and every live file is named after it: its page sinks compacted the
-        // buckets they wrote (the coordinator's compactions name their files apart)
+        // the statement's tasks ran on workers (on one or both, as the scheduler placed them), and every live file is
+        // named after it: its page sinks compacted the buckets they wrote (the coordinator's compactions name their files apart)
         assertThat(computeActual("SELECT DISTINCT node_id FROM system.runtime.tasks WHERE query_id = '%s'".formatted(first)).getOnlyColumnAsSet())
-                .containsAll(computeActual("SELECT node_id FROM system.runtime.nodes WHERE NOT coordinator").getOnlyColumnAsSet());
+                .containsAnyElementsOf(computeActual("SELECT node_id FROM system.runtime.nodes WHERE NOT coordinator").getOnlyColumnAsSet());
         assertThat(statementParts("first_row")).as("statement parts of the live files after the first INSERT").hasSize(1);
         assertThat(computeActual("SELECT count(*) FROM \"first_row$files\" WHERE level = 0").getOnlyValue()).isEqualTo(0L);
         getQueryRunner().execute(onWorkers(), insert("first_row", KEYS / 2, KEYS + KEYS / 2, "second"));

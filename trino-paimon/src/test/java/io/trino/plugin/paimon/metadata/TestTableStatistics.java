@@ -210,6 +210,8 @@ final class TestTableStatistics
         // the optimizer gets the distinct counts without an ANALYZE
         assertThat(statisticsRow("loaded", "kind").getField(2)).isEqualTo(3.0);
         assertThat(statisticsRow("loaded", "score").getField(2)).isEqualTo(2.0);
+        // and the size of a string column: an average of 2 bytes over the 4 rows
+        assertThat(statisticsRow("loaded", "kind").getField(1)).isEqualTo(8.0);
     }
 
     @Test
