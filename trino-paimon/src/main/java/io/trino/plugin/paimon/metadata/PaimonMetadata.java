@@ -754,7 +754,7 @@ public class PaimonMetadata
      * rows alone, so nothing is computed for it.
      */
     @Override
-    public TableStatisticsMetadata getStatisticsCollectionMetadataForWrite(ConnectorSession session, ConnectorTableMetadata tableMetadata)
+    protected TableStatisticsMetadata statisticsToCollectOnWrite(ConnectorSession session, ConnectorTableMetadata tableMetadata)
     {
         if (!isCollectStatisticsOnWrite(session)) {
             return TableStatisticsMetadata.empty();

@@ -18,6 +18,8 @@ import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ConnectorMetadata;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorTableExecuteHandle;
+import io.trino.spi.connector.ConnectorTableMetadata;
+import io.trino.spi.statistics.TableStatisticsMetadata;
 
 import java.util.Collection;
 import java.util.List;
@@ -25,7 +27,8 @@ import java.util.Optional;
 
 /**
  * The parts of {@link ConnectorMetadata} whose shape differs between the Trino releases the connector is built for,
- * here as Trino 476 has them: table procedures return nothing, a column's comment may be null.
+ * here as Trino 476 has them: table procedures return nothing, a column's comment may be null, the statistics a
+ * write collects are asked for without saying whether it replaces the table.
  */
 public abstract class ConnectorMetadataAdapter
         implements ConnectorMetadata
@@ -41,6 +44,15 @@ public abstract class ConnectorMetadataAdapter
     {
         finishTableProcedure(session, tableExecuteHandle, fragments, splitSourceInfo);
     }
+
+    @Override
+    public final TableStatisticsMetadata getStatisticsCollectionMetadataForWrite(ConnectorSession session, ConnectorTableMetadata tableMetadata)
+    {
+        return statisticsToCollectOnWrite(session, tableMetadata);
+    }
+
+    /** Column statistics for an {@code INSERT} or {@code CREATE TABLE AS} to compute over the rows it writes. */
+    protected abstract TableStatisticsMetadata statisticsToCollectOnWrite(ConnectorSession session, ConnectorTableMetadata tableMetadata);
 
     /** Runs a table procedure that the coordinator executes alone. */
     protected abstract void executeTableProcedure(ConnectorSession session, ConnectorTableExecuteHandle tableExecuteHandle);

@@ -18,6 +18,8 @@ import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ConnectorMetadata;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorTableExecuteHandle;
+import io.trino.spi.connector.ConnectorTableMetadata;
+import io.trino.spi.statistics.TableStatisticsMetadata;
 
 import java.util.Collection;
 import java.util.List;
@@ -27,7 +29,7 @@ import java.util.Optional;
 /**
  * The parts of {@link ConnectorMetadata} whose shape differs between the Trino releases the connector is built for,
  * here as Trino 483 has them: table procedures return metrics (the connector reports none), a column's comment is
- * optional.
+ * optional, the statistics a write collects are asked for with whether it replaces the table (483).
  */
 public abstract class ConnectorMetadataAdapter
         implements ConnectorMetadata
@@ -45,6 +47,16 @@ public abstract class ConnectorMetadataAdapter
         finishTableProcedure(session, tableExecuteHandle, fragments, splitSourceInfo);
         return Map.of();
     }
+
+    @Override
+    public final TableStatisticsMetadata getStatisticsCollectionMetadataForWrite(ConnectorSession session, ConnectorTableMetadata tableMetadata, boolean tableReplace)
+    {
+        // CREATE OR REPLACE TABLE is refused before any row is written
+        return statisticsToCollectOnWrite(session, tableMetadata);
+    }
+
+    /** Column statistics for an {@code INSERT} or {@code CREATE TABLE AS} to compute over the rows it writes. */
+    protected abstract TableStatisticsMetadata statisticsToCollectOnWrite(ConnectorSession session, ConnectorTableMetadata tableMetadata);
 
     /** Runs a table procedure that the coordinator executes alone. */
     protected abstract void executeTableProcedure(ConnectorSession session, ConnectorTableExecuteHandle tableExecuteHandle);
