@@ -81,7 +81,7 @@ final class TestHdfsWarehouse
         extends AbstractTestQueryFramework
 {
     private static final String DATABASE = "lake";
-    private static final int DV_COMMITS = 4;
+    private static final int DV_COMMITS = 3;
 
     private HdfsCluster cluster;
     private java.nio.file.Path configDirectory;
