@@ -32,7 +32,8 @@ import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_BAD_DATA;
  * key fields (read from the table columns, see {@link DataFileChannels}), {@code _SEQUENCE_NUMBER}, {@code _VALUE_KIND},
  * then the value columns asked for;
  * for append files only the value columns (see {@link DataFileChannels}). Rows the file's deletion vector marks are
- * already dropped. This is all the merge core sees of a file.
+ * already dropped. This is all the merge core sees of a file. A file read straight through, with no merge, may give
+ * its pages unread instead ({@link #nextSourcePage()}).
  */
 interface DataFilePageReader
         extends Closeable
@@ -67,6 +68,17 @@ interface DataFilePageReader
 
     /** The next page, or null at the end of the file; a page may have no rows. */
     Page nextPage();
+
+    /**
+     * The next page as {@link #nextPage()} gives it, with each channel read only when the engine asks for its block
+     * (after its filters chose the rows, for a reader that can defer): for a run read straight through, whose pages
+     * go to the engine as they are; null at the end of the file.
+     */
+    default ChannelsOfSourcePage nextSourcePage()
+    {
+        Page page = nextPage();
+        return page == null ? null : ChannelsOfSourcePage.of(page);
+    }
 
     /**
      * The next page as {@link #nextPage()} gives it, except that the channels marked in {@code deferred} may be left

@@ -144,21 +144,49 @@ final class DataFileRunCursor
         return nextPage(null);
     }
 
+    /**
+     * The next whole page of the run, its channels read when the engine asks for them: for sections read straight
+     * through to the engine; null at the end. The page is readable until the next call.
+     */
+    ChannelsOfSourcePage nextSourcePage()
+    {
+        while (true) {
+            if (reader == null && !openNextFile()) {
+                return null;
+            }
+            ChannelsOfSourcePage next = reader.nextSourcePage();
+            if (next != null) {
+                if (next.getPositionCount() == 0) {
+                    continue;
+                }
+                metrics.recordsRead(next.getPositionCount());
+                return next;
+            }
+            closeReader();
+        }
+    }
+
+    private boolean openNextFile()
+    {
+        if (nextFile >= files.size()) {
+            return false;
+        }
+        PaimonDataFile file = files.get(nextFile++);
+        reader = openFile.apply(file);
+        if (winningRows != null) {
+            fileRows = winningRows.fileOpened(reader);
+        }
+        metrics.fileOpened();
+        metrics.rowGroups(reader.rowGroupCount(), reader.rowGroupsRead());
+        level = file.level();
+        return true;
+    }
+
     private Page nextPage(boolean[] deferred)
     {
         while (true) {
-            if (reader == null) {
-                if (nextFile >= files.size()) {
-                    return null;
-                }
-                PaimonDataFile file = files.get(nextFile++);
-                reader = openFile.apply(file);
-                if (winningRows != null) {
-                    fileRows = winningRows.fileOpened(reader);
-                }
-                metrics.fileOpened();
-                metrics.rowGroups(reader.rowGroupCount(), reader.rowGroupsRead());
-                level = file.level();
+            if (reader == null && !openNextFile()) {
+                return null;
             }
             Page next = reader.nextPage(deferred);
             if (next != null) {

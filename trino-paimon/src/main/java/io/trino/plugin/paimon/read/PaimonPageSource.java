@@ -47,6 +47,7 @@ import java.util.OptionalLong;
 import java.util.Queue;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.stream.IntStream;
 
 import static com.google.common.base.Preconditions.checkArgument;
 import static io.trino.spi.type.TinyintType.TINYINT;
@@ -216,15 +217,18 @@ public final class PaimonPageSource
                 finished = true;
                 break;
             }
-            Page page = passThrough != null ? nextPassThroughPage() : nextMergedPage();
+            SourcePage page = passThrough != null ? nextPassThroughPage() : sourcePage(nextMergedPage());
             if (page != null && page.getPositionCount() > 0) {
                 if (page.getPositionCount() >= rowLimit - completedPositions) {
-                    page = page.getRegion(0, toIntExact(rowLimit - completedPositions));
+                    int positions = toIntExact(rowLimit - completedPositions);
+                    page.selectPositions(IntStream.range(0, positions).toArray(), 0, positions);
+                    // read now: the files close with the runs
+                    page = SourcePage.create(page.getPage());
                     finished = true;
                     closeRuns();
                 }
                 completedPositions += page.getPositionCount();
-                return SourcePage.create(page);
+                return page;
             }
         }
         return null;
@@ -266,9 +270,16 @@ public final class PaimonPageSource
         return true;
     }
 
-    private Page nextPassThroughPage()
+    private static SourcePage sourcePage(Page page)
     {
-        Page page = passThrough.nextPage();
+        return page == null ? null : SourcePage.create(page);
+    }
+
+    // the page goes to the engine unread but for the row kinds, so that a filter reads its columns first and the
+    // others only at the rows it keeps
+    private SourcePage nextPassThroughPage()
+    {
+        ChannelsOfSourcePage page = passThrough.nextSourcePage();
         if (page == null) {
             passThrough = null;
             return null;
@@ -284,10 +295,10 @@ public final class PaimonPageSource
                 }
             }
             if (keptCount < page.getPositionCount()) {
-                page = page.getPositions(kept, 0, keptCount);
+                page.selectPositions(kept, 0, keptCount);
             }
         }
-        return page.getColumns(layout.outputChannels());
+        return page.channels(layout.outputChannels());
     }
 
     private static boolean allParquet(Section<PaimonDataFile> section)

@@ -270,7 +270,36 @@ final class ParquetPageReader
     }
 
     @Override
+    public ChannelsOfSourcePage nextSourcePage()
+    {
+        if (!nextReaderPage()) {
+            return null;
+        }
+        return new ChannelsOfSourcePage(currentPage, pageChannels, nulls);
+    }
+
+    @Override
     public Page nextPage(boolean[] deferred)
+    {
+        if (!nextReaderPage()) {
+            return null;
+        }
+        int positions = currentPage.getPositionCount();
+        Block[] blocks = new Block[channelCount];
+        for (int channel = 0; channel < channelCount; channel++) {
+            if (readerChannels[channel] < 0 || (deferred != null && channel < deferred.length && deferred[channel])) {
+                blocks[channel] = RunLengthEncodedBlock.create(nulls[channel], positions);
+            }
+            else {
+                checkState(pageChannels[channel] >= 0, "channel %s is read at chosen rows only: %s", channel, location);
+                blocks[channel] = currentPage.getBlock(pageChannels[channel]);
+            }
+        }
+        return new Page(positions, blocks);
+    }
+
+    // moves the reader to its next page with rows the deletion vector keeps, its columns unread; false at the end
+    private boolean nextReaderPage()
     {
         while (true) {
             try {
@@ -280,7 +309,7 @@ final class ParquetPageReader
                 throw new TrinoException(PAIMON_BAD_DATA, "Failed to read Paimon data file %s: %s".formatted(location, e.getMessage()), e);
             }
             if (currentPage == null) {
-                return null;
+                return false;
             }
             int positions = currentPage.getPositionCount();
             currentRowNumbers = null;
@@ -295,20 +324,9 @@ final class ParquetPageReader
                 }
                 if (keptCount < positions) {
                     currentPage.selectPositions(kept, 0, keptCount);
-                    positions = keptCount;
                 }
             }
-            Block[] blocks = new Block[channelCount];
-            for (int channel = 0; channel < channelCount; channel++) {
-                if (readerChannels[channel] < 0 || (deferred != null && channel < deferred.length && deferred[channel])) {
-                    blocks[channel] = RunLengthEncodedBlock.create(nulls[channel], positions);
-                }
-                else {
-                    checkState(pageChannels[channel] >= 0, "channel %s is read at chosen rows only: %s", channel, location);
-                    blocks[channel] = currentPage.getBlock(pageChannels[channel]);
-                }
-            }
-            return new Page(positions, blocks);
+            return true;
         }
     }
 
