@@ -58,6 +58,7 @@ import static java.util.Objects.requireNonNull;
  * Reads one bucket and returns its merged rows (merge-on-read). The bucket's files are cut into sections of
  * overlapping key ranges and each section into sorted runs; a section of one run is passed through page by page,
  * only dropping retract rows (-U, -D) and projecting columns; a section of several runs goes through a
+ * {@link PageSelectingMerge} where a key's newest record wins and values are read late, else through a
  * {@link SortMergeReader}. For append tables (no primary key) the files are read as they are.
  */
 public final class PaimonPageSource
@@ -81,9 +82,9 @@ public final class PaimonPageSource
     private final Function<PaimonDataFile, DataFilePageReader> openFile;
     // how the records of a primary-key bucket merge; empty for an append table's files
     private final Optional<MergePlan> merge;
-    // the channels a merge reads late (in pages it keeps, or in a second pass), or null to read pages whole
+    // the channels a two-pass merge reads in its second pass, or null for no two-pass merge
     private final boolean[] lateValueChannels;
-    // whether merged sections read outside a two-pass merge read each page's values only if the merge keeps the page
+    // whether merged sections outside a two-pass merge compare keys only and return the runs' pages unread
     private final boolean readValuesLate;
     // how a two-pass merge reads; empty for no two-pass merge
     private final Optional<WinningRows.Settings> twoPass;
@@ -95,7 +96,7 @@ public final class PaimonPageSource
     private DataFileRunCursor passThrough;
     private SortMergeReader merger;
     private OutputPageBuilder output;
-    private DeferredValues deferredValues;
+    private PageSelectingMerge selectingMerge;
     // pages of the merge not yet returned: a batch of merged rows comes out as a page per source page
     private final Queue<Page> mergedPages = new ArrayDeque<>();
     private final long rowLimit;
@@ -119,8 +120,9 @@ public final class PaimonPageSource
      *
      * @param filesHoldEachKeyOnce the bucket's files hold each key once and no retraction (raw-convertible): every
      * file is read as it is, without a merge
-     * @param readValuesLate merged sections read each page's value columns only if the merge returns one of its records
-     * (see {@link DeferredValues}); only where the plan's newest record wins
+     * @param readValuesLate merged sections compare keys only and return the runs' pages with their losing records
+     * deselected and their value columns unread (see {@link PageSelectingMerge}); only where the plan's newest record
+     * wins
      * @param twoPass merged sections whose files are all Parquet are read in two passes, keys first, then the values
      * of the merged rows only, as these settings say (see {@link WinningRows}); only where the plan picks one record of
      * a key by its kind and order alone; empty, or other sections, are read as {@code readValuesLate} says
@@ -159,8 +161,8 @@ public final class PaimonPageSource
         this.layout = requireNonNull(layout, "layout is null");
         this.outputTypes = ImmutableList.copyOf(outputTypes);
         this.merge = requireNonNull(merge, "merge is null");
-        this.lateValueChannels = readValuesLate || twoPass.isPresent() ? lateValueChannels(layout) : null;
-        this.readValuesLate = readValuesLate && lateValueChannels != null;
+        this.lateValueChannels = twoPass.isPresent() ? lateValueChannels(layout) : null;
+        this.readValuesLate = readValuesLate;
         this.twoPass = lateValueChannels == null ? Optional.empty() : requireNonNull(twoPass, "twoPass is null");
         this.rowLimit = rowLimit;
         this.openFile = requireNonNull(openFile, "openFile is null");
@@ -213,11 +215,11 @@ public final class PaimonPageSource
     public SourcePage getNextSourcePage()
     {
         while (!finished) {
-            if (passThrough == null && merger == null && !openNextSection()) {
+            if (passThrough == null && merger == null && selectingMerge == null && !openNextSection()) {
                 finished = true;
                 break;
             }
-            SourcePage page = passThrough != null ? nextPassThroughPage() : sourcePage(nextMergedPage());
+            SourcePage page = passThrough != null ? nextPassThroughPage() : selectingMerge != null ? nextSelectedPage() : sourcePage(nextMergedPage());
             if (page != null && page.getPositionCount() > 0) {
                 if (page.getPositionCount() >= rowLimit - completedPositions) {
                     int positions = toIntExact(rowLimit - completedPositions);
@@ -246,28 +248,36 @@ public final class PaimonPageSource
         winningRows = merged && twoPass.isPresent() && allParquet(section)
                 ? new WinningRows(lateValueChannels, layout.outputChannels(), twoPass.get(), OUTPUT_PAGE_ROWS, metrics)
                 : null;
-        deferredValues = merged && readValuesLate && winningRows == null ? new DeferredValues(lateValueChannels) : null;
         for (SortedRun<PaimonDataFile> run : section.runs()) {
             cursors.add(winningRows != null
                     ? new DataFileRunCursor(run, openFile, metrics, winningRows)
-                    : new DataFileRunCursor(run, openFile, metrics, deferredValues));
+                    : new DataFileRunCursor(run, openFile, metrics));
         }
         currentRuns = cursors;
         metrics.section(cursors.size());
         if (cursors.size() == 1) {
             passThrough = cursors.getFirst();
         }
+        else if (readValuesLate && winningRows == null) {
+            selectingMerge = new PageSelectingMerge(cursors, merge.orElseThrow().comparator(), layout, metrics);
+        }
         else {
             // an append table's files never overlap: each is a section of its own
             MergePlan plan = merge.orElseThrow();
             List<SortedRunCursor> runs = ImmutableList.copyOf(cursors);
-            merger = new SortMergeReader(runs, plan.comparator(), layout, plan.mergeFunctions().create(), plan.lookupMode(), deferredValues != null);
+            merger = new SortMergeReader(runs, plan.comparator(), layout, plan.mergeFunctions().create(), plan.lookupMode());
             output = new OutputPageBuilder(outputTypes, layout.outputChannels(), OUTPUT_PAGE_ROWS);
-            if (deferredValues != null) {
-                output.setSourceValues(deferredValues::valuesOf);
-            }
         }
         return true;
+    }
+
+    private SourcePage nextSelectedPage()
+    {
+        ChannelsOfSourcePage page = selectingMerge.nextPage();
+        if (page == null) {
+            selectingMerge = null;
+        }
+        return page;
     }
 
     private static SourcePage sourcePage(Page page)
@@ -352,9 +362,6 @@ public final class PaimonPageSource
         merger.mergeInto(output);
         if ((output.isFull() || merger.isFinished()) && !output.isEmpty()) {
             mergedPages.addAll(output.build());
-            if (deferredValues != null) {
-                deferredValues.outputBuilt();
-            }
         }
         if (merger.isFinished() && output.isEmpty() && mergedPages.isEmpty()) {
             merger = null;
@@ -375,7 +382,7 @@ public final class PaimonPageSource
         currentRuns = ImmutableList.of();
         passThrough = null;
         merger = null;
-        deferredValues = null;
+        selectingMerge = null;
     }
 
     @Override

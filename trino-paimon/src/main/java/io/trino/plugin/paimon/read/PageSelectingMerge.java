@@ -1,0 +1,265 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.trino.plugin.paimon.read;
+
+import io.trino.plugin.paimon.merge.KeyValueLayout;
+import io.trino.plugin.paimon.merge.LoserTree;
+import io.trino.plugin.paimon.merge.RecordComparator;
+import io.trino.plugin.paimon.merge.RunHeads;
+import io.trino.spi.Page;
+import io.trino.spi.block.Block;
+import io.trino.spi.block.RunLengthEncodedBlock;
+
+import java.util.Arrays;
+import java.util.List;
+
+import static io.trino.spi.type.BigintType.BIGINT;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The merge of a section whose merged row of a key is its newest record, unless that retracts (deduplicate without
+ * {@code ignore-delete}, outside lookup mode). It compares the runs' keys, sequence numbers, row kinds and user
+ * sequence fields only, and returns the runs' own pages with the records that lose deselected and every other column
+ * unread: the engine reads a column when it needs it, its filter's columns first and the others at the rows the filter
+ * keeps, as for a section read straight through. Nothing is copied record by record. The rows of a split carry no
+ * order, so pages of the runs come out interleaved.
+ * <p>
+ * A page goes out once every record of its keys has been compared: the run whose current page ends at the smallest
+ * key gives its page next, after the records of all runs up to that key are merged. Those records are all in the runs'
+ * current pages, since each of them ends at that key or a larger one and a sorted run holds a key once (its files'
+ * key ranges do not overlap, see {@link io.trino.plugin.paimon.merge.IntervalPartition}). A run moves to its next page
+ * only when the next page is asked for: the columns of the page that went out are read from its file reader's current
+ * batch.
+ */
+final class PageSelectingMerge
+{
+    private final DataFileRunCursor[] runs;
+    private final RecordComparator comparator;
+    private final RunHeads heads;
+    private final int[] outputChannels;
+    private final boolean[] mergeChannels;
+    private final ReadMetrics metrics;
+    // the slot of the heads that holds the last key of the page going out next: records up to it are merged
+    private final int boundSlot;
+
+    // per run: its current page, the merge's view of it (the compared channels read), the first record not merged
+    // yet, the last record of the page up to the current bound, and the records of the page that win
+    private final ChannelsOfSourcePage[] pages;
+    private final Page[] keyPages;
+    private final int[] nextRecord;
+    private final int[] roundEnd;
+    private final int[][] winners;
+    private final int[] winnerCounts;
+    private final boolean[] exhausted;
+    // the run whose page went out last, moved on when the next page is asked for; -1 for none
+    private int leavingRun = -1;
+    private boolean started;
+
+    PageSelectingMerge(List<DataFileRunCursor> runs, RecordComparator comparator, KeyValueLayout layout, ReadMetrics metrics)
+    {
+        this.runs = runs.toArray(DataFileRunCursor[]::new);
+        this.comparator = requireNonNull(comparator, "comparator is null");
+        this.outputChannels = layout.outputChannels();
+        this.metrics = requireNonNull(metrics, "metrics is null");
+        int runCount = this.runs.length;
+        // one slot more than the runs for the bound, then the heads' own slot for the key being merged
+        this.heads = new RunHeads(runCount + 1, comparator, layout);
+        this.boundSlot = runCount;
+        this.mergeChannels = mergeChannels(layout);
+        this.pages = new ChannelsOfSourcePage[runCount];
+        this.keyPages = new Page[runCount];
+        this.nextRecord = new int[runCount];
+        this.roundEnd = new int[runCount];
+        this.winners = new int[runCount][];
+        this.winnerCounts = new int[runCount];
+        this.exhausted = new boolean[runCount];
+        Arrays.fill(winners, new int[0]);
+    }
+
+    // the channels the merge compares: keys, sequence number, row kind and user sequence fields
+    private static boolean[] mergeChannels(KeyValueLayout layout)
+    {
+        int count = layout.firstValueChannel();
+        for (int channel : layout.userSequenceChannels()) {
+            count = Math.max(count, channel + 1);
+        }
+        boolean[] channels = new boolean[count];
+        Arrays.fill(channels, 0, layout.firstValueChannel(), true);
+        for (int channel : layout.userSequenceChannels()) {
+            channels[channel] = true;
+        }
+        return channels;
+    }
+
+    /**
+     * The next page of the section's merged rows, the output channels of a run's page with the winning records
+     * selected, readable until the next call; null when the section is read.
+     */
+    ChannelsOfSourcePage nextPage()
+    {
+        if (!started) {
+            started = true;
+            for (int run = 0; run < runs.length; run++) {
+                moveToNextPage(run);
+            }
+        }
+        while (true) {
+            if (leavingRun >= 0) {
+                moveToNextPage(leavingRun);
+                leavingRun = -1;
+            }
+            int run = runEndingFirst();
+            if (run < 0) {
+                return null;
+            }
+            mergeUpTo(run);
+            leavingRun = run;
+            ChannelsOfSourcePage page = pages[run];
+            int kept = winnerCounts[run];
+            if (kept == 0) {
+                // the engine never sees the page: no column but the compared ones is read
+                if (outputChannels.length > 0) {
+                    metrics.valuesUnread(page.getPositionCount());
+                }
+                continue;
+            }
+            if (kept < page.getPositionCount()) {
+                page.selectPositions(winners[run], 0, kept);
+            }
+            return page.channels(outputChannels);
+        }
+    }
+
+    private void moveToNextPage(int run)
+    {
+        ChannelsOfSourcePage page = exhausted[run] ? null : runs[run].nextSourcePage();
+        pages[run] = page;
+        nextRecord[run] = 0;
+        winnerCounts[run] = 0;
+        if (page == null) {
+            exhausted[run] = true;
+            keyPages[run] = null;
+            return;
+        }
+        int positions = page.getPositionCount();
+        Block[] blocks = new Block[mergeChannels.length];
+        for (int channel = 0; channel < blocks.length; channel++) {
+            // channels the merge does not compare stand in as nulls: the merge's view never reads them
+            blocks[channel] = mergeChannels[channel] ? page.getBlock(channel) : RunLengthEncodedBlock.create(BIGINT, null, positions);
+        }
+        keyPages[run] = new Page(positions, blocks);
+        if (winners[run].length < positions) {
+            winners[run] = new int[positions];
+        }
+    }
+
+    // the run whose current page ends at the smallest key, or -1 when every run is read
+    private int runEndingFirst()
+    {
+        int first = -1;
+        for (int run = 0; run < runs.length; run++) {
+            if (exhausted[run]) {
+                continue;
+            }
+            if (first < 0 || comparator.compareKeys(keyPages[run], lastPosition(run), keyPages[first], lastPosition(first)) < 0) {
+                first = run;
+            }
+        }
+        return first;
+    }
+
+    private int lastPosition(int run)
+    {
+        return keyPages[run].getPositionCount() - 1;
+    }
+
+    // merges the records of every run whose key is at most the last key of this run's page, which then is whole
+    private void mergeUpTo(int boundRun)
+    {
+        Page boundPage = keyPages[boundRun];
+        int boundPosition = lastPosition(boundRun);
+        heads.load(boundSlot, boundPage, boundPosition, 0);
+        boolean[] done = new boolean[runs.length];
+        for (int run = 0; run < runs.length; run++) {
+            roundEnd[run] = exhausted[run] ? 0 : run == boundRun ? boundPosition + 1 : firstAfter(run, boundPage, boundPosition);
+            done[run] = !loadHead(run);
+        }
+        LoserTree tree = new LoserTree(runs.length, done, heads);
+        int keySlot = heads.keySlot();
+        while (!tree.isEmpty()) {
+            // the records of one key come out oldest first: the last one is the newest
+            int newestRun = tree.winner();
+            int newestPosition = nextRecord[newestRun];
+            byte newestKind = heads.kind(newestRun);
+            heads.rememberKey(newestRun);
+            nextRecord[newestRun]++;
+            tree.winnerAdvanced(!loadHead(newestRun));
+            while (!tree.isEmpty() && heads.compareKeys(tree.winner(), keySlot) == 0) {
+                newestRun = tree.winner();
+                newestPosition = nextRecord[newestRun];
+                newestKind = heads.kind(newestRun);
+                nextRecord[newestRun]++;
+                tree.winnerAdvanced(!loadHead(newestRun));
+            }
+            if (!KeyValueLayout.isRetract(newestKind)) {
+                winners[newestRun][winnerCounts[newestRun]++] = newestPosition;
+            }
+        }
+        heads.clear(keySlot);
+        heads.clear(boundSlot);
+    }
+
+    // reads a run's next record into its head; false when the run has no more records up to the bound
+    private boolean loadHead(int run)
+    {
+        if (nextRecord[run] >= roundEnd[run]) {
+            heads.clear(run);
+            return false;
+        }
+        heads.load(run, keyPages[run], nextRecord[run], 0);
+        return true;
+    }
+
+    // the first record of a run's current page, from the first not merged yet, whose key is past the bound
+    private int firstAfter(int run, Page boundPage, int boundPosition)
+    {
+        Page page = keyPages[run];
+        int low = nextRecord[run];
+        int high = page.getPositionCount();
+        while (low < high) {
+            int middle = (low + high) >>> 1;
+            if (comparator.compareKeys(page, middle, boundPage, boundPosition) <= 0) {
+                low = middle + 1;
+            }
+            else {
+                high = middle;
+            }
+        }
+        return low;
+    }
+
+    long memoryUsage()
+    {
+        long bytes = 0;
+        for (DataFileRunCursor run : runs) {
+            bytes += run.memoryUsage();
+        }
+        for (ChannelsOfSourcePage page : pages) {
+            if (page != null) {
+                bytes += page.getRetainedSizeInBytes();
+            }
+        }
+        return bytes;
+    }
+}
