@@ -18,7 +18,6 @@ import io.trino.spi.Page;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.VariableWidthBlock;
 import io.trino.spi.type.BigintType;
-import io.trino.spi.type.CharType;
 import io.trino.spi.type.DateType;
 import io.trino.spi.type.DecimalType;
 import io.trino.spi.type.IntegerType;
@@ -38,10 +37,10 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * The head record of each sorted run of a merge, in slots, with what the merge compares read once when a run
- * advances rather than once per comparison: the sequence number, the row kind, and, for a key of one column of a
- * common type, the key's raw value (a {@code long}, or the bytes of a string as a view of its page). Heads then compare
- * in {@link RecordComparator}'s order without reading blocks; composite keys and user sequence fields still compare
- * on the pages. One extra slot, {@link #keySlot()}, remembers the key the merge is gathering records for.
+ * advances rather than once per comparison: the sequence number, the row kind, and, for a key of common types, the
+ * key's raw values (a {@code long} per column of integers, dates, short decimals or timestamps, or the bytes of a
+ * single string column as a view of its page). Heads then compare in {@link RecordComparator}'s order without reading
+ * blocks; other keys and user sequence fields still compare on the pages. One extra slot, {@link #keySlot()}, remembers the key the merge is gathering records for.
  */
 public final class RunHeads
         implements LoserTree.HeadComparator
@@ -51,6 +50,8 @@ public final class RunHeads
     {
         /** One column whose values order as signed longs (merge-semantics §2.3, paimon-format.md §10). */
         LONG,
+        /** Several columns whose values each order as signed longs, compared column by column, nulls first in each. */
+        LONGS,
         /** One column of strings or binaries: unsigned bytewise, then the shorter first, as Paimon's BinaryString. */
         BYTES,
         /** Anything else: compared on the pages by {@link RecordComparator#compareKeys}. */
@@ -58,17 +59,27 @@ public final class RunHeads
 
         static KeyShape of(List<Type> keyTypes)
         {
-            if (keyTypes.size() != 1) {
+            if (keyTypes.size() > 1) {
+                return keyTypes.stream().allMatch(KeyShape::ordersAsLong) ? LONGS : GENERIC;
+            }
+            if (keyTypes.isEmpty()) {
                 return GENERIC;
             }
-            return switch (keyTypes.getFirst()) {
-                case BigintType _, IntegerType _, SmallintType _, TinyintType _, DateType _ -> LONG;
-                case DecimalType decimal when decimal.isShort() -> LONG;
-                case TimestampType timestamp when timestamp.isShort() -> LONG;
-                case VarcharType _, VarbinaryType _ -> BYTES;
-                // CHAR values order as padded (see BlockValueComparator), not bytewise
-                case CharType _ -> GENERIC;
-                default -> GENERIC;
+            Type type = keyTypes.getFirst();
+            if (ordersAsLong(type)) {
+                return LONG;
+            }
+            return type instanceof VarcharType || type instanceof VarbinaryType ? BYTES : GENERIC;
+        }
+
+        // CHAR values order as padded (see BlockValueComparator), not bytewise, and take the generic path
+        private static boolean ordersAsLong(Type type)
+        {
+            return switch (type) {
+                case BigintType _, IntegerType _, SmallintType _, TinyintType _, DateType _ -> true;
+                case DecimalType decimal -> decimal.isShort();
+                case TimestampType timestamp -> timestamp.isShort();
+                default -> false;
             };
         }
     }
@@ -87,6 +98,10 @@ public final class RunHeads
     private final byte[] kinds;
     private final boolean[] nullKeys;
     private final long[] longKeys;
+    // LONGS: the key columns' types, and each slot's values and nulls, one run of the width of a key per slot
+    private final Type[] keyTypes;
+    private final long[] compositeKeys;
+    private final boolean[] compositeNulls;
     private final Slice[] byteKeys;
     private final int[] byteKeyOffsets;
     private final int[] byteKeyLengths;
@@ -108,6 +123,9 @@ public final class RunHeads
         this.kinds = new byte[slots];
         this.nullKeys = new boolean[slots];
         this.longKeys = shape == KeyShape.LONG ? new long[slots] : null;
+        this.keyTypes = comparator.keyTypes().toArray(Type[]::new);
+        this.compositeKeys = shape == KeyShape.LONGS ? new long[slots * keyTypes.length] : null;
+        this.compositeNulls = shape == KeyShape.LONGS ? new boolean[slots * keyTypes.length] : null;
         this.byteKeys = shape == KeyShape.BYTES ? new Slice[slots] : null;
         this.byteKeyOffsets = shape == KeyShape.BYTES ? new int[slots] : null;
         this.byteKeyLengths = shape == KeyShape.BYTES ? new int[slots] : null;
@@ -133,6 +151,16 @@ public final class RunHeads
         sequences[slot] = BIGINT.getLong(page.getBlock(sequenceChannel), position);
         kinds[slot] = TINYINT.getByte(page.getBlock(kindChannel), position);
         if (shape == KeyShape.GENERIC) {
+            return;
+        }
+        if (shape == KeyShape.LONGS) {
+            int offset = slot * keyTypes.length;
+            for (int column = 0; column < keyTypes.length; column++) {
+                Block block = page.getBlock(column);
+                boolean isNull = block.isNull(position);
+                compositeNulls[offset + column] = isNull;
+                compositeKeys[offset + column] = isNull ? 0 : keyTypes[column].getLong(block, position);
+            }
             return;
         }
         Block keyBlock = page.getBlock(0);
@@ -171,6 +199,10 @@ public final class RunHeads
         nullKeys[keySlot] = nullKeys[slot];
         if (longKeys != null) {
             longKeys[keySlot] = longKeys[slot];
+        }
+        if (compositeKeys != null) {
+            System.arraycopy(compositeKeys, slot * keyTypes.length, compositeKeys, keySlot * keyTypes.length, keyTypes.length);
+            System.arraycopy(compositeNulls, slot * keyTypes.length, compositeNulls, keySlot * keyTypes.length, keyTypes.length);
         }
         if (byteKeys != null) {
             byteKeys[keySlot] = byteKeys[slot];
@@ -222,6 +254,9 @@ public final class RunHeads
         if (shape == KeyShape.GENERIC) {
             return comparator.compareKeys(pages[left], positions[left], pages[right], positions[right]);
         }
+        if (shape == KeyShape.LONGS) {
+            return compareComposite(left, right);
+        }
         boolean leftNull = nullKeys[left];
         boolean rightNull = nullKeys[right];
         if (leftNull || rightNull) {
@@ -234,5 +269,27 @@ public final class RunHeads
             return Long.compare(longKeys[left], longKeys[right]);
         }
         return byteKeys[left].compareTo(byteKeyOffsets[left], byteKeyLengths[left], byteKeys[right], byteKeyOffsets[right], byteKeyLengths[right]);
+    }
+
+    private int compareComposite(int left, int right)
+    {
+        int width = keyTypes.length;
+        int leftOffset = left * width;
+        int rightOffset = right * width;
+        for (int column = 0; column < width; column++) {
+            boolean leftNull = compositeNulls[leftOffset + column];
+            boolean rightNull = compositeNulls[rightOffset + column];
+            if (leftNull || rightNull) {
+                if (leftNull != rightNull) {
+                    return leftNull ? -1 : 1;
+                }
+                continue;
+            }
+            int result = Long.compare(compositeKeys[leftOffset + column], compositeKeys[rightOffset + column]);
+            if (result != 0) {
+                return result;
+            }
+        }
+        return 0;
     }
 }

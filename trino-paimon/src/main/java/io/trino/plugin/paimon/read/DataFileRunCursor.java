@@ -37,6 +37,7 @@ final class DataFileRunCursor
     private WinningRows.FileRows fileRows;
     private int nextFile;
     private DataFilePageReader reader;
+    private PaimonDataFile currentFile;
     private int level;
     private Page page;
     private int position;
@@ -173,6 +174,7 @@ final class DataFileRunCursor
         }
         PaimonDataFile file = files.get(nextFile++);
         reader = openFile.apply(file);
+        currentFile = file;
         if (winningRows != null) {
             fileRows = winningRows.fileOpened(reader);
         }
@@ -201,6 +203,12 @@ final class DataFileRunCursor
             }
             closeReader();
         }
+    }
+
+    /** The file the run's last page came from. */
+    PaimonDataFile currentFile()
+    {
+        return currentFile;
     }
 
     @Override

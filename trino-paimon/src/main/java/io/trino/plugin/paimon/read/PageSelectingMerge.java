@@ -17,6 +17,7 @@ import io.trino.plugin.paimon.merge.KeyValueLayout;
 import io.trino.plugin.paimon.merge.LoserTree;
 import io.trino.plugin.paimon.merge.RecordComparator;
 import io.trino.plugin.paimon.merge.RunHeads;
+import io.trino.plugin.paimon.merge.SortedRun;
 import io.trino.spi.Page;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.RunLengthEncodedBlock;
@@ -25,6 +26,7 @@ import java.util.Arrays;
 import java.util.List;
 
 import static io.trino.spi.type.BigintType.BIGINT;
+import static io.trino.spi.type.TinyintType.TINYINT;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -50,6 +52,10 @@ final class PageSelectingMerge
     private final int[] outputChannels;
     private final boolean[] mergeChannels;
     private final ReadMetrics metrics;
+    private final int sequenceChannel;
+    private final int kindChannel;
+    // whether records compare by their file's first sequence number instead of their own
+    private final boolean sequenceByFile;
     // the slot of the heads that holds the last key of the page going out next: records up to it are merged
     private final int boundSlot;
 
@@ -66,11 +72,19 @@ final class PageSelectingMerge
     private int leavingRun = -1;
     private boolean started;
 
-    PageSelectingMerge(List<DataFileRunCursor> runs, RecordComparator comparator, KeyValueLayout layout, ReadMetrics metrics)
+    /**
+     * @param sequenceByFile the runs' sequence numbers lie in ranges that do not overlap (see
+     * {@link #sequencesApart}): the records of a key then order as their files do, by their first sequence number, and
+     * the sequence number column is not read
+     */
+    PageSelectingMerge(List<DataFileRunCursor> runs, RecordComparator comparator, KeyValueLayout layout, boolean sequenceByFile, ReadMetrics metrics)
     {
         this.runs = runs.toArray(DataFileRunCursor[]::new);
         this.comparator = requireNonNull(comparator, "comparator is null");
         this.outputChannels = layout.outputChannels();
+        this.sequenceChannel = layout.sequenceChannel();
+        this.kindChannel = layout.kindChannel();
+        this.sequenceByFile = sequenceByFile;
         this.metrics = requireNonNull(metrics, "metrics is null");
         int runCount = this.runs.length;
         // one slot more than the runs for the bound, then the heads' own slot for the key being merged
@@ -85,6 +99,31 @@ final class PageSelectingMerge
         this.winnerCounts = new int[runCount];
         this.exhausted = new boolean[runCount];
         Arrays.fill(winners, new int[0]);
+    }
+
+    /**
+     * Whether no two sorted runs hold sequence numbers in overlapping ranges, so that every record of one run is older
+     * than every record of the other: as a bucket's runs are when each write and each compaction took its own.
+     */
+    static boolean sequencesApart(List<SortedRun<PaimonDataFile>> runs)
+    {
+        long[][] ranges = new long[runs.size()][];
+        for (int run = 0; run < ranges.length; run++) {
+            long min = Long.MAX_VALUE;
+            long max = Long.MIN_VALUE;
+            for (PaimonDataFile file : runs.get(run).files()) {
+                min = Math.min(min, file.minSequenceNumber());
+                max = Math.max(max, file.maxSequenceNumber());
+            }
+            ranges[run] = new long[] {min, max};
+        }
+        Arrays.sort(ranges, (left, right) -> Long.compare(left[0], right[0]));
+        for (int run = 1; run < ranges.length; run++) {
+            if (ranges[run][0] <= ranges[run - 1][1]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     // the channels the merge compares: keys, sequence number, row kind and user sequence fields
@@ -153,10 +192,20 @@ final class PageSelectingMerge
             return;
         }
         int positions = page.getPositionCount();
+        PaimonDataFile file = runs[run].currentFile();
         Block[] blocks = new Block[mergeChannels.length];
         for (int channel = 0; channel < blocks.length; channel++) {
-            // channels the merge does not compare stand in as nulls: the merge's view never reads them
-            blocks[channel] = mergeChannels[channel] ? page.getBlock(channel) : RunLengthEncodedBlock.create(BIGINT, null, positions);
+            if (channel == sequenceChannel && sequenceByFile) {
+                blocks[channel] = RunLengthEncodedBlock.create(BIGINT, file.minSequenceNumber(), positions);
+            }
+            else if (channel == kindChannel && file.deleteRowCount().orElse(-1) == 0) {
+                // no record of the file retracts, and only retractions are told apart
+                blocks[channel] = RunLengthEncodedBlock.create(TINYINT, (long) KeyValueLayout.INSERT, positions);
+            }
+            else {
+                // channels the merge does not compare stand in as nulls: the merge's view never reads them
+                blocks[channel] = mergeChannels[channel] ? page.getBlock(channel) : RunLengthEncodedBlock.create(BIGINT, null, positions);
+            }
         }
         keyPages[run] = new Page(positions, blocks);
         if (winners[run].length < positions) {

@@ -70,6 +70,62 @@ final class TestRunHeads
     }
 
     @Test
+    void compositeKeysOfIntegersOrderAsTheGenericComparator()
+    {
+        Random random = new Random(17);
+        List<Type> keyTypes = List.of(BIGINT, INTEGER, DATE);
+        assertThat(RunHeads.KeyShape.of(keyTypes)).isEqualTo(RunHeads.KeyShape.LONGS);
+        KeyValueLayout layout = new KeyValueLayout(keyTypes.size(), new int[0], false, new int[0]);
+        RecordComparator comparator = new RecordComparator(layout, keyTypes, List.of());
+        // few distinct values per column, nulls among them, so that keys tie on leading columns and on whole keys
+        Page left = randomCompositePage(keyTypes, random);
+        Page right = randomCompositePage(keyTypes, random);
+        RunHeads heads = new RunHeads(2, comparator, layout);
+        assertThat(heads.shape()).isEqualTo(RunHeads.KeyShape.LONGS);
+        int ties = 0;
+        for (int leftPosition = 0; leftPosition < POSITIONS; leftPosition++) {
+            heads.load(0, left, leftPosition, 0);
+            for (int rightPosition = 0; rightPosition < POSITIONS; rightPosition++) {
+                heads.load(1, right, rightPosition, 0);
+                heads.rememberKey(0);
+                int expected = comparator.compareKeys(left, leftPosition, right, rightPosition);
+                ties += expected == 0 ? 1 : 0;
+                assertThat(Integer.signum(heads.compareKeys(0, 1))).as("keys at %s and %s", leftPosition, rightPosition).isEqualTo(Integer.signum(expected));
+                assertThat(Integer.signum(heads.compare(0, 1))).isEqualTo(Integer.signum(comparator.compare(left, leftPosition, right, rightPosition)));
+                assertThat(Integer.signum(heads.compareKeys(1, heads.keySlot()))).isEqualTo(-Integer.signum(expected));
+            }
+        }
+        assertThat(ties).isPositive();
+    }
+
+    private static Page randomCompositePage(List<Type> keyTypes, Random random)
+    {
+        Block[] blocks = new Block[keyTypes.size() + 2];
+        for (int column = 0; column < keyTypes.size(); column++) {
+            BlockBuilder builder = keyTypes.get(column).createBlockBuilder(null, POSITIONS);
+            for (int position = 0; position < POSITIONS; position++) {
+                int value = random.nextInt(4);
+                if (value == 3) {
+                    builder.appendNull();
+                }
+                else {
+                    keyTypes.get(column).writeLong(builder, value - 1);
+                }
+            }
+            blocks[column] = builder.build();
+        }
+        BlockBuilder sequences = BIGINT.createBlockBuilder(null, POSITIONS);
+        BlockBuilder kinds = TINYINT.createBlockBuilder(null, POSITIONS);
+        for (int position = 0; position < POSITIONS; position++) {
+            BIGINT.writeLong(sequences, random.nextInt(3));
+            TINYINT.writeLong(kinds, KeyValueLayout.INSERT);
+        }
+        blocks[keyTypes.size()] = sequences.build();
+        blocks[keyTypes.size() + 1] = kinds.build();
+        return new Page(blocks);
+    }
+
+    @Test
     void compositeAndOtherKeysKeepTheGenericPath()
     {
         assertThat(RunHeads.KeyShape.of(List.of(BIGINT, VARCHAR))).isEqualTo(RunHeads.KeyShape.GENERIC);
