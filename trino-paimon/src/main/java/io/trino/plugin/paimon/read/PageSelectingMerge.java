@@ -247,6 +247,20 @@ final class PageSelectingMerge
         LoserTree tree = new LoserTree(runs.length, done, heads);
         int keySlot = heads.keySlot();
         while (!tree.isEmpty()) {
+            int winner = tree.winner();
+            int stretchEnd = soleRecordsEnd(winner);
+            if (stretchEnd > nextRecord[winner]) {
+                // records no other run's head reaches: each is the only record of its key, taken without the tree
+                Block kinds = keyPages[winner].getBlock(kindChannel);
+                for (int position = nextRecord[winner]; position < stretchEnd; position++) {
+                    if (!KeyValueLayout.isRetract(TINYINT.getByte(kinds, position))) {
+                        winners[winner][winnerCounts[winner]++] = position;
+                    }
+                }
+                nextRecord[winner] = stretchEnd;
+                tree.winnerAdvanced(!loadHead(winner));
+                continue;
+            }
             // the records of one key come out oldest first: the last one is the newest
             int newestRun = tree.winner();
             int newestPosition = nextRecord[newestRun];
@@ -267,6 +281,53 @@ final class PageSelectingMerge
         }
         heads.clear(keySlot);
         heads.clear(boundSlot);
+    }
+
+    // the end of the records of the tree's winner, from its head on, whose keys are below the keys of every other
+    // run's head; its head when the next head has the head's key. A gallop, then a binary search: the stretches are
+    // long where few keys have records in several runs
+    private int soleRecordsEnd(int winner)
+    {
+        int next = nextRecord[winner];
+        int end = roundEnd[winner];
+        int nearest = -1;
+        for (int run = 0; run < runs.length; run++) {
+            if (run != winner && nextRecord[run] < roundEnd[run] && (nearest < 0 || heads.compareKeys(run, nearest) < 0)) {
+                nearest = run;
+            }
+        }
+        if (nearest < 0) {
+            return end;
+        }
+        if (heads.compareKeys(winner, nearest) == 0) {
+            return next;
+        }
+        Page page = keyPages[winner];
+        Page nearestPage = heads.page(nearest);
+        int nearestPosition = heads.position(nearest);
+        // positions up to below have keys below the nearest head's; the first one that does not lies before above
+        int below = next;
+        int above = end;
+        for (int step = 1; below + step < end; step <<= 1) {
+            int probe = below + step;
+            if (comparator.compareKeys(page, probe, nearestPage, nearestPosition) >= 0) {
+                above = probe;
+                break;
+            }
+            below = probe;
+        }
+        int low = below + 1;
+        int high = above;
+        while (low < high) {
+            int middle = (low + high) >>> 1;
+            if (comparator.compareKeys(page, middle, nearestPage, nearestPosition) < 0) {
+                low = middle + 1;
+            }
+            else {
+                high = middle;
+            }
+        }
+        return low;
     }
 
     // reads a run's next record into its head; false when the run has no more records up to the bound
