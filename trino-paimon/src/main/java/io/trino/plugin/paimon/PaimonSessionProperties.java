@@ -46,8 +46,9 @@ import static io.trino.spi.session.PropertyMetadata.integerProperty;
  * compaction into the page sinks that wrote the buckets: the coordinator only commits their results, and compacts
  * itself only a bucket that a concurrent commit changed meanwhile, and the buckets of an overwrite.
  * <p>
- * {@code late_materialization_enabled} (true) lets a merged read of a deduplicate table read the value columns of a
- * page only when the merge returns one of its records; false reads every page whole, to compare.
+ * {@code late_materialization_enabled} (true) lets a merged read of a deduplicate table merge on the keys and hand
+ * Trino the runs' own pages with the losing records deselected and the value columns unread; false merges record by
+ * record into new pages, to compare.
  * <p>
  * {@code two_pass_merge_read_enabled} (catalog {@code paimon.two-pass-merge-read.enabled}, false), with late
  * materialization on, goes further for deduplicate and first-row tables whose files are Parquet: the merge reads
@@ -124,7 +125,7 @@ public final class PaimonSessionProperties
                         false),
                 booleanProperty(
                         LATE_MATERIALIZATION_ENABLED,
-                        "In a merged read of a deduplicate table, read the value columns of a page only when the merge returns one of its records",
+                        "In a merged read of a deduplicate table, merge on the keys and return the runs' pages unread, the losing records deselected",
                         true,
                         false),
                 booleanProperty(

@@ -23,7 +23,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Supplier;
-import java.util.function.UnaryOperator;
 
 import static java.util.Objects.requireNonNull;
 
@@ -59,7 +58,6 @@ public final class OutputPageBuilder
     private final int[] scratch;
     private final boolean ordered;
     private Supplier<Block[]> computedColumns = () -> new Block[0];
-    private UnaryOperator<Page> sourceValues = UnaryOperator.identity();
     private int size;
     private boolean combined;
 
@@ -100,15 +98,6 @@ public final class OutputPageBuilder
     public void setComputedColumns(Supplier<Block[]> computedColumns)
     {
         this.computedColumns = requireNonNull(computedColumns, "computedColumns is null");
-    }
-
-    /**
-     * How to get the value columns of a source page whose values a merge reads late: rows refer to the page with its
-     * keys, and the output is built from the page this gives for it.
-     */
-    public void setSourceValues(UnaryOperator<Page> sourceValues)
-    {
-        this.sourceValues = requireNonNull(sourceValues, "sourceValues is null");
     }
 
     public int columnCount()
@@ -218,7 +207,7 @@ public final class OutputPageBuilder
         }
         List<Page> pages = new ArrayList<>(sourceCount);
         for (int i = 0; i < sourceCount; i++) {
-            Page values = sourceValues.apply(sources[i]).getColumns(sourceChannels);
+            Page values = sources[i].getColumns(sourceChannels);
             int[] positions = sourcePositions[i];
             int count = counts[i];
             // the merge reads each page front to back, so a page's positions ascend: when they leave no gap, the rows
@@ -250,7 +239,7 @@ public final class OutputPageBuilder
             }
             else {
                 boolean consecutive = isConsecutive(start, end);
-                Page values = sourceValues.apply(page);
+                Page values = page;
                 for (int column = 0; column < types.length; column++) {
                     append(builders[column], values.getBlock(sourceChannels[column]), rowPositions, start, end, consecutive);
                 }
@@ -293,7 +282,7 @@ public final class OutputPageBuilder
                 }
             }
             else {
-                Block block = page == COMPUTED ? computed[column] : sourceValues.apply(page).getBlock(channel);
+                Block block = page == COMPUTED ? computed[column] : page.getBlock(channel);
                 append(builder, block, columnPositions, start, runEnd, false);
             }
             start = runEnd;

@@ -38,12 +38,6 @@ import static java.util.Objects.requireNonNull;
  * Memory is bounded by the runs' current pages plus the pages that the records of one key refer to. The tree compares
  * the runs' heads as {@link RunHeads} cached them when each run advanced, so a record's key is read once, not once per
  * match; a key whose only record is the winner is emitted from its run without being gathered.
- * <p>
- * When the merged row of a key is its newest record (deduplicate without {@code ignore-delete}, outside lookup mode),
- * the reader tells each run which of its pages hold records it returns ({@link SortedRunCursor#keepValues()}), so
- * that runs whose pages come with their keys only read the values of those pages alone. A run moves to its next page
- * as soon as the last record of the page is taken, before that record's key is merged; whether it wins is known then
- * all the same: every other record of its key is the head of another run, so it wins if no other head has its key.
  */
 public final class SortMergeReader
 {
@@ -52,7 +46,6 @@ public final class SortMergeReader
     private final RunHeads heads;
     private final MergeFunction mergeFunction;
     private final boolean lookupMode;
-    private final boolean newestRecordWins;
     private final LoserTree tree;
 
     // the records of the current key, oldest first
@@ -60,25 +53,14 @@ public final class SortMergeReader
     private int[] keyPositions = new int[8];
     private int[] keyLevels = new int[8];
     private byte[] keyKinds = new byte[8];
-    private int[] keyRuns = new int[8];
     private int keyRecords;
 
     public SortMergeReader(List<SortedRunCursor> runs, RecordComparator comparator, KeyValueLayout layout, MergeFunction mergeFunction, boolean lookupMode)
-    {
-        this(runs, comparator, layout, mergeFunction, lookupMode, false);
-    }
-
-    /**
-     * @param newestRecordWins the merge function returns each key's newest record unless it retracts, and nothing
-     * else: the reader then tells the runs which pages hold returned records
-     */
-    public SortMergeReader(List<SortedRunCursor> runs, RecordComparator comparator, KeyValueLayout layout, MergeFunction mergeFunction, boolean lookupMode, boolean newestRecordWins)
     {
         this.runs = runs.toArray(SortedRunCursor[]::new);
         this.comparator = requireNonNull(comparator, "comparator is null");
         this.mergeFunction = requireNonNull(mergeFunction, "mergeFunction is null");
         this.lookupMode = lookupMode;
-        this.newestRecordWins = newestRecordWins;
         this.heads = new RunHeads(this.runs.length, comparator, layout);
         boolean[] exhausted = new boolean[this.runs.length];
         for (int i = 0; i < this.runs.length; i++) {
@@ -106,17 +88,11 @@ public final class SortMergeReader
                 // the key's only record: taken straight from its run, nothing gathered
                 if (!KeyValueLayout.isRetract(kind)) {
                     output.add(page, position);
-                    keepValues(winner, page);
                 }
                 continue;
             }
-            gatherKey(winner, page, position, level, kind);
-            int rowsBefore = output.size();
+            gatherKey(page, position, level, kind);
             mergeKey(output);
-            if (output.size() > rowsBefore) {
-                int newest = keyRecords - 1;
-                keepValues(keyRuns[newest], keyPages[newest]);
-            }
             releaseKey();
         }
     }
@@ -143,7 +119,7 @@ public final class SortMergeReader
                 }
                 continue;
             }
-            gatherKey(winner, page, position, level, kind);
+            gatherKey(page, position, level, kind);
             int newest = keyRecords - 1;
             int rowsBefore = output.values().size();
             mergeKey(output.values());
@@ -176,13 +152,13 @@ public final class SortMergeReader
     }
 
     // the records of a key with several: the first one (already taken by takeWinner), then the rest from the tree
-    private void gatherKey(int firstRun, Page firstPage, int firstPosition, int firstLevel, byte firstKind)
+    private void gatherKey(Page firstPage, int firstPosition, int firstLevel, byte firstKind)
     {
         keyRecords = 0;
-        addRecord(firstRun, firstPage, firstPosition, firstLevel, firstKind);
+        addRecord(firstPage, firstPosition, firstLevel, firstKind);
         do {
             int winner = tree.winner();
-            addRecord(winner, heads.page(winner), heads.position(winner), heads.level(winner), heads.kind(winner));
+            addRecord(heads.page(winner), heads.position(winner), heads.level(winner), heads.kind(winner));
             tree.winnerAdvanced(!loadNext(winner));
         }
         while (!tree.isEmpty() && heads.compareKeys(tree.winner(), heads.keySlot()) == 0);
@@ -199,39 +175,12 @@ public final class SortMergeReader
     private boolean loadNext(int run)
     {
         SortedRunCursor cursor = runs[run];
-        if (newestRecordWins && cursor.onLastRecordOfPage() && isNewestOfKey(run)) {
-            // the run leaves the page now, before the record's key is merged
-            cursor.keepValues();
-        }
         if (!cursor.advance()) {
             heads.clear(run);
             return false;
         }
         heads.load(run, cursor.page(), cursor.position(), cursor.level());
         return true;
-    }
-
-    // whether the head of a run, the tree's winner, is the newest record of its key and returned: no other head has its key
-    private boolean isNewestOfKey(int run)
-    {
-        if (KeyValueLayout.isRetract(heads.kind(run))) {
-            return false;
-        }
-        for (int other = 0; other < runs.length; other++) {
-            if (other != run && heads.page(other) != null && heads.compareKeys(other, run) == 0) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    // the merge returns a record of this page: its run keeps the page's values, if the run is still on it (else it
-    // kept them on leaving, see isNewestOfKey)
-    private void keepValues(int run, Page page)
-    {
-        if (newestRecordWins && runs[run].page() == page) {
-            runs[run].keepValues();
-        }
     }
 
     private void mergeKey(OutputPageBuilder output)
@@ -274,11 +223,10 @@ public final class SortMergeReader
         return key.toString();
     }
 
-    private void addRecord(int run, Page page, int position, int level, byte kind)
+    private void addRecord(Page page, int position, int level, byte kind)
     {
         if (keyRecords == keyPages.length) {
             int capacity = keyRecords * 2;
-            keyRuns = Arrays.copyOf(keyRuns, capacity);
             keyPages = Arrays.copyOf(keyPages, capacity);
             keyPositions = Arrays.copyOf(keyPositions, capacity);
             keyLevels = Arrays.copyOf(keyLevels, capacity);
@@ -288,7 +236,6 @@ public final class SortMergeReader
         keyPositions[keyRecords] = position;
         keyLevels[keyRecords] = level;
         keyKinds[keyRecords] = kind;
-        keyRuns[keyRecords] = run;
         keyRecords++;
     }
 }

@@ -35,19 +35,6 @@ public interface SortedRunCursor
     /** LSM level of the file the current record comes from. */
     int level();
 
-    /** Whether the current record is the last of its page: the next {@link #advance()} moves to another page. */
-    default boolean onLastRecordOfPage()
-    {
-        return false;
-    }
-
-    /**
-     * Says that the merge returns a record of the current page. A cursor whose pages come with their keys only and
-     * their values read late (see {@link SortMergeReader}) reads the values of such pages before it moves on, and
-     * leaves those of the others unread; other cursors ignore it.
-     */
-    default void keepValues() {}
-
     /** Bytes of memory the cursor holds (its current page and reader buffers). */
     long memoryUsage();
 

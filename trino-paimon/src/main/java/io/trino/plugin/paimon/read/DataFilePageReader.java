@@ -82,29 +82,13 @@ interface DataFilePageReader
 
     /**
      * The next page as {@link #nextPage()} gives it, except that the channels marked in {@code deferred} may be left
-     * unread, with nulls standing in for them, until {@link #loadDeferred} reads them; channels past the end of
-     * {@code deferred} are read at once, and so are all channels of a reader that cannot defer
-     * ({@link #defersChannels()}). A merge reads keys first and the values only of pages that hold a record it
-     * returns.
+     * unread, with nulls standing in for them: the first pass of a two-pass merge reads keys only and the values of
+     * the rows it returns in its second pass. Channels past the end of {@code deferred} are read at once, and so are
+     * all channels of a reader that cannot read chosen rows ({@link #rowRangeReader}).
      */
     default Page nextPage(boolean[] deferred)
     {
         return nextPage();
-    }
-
-    /** Whether {@link #nextPage(boolean[])} leaves channels unread. */
-    default boolean defersChannels()
-    {
-        return false;
-    }
-
-    /**
-     * The page last returned by {@link #nextPage(boolean[])} with its deferred channels read. Only that page: the
-     * next call moves the reader past it.
-     */
-    default Page loadDeferred(Page page)
-    {
-        return page;
     }
 
     /**

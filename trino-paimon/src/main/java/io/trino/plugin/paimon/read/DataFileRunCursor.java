@@ -23,8 +23,8 @@ import java.util.function.Function;
 import static java.util.Objects.requireNonNull;
 
 /**
- * A sorted run read file after file; each file is opened only when the run reaches it. With {@link DeferredValues},
- * the value columns of each page are read only when the merge keeps the page's values (see there).
+ * A sorted run read file after file; each file is opened only when the run reaches it. A merge reads it record by
+ * record ({@link #advance()}) or page by page ({@link #nextSourcePage()}).
  */
 final class DataFileRunCursor
         implements SortedRunCursor
@@ -32,7 +32,6 @@ final class DataFileRunCursor
     private final List<PaimonDataFile> files;
     private final Function<PaimonDataFile, DataFilePageReader> openFile;
     private final ReadMetrics metrics;
-    private final DeferredValues deferredValues;
     private final WinningRows winningRows;
     private WinningRows.FileRows fileRows;
     private int nextFile;
@@ -41,22 +40,10 @@ final class DataFileRunCursor
     private int level;
     private Page page;
     private int position;
-    // whether the page's value columns are still to be read, the page with them once read, and whether to read them
-    private boolean pageDeferred;
-    private Page pageWithValues;
-    private boolean keepValues;
 
     DataFileRunCursor(SortedRun<PaimonDataFile> run, Function<PaimonDataFile, DataFilePageReader> openFile, ReadMetrics metrics)
     {
-        this(run, openFile, metrics, (DeferredValues) null);
-    }
-
-    /**
-     * @param deferredValues where the run's pages get their values, or null to read every page whole
-     */
-    DataFileRunCursor(SortedRun<PaimonDataFile> run, Function<PaimonDataFile, DataFilePageReader> openFile, ReadMetrics metrics, DeferredValues deferredValues)
-    {
-        this(run, openFile, metrics, deferredValues, null);
+        this(run, openFile, metrics, null);
     }
 
     /**
@@ -65,19 +52,10 @@ final class DataFileRunCursor
      */
     DataFileRunCursor(SortedRun<PaimonDataFile> run, Function<PaimonDataFile, DataFilePageReader> openFile, ReadMetrics metrics, WinningRows winningRows)
     {
-        this(run, openFile, metrics, null, requireNonNull(winningRows, "winningRows is null"));
-    }
-
-    private DataFileRunCursor(SortedRun<PaimonDataFile> run, Function<PaimonDataFile, DataFilePageReader> openFile, ReadMetrics metrics, DeferredValues deferredValues, WinningRows winningRows)
-    {
         this.files = run.files();
         this.openFile = requireNonNull(openFile, "openFile is null");
         this.metrics = requireNonNull(metrics, "metrics is null");
-        this.deferredValues = deferredValues;
         this.winningRows = winningRows;
-        if (deferredValues != null) {
-            deferredValues.add(this);
-        }
     }
 
     @Override
@@ -85,58 +63,15 @@ final class DataFileRunCursor
     {
         position++;
         while (page == null || position >= page.getPositionCount()) {
-            leavePage();
-            Page next = nextPage(deferredValues != null ? deferredValues.channels() : winningRows != null ? winningRows.deferredChannels() : null);
+            page = null;
+            Page next = nextPage(winningRows != null ? winningRows.deferredChannels() : null);
             if (next == null) {
                 return false;
             }
             page = next;
-            pageDeferred = deferredValues != null && reader.defersChannels();
             position = 0;
         }
         return true;
-    }
-
-    @Override
-    public boolean onLastRecordOfPage()
-    {
-        return page != null && position == page.getPositionCount() - 1;
-    }
-
-    @Override
-    public void keepValues()
-    {
-        keepValues = true;
-    }
-
-    /** The current page with its value columns, read now if they were deferred. */
-    Page valuesOfCurrentPage()
-    {
-        if (!pageDeferred) {
-            return page;
-        }
-        if (pageWithValues == null) {
-            pageWithValues = reader.loadDeferred(page);
-        }
-        return pageWithValues;
-    }
-
-    // before the reader moves on: reads the page's values if the merge returns a record of it, else drops it unread;
-    // a page of a reader that cannot defer is kept as it is, on the same condition
-    private void leavePage()
-    {
-        if (page != null && deferredValues != null) {
-            if (keepValues || pageWithValues != null) {
-                deferredValues.pageLeft(page, valuesOfCurrentPage());
-            }
-            else if (pageDeferred) {
-                metrics.valuesUnread(page.getPositionCount());
-            }
-        }
-        page = null;
-        pageDeferred = false;
-        pageWithValues = null;
-        keepValues = false;
     }
 
     /** The next whole page of the run, for sections read straight through; null at the end. */
@@ -238,8 +173,7 @@ final class DataFileRunCursor
     @Override
     public long memoryUsage()
     {
-        Page current = pageWithValues != null ? pageWithValues : page;
-        long pageBytes = current == null ? 0 : current.getRetainedSizeInBytes();
+        long pageBytes = page == null ? 0 : page.getRetainedSizeInBytes();
         return pageBytes + (reader == null ? 0 : reader.memoryUsage());
     }
 

@@ -331,12 +331,6 @@ final class ParquetPageReader
     }
 
     @Override
-    public boolean defersChannels()
-    {
-        return true;
-    }
-
-    @Override
     public Block rowNumbers()
     {
         if (currentRowNumbers == null) {
@@ -375,19 +369,6 @@ final class ParquetPageReader
             readAtRowsOnly[column] = !readByPages[column];
         }
         return Optional.of(new ParquetRowRangeReader(dataSource, fileRowGroups, createdBy, fields, types, options));
-    }
-
-    @Override
-    public Page loadDeferred(Page page)
-    {
-        checkState(currentPage != null && currentPage.getPositionCount() == page.getPositionCount(), "not the page the reader is on: %s", location);
-        Block[] blocks = new Block[channelCount];
-        for (int channel = 0; channel < channelCount; channel++) {
-            // the reader keeps the blocks it read: a channel read already is not read again
-            checkState(readerChannels[channel] < 0 || pageChannels[channel] >= 0, "channel %s is read at chosen rows only: %s", channel, location);
-            blocks[channel] = readerChannels[channel] < 0 ? page.getBlock(channel) : currentPage.getBlock(pageChannels[channel]);
-        }
-        return new Page(page.getPositionCount(), blocks);
     }
 
     @Override

@@ -68,7 +68,7 @@ final class TestSortMergeReader
     }
 
     @Test
-    void runsAreToldWhichPagesHoldReturnedRecords()
+    void runsOfSeveralRecordsPerPageMerge()
     {
         // older run: pages [1 2] [3 4] [5 6]; newer run: pages [3 4] [6 deleted]. Returned: 1 and 2 of the first
         // page, 5 of the third, 3 and 4 of the newer run's first page; the older run's second page loses whole, and
@@ -80,8 +80,8 @@ final class TestSortMergeReader
         PagedRun newer = new PagedRun(List.of(
                 page(record(3, 7, KeyValueLayout.UPDATE_AFTER, 31), record(4, 8, KeyValueLayout.INSERT, 41)),
                 page(record(6, 9, KeyValueLayout.DELETE, 60))));
-        SortMergeReader reader = new SortMergeReader(List.of(older, newer), COMPARATOR, LAYOUT, new DeduplicateMergeFunction(false), false, true);
-        // an output of one row: the merge stops after every key, and the kept pages are checked at each page change
+        SortMergeReader reader = new SortMergeReader(List.of(older, newer), COMPARATOR, LAYOUT, new DeduplicateMergeFunction(false), false);
+        // an output of one row: the merge stops after every key
         OutputPageBuilder output = new OutputPageBuilder(List.of(BIGINT), LAYOUT.outputChannels(), 1);
         List<Long> values = new ArrayList<>();
         while (!reader.isFinished()) {
@@ -91,8 +91,6 @@ final class TestSortMergeReader
             }
         }
         assertThat(values).containsExactly(10L, 20L, 31L, 41L, 50L);
-        assertThat(older.keptPages()).containsExactly(0, 2);
-        assertThat(newer.keptPages()).containsExactly(0);
     }
 
     private static List<Long> merge(List<SortedRunCursor> runs, boolean lookupMode)
@@ -178,23 +176,17 @@ final class TestSortMergeReader
         return new Page(records.length, Arrays.stream(builders).map(BlockBuilder::build).toArray(Block[]::new));
     }
 
-    /** A run of several records per page that notes which pages it was told to keep the values of, by index. */
+    /** A run of several records per page. */
     private static final class PagedRun
             implements SortedRunCursor
     {
         private final List<Page> pages;
-        private final List<Integer> keptPages = new ArrayList<>();
         private int page = -1;
         private int position;
 
         PagedRun(List<Page> pages)
         {
             this.pages = pages;
-        }
-
-        List<Integer> keptPages()
-        {
-            return keptPages;
         }
 
         @Override
@@ -206,20 +198,6 @@ final class TestSortMergeReader
                 position = 0;
             }
             return page < pages.size();
-        }
-
-        @Override
-        public boolean onLastRecordOfPage()
-        {
-            return page >= 0 && page < pages.size() && position == pages.get(page).getPositionCount() - 1;
-        }
-
-        @Override
-        public void keepValues()
-        {
-            if (!keptPages.contains(page)) {
-                keptPages.add(page);
-            }
         }
 
         @Override
