@@ -203,7 +203,7 @@ final class TestPageSelectingMerge
     // a file's records in pages of random sizes, each readable only while the reader is on it, as a batch of Trino's
     // Parquet reader
     private static final class BatchReader
-            implements DataFilePageReader
+            extends InMemoryPageReader
     {
         private final Page content;
         private final Random random;
@@ -237,36 +237,6 @@ final class TestPageSelectingMerge
                 channels[channel] = channel;
             }
             return new ChannelsOfSourcePage(new BatchPage(this, batch, page), channels, new Block[channels.length]);
-        }
-
-        @Override
-        public int rowGroupCount()
-        {
-            return 1;
-        }
-
-        @Override
-        public int rowGroupsRead()
-        {
-            return 1;
-        }
-
-        @Override
-        public long memoryUsage()
-        {
-            return 0;
-        }
-
-        @Override
-        public long readBytes()
-        {
-            return 0;
-        }
-
-        @Override
-        public long readTimeNanos()
-        {
-            return 0;
         }
 
         @Override

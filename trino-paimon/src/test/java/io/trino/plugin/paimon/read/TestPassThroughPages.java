@@ -92,7 +92,7 @@ final class TestPassThroughPages
 
     // a file of pages of these sizes; its pages are readable until it moves on or closes
     private static final class RecordingReader
-            implements DataFilePageReader
+            extends InMemoryPageReader
     {
         private final int[] pageSizes;
         private final Set<Integer> channelsRead = new TreeSet<>();
@@ -126,36 +126,6 @@ final class TestPassThroughPages
             firstRow += size;
             int[] channels = {0, 1, 2};
             return new ChannelsOfSourcePage(new RecordingPage(this, nextPage, rows), channels, new Block[3]);
-        }
-
-        @Override
-        public int rowGroupCount()
-        {
-            return 1;
-        }
-
-        @Override
-        public int rowGroupsRead()
-        {
-            return 1;
-        }
-
-        @Override
-        public long memoryUsage()
-        {
-            return 0;
-        }
-
-        @Override
-        public long readBytes()
-        {
-            return 0;
-        }
-
-        @Override
-        public long readTimeNanos()
-        {
-            return 0;
         }
 
         @Override
