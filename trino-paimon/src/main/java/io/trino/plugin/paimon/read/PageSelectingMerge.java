@@ -60,7 +60,7 @@ final class PageSelectingMerge
     private final int boundSlot;
 
     // per run: its current page, the merge's view of it (the compared channels read), the first record not merged
-    // yet, the last record of the page up to the current bound, and the records of the page that win
+    // yet, the end of the page's records up to the current bound, and the records of the page that win
     private final ChannelsOfSourcePage[] pages;
     private final Page[] keyPages;
     private final int[] nextRecord;
@@ -359,12 +359,10 @@ final class PageSelectingMerge
         return low;
     }
 
+    /** Bytes of the runs' current pages the merge holds; the runs' file readers count their own. */
     long memoryUsage()
     {
         long bytes = 0;
-        for (DataFileRunCursor run : runs) {
-            bytes += run.memoryUsage();
-        }
         for (ChannelsOfSourcePage page : pages) {
             if (page != null) {
                 bytes += page.getRetainedSizeInBytes();

@@ -457,6 +457,9 @@ public final class PaimonPageSource
         if (winningRows != null) {
             bytes += winningRows.memoryUsage();
         }
+        if (selectingMerge != null) {
+            bytes += selectingMerge.memoryUsage();
+        }
         return bytes;
     }
 
