@@ -15,6 +15,7 @@ package io.trino.plugin.paimon.read;
 
 import io.trino.plugin.paimon.merge.KeyValueLayout;
 import io.trino.plugin.paimon.merge.LoserTree;
+import io.trino.plugin.paimon.merge.PageKeys;
 import io.trino.plugin.paimon.merge.RecordComparator;
 import io.trino.plugin.paimon.merge.RunHeads;
 import io.trino.plugin.paimon.merge.SortedRun;
@@ -24,6 +25,7 @@ import io.trino.spi.block.RunLengthEncodedBlock;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.TinyintType.TINYINT;
@@ -43,11 +45,14 @@ import static java.util.Objects.requireNonNull;
  * key ranges do not overlap, see {@link io.trino.plugin.paimon.merge.IntervalPartition}). A run moves to its next page
  * only when the next page is asked for: the columns of the page that went out are read from its file reader's current
  * batch.
+ * <p>
+ * Where the runs' sequence numbers lie apart and no user sequence field orders the records, every record of a newer run
+ * is newer than every record of an older one: a record then wins unless a newer run holds its key or it retracts, and
+ * the merge walks each run once per page against cursors into the newer runs' keys instead of through a loser tree.
  */
 final class PageSelectingMerge
 {
     private final DataFileRunCursor[] runs;
-    private final RecordComparator comparator;
     private final RunHeads heads;
     private final int[] outputChannels;
     private final boolean[] mergeChannels;
@@ -56,6 +61,8 @@ final class PageSelectingMerge
     private final int kindChannel;
     // whether records compare by their file's first sequence number instead of their own
     private final boolean sequenceByFile;
+    // the runs from the newest to the oldest where a record wins unless a newer run holds its key; null otherwise
+    private final int[] newestFirst;
     // the slot of the heads that holds the last key of the page going out next: records up to it are merged
     private final int boundSlot;
 
@@ -63,6 +70,7 @@ final class PageSelectingMerge
     // yet, the end of the page's records up to the current bound, and the records of the page that win
     private final ChannelsOfSourcePage[] pages;
     private final Page[] keyPages;
+    private final PageKeys[] keys;
     private final int[] nextRecord;
     private final int[] roundEnd;
     private final int[][] winners;
@@ -73,18 +81,19 @@ final class PageSelectingMerge
     private boolean started;
 
     /**
-     * @param sequenceByFile the runs' sequence numbers lie in ranges that do not overlap (see
-     * {@link #sequencesApart}): the records of a key then order as their files do, by their first sequence number, and
-     * the sequence number column is not read
+     * @param runsByAge the runs from the newest to the oldest where their sequence numbers lie in ranges that do not
+     * overlap (see {@link #runsByAge(List)}): the records of a key then order as their files do, by their first
+     * sequence number, and the sequence number column is not read
      */
-    PageSelectingMerge(List<DataFileRunCursor> runs, RecordComparator comparator, KeyValueLayout layout, boolean sequenceByFile, ReadMetrics metrics)
+    PageSelectingMerge(List<DataFileRunCursor> runs, RecordComparator comparator, KeyValueLayout layout, Optional<int[]> runsByAge, ReadMetrics metrics)
     {
         this.runs = runs.toArray(DataFileRunCursor[]::new);
-        this.comparator = requireNonNull(comparator, "comparator is null");
+        requireNonNull(comparator, "comparator is null");
         this.outputChannels = layout.outputChannels();
         this.sequenceChannel = layout.sequenceChannel();
         this.kindChannel = layout.kindChannel();
-        this.sequenceByFile = sequenceByFile;
+        this.sequenceByFile = runsByAge.isPresent();
+        this.newestFirst = layout.userSequenceChannels().length == 0 ? runsByAge.orElse(null) : null;
         this.metrics = requireNonNull(metrics, "metrics is null");
         int runCount = this.runs.length;
         // one slot more than the runs for the bound, then the heads' own slot for the key being merged
@@ -93,6 +102,10 @@ final class PageSelectingMerge
         this.mergeChannels = mergeChannels(layout);
         this.pages = new ChannelsOfSourcePage[runCount];
         this.keyPages = new Page[runCount];
+        this.keys = new PageKeys[runCount];
+        for (int run = 0; run < runCount; run++) {
+            keys[run] = new PageKeys(comparator);
+        }
         this.nextRecord = new int[runCount];
         this.roundEnd = new int[runCount];
         this.winners = new int[runCount][];
@@ -102,10 +115,11 @@ final class PageSelectingMerge
     }
 
     /**
-     * Whether no two sorted runs hold sequence numbers in overlapping ranges, so that every record of one run is older
-     * than every record of the other: as a bucket's runs are when each write and each compaction took its own.
+     * The indexes of the runs from the newest to the oldest where no two hold sequence numbers in overlapping ranges,
+     * so that every record of one run is older than every record of the other: as a bucket's runs are when each write
+     * and each compaction took its own. Empty where two ranges overlap.
      */
-    static boolean sequencesApart(List<SortedRun<PaimonDataFile>> runs)
+    static Optional<int[]> runsByAge(List<SortedRun<PaimonDataFile>> runs)
     {
         long[][] ranges = new long[runs.size()][];
         for (int run = 0; run < ranges.length; run++) {
@@ -115,15 +129,17 @@ final class PageSelectingMerge
                 min = Math.min(min, file.minSequenceNumber());
                 max = Math.max(max, file.maxSequenceNumber());
             }
-            ranges[run] = new long[] {min, max};
+            ranges[run] = new long[] {min, max, run};
         }
-        Arrays.sort(ranges, (left, right) -> Long.compare(left[0], right[0]));
-        for (int run = 1; run < ranges.length; run++) {
-            if (ranges[run][0] <= ranges[run - 1][1]) {
-                return false;
+        Arrays.sort(ranges, (left, right) -> Long.compare(right[0], left[0]));
+        int[] newestFirst = new int[ranges.length];
+        for (int run = 0; run < ranges.length; run++) {
+            if (run > 0 && ranges[run - 1][0] <= ranges[run][1]) {
+                return Optional.empty();
             }
+            newestFirst[run] = (int) ranges[run][2];
         }
-        return true;
+        return Optional.of(newestFirst);
     }
 
     // the channels the merge compares: keys, sequence number, row kind and user sequence fields
@@ -162,7 +178,12 @@ final class PageSelectingMerge
             if (run < 0) {
                 return null;
             }
-            mergeUpTo(run);
+            if (newestFirst != null) {
+                mergeNewestFirst(run);
+            }
+            else {
+                mergeUpTo(run);
+            }
             leavingRun = run;
             ChannelsOfSourcePage page = pages[run];
             int kept = winnerCounts[run];
@@ -189,6 +210,7 @@ final class PageSelectingMerge
         if (page == null) {
             exhausted[run] = true;
             keyPages[run] = null;
+            keys[run].clear();
             return;
         }
         int positions = page.getPositionCount();
@@ -208,6 +230,7 @@ final class PageSelectingMerge
             }
         }
         keyPages[run] = new Page(positions, blocks);
+        keys[run].load(keyPages[run]);
         if (winners[run].length < positions) {
             winners[run] = new int[positions];
         }
@@ -221,7 +244,7 @@ final class PageSelectingMerge
             if (exhausted[run]) {
                 continue;
             }
-            if (first < 0 || comparator.compareKeys(keyPages[run], lastPosition(run), keyPages[first], lastPosition(first)) < 0) {
+            if (first < 0 || keys[run].compare(lastPosition(run), keys[first], lastPosition(first)) < 0) {
                 first = run;
             }
         }
@@ -233,15 +256,101 @@ final class PageSelectingMerge
         return keyPages[run].getPositionCount() - 1;
     }
 
+    // sets the end of each run's records whose keys are at most the last key of the bound run's page
+    private void endRound(int boundRun)
+    {
+        int boundPosition = lastPosition(boundRun);
+        for (int run = 0; run < runs.length; run++) {
+            roundEnd[run] = exhausted[run] ? 0 : run == boundRun ? boundPosition + 1 : firstAfter(run, boundRun, boundPosition);
+        }
+    }
+
+    // as mergeUpTo, where a record of a run wins unless a newer run holds its key or it retracts: each run's records
+    // are walked once against a cursor into each newer run's records. A plain walk: with keys updated all over their
+    // range, stretches between the newer runs' keys are short and a gallop costs more comparisons than it saves
+    private void mergeNewestFirst(int boundRun)
+    {
+        endRound(boundRun);
+        int[] newer = new int[runs.length];
+        int[] cursors = new int[runs.length];
+        for (int age = 0; age < newestFirst.length; age++) {
+            int run = newestFirst[age];
+            int first = nextRecord[run];
+            int end = roundEnd[run];
+            if (first >= end) {
+                continue;
+            }
+            int newerCount = 0;
+            for (int younger = 0; younger < age; younger++) {
+                int other = newestFirst[younger];
+                if (nextRecord[other] < roundEnd[other]) {
+                    newer[newerCount] = other;
+                    cursors[newerCount] = nextRecord[other];
+                    newerCount++;
+                }
+            }
+            PageKeys runKeys = keys[run];
+            Block kinds = keyPages[run].getBlock(kindChannel);
+            boolean mayRetract = !(kinds instanceof RunLengthEncodedBlock constant) || KeyValueLayout.isRetract(TINYINT.getByte(constant.getValue(), 0));
+            if (newerCount == 0) {
+                addWinners(run, kinds, mayRetract, first, end);
+                continue;
+            }
+            int[] runWinners = winners[run];
+            int count = winnerCounts[run];
+            for (int position = first; position < end; position++) {
+                if (!heldByNewer(runKeys, position, newer, cursors, newerCount) && !(mayRetract && KeyValueLayout.isRetract(TINYINT.getByte(kinds, position)))) {
+                    runWinners[count++] = position;
+                }
+            }
+            winnerCounts[run] = count;
+        }
+        for (int run = 0; run < runs.length; run++) {
+            nextRecord[run] = Math.max(nextRecord[run], roundEnd[run]);
+        }
+    }
+
+    // whether one of the newer runs holds the key at this position; moves their cursors up to it
+    private boolean heldByNewer(PageKeys runKeys, int position, int[] newer, int[] cursors, int newerCount)
+    {
+        for (int index = 0; index < newerCount; index++) {
+            PageKeys otherKeys = keys[newer[index]];
+            int end = roundEnd[newer[index]];
+            int cursor = cursors[index];
+            int order = 1;
+            while (cursor < end && (order = otherKeys.compare(cursor, runKeys, position)) < 0) {
+                cursor++;
+            }
+            cursors[index] = cursor;
+            if (order == 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // takes the records from first to end of a run's page that do not retract as winners
+    private void addWinners(int run, Block kinds, boolean mayRetract, int first, int end)
+    {
+        int[] runWinners = winners[run];
+        int count = winnerCounts[run];
+        for (int position = first; position < end; position++) {
+            if (!mayRetract || !KeyValueLayout.isRetract(TINYINT.getByte(kinds, position))) {
+                runWinners[count++] = position;
+            }
+        }
+        winnerCounts[run] = count;
+    }
+
     // merges the records of every run whose key is at most the last key of this run's page, which then is whole
     private void mergeUpTo(int boundRun)
     {
         Page boundPage = keyPages[boundRun];
         int boundPosition = lastPosition(boundRun);
         heads.load(boundSlot, boundPage, boundPosition, 0);
+        endRound(boundRun);
         boolean[] done = new boolean[runs.length];
         for (int run = 0; run < runs.length; run++) {
-            roundEnd[run] = exhausted[run] ? 0 : run == boundRun ? boundPosition + 1 : firstAfter(run, boundPage, boundPosition);
             done[run] = !loadHead(run);
         }
         LoserTree tree = new LoserTree(runs.length, done, heads);
@@ -251,12 +360,7 @@ final class PageSelectingMerge
             int stretchEnd = soleRecordsEnd(winner);
             if (stretchEnd > nextRecord[winner]) {
                 // records no other run's head reaches: each is the only record of its key, taken without the tree
-                Block kinds = keyPages[winner].getBlock(kindChannel);
-                for (int position = nextRecord[winner]; position < stretchEnd; position++) {
-                    if (!KeyValueLayout.isRetract(TINYINT.getByte(kinds, position))) {
-                        winners[winner][winnerCounts[winner]++] = position;
-                    }
-                }
+                addWinners(winner, keyPages[winner].getBlock(kindChannel), true, nextRecord[winner], stretchEnd);
                 nextRecord[winner] = stretchEnd;
                 tree.winnerAdvanced(!loadHead(winner));
                 continue;
@@ -288,8 +392,6 @@ final class PageSelectingMerge
     // long where few keys have records in several runs
     private int soleRecordsEnd(int winner)
     {
-        int next = nextRecord[winner];
-        int end = roundEnd[winner];
         int nearest = -1;
         for (int run = 0; run < runs.length; run++) {
             if (run != winner && nextRecord[run] < roundEnd[run] && (nearest < 0 || heads.compareKeys(run, nearest) < 0)) {
@@ -297,37 +399,9 @@ final class PageSelectingMerge
             }
         }
         if (nearest < 0) {
-            return end;
+            return roundEnd[winner];
         }
-        if (heads.compareKeys(winner, nearest) == 0) {
-            return next;
-        }
-        Page page = keyPages[winner];
-        Page nearestPage = heads.page(nearest);
-        int nearestPosition = heads.position(nearest);
-        // positions up to below have keys below the nearest head's; the first one that does not lies before above
-        int below = next;
-        int above = end;
-        for (int step = 1; below + step < end; step <<= 1) {
-            int probe = below + step;
-            if (comparator.compareKeys(page, probe, nearestPage, nearestPosition) >= 0) {
-                above = probe;
-                break;
-            }
-            below = probe;
-        }
-        int low = below + 1;
-        int high = above;
-        while (low < high) {
-            int middle = (low + high) >>> 1;
-            if (comparator.compareKeys(page, middle, nearestPage, nearestPosition) < 0) {
-                low = middle + 1;
-            }
-            else {
-                high = middle;
-            }
-        }
-        return low;
+        return keys[winner].firstNotBelow(nextRecord[winner], roundEnd[winner], keys[nearest], nextRecord[nearest]);
     }
 
     // reads a run's next record into its head; false when the run has no more records up to the bound
@@ -342,14 +416,15 @@ final class PageSelectingMerge
     }
 
     // the first record of a run's current page, from the first not merged yet, whose key is past the bound
-    private int firstAfter(int run, Page boundPage, int boundPosition)
+    private int firstAfter(int run, int boundRun, int boundPosition)
     {
-        Page page = keyPages[run];
+        PageKeys runKeys = keys[run];
+        PageKeys boundKeys = keys[boundRun];
         int low = nextRecord[run];
-        int high = page.getPositionCount();
+        int high = keyPages[run].getPositionCount();
         while (low < high) {
             int middle = (low + high) >>> 1;
-            if (comparator.compareKeys(page, middle, boundPage, boundPosition) <= 0) {
+            if (runKeys.compare(middle, boundKeys, boundPosition) <= 0) {
                 low = middle + 1;
             }
             else {
@@ -359,14 +434,15 @@ final class PageSelectingMerge
         return low;
     }
 
-    /** Bytes of the runs' current pages the merge holds; the runs' file readers count their own. */
+    /** Bytes of the runs' current pages the merge holds and of their keys read out; the runs' file readers count their own. */
     long memoryUsage()
     {
         long bytes = 0;
-        for (ChannelsOfSourcePage page : pages) {
-            if (page != null) {
-                bytes += page.getRetainedSizeInBytes();
+        for (int run = 0; run < runs.length; run++) {
+            if (pages[run] != null) {
+                bytes += pages[run].getRetainedSizeInBytes();
             }
+            bytes += keys[run].retainedBytes();
         }
         return bytes;
     }

@@ -259,7 +259,7 @@ public final class PaimonPageSource
             passThrough = cursors.getFirst();
         }
         else if (readValuesLate && winningRows == null) {
-            selectingMerge = new PageSelectingMerge(cursors, merge.orElseThrow().comparator(), layout, PageSelectingMerge.sequencesApart(section.runs()), metrics);
+            selectingMerge = new PageSelectingMerge(cursors, merge.orElseThrow().comparator(), layout, PageSelectingMerge.runsByAge(section.runs()), metrics);
         }
         else {
             // an append table's files never overlap: each is a section of its own

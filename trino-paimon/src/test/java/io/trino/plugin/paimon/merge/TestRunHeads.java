@@ -98,13 +98,19 @@ final class TestRunHeads
         assertThat(ties).isPositive();
     }
 
-    private static Page randomCompositePage(List<Type> keyTypes, Random random)
+    static Page randomCompositePage(List<Type> keyTypes, Random random)
+    {
+        return randomCompositePage(keyTypes, true, random);
+    }
+
+    // keys of few distinct values per column, nulls among them where asked for
+    static Page randomCompositePage(List<Type> keyTypes, boolean withNulls, Random random)
     {
         Block[] blocks = new Block[keyTypes.size() + 2];
         for (int column = 0; column < keyTypes.size(); column++) {
             BlockBuilder builder = keyTypes.get(column).createBlockBuilder(null, POSITIONS);
             for (int position = 0; position < POSITIONS; position++) {
-                int value = random.nextInt(4);
+                int value = random.nextInt(withNulls ? 4 : 3);
                 if (value == 3) {
                     builder.appendNull();
                 }

@@ -24,6 +24,8 @@ import io.trino.spi.type.Type;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
@@ -40,25 +42,29 @@ import static com.google.common.base.Preconditions.checkState;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.IntegerType.INTEGER;
 import static io.trino.spi.type.TinyintType.TINYINT;
+import static io.trino.spi.type.VarcharType.VARCHAR;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The merge that hands the runs' own pages over with the losing records deselected returns, for random sections, exactly
  * the newest record of each key unless it retracts, computed here from the records themselves; every page it returns
- * is readable at once, before its file reader moves on, as Trino's Parquet reader requires.
+ * is readable at once, before its file reader moves on, as Trino's Parquet reader requires. The sections cover keys of
+ * one and of two integer columns (nullable, as the user's tables may have them) and of one string column, runs whose
+ * sequence numbers lie apart and runs whose sequence numbers interleave, with and without a user sequence field.
  */
 final class TestPageSelectingMerge
 {
     private static final byte[] KINDS = {KeyValueLayout.INSERT, KeyValueLayout.UPDATE_AFTER, KeyValueLayout.UPDATE_BEFORE, KeyValueLayout.DELETE};
 
     @Test
-    void runsWhoseSequenceNumbersLieApartAreToldSo()
+    void runsWhoseSequenceNumbersLieApartAreOrderedByAge()
     {
-        assertThat(PageSelectingMerge.sequencesApart(List.of(run(file(10, 19), file(0, 5)), run(file(20, 30))))).isTrue();
-        assertThat(PageSelectingMerge.sequencesApart(List.of(run(file(20, 30)), run(file(0, 19))))).isTrue();
-        assertThat(PageSelectingMerge.sequencesApart(List.of(run(file(0, 20)), run(file(20, 30))))).isFalse();
+        assertThat(PageSelectingMerge.runsByAge(List.of(run(file(10, 19), file(0, 5)), run(file(20, 30))))).hasValueSatisfying(order -> assertThat(order).containsExactly(1, 0));
+        assertThat(PageSelectingMerge.runsByAge(List.of(run(file(20, 30)), run(file(0, 19))))).hasValueSatisfying(order -> assertThat(order).containsExactly(0, 1));
+        assertThat(PageSelectingMerge.runsByAge(List.of(run(file(40, 45)), run(file(0, 19)), run(file(20, 39))))).hasValueSatisfying(order -> assertThat(order).containsExactly(0, 2, 1));
+        assertThat(PageSelectingMerge.runsByAge(List.of(run(file(0, 20)), run(file(20, 30))))).isEmpty();
         // the files of each run lie apart from the other run's, but the runs' ranges interleave
-        assertThat(PageSelectingMerge.sequencesApart(List.of(run(file(0, 9), file(20, 29)), run(file(10, 19))))).isFalse();
+        assertThat(PageSelectingMerge.runsByAge(List.of(run(file(0, 9), file(20, 29)), run(file(10, 19))))).isEmpty();
     }
 
     @Test
@@ -66,34 +72,43 @@ final class TestPageSelectingMerge
     {
         Random random = new Random(48);
         int apart = 0;
-        for (int section = 0; section < 400; section++) {
-            boolean compositeKey = section % 2 == 0;
-            apart += checkRandomSection(random, compositeKey, section % 3 == 0) ? 1 : 0;
+        for (int section = 0; section < 600; section++) {
+            List<Type> keyTypes = switch (section % 3) {
+                case 0 -> List.of(BIGINT);
+                case 1 -> List.of(BIGINT, INTEGER);
+                default -> List.of(VARCHAR);
+            };
+            apart += checkRandomSection(random, keyTypes, section % 4 == 0, section % 5 == 0) ? 1 : 0;
         }
         // both ways of comparing sequence numbers were taken
-        assertThat(apart).isBetween(1, 399);
+        assertThat(apart).isBetween(1, 599);
     }
 
     // one random section; true when its runs' sequence numbers lay apart
-    private static boolean checkRandomSection(Random random, boolean compositeKey, boolean interleavedSequences)
+    private static boolean checkRandomSection(Random random, List<Type> keyTypes, boolean interleavedSequences, boolean userSequence)
     {
-        List<Type> keyTypes = compositeKey ? List.of(BIGINT, INTEGER) : List.of(BIGINT);
+        boolean compositeKey = keyTypes.size() > 1;
         int keyCount = keyTypes.size();
         int valueChannel = KeyValueLayout.firstValueChannel(keyCount);
-        KeyValueLayout layout = new KeyValueLayout(keyCount, new int[0], false, new int[] {valueChannel});
-        RecordComparator comparator = new RecordComparator(layout, keyTypes, List.of());
+        int userSequenceChannel = valueChannel + 1;
+        KeyValueLayout layout = new KeyValueLayout(keyCount, userSequence ? new int[] {userSequenceChannel} : new int[0], false, new int[] {valueChannel});
+        RecordComparator comparator = new RecordComparator(layout, keyTypes, userSequence ? List.of(BIGINT) : List.of());
+        // keys order nulls first; records of a key by the user sequence field (nulls oldest), then the sequence number
+        Comparator<Long> nullsFirst = Comparator.nullsFirst(Comparator.naturalOrder());
+        Comparator<long[]> recordOrder = Comparator.<long[], Long>comparing(record -> record[4] == 1 ? null : record[3], nullsFirst)
+                .thenComparingLong(record -> record[0]);
 
         int runCount = 2 + random.nextInt(3);
         List<SortedRun<PaimonDataFile>> runs = new ArrayList<>();
         Map<PaimonDataFile, Page> contents = new IdentityHashMap<>();
-        // per key, the newest record so far: its sequence number, kind and value
+        // per key, the newest record so far: its sequence number, kind, value, user sequence field and whether that is null
         Map<List<Long>, long[]> newest = new HashMap<>();
         long nextValue = 0;
         long nextSequence = 0;
         for (int run = 0; run < runCount; run++) {
             TreeSet<List<Long>> keys = new TreeSet<>((left, right) -> {
                 for (int i = 0; i < left.size(); i++) {
-                    int result = Long.compare(left.get(i), right.get(i));
+                    int result = nullsFirst.compare(left.get(i), right.get(i));
                     if (result != 0) {
                         return result;
                     }
@@ -102,19 +117,23 @@ final class TestPageSelectingMerge
             });
             int records = 1 + random.nextInt(40);
             while (keys.size() < records) {
-                keys.add(compositeKey ? List.of((long) random.nextInt(15), (long) random.nextInt(4)) : List.of((long) random.nextInt(60)));
+                // the second key column of the composite keys is null in one record of five
+                keys.add(compositeKey
+                        ? Arrays.asList((long) random.nextInt(15), random.nextInt(5) == 0 ? null : (long) random.nextInt(4))
+                        : List.of((long) random.nextInt(60)));
             }
             // the run's keys split into one to three files of consecutive key ranges
             List<List<List<Long>>> fileKeys = split(new ArrayList<>(keys), 1 + random.nextInt(3), random);
             List<PaimonDataFile> files = new ArrayList<>();
             for (List<List<Long>> keysOfFile : fileKeys) {
-                BlockBuilder[] builders = new BlockBuilder[valueChannel + 1];
+                BlockBuilder[] builders = new BlockBuilder[valueChannel + 2];
                 for (int channel = 0; channel < keyCount; channel++) {
                     builders[channel] = keyTypes.get(channel).createBlockBuilder(null, keysOfFile.size());
                 }
                 builders[keyCount] = BIGINT.createBlockBuilder(null, keysOfFile.size());
                 builders[keyCount + 1] = TINYINT.createBlockBuilder(null, keysOfFile.size());
                 builders[valueChannel] = BIGINT.createBlockBuilder(null, keysOfFile.size());
+                builders[userSequenceChannel] = BIGINT.createBlockBuilder(null, keysOfFile.size());
                 long minSequence = Long.MAX_VALUE;
                 long maxSequence = Long.MIN_VALUE;
                 long retracts = 0;
@@ -125,18 +144,40 @@ final class TestPageSelectingMerge
                     long sequence = interleavedSequences ? random.nextLong(1_000_000) * 16 + run : nextSequence++;
                     byte kind = onlyAdds ? KINDS[random.nextInt(2)] : KINDS[random.nextInt(KINDS.length)];
                     long value = nextValue++;
+                    // few distinct user sequence values, so that they tie and the sequence numbers decide
+                    boolean userSequenceNull = random.nextInt(5) == 0;
+                    long userSequenceValue = random.nextInt(3);
                     for (int channel = 0; channel < keyCount; channel++) {
-                        keyTypes.get(channel).writeLong(builders[channel], key.get(channel));
+                        Long keyValue = key.get(channel);
+                        if (keyValue == null) {
+                            builders[channel].appendNull();
+                        }
+                        else if (keyTypes.get(channel) == VARCHAR) {
+                            VARCHAR.writeString(builders[channel], "%04d".formatted(keyValue));
+                        }
+                        else {
+                            keyTypes.get(channel).writeLong(builders[channel], keyValue);
+                        }
                     }
                     BIGINT.writeLong(builders[keyCount], sequence);
                     TINYINT.writeLong(builders[keyCount + 1], kind);
                     BIGINT.writeLong(builders[valueChannel], value);
+                    if (userSequenceNull) {
+                        builders[userSequenceChannel].appendNull();
+                    }
+                    else {
+                        BIGINT.writeLong(builders[userSequenceChannel], userSequenceValue);
+                    }
                     minSequence = Math.min(minSequence, sequence);
                     maxSequence = Math.max(maxSequence, sequence);
                     retracts += KeyValueLayout.isRetract(kind) ? 1 : 0;
+                    long[] record = {sequence, kind, value, userSequenceValue, userSequence && userSequenceNull ? 1 : 0};
+                    if (!userSequence) {
+                        record[3] = 0;
+                    }
                     long[] known = newest.get(key);
-                    if (known == null || known[0] < sequence) {
-                        newest.put(key, new long[] {sequence, kind, value});
+                    if (known == null || recordOrder.compare(known, record) < 0) {
+                        newest.put(key, record);
                     }
                 }
                 Block[] blocks = new Block[builders.length];
@@ -152,12 +193,12 @@ final class TestPageSelectingMerge
             runs.add(new SortedRun<>(files));
         }
 
-        boolean sequencesApart = PageSelectingMerge.sequencesApart(runs);
+        Optional<int[]> runsByAge = PageSelectingMerge.runsByAge(runs);
         ReadMetrics metrics = new ReadMetrics();
         List<DataFileRunCursor> cursors = runs.stream()
                 .map(run -> new DataFileRunCursor(run, file -> new BatchReader(contents.get(file), random), metrics))
                 .toList();
-        PageSelectingMerge merge = new PageSelectingMerge(cursors, comparator, layout, sequencesApart, metrics);
+        PageSelectingMerge merge = new PageSelectingMerge(cursors, comparator, layout, runsByAge, metrics);
         List<Long> returned = new ArrayList<>();
         for (ChannelsOfSourcePage page = merge.nextPage(); page != null; page = merge.nextPage()) {
             assertThat(page.getChannelCount()).isEqualTo(1);
@@ -175,7 +216,7 @@ final class TestPageSelectingMerge
         }
         assertThat(returned).doesNotHaveDuplicates();
         assertThat(new HashSet<>(returned)).isEqualTo(expected);
-        return sequencesApart;
+        return runsByAge.isPresent();
     }
 
     private static <T> List<List<T>> split(List<T> items, int parts, Random random)
