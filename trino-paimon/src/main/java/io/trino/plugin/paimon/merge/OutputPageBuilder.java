@@ -143,6 +143,45 @@ public final class OutputPageBuilder
         return rowPositions[row];
     }
 
+    /**
+     * Bytes of the source pages the collected rows refer to, each counted once, and of the builder's own arrays: the
+     * rows keep those pages alive after the runs they came from have moved on.
+     */
+    public long retainedSizeInBytes()
+    {
+        long bytes = (long) capacity * (Long.BYTES + Integer.BYTES) * (types.length + 2L);
+        List<Page> counted = new ArrayList<>();
+        Page previous = null;
+        for (int row = 0; row < size; row++) {
+            Page page = rowPages[row];
+            if (page == COMBINED) {
+                for (Page[] columnPages : pages) {
+                    bytes += sizeIfNew(columnPages[row], counted);
+                }
+            }
+            else if (page != previous) {
+                bytes += sizeIfNew(page, counted);
+                previous = page;
+            }
+        }
+        return bytes;
+    }
+
+    // the page's retained size the first time it is seen, by identity; rows refer to few distinct pages
+    private static long sizeIfNew(Page page, List<Page> counted)
+    {
+        if (page == null || page == COMPUTED) {
+            return 0;
+        }
+        for (Page seen : counted) {
+            if (seen == page) {
+                return 0;
+            }
+        }
+        counted.add(page);
+        return page.getRetainedSizeInBytes();
+    }
+
     public boolean isFull()
     {
         return size >= capacity;

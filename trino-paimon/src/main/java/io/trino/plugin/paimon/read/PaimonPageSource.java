@@ -460,6 +460,12 @@ public final class PaimonPageSource
         if (selectingMerge != null) {
             bytes += selectingMerge.memoryUsage();
         }
+        if (output != null) {
+            bytes += output.retainedSizeInBytes();
+        }
+        for (Page page : mergedPages) {
+            bytes += page.getRetainedSizeInBytes();
+        }
         return bytes;
     }
 
