@@ -114,6 +114,67 @@ public final class BucketCompactor
     }
 
     /**
+     * {@link #compactFully}, a page at a time where the table has no changelog producer that compacts (none or
+     * {@code input}); with {@code lookup} or {@code full-compaction}, whose changelog compares the merged records
+     * with other readers' as it goes, in one step.
+     */
+    public BucketCompaction startFully(ConnectorSession session, PaimonTable table, Location bucketDirectory, List<PaimonDataFile> files, int maxLevel)
+    {
+        return switch (table.options().changelogProducer()) {
+            case NONE, INPUT -> startMergedRun(session, table, bucketDirectory, files, maxLevel);
+            case LOOKUP, FULL_COMPACTION -> new OneStepCompaction(() -> compactFully(session, table, bucketDirectory, files, maxLevel));
+        };
+    }
+
+    // the bucket's merged records, retractions dropped, as one run of the output level
+    private BucketCompaction startMergedRun(ConnectorSession session, PaimonTable table, Location bucketDirectory, List<PaimonDataFile> files, int outputLevel)
+    {
+        BucketCompactionReader records = reader.createCompactionReader(session, table, files, true);
+        try {
+            return new MergedRunCompaction(records, new CompactedRunWriter(fileSystemFactory.create(session, table.name()), table, typeMapping, bucketDirectory, outputLevel, fileNames.get()));
+        }
+        catch (RuntimeException e) {
+            records.close();
+            throw e;
+        }
+    }
+
+    // runs a compaction to its end in one call; gives it up when it fails
+    private static CompactionOutput runWhole(BucketCompaction compaction)
+    {
+        try {
+            while (!compaction.advance()) {
+                // each step writes a page
+            }
+            return compaction.finish();
+        }
+        catch (RuntimeException e) {
+            try {
+                compaction.abort();
+            }
+            catch (RuntimeException abortFailure) {
+                e.addSuppressed(abortFailure);
+            }
+            throw e;
+        }
+    }
+
+    /** {@link #compactAppend}, a page at a time. */
+    public BucketCompaction startAppend(ConnectorSession session, PaimonTable table, BinaryRow partition, int bucket, Location bucketDirectory, List<PaimonDataFile> files)
+    {
+        long firstSequenceNumber = files.stream().mapToLong(PaimonDataFile::minSequenceNumber).min().orElse(0);
+        ConnectorPageSource rows = reader.createAppendCompactionSource(session, table, files);
+        try {
+            AppendCompactionWriter writer = new AppendCompactionWriter(fileSystemFactory.create(session, table.name()), table, typeMapping, partition, bucket, bucketDirectory, firstSequenceNumber, fileNames.get());
+            return new AppendRewrite(rows, writer, bucketDirectory);
+        }
+        catch (RuntimeException e) {
+            closeQuietly(rows, e);
+            throw e;
+        }
+    }
+
+    /**
      * Compacts every file of a bucket of a {@code changelog-producer} = {@code full-compaction} table to the highest
      * level, writing the changelog of the full compaction ({@link CompactionChangelog}).
      *
@@ -159,7 +220,7 @@ public final class BucketCompactor
                     reader.createCompactionReader(session, table, files.stream().filter(file -> file.level() > 0).toList(), false),
                     reader.createCompactionReader(session, table, files.stream().filter(file -> file.level() == 0).toList(), false),
                     maxLevel);
-            case NONE, INPUT -> new CompactionOutput(compact(session, table, bucketDirectory, files, maxLevel, true), List.of());
+            case NONE, INPUT -> runWhole(startMergedRun(session, table, bucketDirectory, files, maxLevel));
         };
     }
 
@@ -210,22 +271,186 @@ public final class BucketCompactor
      */
     public List<DataFileMeta> compactAppend(ConnectorSession session, PaimonTable table, BinaryRow partition, int bucket, Location bucketDirectory, List<PaimonDataFile> files)
     {
-        long firstSequenceNumber = files.stream().mapToLong(PaimonDataFile::minSequenceNumber).min().orElse(0);
-        AppendCompactionWriter writer = new AppendCompactionWriter(fileSystemFactory.create(session, table.name()), table, typeMapping, partition, bucket, bucketDirectory, firstSequenceNumber, fileNames.get());
-        try (ConnectorPageSource rows = reader.createAppendCompactionSource(session, table, files)) {
-            while (!rows.isFinished()) {
-                SourcePage page = rows.getNextSourcePage();
-                if (page != null) {
-                    writer.write(page.getPage());
+        return runWhole(startAppend(session, table, partition, bucket, bucketDirectory, files)).dataFiles();
+    }
+
+    private static void closeQuietly(ConnectorPageSource source, RuntimeException failure)
+    {
+        try {
+            source.close();
+        }
+        catch (IOException | RuntimeException e) {
+            failure.addSuppressed(e);
+        }
+    }
+
+    // the merged records of a bucket written as one run of the output level
+    private static final class MergedRunCompaction
+            implements BucketCompaction
+    {
+        private final BucketCompactionReader records;
+        private final CompactedRunWriter writer;
+
+        MergedRunCompaction(BucketCompactionReader records, CompactedRunWriter writer)
+        {
+            this.records = requireNonNull(records, "records is null");
+            this.writer = requireNonNull(writer, "writer is null");
+        }
+
+        @Override
+        public boolean advance()
+        {
+            Page page = records.nextPage();
+            if (page == null) {
+                return true;
+            }
+            if (page.getPositionCount() > 0) {
+                writer.write(page);
+            }
+            return false;
+        }
+
+        @Override
+        public long memoryUsage()
+        {
+            return records.memoryUsage() + writer.memoryUsage();
+        }
+
+        @Override
+        public CompactionOutput finish()
+        {
+            records.close();
+            return new CompactionOutput(writer.finish(), List.of());
+        }
+
+        @Override
+        public void abort()
+        {
+            RuntimeException failure = null;
+            try {
+                records.close();
+            }
+            catch (RuntimeException e) {
+                failure = e;
+            }
+            try {
+                writer.abort();
+            }
+            catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                }
+                else {
+                    failure.addSuppressed(e);
                 }
             }
-            return writer.finish();
+            if (failure != null) {
+                throw failure;
+            }
         }
-        catch (IOException e) {
-            throw abort(writer::abort, new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to close the files compacted into " + bucketDirectory, e));
+    }
+
+    // an append bucket's rows copied into new files
+    private static final class AppendRewrite
+            implements BucketCompaction
+    {
+        private final ConnectorPageSource rows;
+        private final AppendCompactionWriter writer;
+        private final Location bucketDirectory;
+
+        AppendRewrite(ConnectorPageSource rows, AppendCompactionWriter writer, Location bucketDirectory)
+        {
+            this.rows = requireNonNull(rows, "rows is null");
+            this.writer = requireNonNull(writer, "writer is null");
+            this.bucketDirectory = requireNonNull(bucketDirectory, "bucketDirectory is null");
         }
-        catch (RuntimeException e) {
-            throw abort(writer::abort, e);
+
+        @Override
+        public boolean advance()
+        {
+            if (rows.isFinished()) {
+                return true;
+            }
+            SourcePage page = rows.getNextSourcePage();
+            if (page != null) {
+                writer.write(page.getPage());
+            }
+            return false;
+        }
+
+        @Override
+        public long memoryUsage()
+        {
+            return rows.getMemoryUsage() + writer.memoryUsage();
+        }
+
+        @Override
+        public CompactionOutput finish()
+        {
+            try {
+                rows.close();
+            }
+            catch (IOException e) {
+                throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to close the files compacted into " + bucketDirectory, e);
+            }
+            return new CompactionOutput(writer.finish(), List.of());
+        }
+
+        @Override
+        public void abort()
+        {
+            RuntimeException failure = new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to give up the compaction of " + bucketDirectory);
+            closeQuietly(rows, failure);
+            try {
+                writer.abort();
+            }
+            catch (RuntimeException e) {
+                failure.addSuppressed(e);
+            }
+            if (failure.getSuppressed().length > 0) {
+                throw failure;
+            }
+        }
+    }
+
+    // a compaction that runs whole in its first step; what it holds is not seen while it runs
+    private static final class OneStepCompaction
+            implements BucketCompaction
+    {
+        private final Supplier<CompactionOutput> compaction;
+        private CompactionOutput output;
+
+        OneStepCompaction(Supplier<CompactionOutput> compaction)
+        {
+            this.compaction = requireNonNull(compaction, "compaction is null");
+        }
+
+        @Override
+        public boolean advance()
+        {
+            // the compaction deletes its own output when it fails
+            output = compaction.get();
+            return true;
+        }
+
+        @Override
+        public long memoryUsage()
+        {
+            return 0;
+        }
+
+        @Override
+        public CompactionOutput finish()
+        {
+            return requireNonNull(output, "the compaction has not run");
+        }
+
+        @Override
+        public void abort()
+        {
+            if (output != null) {
+                throw new IllegalStateException("a compaction that ran whole is committed or deleted by its caller");
+            }
         }
     }
 

@@ -18,6 +18,7 @@ import io.airlift.json.JsonCodec;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.base.metrics.LongCount;
+import io.trino.plugin.paimon.compaction.BucketCompaction;
 import io.trino.plugin.paimon.compaction.BucketCompactor;
 import io.trino.plugin.paimon.format.manifest.DataFileMeta;
 import io.trino.plugin.paimon.format.row.BinaryRow;
@@ -32,7 +33,6 @@ import io.trino.spi.connector.SourcePage;
 import io.trino.spi.metrics.Metrics;
 
 import java.io.IOException;
-import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -48,6 +48,10 @@ import static java.util.Objects.requireNonNull;
  * bucket's runs with the reader's merge core and writes the output run itself, then leaves a
  * {@link CompactionFragment} in the execution's staging folder ({@code PaimonTableHandle.optimizeStaging}), named by the bucket, where {@code finishTableExecute}
  * collects one per split and commits them together. The scan stays distributed, one split per bucket.
+ * <p>
+ * Each call compacts one page of records and returns none, so that Trino sees between pages the memory the compaction
+ * holds (the runs' pages, the output file's buffered row group) and can cancel it; a cancelled compaction deletes what
+ * it wrote.
  */
 public final class OptimizePageSource
         implements ConnectorPageSource
@@ -73,6 +77,8 @@ public final class OptimizePageSource
     private long completedBytes;
     private long readTimeNanos;
     private boolean finished;
+    // the bucket's compaction while it runs, null before and after
+    private BucketCompaction compaction;
     private Metrics metrics = Metrics.EMPTY;
 
     public OptimizePageSource(ConnectorSession session, BucketCompactor compactor, TrinoFileSystem fileSystem, JsonCodec<CompactionFragment> codec, PaimonTable table, OptimizeSplit split, Location stagingLocation)
@@ -95,9 +101,24 @@ public final class OptimizePageSource
         long start = System.nanoTime();
         Location bucketDirectory = table.bucketLocation(split.partitionPath(), split.bucket());
         BinaryRow partition = BinaryRow.deserialize(split.partition());
-        BucketCompactor.CompactionOutput output = table.hasPrimaryKey()
-                ? compactor.compactFully(session, table, bucketDirectory, split.files(), split.outputLevel())
-                : new BucketCompactor.CompactionOutput(compactor.compactAppend(session, table, partition, split.bucket(), bucketDirectory, split.files()), List.of());
+        if (compaction == null) {
+            compaction = table.hasPrimaryKey()
+                    ? compactor.startFully(session, table, bucketDirectory, split.files(), split.outputLevel())
+                    : compactor.startAppend(session, table, partition, split.bucket(), bucketDirectory, split.files());
+        }
+        BucketCompactor.CompactionOutput output;
+        try {
+            if (!compaction.advance()) {
+                readTimeNanos += System.nanoTime() - start;
+                return null;
+            }
+            output = compaction.finish();
+        }
+        catch (RuntimeException e) {
+            giveUp(e);
+            throw e;
+        }
+        compaction = null;
         CompactionFragment fragment = new CompactionFragment(
                 split.partition(),
                 split.bucket(),
@@ -130,7 +151,7 @@ public final class OptimizePageSource
             }
         }
         completedBytes = split.files().stream().mapToLong(PaimonDataFile::fileSize).sum();
-        readTimeNanos = System.nanoTime() - start;
+        readTimeNanos += System.nanoTime() - start;
         metrics = new Metrics(ImmutableMap.of(
                 FILES_REWRITTEN_METRIC, new LongCount(split.files().size()),
                 BYTES_REWRITTEN_METRIC, new LongCount(completedBytes),
@@ -187,12 +208,31 @@ public final class OptimizePageSource
     @Override
     public long getMemoryUsage()
     {
-        return 0;
+        return compaction == null ? 0 : compaction.memoryUsage();
     }
 
     @Override
     public void close()
     {
         finished = true;
+        if (compaction != null) {
+            // cancelled, or failed elsewhere, before the compaction ended: nothing of it may stay behind
+            BucketCompaction abandoned = compaction;
+            compaction = null;
+            abandoned.abort();
+        }
+    }
+
+    private void giveUp(RuntimeException failure)
+    {
+        BucketCompaction failed = compaction;
+        compaction = null;
+        finished = true;
+        try {
+            failed.abort();
+        }
+        catch (RuntimeException e) {
+            failure.addSuppressed(e);
+        }
     }
 }

@@ -57,6 +57,12 @@ public final class AppendCompactionWriter
         }
     }
 
+    /** Bytes the open file's writer buffers. */
+    public long memoryUsage()
+    {
+        return writer.memoryUsage();
+    }
+
     /** Closes the last file; the files written, in order. */
     public List<DataFileMeta> finish()
     {

@@ -59,12 +59,14 @@ final class TestCompactionReliability
     @Override
     protected void createTables(PaimonJavaCatalog paimon)
     {
-        paimon.createTable(DATABASE, "raced", Schema.newBuilder()
-                .column("k", DataTypes.INT().notNull())
-                .column("v", DataTypes.STRING())
-                .primaryKey("k")
-                .option("bucket", "2")
-                .build());
+        for (String name : List.of("raced", "stopped")) {
+            paimon.createTable(DATABASE, name, Schema.newBuilder()
+                    .column("k", DataTypes.INT().notNull())
+                    .column("v", DataTypes.STRING())
+                    .primaryKey("k")
+                    .option("bucket", "2")
+                    .build());
+        }
         paimon.createTable(DATABASE, "optimized", partitionedTableSchema());
         for (String name : List.of("summed", "summed_dv")) {
             Schema.Builder schema = Schema.newBuilder()
@@ -138,20 +140,18 @@ final class TestCompactionReliability
 
     /**
      * Trino rolls a failed query back as soon as it fails, while a task compacting another bucket may still run: the
-     * compaction of bucket 0 fails; bucket 1 is held until the rollback has listed the staging folder, then finishes its
-     * compaction before the rollback removes the folder, and must remove the data file the rollback could not see.
+     * compaction of bucket 0 fails; bucket 1, its data file written, is held at its fragment until the rollback has
+     * listed the staging folder, then writes the fragment before the rollback removes the folder, and must remove the
+     * data file and the fragment the rollback could not see.
      */
     @Test
     void bucketFinishingAfterTheRollbackRemovesItsFiles()
             throws Exception
     {
-        Session withoutCompaction = withoutCompactionOnWrite();
-        for (int i = 1; i <= 2; i++) {
-            getQueryRunner().execute(withoutCompaction, "INSERT INTO raced SELECT k, 'v%s' FROM UNNEST(sequence(1, 8)) t(k)".formatted(i));
-        }
+        writeTwoRuns("raced");
         List<String> rowsBefore = tableRows("raced");
         Set<String> filesBefore = tableFiles("raced");
-        Hang compaction = faultFs().hangThroughInterrupts(Operation.CREATE, "**/raced/bucket-1/data-*", 1);
+        Hang compaction = faultFs().hangThroughInterrupts(Operation.CREATE_OR_OVERWRITE, "**/raced/_trino-optimize-*/*-1.*.json", 1);
         Hang rollback = faultFs().hang(Operation.DELETE_DIRECTORY, "**/raced/_trino-optimize-*", 1);
         Hang cleanup = faultFs().hang(Operation.DELETE, "**/raced/_trino-optimize-*/*.json", 1);
         // bucket 0 fails only once bucket 1 is under way: a failure before bucket 1 started would end the execution early
@@ -160,7 +160,7 @@ final class TestCompactionReliability
         ExecutorService executor = Executors.newSingleThreadExecutor();
         try {
             Future<?> optimize = executor.submit(() -> getQueryRunner().execute("ALTER TABLE raced EXECUTE optimize"));
-            assertThat(compaction.awaitReached(1, TimeUnit.MINUTES)).as("the compaction of bucket 1 reached its data file").isTrue();
+            assertThat(compaction.awaitReached(1, TimeUnit.MINUTES)).as("the compaction of bucket 1 reached its fragment").isTrue();
             assertThat(failing.awaitReached(1, TimeUnit.MINUTES)).as("the compaction of bucket 0 reached its data file").isTrue();
             failing.release();
             // Trino reports the failure only after the rollback ends
@@ -180,6 +180,51 @@ final class TestCompactionReliability
         assertThat(tableFiles("raced")).as("neither bucket's compacted files nor fragments are left").isEqualTo(filesBefore);
         assertThat(tableRows("raced")).isEqualTo(rowsBefore);
         assertThat(fsckViolations("raced")).isEmpty();
+    }
+
+    /**
+     * As above, with bucket 1 held while it writes its data file: once released, its task is either closed, and the
+     * compaction deletes what it wrote, or it finishes and finds the execution abandoned. Either way nothing stays.
+     */
+    @Test
+    void bucketStoppedWhileCompactingRemovesItsFiles()
+            throws Exception
+    {
+        writeTwoRuns("stopped");
+        List<String> rowsBefore = tableRows("stopped");
+        Set<String> filesBefore = tableFiles("stopped");
+        Hang compaction = faultFs().hangThroughInterrupts(Operation.CREATE, "**/stopped/bucket-1/data-*", 1);
+        Hang rollback = faultFs().hang(Operation.DELETE_DIRECTORY, "**/stopped/_trino-optimize-*", 1);
+        Hang failing = faultFs().hang(Operation.CREATE, "**/stopped/bucket-0/data-*", 1);
+        faultFs().addRule(Rule.nth(Operation.CREATE, "**/stopped/bucket-0/data-*", 1, Action.THROW_BEFORE));
+        ExecutorService executor = Executors.newSingleThreadExecutor();
+        try {
+            Future<?> optimize = executor.submit(() -> getQueryRunner().execute("ALTER TABLE stopped EXECUTE optimize"));
+            assertThat(compaction.awaitReached(1, TimeUnit.MINUTES)).as("the compaction of bucket 1 reached its data file").isTrue();
+            assertThat(failing.awaitReached(1, TimeUnit.MINUTES)).as("the compaction of bucket 0 reached its data file").isTrue();
+            failing.release();
+            assertThat(rollback.awaitReached(1, TimeUnit.MINUTES)).as("the rollback reached the staging folder's removal").isTrue();
+            compaction.release();
+            rollback.release();
+            assertThatThrownBy(() -> optimize.get(1, TimeUnit.MINUTES)).hasMessageContaining("/stopped/bucket-0/data-");
+        }
+        finally {
+            faultFs().clearRules();
+            executor.shutdownNow();
+        }
+        awaitQueryCleanup("stopped");
+        assertThat(tableFiles("stopped")).as("neither bucket's compacted files nor fragments are left").isEqualTo(filesBefore);
+        assertThat(tableRows("stopped")).isEqualTo(rowsBefore);
+        assertThat(fsckViolations("stopped")).isEmpty();
+    }
+
+    // two runs in each of the table's buckets, for optimize to merge
+    private void writeTwoRuns(String table)
+    {
+        Session withoutCompaction = withoutCompactionOnWrite();
+        for (int i = 1; i <= 2; i++) {
+            getQueryRunner().execute(withoutCompaction, "INSERT INTO %s SELECT k, 'v%s' FROM UNNEST(sequence(1, 8)) t(k)".formatted(table, i));
+        }
     }
 
     /**

@@ -279,6 +279,32 @@ final class TestOptimize
         assertThat(Fsck.check(new LocalFileSystem(root()), tableLocation("dedup_inserted"), paimon().getTable(DATABASE, "dedup_inserted"))).isEmpty();
     }
 
+    @Test
+    void memoryHeldIsAccountedFor()
+    {
+        // 20,000 keys of 64 hex digits each, written twice, so that the bucket holds two runs to merge
+        assertUpdate("CREATE TABLE memory_held (id bigint, payload varchar) WITH (primary_key = ARRAY['id'], bucket = 1)");
+        String rows = "SELECT x, to_hex(sha256(to_utf8(CAST(x AS varchar)))) FROM (SELECT i * 100 + j x FROM UNNEST(sequence(0, 199)) a(i) CROSS JOIN UNNEST(sequence(1, 100)) b(j))";
+        assertUpdate("INSERT INTO memory_held " + rows, 20_000);
+        assertUpdate("INSERT INTO memory_held " + rows, 20_000);
+
+        DistributedQueryRunner runner = (DistributedQueryRunner) getQueryRunner();
+        QueryId queryId = runner.executeWithPlan(getSession(), "ALTER TABLE memory_held EXECUTE optimize").queryId();
+        // the scan's own peak: the query's is sampled from the workers' reports and misses a short peak
+        long peak = runner.getCoordinator().getQueryManager().getFullQueryInfo(queryId).getQueryStats().getOperatorSummaries().stream()
+                .filter(operator -> operator.getOperatorType().contains("Scan"))
+                .mapToLong(operator -> operator.getPeakUserMemoryReservation().toBytes())
+                .max()
+                .orElseThrow();
+        long written = (long) computeScalar("SELECT sum(file_size_in_bytes) FROM \"memory_held$files\"");
+        // one file of one row group, which Trino's Parquet writer holds whole until the file is closed: the query's
+        // memory must have counted at least most of it
+        assertThat(computeScalar("SELECT count(*) FROM \"memory_held$files\"")).isEqualTo(1L);
+        assertThat(written).isGreaterThan(500_000);
+        assertThat(peak).isGreaterThanOrEqualTo(written / 2);
+        assertThat(computeScalar("SELECT count(*) FROM memory_held")).isEqualTo(20_000L);
+    }
+
     private void assertOptimizeKeepsRows(String table)
     {
         List<String> rowsBefore = rows(table);
