@@ -36,6 +36,7 @@ import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplitManager;
 import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.TableProcedureMetadata;
+import io.trino.spi.function.table.ConnectorTableFunction;
 import io.trino.spi.procedure.Procedure;
 import io.trino.spi.session.PropertyMetadata;
 import io.trino.spi.transaction.IsolationLevel;
@@ -61,6 +62,7 @@ public class PaimonConnector
     private final ConnectorNodePartitioningProvider nodePartitioningProvider;
     private final Set<TableProcedureMetadata> tableProcedures;
     private final Set<Procedure> procedures;
+    private final Set<ConnectorTableFunction> tableFunctions;
 
     @Inject
     public PaimonConnector(
@@ -73,7 +75,8 @@ public class PaimonConnector
             PaimonPageSinkProvider pageSinkProvider,
             PaimonNodePartitioningProvider nodePartitioningProvider,
             Set<TableProcedureMetadata> tableProcedures,
-            Set<Procedure> procedures)
+            Set<Procedure> procedures,
+            Set<ConnectorTableFunction> tableFunctions)
     {
         this.lifeCycleManager = requireNonNull(lifeCycleManager, "lifeCycleManager is null");
         this.transactionManager = requireNonNull(transactionManager, "transactionManager is null");
@@ -86,6 +89,7 @@ public class PaimonConnector
         this.nodePartitioningProvider = new ClassLoaderSafeNodePartitioningProvider(requireNonNull(nodePartitioningProvider, "nodePartitioningProvider is null"), classLoader);
         this.tableProcedures = ImmutableSet.copyOf(requireNonNull(tableProcedures, "tableProcedures is null"));
         this.procedures = ImmutableSet.copyOf(requireNonNull(procedures, "procedures is null"));
+        this.tableFunctions = ImmutableSet.copyOf(requireNonNull(tableFunctions, "tableFunctions is null"));
     }
 
     @Override
@@ -167,6 +171,12 @@ public class PaimonConnector
     public Set<Procedure> getProcedures()
     {
         return procedures;
+    }
+
+    @Override
+    public Set<ConnectorTableFunction> getTableFunctions()
+    {
+        return tableFunctions;
     }
 
     @Override

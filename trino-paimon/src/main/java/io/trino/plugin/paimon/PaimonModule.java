@@ -33,6 +33,7 @@ import io.trino.plugin.paimon.compaction.SinkCompactions;
 import io.trino.plugin.paimon.format.MetadataCache;
 import io.trino.plugin.paimon.metadata.PaimonTableProperties;
 import io.trino.plugin.paimon.metadata.PaimonViews;
+import io.trino.plugin.paimon.metadata.TableChangesFunction;
 import io.trino.plugin.paimon.procedure.ExpireSnapshotsTableProcedure;
 import io.trino.plugin.paimon.procedure.FlushMetadataCacheProcedure;
 import io.trino.plugin.paimon.procedure.OptimizeCommit;
@@ -50,6 +51,7 @@ import io.trino.plugin.paimon.write.SinkCompactor;
 import io.trino.plugin.paimon.write.SortedRunMerger;
 import io.trino.plugin.paimon.write.WriteFragment;
 import io.trino.spi.connector.TableProcedureMetadata;
+import io.trino.spi.function.table.ConnectorTableFunction;
 import io.trino.spi.procedure.Procedure;
 
 import static com.google.inject.multibindings.Multibinder.newSetBinder;
@@ -97,6 +99,7 @@ public class PaimonModule
         jsonCodecBinder(binder).bindJsonCodec(CompactionFragment.class);
         tableProcedures.addBinding().toProvider(OptimizeTableProcedure.class).in(Scopes.SINGLETON);
 
+        newSetBinder(binder, ConnectorTableFunction.class).addBinding().to(TableChangesFunction.class).in(Scopes.SINGLETON);
         newSetBinder(binder, Procedure.class).addBinding().toProvider(FlushMetadataCacheProcedure.class).in(Scopes.SINGLETON);
     }
 

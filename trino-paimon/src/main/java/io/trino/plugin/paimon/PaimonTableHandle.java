@@ -21,6 +21,7 @@ import io.trino.spi.predicate.TupleDomain;
 import java.util.Optional;
 import java.util.OptionalLong;
 
+import static com.google.common.base.Preconditions.checkArgument;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -34,9 +35,18 @@ import static java.util.Objects.requireNonNull;
  * rows each split returns and the splits planned where row counts are known before reading.
  * The scan of {@code ALTER TABLE ... EXECUTE optimize} names the folder where its splits, each the compaction of a
  * bucket, leave their results ({@code optimizeStaging}).
- * A read of {@code "<table>$ro"} or {@code "<table>$audit_log"} reads another {@link View} of the table.
+ * A read of {@code "<table>$ro"} or {@code "<table>$audit_log"} reads another {@link View} of the table, and so does
+ * a read of {@code table_changes}, whose handle carries the range it reads.
  */
-public record PaimonTableHandle(PaimonTable table, View view, OptionalLong snapshotId, Optional<String> tag, TupleDomain<PaimonColumnHandle> constraint, OptionalLong limit, Optional<String> optimizeStaging)
+public record PaimonTableHandle(
+        PaimonTable table,
+        View view,
+        OptionalLong snapshotId,
+        Optional<String> tag,
+        TupleDomain<PaimonColumnHandle> constraint,
+        OptionalLong limit,
+        Optional<String> optimizeStaging,
+        Optional<TableChanges> changes)
         implements ConnectorTableHandle
 {
     /** What a scan of the table returns. */
@@ -55,6 +65,12 @@ public record PaimonTableHandle(PaimonTable table, View view, OptionalLong snaps
          * primary-key table merged as a read merges it, but kept with its kind when its merged record retracts.
          */
         AUDIT_LOG,
+        /**
+         * The changes between two versions ({@code system.table_changes}, {@link TableChanges}): the table's columns,
+         * then the kind of each change, the snapshot that committed it and that snapshot's time; the handle's
+         * snapshot is the end of the range.
+         */
+        CHANGES,
     }
 
     public PaimonTableHandle
@@ -66,11 +82,13 @@ public record PaimonTableHandle(PaimonTable table, View view, OptionalLong snaps
         requireNonNull(constraint, "constraint is null");
         requireNonNull(limit, "limit is null");
         requireNonNull(optimizeStaging, "optimizeStaging is null");
+        requireNonNull(changes, "changes is null");
+        checkArgument(changes.isPresent() == (view == View.CHANGES), "the changes view and its range go together");
     }
 
     public PaimonTableHandle(PaimonTable table, OptionalLong snapshotId, Optional<String> tag, TupleDomain<PaimonColumnHandle> constraint)
     {
-        this(table, View.TABLE, snapshotId, tag, constraint, OptionalLong.empty(), Optional.empty());
+        this(table, View.TABLE, snapshotId, tag, constraint, OptionalLong.empty(), Optional.empty(), Optional.empty());
     }
 
     public PaimonTableHandle(PaimonTable table, OptionalLong snapshotId)
@@ -90,23 +108,32 @@ public record PaimonTableHandle(PaimonTable table, View view, OptionalLong snaps
 
     public PaimonTableHandle withConstraint(TupleDomain<PaimonColumnHandle> constraint)
     {
-        return new PaimonTableHandle(table, view, snapshotId, tag, constraint, limit, optimizeStaging);
+        return new PaimonTableHandle(table, view, snapshotId, tag, constraint, limit, optimizeStaging, changes);
     }
 
     public PaimonTableHandle withLimit(long limit)
     {
-        return new PaimonTableHandle(table, view, snapshotId, tag, constraint, OptionalLong.of(limit), optimizeStaging);
+        return new PaimonTableHandle(table, view, snapshotId, tag, constraint, OptionalLong.of(limit), optimizeStaging, changes);
     }
 
     public PaimonTableHandle withView(View view)
     {
-        return new PaimonTableHandle(table, view, snapshotId, tag, constraint, limit, optimizeStaging);
+        checkArgument(view != View.CHANGES, "a scan of changes is made by forChanges");
+        return new PaimonTableHandle(table, view, snapshotId, tag, constraint, limit, optimizeStaging, changes);
+    }
+
+    /** The scan of the changes in a range of the table's snapshots, pinned at the range's end. */
+    public PaimonTableHandle forChanges(TableChanges range)
+    {
+        // nothing committed yet: no snapshot to pin, nothing to read
+        OptionalLong end = range.end().snapshotId() == 0 ? OptionalLong.empty() : OptionalLong.of(range.end().snapshotId());
+        return new PaimonTableHandle(table, View.CHANGES, end, range.end().tag(), TupleDomain.all(), OptionalLong.empty(), Optional.empty(), Optional.of(range));
     }
 
     /** The scan of an {@code optimize}, whose splits compact their buckets and leave the results in the staging folder. */
     public PaimonTableHandle forOptimize(String stagingLocation)
     {
-        return new PaimonTableHandle(table, view, snapshotId, tag, constraint, limit, Optional.of(stagingLocation));
+        return new PaimonTableHandle(table, view, snapshotId, tag, constraint, limit, Optional.of(stagingLocation), changes);
     }
 
     @Override
@@ -119,6 +146,7 @@ public record PaimonTableHandle(PaimonTable table, View view, OptionalLong snaps
             case TABLE -> "";
             case READ_OPTIMIZED -> "$ro";
             case AUDIT_LOG -> "$audit_log";
+            case CHANGES -> " changes " + changes.orElseThrow();
         };
         return optimizeStaging.map(_ -> "optimize ").orElse("") + table + viewText + snapshot + pruning + limit.stream().mapToObj(rows -> " limit=" + rows).findFirst().orElse("");
     }

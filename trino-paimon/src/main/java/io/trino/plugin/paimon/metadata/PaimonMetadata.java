@@ -45,6 +45,7 @@ import io.trino.plugin.paimon.procedure.Optimize;
 import io.trino.plugin.paimon.procedure.OptimizeCommit;
 import io.trino.plugin.paimon.read.AuditLogPageSource;
 import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
+import io.trino.plugin.paimon.read.TableChangesPageSource;
 import io.trino.plugin.paimon.read.TableStatisticsEstimate;
 import io.trino.plugin.paimon.table.MergeRowId;
 import io.trino.plugin.paimon.table.PaimonTable;
@@ -87,8 +88,10 @@ import io.trino.spi.connector.RowChangeParadigm;
 import io.trino.spi.connector.SaveMode;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.SystemTable;
+import io.trino.spi.connector.TableFunctionApplicationResult;
 import io.trino.spi.connector.TableNotFoundException;
 import io.trino.spi.expression.ConnectorExpression;
+import io.trino.spi.function.table.ConnectorTableFunctionHandle;
 import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.security.TrinoPrincipal;
 import io.trino.spi.statistics.ComputedStatistics;
@@ -124,6 +127,7 @@ import static io.trino.spi.StandardErrorCode.INVALID_SCHEMA_PROPERTY;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.spi.StandardErrorCode.TABLE_ALREADY_EXISTS;
 import static io.trino.spi.type.BigintType.BIGINT;
+import static io.trino.spi.type.TimestampWithTimeZoneType.TIMESTAMP_TZ_MILLIS;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 import static java.util.Locale.ENGLISH;
 import static java.util.Objects.requireNonNull;
@@ -155,6 +159,15 @@ public class PaimonMetadata
             .setType(VARCHAR)
             .setNullable(false)
             .build();
+    // the columns table_changes adds to the table's: what kind of change, by which snapshot, when
+    private static final List<ColumnMetadata> CHANGE_COLUMNS = ImmutableList.of(
+            ColumnMetadata.builder().setName(TableChangesPageSource.CHANGE_TYPE_COLUMN).setType(VARCHAR).setNullable(false).build(),
+            ColumnMetadata.builder().setName(TableChangesPageSource.CHANGE_VERSION_COLUMN).setType(BIGINT).setNullable(false).build(),
+            ColumnMetadata.builder().setName(TableChangesPageSource.CHANGE_TIMESTAMP_COLUMN).setType(TIMESTAMP_TZ_MILLIS).setNullable(false).build());
+    private static final int[] CHANGE_FIELD_IDS = {
+            TableChangesPageSource.CHANGE_TYPE_FIELD_ID,
+            TableChangesPageSource.CHANGE_VERSION_FIELD_ID,
+            TableChangesPageSource.CHANGE_TIMESTAMP_FIELD_ID};
     private static final String MAIN_BRANCH = "main";
 
     private final PaimonCatalog catalog;
@@ -442,8 +455,12 @@ public class PaimonMetadata
             throw new TrinoException(NOT_SUPPORTED, "Table %s: the Paimon connector does not write to branches (branch '%s')".formatted(handle.table().name(), handle.table().branch().get()));
         }
         if (handle.view() != PaimonTableHandle.View.TABLE) {
-            String view = handle.view() == PaimonTableHandle.View.READ_OPTIMIZED ? READ_OPTIMIZED : AUDIT_LOG;
-            throw new TrinoException(NOT_SUPPORTED, "Table %s$%s is read only".formatted(handle.table().name(), view));
+            String view = switch (handle.view()) {
+                case TABLE, READ_OPTIMIZED -> "$" + READ_OPTIMIZED;
+                case AUDIT_LOG -> "$" + AUDIT_LOG;
+                case CHANGES -> " (its changes)";
+            };
+            throw new TrinoException(NOT_SUPPORTED, "Table %s%s is read only".formatted(handle.table().name(), view));
         }
         return handle;
     }
@@ -466,6 +483,16 @@ public class PaimonMetadata
     public Optional<LimitApplicationResult<ConnectorTableHandle>> applyLimit(ConnectorSession session, ConnectorTableHandle tableHandle, long limit)
     {
         return ScanPushdown.applyLimit((PaimonTableHandle) tableHandle, limit);
+    }
+
+    /** A call of {@code table_changes} becomes the scan its analysis resolved ({@link TableChangesFunction}). */
+    @Override
+    public Optional<TableFunctionApplicationResult<ConnectorTableHandle>> applyTableFunction(ConnectorSession session, ConnectorTableFunctionHandle handle)
+    {
+        if (!(handle instanceof TableChangesFunctionHandle changes)) {
+            return Optional.empty();
+        }
+        return Optional.of(new TableFunctionApplicationResult<>(changes.tableHandle(), ImmutableList.copyOf(changes.columns())));
     }
 
     /** A DELETE whose predicate selects whole partitions drops them in metadata (see {@link PartitionDelete}). */
@@ -984,14 +1011,12 @@ public class PaimonMetadata
     {
         PaimonTableHandle handle = (PaimonTableHandle) tableHandle;
         ConnectorTableMetadata metadata = tableMetadata(handle.table());
-        if (handle.view() != PaimonTableHandle.View.AUDIT_LOG) {
-            return metadata;
-        }
-        return new ConnectorTableMetadata(
-                metadata.getTable(),
-                ImmutableList.<ColumnMetadata>builder().add(ROW_KIND_COLUMN).addAll(metadata.getColumns()).build(),
-                metadata.getProperties(),
-                metadata.getComment());
+        List<ColumnMetadata> columns = switch (handle.view()) {
+            case TABLE, READ_OPTIMIZED -> metadata.getColumns();
+            case AUDIT_LOG -> ImmutableList.<ColumnMetadata>builder().add(ROW_KIND_COLUMN).addAll(metadata.getColumns()).build();
+            case CHANGES -> ImmutableList.<ColumnMetadata>builder().addAll(metadata.getColumns()).addAll(CHANGE_COLUMNS).build();
+        };
+        return new ConnectorTableMetadata(metadata.getTable(), columns, metadata.getProperties(), metadata.getComment());
     }
 
     @Override
@@ -1003,6 +1028,12 @@ public class PaimonMetadata
             columns.put(ROW_KIND_COLUMN.getName(), new PaimonColumnHandle(AuditLogPageSource.ROW_KIND_FIELD_ID, ROW_KIND_COLUMN.getName(), VARCHAR, false));
         }
         columns.putAll(tableColumns(table));
+        if (((PaimonTableHandle) tableHandle).view() == PaimonTableHandle.View.CHANGES) {
+            for (int i = 0; i < CHANGE_COLUMNS.size(); i++) {
+                ColumnMetadata column = CHANGE_COLUMNS.get(i);
+                columns.put(column.getName(), new PaimonColumnHandle(CHANGE_FIELD_IDS[i], column.getName(), column.getType(), false));
+            }
+        }
         return columns.buildOrThrow();
     }
 
@@ -1021,8 +1052,8 @@ public class PaimonMetadata
     public TableStatistics getTableStatistics(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
         PaimonTableHandle handle = (PaimonTableHandle) tableHandle;
-        if (handle.view() == PaimonTableHandle.View.AUDIT_LOG) {
-            // its retractions make the table's estimates no bound for it
+        if (handle.view() == PaimonTableHandle.View.AUDIT_LOG || handle.view() == PaimonTableHandle.View.CHANGES) {
+            // retractions and the records of many versions make the table's estimates no bound for them
             return TableStatistics.empty();
         }
         List<PaimonColumnHandle> columns = getColumnHandles(session, handle).values().stream()
@@ -1065,6 +1096,11 @@ public class PaimonMetadata
         }
         if (column.fieldId() == AuditLogPageSource.ROW_KIND_FIELD_ID) {
             return ROW_KIND_COLUMN;
+        }
+        for (int i = 0; i < CHANGE_FIELD_IDS.length; i++) {
+            if (column.fieldId() == CHANGE_FIELD_IDS[i]) {
+                return CHANGE_COLUMNS.get(i);
+            }
         }
         if (column.isProjection()) {
             // a field of a ROW column that a projection pushed into the scan

@@ -122,6 +122,10 @@ final class ScanPushdown
 
     static Optional<LimitApplicationResult<ConnectorTableHandle>> applyLimit(PaimonTableHandle handle, long limit)
     {
+        if (handle.view() == PaimonTableHandle.View.CHANGES) {
+            // the splits of a range are few and cheap to plan: a LIMIT above them is Trino's to apply
+            return Optional.empty();
+        }
         if (handle.limit().isPresent() && handle.limit().getAsLong() <= limit) {
             return Optional.empty();
         }

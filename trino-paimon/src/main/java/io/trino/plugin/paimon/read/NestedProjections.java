@@ -60,7 +60,7 @@ public final class NestedProjections
     public static boolean supported(PaimonTableHandle handle)
     {
         PaimonTable table = handle.table();
-        if (handle.view() == PaimonTableHandle.View.AUDIT_LOG) {
+        if (handle.view() == PaimonTableHandle.View.AUDIT_LOG || handle.view() == PaimonTableHandle.View.CHANGES) {
             return false;
         }
         return !table.hasPrimaryKey() || switch (table.options().mergeEngine()) {

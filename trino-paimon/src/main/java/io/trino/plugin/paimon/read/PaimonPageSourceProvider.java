@@ -20,6 +20,7 @@ import io.trino.parquet.ParquetReaderOptions;
 import io.trino.plugin.paimon.PaimonColumnHandle;
 import io.trino.plugin.paimon.PaimonConfig;
 import io.trino.plugin.paimon.PaimonTableHandle;
+import io.trino.plugin.paimon.TableChanges;
 import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.merge.KeyValueLayout;
 import io.trino.plugin.paimon.table.MergeRowId;
@@ -102,6 +103,9 @@ public class PaimonPageSourceProvider
         }
         if (handle.view() == PaimonTableHandle.View.AUDIT_LOG) {
             return auditLog(transaction, session, connectorSplit, handle, columns, dynamicFilter);
+        }
+        if (connectorSplit instanceof TableChangesSplit changes) {
+            return tableChanges(session, changes, handle, columns.stream().map(PaimonColumnHandle.class::cast).toList());
         }
         if (columns.stream().anyMatch(column -> ((PaimonColumnHandle) column).isProjection())) {
             // fields of ROW columns: each column is read once, pruned to the fields asked for, and the fields are
@@ -201,12 +205,7 @@ public class PaimonPageSourceProvider
     public BucketCompactionReader createCompactionReader(ConnectorSession session, PaimonTable table, List<PaimonDataFile> files, Map<String, RoaringBitmap> selectedRows, boolean dropRetracts)
     {
         TrinoFileSystem fileSystem = fileSystemFactory.create(session, table.name());
-        List<DataField> fields = table.schema().fields();
-        MergePlan plan = MergePlan.of(
-                table,
-                typeMapping,
-                fields.stream().map(DataField::name).toList(),
-                fields.stream().map(field -> new ReadColumn(field.id(), typeMapping.toTrinoType(field))).toList());
+        MergePlan plan = compactionPlan(table);
         List<ReadColumn> keyColumns = plan.keyColumns();
         List<ReadColumn> valueColumns = plan.valueColumns();
         int[] keyValueColumns = table.trimmedPrimaryKeyFields().stream().mapToInt(field -> MergePlan.indexOfField(valueColumns, field.id())).toArray();
@@ -241,6 +240,70 @@ public class PaimonPageSourceProvider
                             parquetOptions, footers);
                     return new SelectedRowsPageReader(whole, selected);
                 });
+    }
+
+    // every table column read as a value column, in table order, merged with the table's merge function
+    private MergePlan compactionPlan(PaimonTable table)
+    {
+        List<DataField> fields = table.schema().fields();
+        return MergePlan.of(
+                table,
+                typeMapping,
+                fields.stream().map(DataField::name).toList(),
+                fields.stream().map(field -> new ReadColumn(field.id(), typeMapping.toTrinoType(field))).toList());
+    }
+
+    /**
+     * The changes of a split of {@code table_changes}: for a delta or changelog range its files' records as they
+     * were written, with their kinds (an append table's rows are all inserts); for a diff the keys whose merged rows
+     * differ between the bucket's two states ({@link BucketDiff}), or of an append table the rows of the files added.
+     */
+    private ConnectorPageSource tableChanges(ConnectorSession session, TableChangesSplit split, PaimonTableHandle handle, List<PaimonColumnHandle> columns)
+    {
+        PaimonTable table = handle.table();
+        int[] outputChannels = new int[columns.size()];
+        if (handle.changes().orElseThrow().mode() == TableChanges.Mode.DIFF && table.hasPrimaryKey()) {
+            MergePlan plan = compactionPlan(table);
+            int firstValueChannel = plan.layout().firstValueChannel();
+            for (int i = 0; i < columns.size(); i++) {
+                int fieldId = columns.get(i).fieldId();
+                outputChannels[i] = fieldId < 0 ? fieldId : firstValueChannel + MergePlan.indexOfField(plan.valueColumns(), fieldId);
+            }
+            BucketDiff diff = new BucketDiff(
+                    createCompactionReader(session, table, split.startFiles(), false),
+                    createCompactionReader(session, table, split.files(), false),
+                    plan.comparator(),
+                    plan.layout(),
+                    plan.valueColumns().stream().map(ReadColumn::type).toList());
+            return new TableChangesPageSource(diff, plan.layout().kindChannel(), outputChannels, split.snapshotId(), split.commitMillis());
+        }
+        // key-value files hold the sequence number and the kind before the values; append files only values
+        boolean keyValueFiles = table.hasPrimaryKey();
+        int firstValueChannel = keyValueFiles ? KeyValueLayout.firstValueChannel(0) : 0;
+        List<ReadColumn> values = new ArrayList<>();
+        for (int i = 0; i < columns.size(); i++) {
+            PaimonColumnHandle column = columns.get(i);
+            if (column.fieldId() < 0) {
+                outputChannels[i] = column.fieldId();
+                continue;
+            }
+            outputChannels[i] = firstValueChannel + values.size();
+            values.add(new ReadColumn(column.fieldId(), column.type()));
+        }
+        // records are read as written, so a predicate on any column may skip row groups
+        RowGroupDomains rowGroupDomains = RowGroupDomains.of(table, handle.constraint().filter((column, _) -> column.fieldId() >= 0), true);
+        TrinoFileSystem fileSystem = fileSystemFactory.create(session, table.name());
+        TableChangesPageSource.Records records = TableChangesPageSource.filesAsWritten(split.files(), file -> DataFilePageReader.open(
+                fileSystem,
+                file,
+                dataFileSchemas.schema(session.getQueryId(), fileSystem, table, file.schemaId()),
+                ImmutableList.of(),
+                keyValueFiles,
+                values,
+                rowGroupDomains,
+                parquetOptions, footers));
+        // with no key channels read, the sequence number is channel 0 and the kind channel 1
+        return new TableChangesPageSource(records, keyValueFiles ? 1 : -1, outputChannels, split.snapshotId(), split.commitMillis());
     }
 
     /** The key lookup of a lookup compaction of the table: it reads the key columns of files, nothing else. */

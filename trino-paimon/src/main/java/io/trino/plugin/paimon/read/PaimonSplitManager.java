@@ -83,6 +83,9 @@ public class PaimonSplitManager
         if (handle.snapshotId().isEmpty() || handle.constraint().isNone()) {
             return new FixedSplitSource(ImmutableList.of());
         }
+        if (handle.view() == PaimonTableHandle.View.CHANGES) {
+            return new FixedSplitSource(TableChangesSplits.plan(fileSystemFactory.create(session, handle.table().name()), metadataCache, handle));
+        }
         return new PaimonSplitSource(dynamicFilter, dynamicFilteringWaitTimeout(session), dynamicPredicate -> splits(session, handle, dynamicPredicate));
     }
 
