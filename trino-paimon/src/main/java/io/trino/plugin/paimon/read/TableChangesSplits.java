@@ -79,6 +79,9 @@ final class TableChangesSplits
                 .findFirst()
                 .orElse(Domain.all(BIGINT));
         PaimonTable table = handle.table();
+        // as in Paimon's batch scans, tables with deletion vectors or first-row merging show no level-0 file in a
+        // delta or a diff: their rows become visible once a compaction moved them up (merge-semantics §2.1)
+        boolean skipLevelZero = table.hasPrimaryKey() && table.options().batchScanSkipsLevelZero();
         FilePruning filter = FilePruning.create(table, constraint.filter((column, _) -> column.fieldId() >= 0));
         SnapshotScan scan = new SnapshotScan(fileSystem, table.location(), metadataCache);
         SnapshotFiles snapshots = new SnapshotFiles(fileSystem, table.metadataLocation(), metadataCache);
@@ -88,7 +91,7 @@ final class TableChangesSplits
             }
             TagFiles tags = new TagFiles(fileSystem, table.metadataLocation());
             Optional<Snapshot> start = changes.start().snapshotId() == 0 ? Optional.empty() : Optional.of(read(snapshots, tags, table, changes.start()));
-            return diff(table, scan, filter, start, read(snapshots, tags, table, changes.end()));
+            return diff(table, scan, filter, skipLevelZero, start, read(snapshots, tags, table, changes.end()));
         }
         ImmutableList.Builder<ConnectorSplit> splits = ImmutableList.builder();
         for (long id = changes.start().snapshotId() + 1; id <= changes.end().snapshotId(); id++) {
@@ -122,7 +125,8 @@ final class TableChangesSplits
                     continue;
                 }
                 scan.readManifest(manifest, filter, entry -> {
-                    if (entry.kind() == ADD && (!table.hasPrimaryKey() || filter.mayContainKeys(entry.file()))) {
+                    boolean hidden = skipLevelZero && changes.mode() == TableChanges.Mode.DELTA && entry.file().level() == 0;
+                    if (entry.kind() == ADD && !hidden && (!table.hasPrimaryKey() || filter.mayContainKeys(entry.file()))) {
                         buckets.computeIfAbsent(new BucketOf(entry.partition(), entry.bucket()), _ -> new ArrayList<>()).add(entry);
                     }
                 });
@@ -140,10 +144,10 @@ final class TableChangesSplits
     }
 
     // the buckets whose merged rows may differ: those whose files, or their deletion vectors, are not the same
-    private static List<ConnectorSplit> diff(PaimonTable table, SnapshotScan scan, FilePruning filter, Optional<Snapshot> start, Snapshot end)
+    private static List<ConnectorSplit> diff(PaimonTable table, SnapshotScan scan, FilePruning filter, boolean skipLevelZero, Optional<Snapshot> start, Snapshot end)
     {
-        Map<BucketOf, List<PaimonDataFile>> before = start.map(snapshot -> files(table, scan, filter, snapshot)).orElse(Map.of());
-        Map<BucketOf, List<PaimonDataFile>> after = files(table, scan, filter, end);
+        Map<BucketOf, List<PaimonDataFile>> before = start.map(snapshot -> files(table, scan, filter, skipLevelZero, snapshot)).orElse(Map.of());
+        Map<BucketOf, List<PaimonDataFile>> after = files(table, scan, filter, skipLevelZero, end);
         Set<BucketOf> buckets = new LinkedHashSet<>(after.keySet());
         buckets.addAll(before.keySet());
         ImmutableList.Builder<ConnectorSplit> splits = ImmutableList.builder();
@@ -167,13 +171,14 @@ final class TableChangesSplits
         return splits.build();
     }
 
-    private static Map<BucketOf, List<PaimonDataFile>> files(PaimonTable table, SnapshotScan scan, FilePruning filter, Snapshot snapshot)
+    private static Map<BucketOf, List<PaimonDataFile>> files(PaimonTable table, SnapshotScan scan, FilePruning filter, boolean skipLevelZero, Snapshot snapshot)
     {
         DeletionVectorIndex deletionVectors = DeletionVectorIndex.of(table, scan, scan.indexFiles(snapshot, filter));
         Map<BucketOf, List<PaimonDataFile>> files = new LinkedHashMap<>();
         for (BucketFiles bucket : scan.liveFilesByBucket(snapshot, filter)) {
             String partitionPath = table.partitionPath(bucket.partition());
             files.put(new BucketOf(bucket.partition(), bucket.bucket()), bucket.files().stream()
+                    .filter(entry -> !(skipLevelZero && entry.file().level() == 0))
                     .filter(entry -> !table.hasPrimaryKey() || filter.mayContainKeys(entry.file()))
                     .map(entry -> PaimonDataFile.of(entry.file(), table.dataFileLocation(partitionPath, bucket.bucket(), entry.file()), deletionVectors.of(bucket.partition(), bucket.bucket(), entry.file().fileName())))
                     .toList());
