@@ -36,7 +36,7 @@ import io.trino.spi.function.table.Descriptor;
 import io.trino.spi.function.table.ScalarArgument;
 import io.trino.spi.function.table.ScalarArgumentSpecification;
 import io.trino.spi.function.table.TableFunctionAnalysis;
-import io.trino.spi.type.DateTimeEncoding;
+import io.trino.spi.type.LongTimestampWithTimeZone;
 import io.trino.spi.type.Type;
 
 import java.util.List;
@@ -50,7 +50,7 @@ import static io.trino.spi.StandardErrorCode.INVALID_FUNCTION_ARGUMENT;
 import static io.trino.spi.StandardErrorCode.TABLE_NOT_FOUND;
 import static io.trino.spi.function.table.ReturnTypeSpecification.GenericTable.GENERIC_TABLE;
 import static io.trino.spi.type.BigintType.BIGINT;
-import static io.trino.spi.type.TimestampWithTimeZoneType.TIMESTAMP_TZ_MILLIS;
+import static io.trino.spi.type.TimestampWithTimeZoneType.TIMESTAMP_TZ_PICOS;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 import static java.util.Objects.requireNonNull;
 
@@ -90,8 +90,9 @@ public class TableChangesFunction
                         optional(END_SNAPSHOT_ID, BIGINT),
                         optional(START_TAG, VARCHAR),
                         optional(END_TAG, VARCHAR),
-                        optional(START_TIMESTAMP, TIMESTAMP_TZ_MILLIS),
-                        optional(END_TIMESTAMP, TIMESTAMP_TZ_MILLIS),
+                        // of the highest precision, so that a time of any precision is taken without a cast
+                        optional(START_TIMESTAMP, TIMESTAMP_TZ_PICOS),
+                        optional(END_TIMESTAMP, TIMESTAMP_TZ_PICOS),
                         ScalarArgumentSpecification.builder().name(MODE).type(VARCHAR).defaultValue(utf8Slice("auto")).build()),
                 GENERIC_TABLE);
         this.transactionManager = requireNonNull(transactionManager, "transactionManager is null");
@@ -157,6 +158,6 @@ public class TableChangesFunction
 
     private static Optional<Long> timestampMillis(Map<String, Argument> arguments, String name)
     {
-        return number(arguments, name).map(DateTimeEncoding::unpackMillisUtc);
+        return Optional.ofNullable((LongTimestampWithTimeZone) ((ScalarArgument) arguments.get(name)).getValue()).map(LongTimestampWithTimeZone::getEpochMillis);
     }
 }

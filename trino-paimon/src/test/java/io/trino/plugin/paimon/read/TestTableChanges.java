@@ -20,8 +20,10 @@ import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.disk.IOManager;
+import org.apache.paimon.options.ExpireConfig;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.schema.SchemaChange;
+import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.table.sink.BatchTableCommit;
 import org.apache.paimon.table.sink.BatchTableWrite;
@@ -95,6 +97,27 @@ final class TestTableChanges
                     row(RowKind.INSERT, 1, 2, "d", 200L), row(RowKind.INSERT, 1, 7, "d", 70L), row(RowKind.DELETE, 2, 2, "a", 6L))));
         }
 
+        Table tagged = paimon.getTable(DATABASE, primaryKeyTable("none"));
+        tagged.createTag("first", 1);
+        tagged.createTag("third", 3);
+        // a branch from the third snapshot, with a commit of its own
+        tagged.createBranch("side", "third");
+        write(paimon.getTable(DATABASE, primaryKeyTable("none") + "$branch_side"), List.of(
+                row(RowKind.INSERT, 1, 8, "side", 80L), row(RowKind.DELETE, 1, 1, "a", 1L)));
+
+        // three commits, of which only the last snapshot is kept
+        paimon.createTable(DATABASE, "expired", Schema.newBuilder()
+                .column("id", DataTypes.INT().notNull())
+                .primaryKey("id")
+                .option("bucket", "1")
+                .build());
+        for (int commit = 0; commit < 3; commit++) {
+            write(paimon.getTable(DATABASE, "expired"), List.of(GenericRow.of(commit)));
+        }
+        ((FileStoreTable) paimon.getTable(DATABASE, "expired")).newExpireSnapshots()
+                .config(ExpireConfig.builder().snapshotRetainMin(1).snapshotRetainMax(1).build())
+                .expire();
+
         paimon.createTable(DATABASE, "events", Schema.newBuilder()
                 .column("p", DataTypes.INT())
                 .column("id", DataTypes.INT())
@@ -135,6 +158,111 @@ final class TestTableChanges
                         .isEqualTo(expected);
             }
         }
+    }
+
+    @Test
+    void tagsTimesAndAnOpenEndBoundTheRangeAsPaimonReadsThem()
+    {
+        String table = primaryKeyTable("none");
+        // two tags read as a diff of their states unless a mode is named, which reads the snapshots between them
+        assertThat(trinoChanges("start_tag => 'first', end_tag => 'third'"))
+                .isEqualTo(paimonChanges(table, Map.of("incremental-between", "first,third")));
+        for (String mode : List.of("delta", "changelog")) {
+            assertThat(trinoChanges("start_tag => 'first', end_tag => 'third', mode => '%s'".formatted(mode)))
+                    .as(mode)
+                    .isEqualTo(paimonChanges(table, Map.of("incremental-between", "first,third", "incremental-between-tag-to-snapshot", "true", "incremental-between-scan-mode", mode)));
+        }
+        // a tag and a snapshot id mixed
+        assertThat(trinoChanges("start_tag => 'first', end_snapshot_id => 4"))
+                .isEqualTo(paimonChanges(table, "1,4", "auto"));
+
+        long latest = latestSnapshotIdOf(table);
+        assertThat(trinoChanges("start_snapshot_id => 2"))
+                .isEqualTo(paimonChanges(table, "2," + latest, "auto"));
+
+        // a time stands for the newest snapshot committed at or before it, exclusive at the start
+        long second = commitMillis(table, 2);
+        long fourth = commitMillis(table, 4);
+        assertThat(trinoChanges("start_timestamp => %s, end_timestamp => %s".formatted(timestamp(second), timestamp(fourth))))
+                .isEqualTo(paimonChanges(table, Map.of("incremental-between-timestamp", second + "," + fourth)))
+                .isEqualTo(paimonChanges(table, "2,4", "auto"));
+        assertThat(trinoChanges("start_timestamp => %s".formatted(timestamp(0))))
+                .isEqualTo(paimonChanges(table, "0," + latest, "auto"));
+    }
+
+    @Test
+    void aBranchHasChangesOfItsOwn()
+    {
+        String branch = primaryKeyTable("none") + "$branch_side";
+        long latest = ((FileStoreTable) uncachedPaimon().getTable(DATABASE, branch)).snapshotManager().latestSnapshotId();
+        for (String mode : MODES) {
+            List<String> changes = computeChanges("table_name => '%s', start_snapshot_id => 3, end_snapshot_id => %s, mode => '%s'".formatted(branch, latest, mode));
+            assertThat(changes).as(mode).isEqualTo(paimonChanges(branch, "3," + latest, mode));
+            // the table has no changelog producer, so only its changelog is empty
+            assertThat(changes.isEmpty()).as(mode).isEqualTo(mode.equals("changelog"));
+        }
+    }
+
+    @Test
+    void boundsThatNameNoVersionFailNamingTheTableAndTheBound()
+    {
+        String table = primaryKeyTable("none");
+        long latest = latestSnapshotIdOf(table);
+        assertQueryFails(changesCall(table, "start_snapshot_id => 1, mode => 'stream'"), ".*table_changes of changes.pk_none: unknown mode 'stream'; the modes are auto, delta, changelog and diff");
+        assertQueryFails(changesCall(table, "start_snapshot_id => 3, end_snapshot_id => 2"), ".*table_changes of changes.pk_none: the start, snapshot 3, is after the end, snapshot 2");
+        assertQueryFails(changesCall(table, "start_snapshot_id => 1, end_snapshot_id => 99"), ".*Table changes.pk_none has no snapshot 99 \\(the end of table_changes\\); the latest snapshot is " + latest);
+        assertQueryFails(changesCall(table, "start_tag => 'missing'"), ".*Table changes.pk_none has no tag 'missing'");
+        assertQueryFails(changesCall(table, "start_snapshot_id => 1, start_tag => 'first'"), ".*table_changes of changes.pk_none takes exactly one start: start_snapshot_id, start_tag or start_timestamp");
+        assertQueryFails(changesCall(table, "end_snapshot_id => 2"), ".*takes exactly one start.*");
+        assertQueryFails(changesCall("no_such_table", "start_snapshot_id => 1"), ".*table_changes: table changes.no_such_table does not exist");
+        assertQueryFails(changesCall(table + "$ro", "start_snapshot_id => 1"), ".*table_changes reads a table or a branch of it, not changes.pk_none\\$ro");
+        // two of three snapshots expired: the changes after the first cannot be read, those after the second can
+        assertQueryFails(changesCall("expired", "start_snapshot_id => 1"), ".*table_changes of changes.expired: the changes after snapshot 1 cannot be read, snapshot 2 has expired; the earliest snapshot still readable is 3, so a range may start at 2 at the earliest");
+        assertThat(computeChanges("table_name => 'expired', start_snapshot_id => 2")).isEqualTo(List.of("+I(2)"));
+        assertQueryFails(changesCall("expired", "start_snapshot_id => 1, mode => 'diff'"), ".*Table changes.expired: snapshot 1 \\(the start of table_changes\\) has expired; the earliest snapshot still readable is 3");
+    }
+
+    @Test
+    void changesTrinoWroteReadAsPaimonJavaReadsThem()
+    {
+        for (String producer : List.of("none", "lookup")) {
+            String table = "written_" + producer;
+            assertUpdate("CREATE TABLE %s (id integer, v varchar, n bigint) WITH (primary_key = ARRAY['id'], bucket = 2, changelog_producer = '%s')".formatted(table, producer));
+            assertUpdate("INSERT INTO %s VALUES (1, 'a', 1), (2, 'a', 2), (3, 'a', 3), (4, 'a', 4)".formatted(table), 4);
+            assertUpdate("UPDATE %s SET v = 'b', n = n * 10 WHERE id IN (2, 3)".formatted(table), 2);
+            assertUpdate("DELETE FROM %s WHERE id = 4".formatted(table), 1);
+            assertUpdate("MERGE INTO %s t USING (VALUES (1, 'c'), (5, 'c')) s(id, v) ON t.id = s.id WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT VALUES (s.id, s.v, 50)".formatted(table), 2);
+            assertUpdate("ALTER TABLE %s EXECUTE optimize".formatted(table));
+            assertUpdate("INSERT INTO %s VALUES (6, 'd', 6)".formatted(table), 1);
+            assertEveryRange(table);
+        }
+    }
+
+    private List<String> trinoChanges(String arguments)
+    {
+        return computeChanges("table_name => '%s', %s".formatted(primaryKeyTable("none"), arguments));
+    }
+
+    private List<String> computeChanges(String arguments)
+    {
+        return sorted(computeActual("SELECT * FROM TABLE(paimon.system.table_changes(schema_name => '%s', %s))".formatted(DATABASE, arguments)).getMaterializedRows().stream()
+                .map(TestTableChanges::changeText)
+                .toList());
+    }
+
+    private static String changesCall(String table, String arguments)
+    {
+        return "SELECT * FROM TABLE(paimon.system.table_changes(schema_name => '%s', table_name => '%s', %s))".formatted(DATABASE, table, arguments);
+    }
+
+    private long commitMillis(String table, long snapshot)
+    {
+        return ((FileStoreTable) uncachedPaimon().getTable(DATABASE, table)).snapshotManager().snapshot(snapshot).timeMillis();
+    }
+
+    private static String timestamp(long epochMillis)
+    {
+        return "from_unixtime_nanos(%s) AT TIME ZONE 'UTC'".formatted(epochMillis * 1_000_000L);
     }
 
     private void assertEveryRange(String table)
@@ -198,8 +326,12 @@ final class TestTableChanges
 
     private List<String> paimonChanges(String table, String range, String mode)
     {
-        Table auditLog = uncachedPaimon().getTable(DATABASE, table + "$audit_log")
-                .copy(Map.of("incremental-between", range, "incremental-between-scan-mode", mode));
+        return paimonChanges(table, Map.of("incremental-between", range, "incremental-between-scan-mode", mode));
+    }
+
+    private List<String> paimonChanges(String table, Map<String, String> options)
+    {
+        Table auditLog = uncachedPaimon().getTable(DATABASE, table + "$audit_log").copy(options);
         // the audit log's rows are inserts whose first value is the change's kind: +I(-U, 1, a) is -U(1, a)
         return sorted(PaimonJavaCatalog.readRows(auditLog).stream()
                 .map(row -> row.replaceFirst("^\\+I\\(([-+][IUD]), ", "$1("))
