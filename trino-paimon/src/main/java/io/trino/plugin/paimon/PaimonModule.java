@@ -19,6 +19,7 @@ import com.google.inject.Provides;
 import com.google.inject.Scopes;
 import com.google.inject.Singleton;
 import com.google.inject.multibindings.Multibinder;
+import com.google.inject.multibindings.ProvidesIntoSet;
 import io.airlift.configuration.AbstractConfigurationAwareModule;
 import io.trino.plugin.paimon.catalog.CatalogLocations;
 import io.trino.plugin.paimon.catalog.FileSystemCatalog;
@@ -99,7 +100,6 @@ public class PaimonModule
         jsonCodecBinder(binder).bindJsonCodec(CompactionFragment.class);
         tableProcedures.addBinding().toProvider(OptimizeTableProcedure.class).in(Scopes.SINGLETON);
 
-        newSetBinder(binder, ConnectorTableFunction.class).addBinding().to(TableChangesFunction.class).in(Scopes.SINGLETON);
         newSetBinder(binder, Procedure.class).addBinding().toProvider(FlushMetadataCacheProcedure.class).in(Scopes.SINGLETON);
     }
 
@@ -121,5 +121,13 @@ public class PaimonModule
     public static TableFileSystemFactory tableFileSystems(PaimonCatalog catalog)
     {
         return catalog::fileSystem;
+    }
+
+    // table_changes resolves its table with the metadata of the query's transaction
+    @ProvidesIntoSet
+    @Singleton
+    public static ConnectorTableFunction tableChanges(PaimonTransactionManager transactions, PaimonCatalog catalog)
+    {
+        return new TableChangesFunction(transactions::get, catalog);
     }
 }

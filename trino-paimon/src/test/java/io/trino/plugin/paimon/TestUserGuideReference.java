@@ -26,6 +26,7 @@ import io.trino.plugin.paimon.testing.TempWarehouse;
 import io.trino.spi.connector.Connector;
 import io.trino.spi.connector.ConnectorFactory;
 import io.trino.spi.connector.TableProcedureMetadata;
+import io.trino.spi.function.table.ConnectorTableFunction;
 import io.trino.spi.procedure.Procedure;
 import io.trino.spi.session.PropertyMetadata;
 import io.trino.testing.TestingConnectorContext;
@@ -51,6 +52,7 @@ import java.util.stream.Stream;
 
 import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static com.google.common.collect.Iterables.getOnlyElement;
+import static java.util.Locale.ENGLISH;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS;
 
@@ -151,6 +153,16 @@ final class TestUserGuideReference
                 .map(name -> name.toLowerCase(Locale.ENGLISH))
                 .collect(toImmutableSet()));
         assertThat(procedures).isEqualTo(connector.getProcedures().stream().map(Procedure::getName).collect(toImmutableSet()));
+    }
+
+    @Test
+    void tableFunctionArgumentsAreTheConnectors()
+            throws IOException
+    {
+        assertThat(connector.getTableFunctions()).extracting(ConnectorTableFunction::getName).containsExactly("table_changes");
+        assertThat(names("changes.md", "## Arguments")).isEqualTo(connector.getTableFunctions().iterator().next().getArguments().stream()
+                .map(argument -> argument.getName().toLowerCase(ENGLISH))
+                .collect(toImmutableSet()));
     }
 
     @Test

@@ -14,11 +14,9 @@
 package io.trino.plugin.paimon.metadata;
 
 import com.google.common.collect.ImmutableList;
-import com.google.inject.Inject;
 import io.airlift.slice.Slice;
 import io.trino.plugin.paimon.PaimonColumnHandle;
 import io.trino.plugin.paimon.PaimonTableHandle;
-import io.trino.plugin.paimon.PaimonTransactionManager;
 import io.trino.plugin.paimon.TableChanges;
 import io.trino.plugin.paimon.catalog.PaimonCatalog;
 import io.trino.spi.TrinoException;
@@ -42,6 +40,7 @@ import io.trino.spi.type.Type;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 import static com.google.common.collect.ImmutableList.toImmutableList;
 import static com.google.common.collect.ImmutableSet.toImmutableSet;
@@ -74,11 +73,13 @@ public class TableChangesFunction
     private static final String END_TIMESTAMP = "END_TIMESTAMP";
     private static final String MODE = "MODE";
 
-    private final PaimonTransactionManager transactionManager;
+    private final Function<ConnectorTransactionHandle, ConnectorMetadata> transactions;
     private final PaimonCatalog catalog;
 
-    @Inject
-    public TableChangesFunction(PaimonTransactionManager transactionManager, PaimonCatalog catalog)
+    /**
+     * @param transactions the metadata of each open transaction
+     */
+    public TableChangesFunction(Function<ConnectorTransactionHandle, ConnectorMetadata> transactions, PaimonCatalog catalog)
     {
         super(
                 "system",
@@ -95,7 +96,7 @@ public class TableChangesFunction
                         optional(END_TIMESTAMP, TIMESTAMP_TZ_PICOS),
                         ScalarArgumentSpecification.builder().name(MODE).type(VARCHAR).defaultValue(utf8Slice("auto")).build()),
                 GENERIC_TABLE);
-        this.transactionManager = requireNonNull(transactionManager, "transactionManager is null");
+        this.transactions = requireNonNull(transactions, "transactions is null");
         this.catalog = requireNonNull(catalog, "catalog is null");
     }
 
@@ -115,7 +116,7 @@ public class TableChangesFunction
         String schema = text(arguments, SCHEMA_NAME).orElseThrow(() -> new TrinoException(INVALID_FUNCTION_ARGUMENT, "table_changes takes a schema_name"));
         String table = text(arguments, TABLE_NAME).orElseThrow(() -> new TrinoException(INVALID_FUNCTION_ARGUMENT, "table_changes takes a table_name"));
         SchemaTableName name = new SchemaTableName(schema, table);
-        ConnectorMetadata metadata = transactionManager.get(transaction);
+        ConnectorMetadata metadata = transactions.apply(transaction);
         ConnectorTableHandle found = metadata.getTableHandle(session, name, Optional.empty(), Optional.empty());
         if (found == null) {
             throw new TrinoException(TABLE_NOT_FOUND, "table_changes: table %s does not exist".formatted(name));
