@@ -15,6 +15,7 @@ package io.trino.plugin.paimon.read;
 
 import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
+import io.trino.plugin.paimon.testing.ScanStatistics;
 import io.trino.testing.MaterializedRow;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.BinaryString;
@@ -28,6 +29,8 @@ import org.apache.paimon.table.Table;
 import org.apache.paimon.table.sink.BatchTableCommit;
 import org.apache.paimon.table.sink.BatchTableWrite;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
+import org.apache.paimon.table.source.DataSplit;
+import org.apache.paimon.table.source.Split;
 import org.apache.paimon.types.DataTypes;
 import org.apache.paimon.types.RowKind;
 import org.junit.jupiter.api.Test;
@@ -240,6 +243,35 @@ final class TestTableChanges
             assertUpdate("INSERT INTO %s VALUES (6, 'd', 6)".formatted(table), 1);
             assertEveryRange(table);
         }
+    }
+
+    /** Partition and version predicates leave out the splits of other partitions and other snapshots. */
+    @Test
+    void partitionAndVersionPredicatesPruneSplits()
+    {
+        String table = primaryKeyTable("none");
+        long latest = latestSnapshotIdOf(table);
+        String query = "SELECT * FROM TABLE(paimon.system.table_changes(schema_name => '%s', table_name => '%s', start_snapshot_id => 0, mode => 'delta'))".formatted(DATABASE, table);
+        long all = 0;
+        long firstPartition = 0;
+        for (long snapshot = 1; snapshot <= latest; snapshot++) {
+            for (Split split : paimonDeltaSplits(table, snapshot)) {
+                all++;
+                firstPartition += ((DataSplit) split).partition().getInt(0) == 1 ? 1 : 0;
+            }
+        }
+        assertThat(firstPartition).isPositive().isLessThan(all);
+        assertThat(ScanStatistics.execute(getQueryRunner(), query).splits()).isEqualTo(all);
+        assertThat(ScanStatistics.execute(getQueryRunner(), query + " WHERE p = 1").splits()).isEqualTo(firstPartition);
+        assertThat(ScanStatistics.execute(getQueryRunner(), query + " WHERE _change_version_id = 2").splits()).isEqualTo(paimonDeltaSplits(table, 2).size());
+    }
+
+    // Paimon Java's splits of the delta of one snapshot: one per bucket of a partition it wrote to
+    private List<Split> paimonDeltaSplits(String table, long snapshot)
+    {
+        return uncachedPaimon().getTable(DATABASE, table)
+                .copy(Map.of("incremental-between", (snapshot - 1) + "," + snapshot, "incremental-between-scan-mode", "delta"))
+                .newReadBuilder().newScan().plan().splits();
     }
 
     /** The worked example of docs/changes.md, row for row. */
