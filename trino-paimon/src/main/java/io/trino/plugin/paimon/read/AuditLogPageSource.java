@@ -17,7 +17,6 @@ import io.airlift.slice.Slice;
 import io.trino.plugin.paimon.merge.KeyValueLayout;
 import io.trino.spi.Page;
 import io.trino.spi.block.Block;
-import io.trino.spi.block.BlockBuilder;
 import io.trino.spi.block.RunLengthEncodedBlock;
 import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.SourcePage;
@@ -27,7 +26,6 @@ import java.io.UncheckedIOException;
 import java.util.OptionalLong;
 
 import static io.airlift.slice.Slices.utf8Slice;
-import static io.trino.spi.type.TinyintType.TINYINT;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 import static java.util.Objects.requireNonNull;
 
@@ -46,29 +44,17 @@ public final class AuditLogPageSource
 
     private static final Slice[] KIND_TEXT = {utf8Slice("+I"), utf8Slice("-U"), utf8Slice("+U"), utf8Slice("-D")};
 
-    private final Source source;
+    private final RecordPages source;
     private final int kindChannel;
     private final int[] outputChannels;
     private long completedPositions;
     private boolean finished;
 
-    /** A source of pages: {@code nextPage} returns null once exhausted. */
-    interface Source
-            extends AutoCloseable
-    {
-        Page nextPage();
-
-        long memoryUsage();
-
-        @Override
-        void close();
-    }
-
     /**
      * @param kindChannel the channel of the row kind (TINYINT) in the source pages, or -1 when every row is an insert
      * @param outputChannels for each output column, its channel in the source pages, or -1 for {@code rowkind}
      */
-    AuditLogPageSource(Source source, int kindChannel, int[] outputChannels)
+    AuditLogPageSource(RecordPages source, int kindChannel, int[] outputChannels)
     {
         this.source = requireNonNull(source, "source is null");
         this.kindChannel = kindChannel;
@@ -78,7 +64,7 @@ public final class AuditLogPageSource
     /** The merged records of a primary-key bucket, in a data file's key-value layout, kept retractions included. */
     static AuditLogPageSource ofMergedRecords(BucketCompactionReader reader, int kindChannel, int[] outputChannels)
     {
-        return new AuditLogPageSource(new Source()
+        return new AuditLogPageSource(new RecordPages()
         {
             @Override
             public Page nextPage()
@@ -103,7 +89,7 @@ public final class AuditLogPageSource
     /** The rows of an append table's page source, each an insert. */
     static AuditLogPageSource ofInserts(ConnectorPageSource rows, int[] outputChannels)
     {
-        return new AuditLogPageSource(new Source()
+        return new AuditLogPageSource(new RecordPages()
         {
             @Override
             public Page nextPage()
@@ -160,12 +146,7 @@ public final class AuditLogPageSource
         if (kindChannel < 0) {
             return RunLengthEncodedBlock.create(VARCHAR, KIND_TEXT[KeyValueLayout.INSERT], page.getPositionCount());
         }
-        Block kinds = page.getBlock(kindChannel);
-        BlockBuilder text = VARCHAR.createBlockBuilder(null, page.getPositionCount());
-        for (int position = 0; position < page.getPositionCount(); position++) {
-            VARCHAR.writeSlice(text, KIND_TEXT[TINYINT.getByte(kinds, position)]);
-        }
-        return text.build();
+        return RecordPages.kindNames(page.getBlock(kindChannel), page.getPositionCount(), KIND_TEXT);
     }
 
     @Override

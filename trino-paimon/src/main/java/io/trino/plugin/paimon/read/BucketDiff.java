@@ -40,7 +40,7 @@ import static java.util.Objects.requireNonNull;
  * key-value layout of the merged pages, the kind channel holding the change's kind.
  */
 final class BucketDiff
-        implements TableChangesPageSource.Records
+        implements RecordPages
 {
     private final Side start;
     private final Side end;
@@ -120,12 +120,6 @@ final class BucketDiff
             bytes += page.getRetainedSizeInBytes();
         }
         return bytes;
-    }
-
-    @Override
-    public long readBytes()
-    {
-        return 0;
     }
 
     @Override

@@ -293,7 +293,7 @@ public class PaimonPageSourceProvider
         // records are read as written, so a predicate on any column may skip row groups
         RowGroupDomains rowGroupDomains = RowGroupDomains.of(table, handle.constraint().filter((column, _) -> column.fieldId() >= 0), true);
         TrinoFileSystem fileSystem = fileSystemFactory.create(session, table.name());
-        TableChangesPageSource.Records records = TableChangesPageSource.filesAsWritten(split.files(), file -> DataFilePageReader.open(
+        RecordPages records = TableChangesPageSource.filesAsWritten(split.files(), file -> DataFilePageReader.open(
                 fileSystem,
                 file,
                 dataFileSchemas.schema(session.getQueryId(), fileSystem, table, file.schemaId()),

@@ -17,7 +17,6 @@ import io.airlift.slice.Slice;
 import io.trino.plugin.paimon.merge.KeyValueLayout;
 import io.trino.spi.Page;
 import io.trino.spi.block.Block;
-import io.trino.spi.block.BlockBuilder;
 import io.trino.spi.block.RunLengthEncodedBlock;
 import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.SourcePage;
@@ -32,7 +31,6 @@ import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.DateTimeEncoding.packDateTimeWithZone;
 import static io.trino.spi.type.TimeZoneKey.UTC_KEY;
 import static io.trino.spi.type.TimestampWithTimeZoneType.TIMESTAMP_TZ_MILLIS;
-import static io.trino.spi.type.TinyintType.TINYINT;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 import static java.util.Objects.requireNonNull;
 
@@ -55,7 +53,7 @@ public final class TableChangesPageSource
 
     private static final Slice[] KIND_NAMES = {utf8Slice("insert"), utf8Slice("update_preimage"), utf8Slice("update_postimage"), utf8Slice("delete")};
 
-    private final Records records;
+    private final RecordPages records;
     private final int kindChannel;
     private final int[] outputChannels;
     private final long snapshotId;
@@ -63,25 +61,11 @@ public final class TableChangesPageSource
     private long completedPositions;
     private boolean finished;
 
-    /** Pages of change records; {@code nextPage} returns null once exhausted. */
-    interface Records
-            extends AutoCloseable
-    {
-        Page nextPage();
-
-        long memoryUsage();
-
-        long readBytes();
-
-        @Override
-        void close();
-    }
-
     /**
      * @param kindChannel the channel of the row kind (TINYINT) in the record pages, or -1 when every record is an insert
      * @param outputChannels for each output column its channel in the record pages, or the field id of a change column
      */
-    TableChangesPageSource(Records records, int kindChannel, int[] outputChannels, long snapshotId, long commitMillis)
+    TableChangesPageSource(RecordPages records, int kindChannel, int[] outputChannels, long snapshotId, long commitMillis)
     {
         this.records = requireNonNull(records, "records is null");
         this.kindChannel = kindChannel;
@@ -91,10 +75,10 @@ public final class TableChangesPageSource
     }
 
     /** The records of files one after the other, as they were written. */
-    static Records filesAsWritten(List<PaimonDataFile> files, Function<PaimonDataFile, DataFilePageReader> openFile)
+    static RecordPages filesAsWritten(List<PaimonDataFile> files, Function<PaimonDataFile, DataFilePageReader> openFile)
     {
         Iterator<PaimonDataFile> remaining = files.iterator();
-        return new Records()
+        return new RecordPages()
         {
             private DataFilePageReader current;
             private long closedBytes;
@@ -174,12 +158,7 @@ public final class TableChangesPageSource
         if (kindChannel < 0) {
             return RunLengthEncodedBlock.create(VARCHAR, KIND_NAMES[KeyValueLayout.INSERT], page.getPositionCount());
         }
-        Block kinds = page.getBlock(kindChannel);
-        BlockBuilder names = VARCHAR.createBlockBuilder(null, page.getPositionCount());
-        for (int position = 0; position < page.getPositionCount(); position++) {
-            VARCHAR.writeSlice(names, KIND_NAMES[TINYINT.getByte(kinds, position)]);
-        }
-        return names.build();
+        return RecordPages.kindNames(page.getBlock(kindChannel), page.getPositionCount(), KIND_NAMES);
     }
 
     @Override
