@@ -380,13 +380,7 @@ public final class SnapshotCommitter
     {
         try {
             PaimonTable table = new PaimonTable(tableName(tableLocation), tableLocation, schema);
-            SnapshotRetention retention = SnapshotRetention.fromOptions(table.name().toString(), schema.options());
-            if (retention.changelogDecoupled()) {
-                // Paimon keeps such a changelog in files of its own; without them, keep every snapshot
-                snapshots.writeEarliestHintIfMissing();
-                return;
-            }
-            new SnapshotExpiry(fileSystem, table).expire(retention);
+            new SnapshotExpiry(fileSystem, table).expire(SnapshotRetention.fromOptions(table.name().toString(), schema.options()));
         }
         catch (RuntimeException e) {
             log.warn(e, "Expiring snapshots of %s after a commit failed; the commit stands", tableLocation);

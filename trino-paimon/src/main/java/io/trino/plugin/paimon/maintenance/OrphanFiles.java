@@ -21,6 +21,7 @@ import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ManifestFileMeta;
 import io.trino.plugin.paimon.format.manifest.SnapshotScan;
+import io.trino.plugin.paimon.format.snapshot.ChangelogFiles;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.format.stats.StatisticsFiles;
@@ -39,15 +40,15 @@ import java.util.OptionalLong;
 import java.util.Set;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
-import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_UNSUPPORTED_CONFIGURATION;
 import static java.util.Objects.requireNonNull;
 
 /**
  * Removes the files of a table that nothing references, as Paimon's {@code LocalOrphanFilesClean} does: files
  * modified before a time in {@code manifest/}, {@code index/}, {@code statistics/} and the bucket folders whose
- * names no snapshot, tag or branch of the table refers to (directly, or through its manifest lists, manifests and
- * index manifest, DELETE entries included), and stray files in the {@code snapshot/} folders (left-over temporary
- * files of interrupted commits) other than the snapshots and their hints. Schema files, tags, snapshots and hints are
+ * names no snapshot, tag, long-lived changelog file or branch of the table refers to (directly, or through its
+ * manifest lists, manifests and index manifest, DELETE entries included), and stray files in the {@code snapshot/}
+ * and {@code changelog/} folders (left-over temporary files of interrupted commits) other than the snapshots, the
+ * changelog files and their hints. Schema files, tags, snapshots, changelog files and hints are
  * never touched, nor any folder but the staging folders of {@code optimize} executions that died before their commit
  * or rollback (every file in them older than the time). When a snapshot, tag or manifest that exists cannot be read,
  * nothing is deleted.
@@ -56,7 +57,6 @@ public final class OrphanFiles
 {
     private static final Logger log = Logger.get(OrphanFiles.class);
     private static final String BUCKET_PREFIX = "bucket-";
-    private static final String CHANGELOG_DIRECTORY = "changelog";
     /**
      * The folders, directly in the table folder, where the workers of one {@code optimize} execution leave their
      * results for its commit. The execution removes its folder; one whose server was killed leaves it behind.
@@ -84,26 +84,14 @@ public final class OrphanFiles
      */
     public Result remove(long olderThanMillis)
     {
-        boolean longLivedChangelog = listFiles(table.location().appendPath(CHANGELOG_DIRECTORY)).stream()
-                .anyMatch(file -> file.location().fileName().startsWith("changelog-"));
-        if (longLivedChangelog) {
-            // such changelog files reference data files no snapshot does; they are Paimon's to clean
-            throw new TrinoException(PAIMON_UNSUPPORTED_CONFIGURATION, "Cannot remove orphan files of Paimon table %s: it keeps long-lived changelog files in %s; remove them with Paimon".formatted(
-                    table.name(), table.location().appendPath(CHANGELOG_DIRECTORY)));
-        }
         List<Location> roots = new ArrayList<>();
         roots.add(table.location());
         roots.addAll(BranchSnapshots.branchRoots(fileSystem, table));
 
         List<FileEntry> deletable = new ArrayList<>();
         for (Location root : roots) {
-            for (FileEntry file : listFiles(root.appendPath(SnapshotFiles.SNAPSHOT_DIRECTORY))) {
-                String name = file.location().fileName();
-                boolean snapshotFile = name.startsWith("snapshot-") || name.equals(SnapshotFiles.LATEST_HINT) || name.equals(SnapshotFiles.EARLIEST_HINT);
-                if (!snapshotFile && file.lastModified().toEpochMilli() < olderThanMillis) {
-                    deletable.add(file);
-                }
-            }
+            deletable.addAll(strayFiles(root.appendPath(SnapshotFiles.SNAPSHOT_DIRECTORY), "snapshot-", olderThanMillis));
+            deletable.addAll(strayFiles(root.appendPath(ChangelogFiles.CHANGELOG_DIRECTORY), ChangelogFiles.CHANGELOG_PREFIX, olderThanMillis));
         }
 
         Map<String, FileEntry> candidates = new HashMap<>();
@@ -124,6 +112,11 @@ public final class OrphanFiles
             for (Location root : roots) {
                 for (Snapshot snapshot : BranchSnapshots.snapshotsAndTags(fileSystem, root)) {
                     addUsedFiles(snapshot, candidates.keySet(), used);
+                }
+                // a long-lived changelog file names the changelog (or appended data) of a snapshot that expired
+                ChangelogFiles changelogs = new ChangelogFiles(fileSystem, root);
+                for (long id : changelogs.listIds()) {
+                    changelogs.read(id).ifPresent(changelog -> addUsedFiles(changelog, candidates.keySet(), used));
                 }
             }
             candidates.keySet().removeAll(used);
@@ -155,6 +148,18 @@ public final class OrphanFiles
         }
         log.info("Removed %s orphan files (%s bytes) of %s", deleted.size(), bytes, table.name());
         return new Result(deleted, bytes);
+    }
+
+    /** The files of a folder of numbered metadata files that are neither those files nor their hints. */
+    private List<FileEntry> strayFiles(Location directory, String prefix, long olderThanMillis)
+    {
+        return listFiles(directory).stream()
+                .filter(file -> {
+                    String name = file.location().fileName();
+                    return !name.startsWith(prefix) && !name.equals(SnapshotFiles.LATEST_HINT) && !name.equals(SnapshotFiles.EARLIEST_HINT);
+                })
+                .filter(file -> file.lastModified().toEpochMilli() < olderThanMillis)
+                .toList();
     }
 
     private void addUsedFiles(Snapshot snapshot, Set<String> candidates, Set<String> used)

@@ -27,12 +27,14 @@ import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry.FileKind;
 import io.trino.plugin.paimon.format.manifest.ManifestFileMeta;
 import io.trino.plugin.paimon.format.manifest.SnapshotScan;
+import io.trino.plugin.paimon.format.snapshot.ChangelogFiles;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.format.snapshot.TagFiles;
 import io.trino.plugin.paimon.format.stats.StatisticsFiles;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.SnapshotRetention;
+import io.trino.plugin.paimon.table.TableOptions.ChangelogProducer;
 import io.trino.spi.TrinoException;
 
 import java.io.FileNotFoundException;
@@ -51,8 +53,8 @@ import java.util.Set;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
-import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_UNSUPPORTED_CONFIGURATION;
 import static io.trino.plugin.paimon.format.MetadataFiles.readIfExists;
+import static io.trino.plugin.paimon.format.manifest.DataFileMeta.FILE_SOURCE_APPEND;
 import static io.trino.plugin.paimon.format.manifest.ManifestEntry.POSTPONE_BUCKET;
 import static java.util.Objects.requireNonNull;
 
@@ -73,6 +75,12 @@ import static java.util.Objects.requireNonNull;
  * it; the branches' own snapshots are never expired here); then the snapshot files, oldest
  * first; the EARLIEST hint last. Files are deleted one by one (never a directory), and a file that cannot be deleted
  * is left behind for orphan removal.
+ * <p>
+ * A table whose changelog outlives its snapshots ({@link SnapshotRetention#changelogDecoupled()}) keeps each expired
+ * snapshot as a long-lived changelog file, as Paimon's expiry does: the snapshot's JSON moves to
+ * {@code changelog/changelog-<id>}, and what it names as changelog stays — its changelog manifest list and files, or,
+ * without a changelog producer, its base and delta manifest lists and the data files writers appended. Changelog
+ * expiry then removes those under the {@code changelog.*} retention, oldest first, never the newest changelog file.
  */
 public final class SnapshotExpiry
 {
@@ -85,6 +93,7 @@ public final class SnapshotExpiry
     private final TrinoFileSystem fileSystem;
     private final PaimonTable table;
     private final SnapshotFiles snapshots;
+    private final ChangelogFiles changelogs;
     private final TagFiles tags;
     private final SnapshotScan scan;
     private final StatisticsFiles statisticsFiles;
@@ -95,91 +104,93 @@ public final class SnapshotExpiry
         this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
         this.table = requireNonNull(table, "table is null");
         this.snapshots = new SnapshotFiles(fileSystem, table.location());
+        this.changelogs = new ChangelogFiles(fileSystem, table.location());
         this.tags = new TagFiles(fileSystem, table.location());
         this.scan = new SnapshotScan(fileSystem, table.location());
         this.statisticsFiles = new StatisticsFiles(fileSystem, table.location());
     }
 
-    /** What an expiry did: the snapshots it removed and the files it deleted with them. */
-    public record Result(int expiredSnapshots, int deletedFiles) {}
+    /** What an expiry did: the snapshots and long-lived changelog files it removed and the files it deleted with them. */
+    public record Result(int expiredSnapshots, int expiredChangelogs, int deletedFiles) {}
 
     /**
      * Expires what the table's options say, as Paimon does after each commit.
      */
     public Result expire(SnapshotRetention retention)
     {
-        return expire(retention, System.currentTimeMillis() - retention.timeRetained().toMillis());
+        long now = System.currentTimeMillis();
+        return expire(retention, now - retention.timeRetained().toMillis(), now - retention.changelogTimeRetained().toMillis());
     }
 
     /**
-     * @param olderThanMillis snapshots committed at or after this time are kept
-     * @throws TrinoException {@code PAIMON_UNSUPPORTED_CONFIGURATION} for a table whose changelog outlives its
-     * snapshots
+     * @param snapshotsOlderThanMillis snapshots committed at or after this time are kept
+     * @param changelogOlderThanMillis long-lived changelog files of snapshots committed at or after this time are kept
      */
-    public Result expire(SnapshotRetention retention, long olderThanMillis)
+    public Result expire(SnapshotRetention retention, long snapshotsOlderThanMillis, long changelogOlderThanMillis)
     {
-        checkSupported(table, retention);
+        Expiring expiring = new Expiring(
+                retention.changelogDecoupled(),
+                table.options().changelogProducer() != ChangelogProducer.NONE,
+                taggedSnapshots());
+        int expiredSnapshots = expireSnapshots(retention, snapshotsOlderThanMillis, expiring);
+        // as Paimon: a changelog that no longer outlives the snapshots is left as it is
+        int expiredChangelogs = expiring.decoupled() ? expireChangelog(retention, changelogOlderThanMillis, expiring) : 0;
+        return new Result(expiredSnapshots, expiredChangelogs, deletedFiles);
+    }
+
+    private int expireSnapshots(SnapshotRetention retention, long olderThanMillis, Expiring expiring)
+    {
         OptionalLong latest = snapshots.latestSnapshotId();
         OptionalLong earliestId = snapshots.earliestSnapshotId();
         if (latest.isEmpty() || earliestId.isEmpty()) {
-            return new Result(0, 0);
+            return 0;
         }
         long earliest = earliestId.getAsLong();
         long first = Math.max(latest.getAsLong() - retention.retainMax() + 1, earliest);
         long endExclusive = latest.getAsLong() - retention.retainMin() + 1;
-        endExclusive = Math.min(endExclusive, minConsumerNextSnapshot().orElse(Long.MAX_VALUE));
+        if (!retention.snapshotsIgnoreConsumers()) {
+            endExclusive = Math.min(endExclusive, minConsumerNextSnapshot().orElse(Long.MAX_VALUE));
+        }
         endExclusive = Math.min(endExclusive, earliest + retention.expireLimit());
         for (long id = first; id < endExclusive; id++) {
             Optional<Snapshot> snapshot = tryReadSnapshot(id);
             if (snapshot.isPresent() && olderThanMillis <= snapshot.get().timeMillis()) {
-                return expireUntil(earliest, id);
+                return expireSnapshotsUntil(earliest, id, expiring);
             }
         }
-        return expireUntil(earliest, endExclusive);
+        return expireSnapshotsUntil(earliest, endExclusive, expiring);
     }
 
     /**
-     * @throws TrinoException {@code PAIMON_UNSUPPORTED_CONFIGURATION} naming the table and option when snapshots of
-     * the table cannot be expired here
+     * What one expiry needs to know throughout.
+     *
+     * @param decoupled whether expired snapshots become long-lived changelog files
+     * @param producesChangelog whether the table has a changelog producer, whose changelog files are what a long-lived
+     * changelog keeps; without one it keeps the appended data files of the delta
+     * @param taggedSnapshots the snapshots of the table's tags, by id
      */
-    public static void checkSupported(PaimonTable table, SnapshotRetention retention)
-    {
-        if (retention.changelogDecoupled()) {
-            throw new TrinoException(PAIMON_UNSUPPORTED_CONFIGURATION, ("Cannot expire snapshots of Paimon table %s: its changelog.num-retained.min/max or changelog.time-retained keep " +
-                    "the changelog longer than the snapshots, which needs Paimon's long-lived changelog files; expire it with Paimon").formatted(table.name()));
-        }
-    }
+    private record Expiring(boolean decoupled, boolean producesChangelog, List<Snapshot> taggedSnapshots) {}
 
-    private Result expireUntil(long earliestId, long endExclusiveId)
+    private int expireSnapshotsUntil(long earliestId, long endExclusiveId, Expiring expiring)
     {
         if (endExclusiveId <= earliestId) {
             // nothing to expire: leave the hint a later reader starts from, as Paimon does
             snapshots.writeEarliestHintIfMissing();
-            return new Result(0, 0);
+            return 0;
         }
         List<Snapshot> includingEnd = new ArrayList<>();
         for (long id = earliestId; id <= endExclusiveId; id++) {
             tryReadSnapshot(id).ifPresent(includingEnd::add);
         }
         if (includingEnd.isEmpty()) {
-            return new Result(0, 0);
+            return 0;
         }
         List<Snapshot> excludingEnd = includingEnd.stream().filter(snapshot -> snapshot.id() != endExclusiveId).toList();
         long beginId = includingEnd.getFirst().id();
-        List<Snapshot> taggedSnapshots = taggedSnapshots();
-        List<Snapshot> branchSnapshots;
-        Set<DataFileKey> branchFiles;
-        try {
-            branchSnapshots = new ArrayList<>();
-            for (Location branch : BranchSnapshots.branchRoots(fileSystem, table)) {
-                branchSnapshots.addAll(BranchSnapshots.snapshotsAndTags(fileSystem, branch));
-            }
-            branchFiles = liveFilesOf(branchSnapshots);
-        }
-        catch (TrinoException e) {
-            // expiring without knowing what the branches use could delete their files
-            throw new TrinoException(PAIMON_INVALID_METADATA, "Cannot expire snapshots of Paimon table %s: the files its branches use cannot be read, so nothing was expired: %s".formatted(table.name(), e.getMessage()), e);
-        }
+        List<Snapshot> taggedSnapshots = expiring.taggedSnapshots();
+        Branches branches = branches();
+        // without a changelog producer, the long-lived changelog is the data the writers appended
+        boolean keepAppendedFiles = expiring.decoupled() && !expiring.producesChangelog();
 
         TagDataFiles tagFiles = new TagDataFiles();
         for (Snapshot snapshot : includingEnd) {
@@ -191,42 +202,152 @@ public final class SnapshotExpiry
             if (protectedFiles.isEmpty()) {
                 continue;
             }
-            deleteFilesDeletedIn(snapshot, protectedFiles.get(), branchFiles);
+            deleteFilesDeletedIn(snapshot, protectedFiles.get(), branches.files(), keepAppendedFiles);
         }
-        for (Snapshot snapshot : excludingEnd) {
-            snapshot.changelogManifestList().ifPresent(this::deleteAddedFiles);
+        if (!expiring.decoupled()) {
+            for (Snapshot snapshot : excludingEnd) {
+                snapshot.changelogManifestList().ifPresent(this::deleteAddedFiles);
+            }
         }
 
         Snapshot last = includingEnd.getLast();
         if (last.id() != endExclusiveId) {
             // the end snapshot is gone (another expiry ran meanwhile): its manifests cannot be told apart, so keep them
-            return new Result(0, deletedFiles);
+            return 0;
         }
         List<Snapshot> keep = new ArrayList<>(tagsBetween(taggedSnapshots, beginId, endExclusiveId));
         keep.add(last);
         // a branch's snapshots name the main branch's manifest lists, manifests and index files
-        keep.addAll(branchSnapshots);
+        keep.addAll(branches.snapshots());
         Optional<Set<String>> keptMetadata = metadataFilesOf(keep);
         if (keptMetadata.isPresent()) {
             Set<String> skip = keptMetadata.get();
             for (Snapshot snapshot : excludingEnd) {
-                deleteUnusedMetadata(snapshot, skip);
+                if (!keepAppendedFiles) {
+                    deleteUnusedManifestList(snapshot.baseManifestList(), snapshot.baseManifestListSize(), skip);
+                    deleteUnusedManifestList(snapshot.deltaManifestList(), snapshot.deltaManifestListSize(), skip);
+                }
+                if (!expiring.decoupled()) {
+                    snapshot.changelogManifestList().ifPresent(list -> deleteUnusedManifestList(list, snapshot.changelogManifestListSize(), skip));
+                }
+                deleteUnusedIndexAndStatistics(snapshot, skip);
             }
         }
 
         for (Snapshot snapshot : excludingEnd) {
+            if (expiring.decoupled()) {
+                // the changelog file first: a failure between the two leaves both, which a rerun expires again
+                changelogs.keep(snapshots.snapshotLocation(snapshot.id()), snapshot.id());
+            }
             delete(snapshots.snapshotLocation(snapshot.id()));
         }
         snapshots.writeHint(SnapshotFiles.EARLIEST_HINT, endExclusiveId);
         log.info("Expired snapshots [%s, %s) of %s", beginId, endExclusiveId, table.name());
-        return new Result(excludingEnd.size(), deletedFiles);
+        return excludingEnd.size();
+    }
+
+    /**
+     * Removes long-lived changelog files as Paimon's {@code ExpireChangelogImpl} does: from the earliest on, those more
+     * than {@code changelog.num-retained.max} behind the latest snapshot, or older than the time limit while more than
+     * {@code changelog.num-retained.min} behind it, stopping at the first young enough, at the oldest snapshot a
+     * consumer reads, after {@code snapshot.expire.limit} files, and always before the newest changelog file.
+     */
+    private int expireChangelog(SnapshotRetention retention, long olderThanMillis, Expiring expiring)
+    {
+        OptionalLong latestSnapshot = snapshots.latestSnapshotId();
+        OptionalLong earliestChangelog = changelogs.earliestId();
+        OptionalLong latestChangelog = changelogs.latestId();
+        if (latestSnapshot.isEmpty() || earliestChangelog.isEmpty() || latestChangelog.isEmpty()) {
+            return 0;
+        }
+        long earliest = earliestChangelog.getAsLong();
+        long first = Math.max(latestSnapshot.getAsLong() - retention.changelogRetainMax() + 1, earliest);
+        long endExclusive = latestSnapshot.getAsLong() - retention.changelogRetainMin() + 1;
+        endExclusive = Math.min(endExclusive, minConsumerNextSnapshot().orElse(Long.MAX_VALUE));
+        endExclusive = Math.min(endExclusive, earliest + retention.expireLimit());
+        endExclusive = Math.min(endExclusive, latestChangelog.getAsLong());
+        if (endExclusive <= earliest) {
+            // Paimon 1.4.2 fails here reading a changelog file that is not there; there is simply nothing to remove
+            return 0;
+        }
+        for (long id = first; id <= endExclusive; id++) {
+            Optional<Snapshot> changelog = changelogs.read(id);
+            if (changelog.isPresent() && olderThanMillis <= changelog.get().timeMillis()) {
+                return expireChangelogUntil(earliest, id, expiring);
+            }
+        }
+        return expireChangelogUntil(earliest, endExclusive, expiring);
+    }
+
+    private int expireChangelogUntil(long earliestId, long endExclusiveId, Expiring expiring)
+    {
+        if (endExclusiveId <= earliestId) {
+            return 0;
+        }
+        List<Snapshot> expired = new ArrayList<>();
+        for (long id = earliestId; id < endExclusiveId; id++) {
+            changelogs.read(id).ifPresent(expired::add);
+        }
+        Branches branches = branches();
+        // what the changelog files to keep, the earliest snapshot, the tags and the branches still name; the ids of
+        // long-lived changelog files may have gaps, so the next one kept may be later than the end
+        List<Snapshot> keep = new ArrayList<>(tagsBetween(expiring.taggedSnapshots(), earliestId, endExclusiveId));
+        changelogs.listIds().stream()
+                .filter(id -> id >= endExclusiveId)
+                .findFirst()
+                .flatMap(changelogs::read)
+                .ifPresent(keep::add);
+        snapshots.earliestSnapshotId().ifPresent(id -> tryReadSnapshot(id).ifPresent(keep::add));
+        keep.addAll(branches.snapshots());
+        Optional<Set<String>> keptMetadata = existingMetadataFilesOf(keep);
+        if (keptMetadata.isEmpty()) {
+            return 0;
+        }
+        Set<String> skip = keptMetadata.get();
+        TagDataFiles tagFiles = new TagDataFiles();
+        for (Snapshot changelog : expired) {
+            if (changelog.changelogManifestList().isPresent()) {
+                deleteAddedFiles(changelog.changelogManifestList().get());
+                deleteUnusedManifestList(changelog.changelogManifestList().get(), changelog.changelogManifestListSize(), skip);
+            }
+            else {
+                // the appended data files snapshot expiry kept, deleted once no tag or branch holds them
+                tagFiles.previousTagFiles(expiring.taggedSnapshots(), changelog.id())
+                        .ifPresent(protectedFiles -> deleteFilesDeletedIn(changelog, protectedFiles, branches.files(), false));
+                deleteUnusedManifestList(changelog.deltaManifestList(), changelog.deltaManifestListSize(), skip);
+                deleteUnusedManifestList(changelog.baseManifestList(), changelog.baseManifestListSize(), skip);
+            }
+            // index files and statistics went with the snapshot
+            delete(changelogs.location(changelog.id()));
+        }
+        changelogs.writeEarliestHint(endExclusiveId);
+        log.info("Expired long-lived changelog [%s, %s) of %s", earliestId, endExclusiveId, table.name());
+        return expired.size();
+    }
+
+    /** The snapshots and tags of the table's branches, and the data files they use. */
+    private record Branches(List<Snapshot> snapshots, Set<DataFileKey> files) {}
+
+    private Branches branches()
+    {
+        try {
+            List<Snapshot> branchSnapshots = new ArrayList<>();
+            for (Location branch : BranchSnapshots.branchRoots(fileSystem, table)) {
+                branchSnapshots.addAll(BranchSnapshots.snapshotsAndTags(fileSystem, branch));
+            }
+            return new Branches(branchSnapshots, liveFilesOf(branchSnapshots));
+        }
+        catch (TrinoException e) {
+            // expiring without knowing what the branches use could delete their files
+            throw new TrinoException(PAIMON_INVALID_METADATA, "Cannot expire snapshots of Paimon table %s: the files its branches use cannot be read, so nothing was expired: %s".formatted(table.name(), e.getMessage()), e);
+        }
     }
 
     /**
      * Data files whose last DELETE in the snapshot's delta is not followed by an ADD of the same file, unless a tag
-     * or a branch holds them.
+     * or a branch holds them, or they were appended by a writer and {@code keepAppendedFiles} says to keep those.
      */
-    private void deleteFilesDeletedIn(Snapshot snapshot, Set<DataFileKey> tagFiles, Set<DataFileKey> branchFiles)
+    private void deleteFilesDeletedIn(Snapshot snapshot, Set<DataFileKey> tagFiles, Set<DataFileKey> branchFiles, boolean keepAppendedFiles)
     {
         Map<Location, ManifestEntry> toDelete = new LinkedHashMap<>();
         for (ManifestFileMeta manifest : tryReadManifestList(snapshot.deltaManifestList(), snapshot.deltaManifestListSize())) {
@@ -251,7 +372,9 @@ public final class SnapshotExpiry
         }
         toDelete.forEach((location, entry) -> {
             DataFileKey key = DataFileKey.of(entry);
-            if (!tagFiles.contains(key) && !branchFiles.contains(key)) {
+            // a file of unknown source, written by an old Paimon, counts as appended, as Paimon counts it
+            boolean appended = entry.file().fileSource().orElse(FILE_SOURCE_APPEND) == FILE_SOURCE_APPEND;
+            if (!tagFiles.contains(key) && !branchFiles.contains(key) && !(keepAppendedFiles && appended)) {
                 delete(location);
                 for (String extraFile : entry.file().extraFiles()) {
                     delete(MetadataPaths.child(location.parentDirectory(), extraFile, "data file"));
@@ -299,11 +422,37 @@ public final class SnapshotExpiry
         return Optional.of(names);
     }
 
-    private void deleteUnusedMetadata(Snapshot snapshot, Set<String> skip)
+    /**
+     * As {@link #metadataFilesOf}, for snapshots and long-lived changelog files whose base and delta manifest lists
+     * may be gone (a changelog file of a table with a changelog producer keeps only its changelog).
+     */
+    private Optional<Set<String>> existingMetadataFilesOf(List<Snapshot> kept)
     {
-        deleteUnusedManifestList(snapshot.baseManifestList(), snapshot.baseManifestListSize(), skip);
-        deleteUnusedManifestList(snapshot.deltaManifestList(), snapshot.deltaManifestListSize(), skip);
-        snapshot.changelogManifestList().ifPresent(list -> deleteUnusedManifestList(list, snapshot.changelogManifestListSize(), skip));
+        Set<String> names = new HashSet<>();
+        try {
+            for (Snapshot snapshot : kept) {
+                for (String manifestList : List.of(snapshot.baseManifestList(), snapshot.deltaManifestList())) {
+                    if (fileSystem.newInputFile(scan.manifestLocation(manifestList)).exists()) {
+                        names.add(manifestList);
+                        scan.readManifestList(manifestList, OptionalLong.empty()).forEach(manifest -> names.add(manifest.fileName()));
+                    }
+                }
+                if (snapshot.indexManifest().isPresent() && fileSystem.newInputFile(scan.manifestLocation(snapshot.indexManifest().get())).exists()) {
+                    names.add(snapshot.indexManifest().get());
+                    scan.readIndexManifest(snapshot.indexManifest().get()).forEach(entry -> names.add(entry.fileName()));
+                }
+                snapshot.statistics().ifPresent(names::add);
+            }
+        }
+        catch (IOException | TrinoException e) {
+            log.warn(e, "Cannot read the metadata of the versions %s keeps; its long-lived changelog is not expired", table.name());
+            return Optional.empty();
+        }
+        return Optional.of(names);
+    }
+
+    private void deleteUnusedIndexAndStatistics(Snapshot snapshot, Set<String> skip)
+    {
         if (snapshot.indexManifest().isPresent()) {
             String indexManifest = snapshot.indexManifest().get();
             List<IndexManifestEntry> entries;

@@ -88,15 +88,16 @@ final class TableMaintenance
                 checkRetention(threshold, expireSnapshotsMinRetention(session), "paimon.expire-snapshots.min-retention", EXPIRE_SNAPSHOTS_MIN_RETENTION);
                 PaimonTable table = loadTable(session, handle.schemaTableName());
                 SnapshotRetention retention = SnapshotRetention.fromOptions(table.name().toString(), table.schema().options());
-                SnapshotExpiry.Result result = new SnapshotExpiry(catalog.fileSystem(session, table.name()), table)
-                        .expire(retention, System.currentTimeMillis() - threshold.toMillis());
-                log.info("expire_snapshots on %s removed %s snapshots and %s files", table.name(), result.expiredSnapshots(), result.deletedFiles());
+                long olderThan = System.currentTimeMillis() - threshold.toMillis();
+                // the threshold holds for the long-lived changelog too, which its own retention may keep longer
+                long changelogOlderThan = Math.min(olderThan, System.currentTimeMillis() - retention.changelogTimeRetained().toMillis());
+                SnapshotExpiry.Result result = new SnapshotExpiry(catalog.fileSystem(session, table.name()), table).expire(retention, olderThan, changelogOlderThan);
+                log.info("expire_snapshots on %s removed %s snapshots, %s long-lived changelog files and %s files", table.name(), result.expiredSnapshots(), result.expiredChangelogs(), result.deletedFiles());
             }
             case PaimonRemoveOrphanFilesHandle(Duration threshold) -> {
                 checkRetention(threshold, removeOrphanFilesMinRetention(session), "paimon.remove-orphan-files.min-retention", REMOVE_ORPHAN_FILES_MIN_RETENTION);
                 PaimonTable table = loadTable(session, handle.schemaTableName());
                 TrinoFileSystem fileSystem = catalog.fileSystem(session, table.name());
-                SnapshotExpiry.checkSupported(table, SnapshotRetention.fromOptions(table.name().toString(), table.schema().options()));
                 OrphanFiles.Result result = new OrphanFiles(fileSystem, table).remove(System.currentTimeMillis() - threshold.toMillis());
                 log.info("remove_orphan_files on %s removed %s files (%s bytes)", table.name(), result.deletedFiles().size(), result.deletedBytes());
             }

@@ -22,6 +22,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION;
+import static io.trino.plugin.paimon.table.TableOptions.booleanOption;
 import static io.trino.plugin.paimon.table.TableOptions.durationOption;
 import static io.trino.plugin.paimon.table.TableOptions.integerOption;
 import static java.util.Objects.requireNonNull;
@@ -29,16 +30,39 @@ import static java.util.Objects.requireNonNull;
 /**
  * How many and which snapshots a table keeps, from its options with Paimon's defaults: {@code snapshot.num-retained.min}
  * (10) and {@code .max} (unbounded), {@code snapshot.time-retained} (1 h), {@code snapshot.expire.limit} (50 snapshots
- * per expiry). The {@code changelog.*} retention options default to the snapshot ones; when any of them keeps more, the
- * changelog outlives its snapshots (Paimon's "decoupled" changelog, kept in {@code changelog/}).
+ * per expiry). The {@code changelog.num-retained.min}, {@code .max} and {@code changelog.time-retained} options default
+ * to the snapshot ones; when any of them keeps more, the changelog outlives its snapshots (Paimon's "decoupled"
+ * changelog, kept in {@code changelog/changelog-<id>} files), and {@code consumer.changelog-only} lets snapshots expire
+ * past what a consumer still reads, since it reads the changelog.
  */
-public record SnapshotRetention(int retainMin, int retainMax, Duration timeRetained, int expireLimit, boolean changelogDecoupled)
+public record SnapshotRetention(
+        int retainMin,
+        int retainMax,
+        Duration timeRetained,
+        int expireLimit,
+        int changelogRetainMin,
+        int changelogRetainMax,
+        Duration changelogTimeRetained,
+        boolean consumerChangelogOnly)
 {
     private static final Map<String, ChronoUnit> UNITS = units();
 
     public SnapshotRetention
     {
         requireNonNull(timeRetained, "timeRetained is null");
+        requireNonNull(changelogTimeRetained, "changelogTimeRetained is null");
+    }
+
+    /** Whether the changelog outlives the snapshots, as Paimon's {@code CoreOptions.changelogLifecycleDecoupled} decides. */
+    public boolean changelogDecoupled()
+    {
+        return changelogRetainMax > retainMax || changelogRetainMin > retainMin || changelogTimeRetained.compareTo(timeRetained) > 0;
+    }
+
+    /** Whether a consumer holds back only the changelog, not the snapshots: Paimon's {@code consumer.changelog-only}, which applies to a decoupled changelog. */
+    public boolean snapshotsIgnoreConsumers()
+    {
+        return consumerChangelogOnly && changelogDecoupled();
     }
 
     /**
@@ -59,10 +83,17 @@ public record SnapshotRetention(int retainMin, int retainMax, Duration timeRetai
         if (expireLimit < 1) {
             throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "Table %s: option 'snapshot.expire.limit' is %s, it must be at least 1".formatted(tableName, expireLimit));
         }
-        boolean decoupled = integerOption(tableName, options, "changelog.num-retained.max", retainMax) > retainMax
-                || integerOption(tableName, options, "changelog.num-retained.min", retainMin) > retainMin
-                || durationOption(tableName, options, "changelog.time-retained", timeRetained).compareTo(timeRetained) > 0;
-        return new SnapshotRetention(retainMin, retainMax, timeRetained, expireLimit, decoupled);
+        int changelogRetainMin = integerOption(tableName, options, "changelog.num-retained.min", retainMin);
+        int changelogRetainMax = integerOption(tableName, options, "changelog.num-retained.max", retainMax);
+        if (changelogRetainMin < 1) {
+            throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "Table %s: option 'changelog.num-retained.min' is %s, it must be at least 1".formatted(tableName, changelogRetainMin));
+        }
+        if (changelogRetainMax < changelogRetainMin) {
+            throw new TrinoException(PAIMON_INVALID_TABLE_OPTION, "Table %s: option 'changelog.num-retained.max' (%s) must not be less than 'changelog.num-retained.min' (%s)".formatted(tableName, changelogRetainMax, changelogRetainMin));
+        }
+        Duration changelogTimeRetained = durationOption(tableName, options, "changelog.time-retained", timeRetained);
+        boolean consumerChangelogOnly = booleanOption(tableName, options, "consumer.changelog-only", false);
+        return new SnapshotRetention(retainMin, retainMax, timeRetained, expireLimit, changelogRetainMin, changelogRetainMax, changelogTimeRetained, consumerChangelogOnly);
     }
 
     /**

@@ -50,6 +50,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -75,6 +76,7 @@ final class TestTableMaintenance
 {
     private static final String DATABASE = "maintained";
     private static final String COPIES = "maintained_copies";
+    private static final int DECOUPLED_CHANGELOG_RETAINED = 5;
 
     private FaultFs faultFs;
 
@@ -117,6 +119,19 @@ final class TestTableMaintenance
                     .option("bucket", "2")
                     .option("snapshot.num-retained.min", "1")
                     .option("snapshot.num-retained.max", "3")
+                    .build());
+        }
+        for (String producer : List.of("none", "input", "lookup")) {
+            // changelog.num-retained.min above snapshot.num-retained.min: the changelog outlives the snapshots
+            paimon.createTable(DATABASE, "decoupled_" + producer, Schema.newBuilder()
+                    .column("id", DataTypes.INT())
+                    .column("v", DataTypes.STRING())
+                    .primaryKey("id")
+                    .option("bucket", "2")
+                    .option("changelog-producer", producer)
+                    .option("snapshot.num-retained.min", "2")
+                    .option("changelog.num-retained.min", String.valueOf(DECOUPLED_CHANGELOG_RETAINED))
+                    .option("changelog.time-retained", "1 ms")
                     .build());
         }
         paimon.createTable(DATABASE, "floored", Schema.newBuilder()
@@ -186,6 +201,123 @@ final class TestTableMaintenance
         assertUpdate(lowFloors(), "ALTER TABLE " + name + " EXECUTE expire_snapshots(retention_threshold => '0s')");
         assertUpdate("ALTER TABLE " + name + " EXECUTE expire_snapshots(retention_threshold => '7d')");
         assertThat(files(name)).isEqualTo(filesAfter);
+    }
+
+    /**
+     * A table whose changelog outlives its snapshots ({@code changelog.num-retained.min} 5 against
+     * {@code snapshot.num-retained.min} 2): expiry moves each expired snapshot to a long-lived changelog file and keeps
+     * what it names (the changelog files for {@code input} and {@code lookup}, the appended data files and the base and
+     * delta manifest lists for {@code none}), then expires the changelog files beyond their own retention. Paimon Java's
+     * snapshot and changelog expiry on a copy leaves the same files, byte for byte in {@code changelog/}; a Trino commit
+     * then expires as Paimon's commit would (Paimon's expiry finds nothing left to do after it); and remove_orphan_files
+     * keeps what the changelog files name, as Paimon's orphan removal does.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"none", "input", "lookup"})
+    void expiryKeepsTheLongLivedChangelogAsPaimonJavaDoes(String producer)
+            throws Exception
+    {
+        String name = "decoupled_" + producer;
+        writeHistory(name);
+        long latest = snapshotIds(name).last();
+        List<String> currentRows = rows("SELECT * FROM " + name);
+        Path copy = copyTable(name, name);
+
+        assertUpdate(lowFloors(), "ALTER TABLE " + name + " EXECUTE expire_snapshots(retention_threshold => '0s')");
+        expireAsPaimonJava((FileStoreTable) uncachedPaimon().getTable(COPIES, name));
+
+        assertThat(snapshotIds(name)).containsExactly(latest - 1, latest);
+        // the changelog files of the snapshots within changelog.num-retained.min of the latest stay
+        assertThat(changelogIds(tablePath(name))).containsExactly(latest - DECOUPLED_CHANGELOG_RETAINED + 1, latest - 3, latest - 2);
+        assertThat(files(name)).isEqualTo(files(copy));
+        assertThat(changelogContents(tablePath(name))).isEqualTo(changelogContents(copy));
+        if (producer.equals("none")) {
+            // a changelog file of a table without a changelog producer keeps its delta and the files it appended
+            assertThat(files(name)).anyMatch(file -> file.startsWith("manifest/manifest-list-"));
+        }
+        else {
+            assertThat(files(name)).anyMatch(file -> file.startsWith("bucket-") && file.contains("/changelog-"));
+        }
+        assertThat(rows("SELECT * FROM " + name)).isEqualTo(currentRows);
+        assertThat(rows("SELECT * FROM " + name + " FOR VERSION AS OF 'kept'")).isEqualTo(RowText.paimonText(uncachedPaimon().getTable(DATABASE, name).copy(Map.of("scan.tag-name", "kept"))));
+        assertThat(fsck(name)).isEmpty();
+
+        // a commit from Trino expires the changelog as Paimon's commit does: Paimon's expiry then has nothing to do
+        assertUpdate("INSERT INTO %s VALUES (40, 'after')".formatted(name), 1);
+        assertUpdate("INSERT INTO %s VALUES (41, 'after')".formatted(name), 1);
+        long newest = snapshotIds(name).last();
+        // no snapshot expired (snapshot.time-retained is 1 h), so changelog expiry went on to the newest changelog file, which stays
+        assertThat(changelogIds(tablePath(name))).containsExactly(latest - 2);
+        Path afterCommits = copyTable(name, name + "_after_commits");
+        // as Paimon's commit expires: by the table's options
+        FileStoreTable committed = (FileStoreTable) uncachedPaimon().getTable(COPIES, name + "_after_commits");
+        committed.newExpireSnapshots().config(committed.coreOptions().expireConfig()).expire();
+        committed.newExpireChangelog().config(committed.coreOptions().expireConfig()).expire();
+        assertThat(difference(files(name), files(afterCommits))).isEmpty();
+        assertThat(difference(files(afterCommits), files(name))).isEmpty();
+
+        // orphan removal: files no snapshot, tag or changelog file names go, what the changelog files name stays
+        Path table = tablePath(name);
+        FileTime old = FileTime.fromMillis(System.currentTimeMillis() - DAYS.toMillis(2));
+        for (String orphan : List.of("bucket-0/data-00000000-0000-0000-0000-000000000000-0.parquet", "changelog/.changelog-99.00000000-0000-0000-0000-000000000000.tmp")) {
+            Files.writeString(table.resolve(orphan), "left over");
+        }
+        try (Stream<Path> paths = Files.walk(table)) {
+            for (Path path : paths.filter(Files::isRegularFile).toList()) {
+                Files.setLastModifiedTime(path, old);
+            }
+        }
+        Set<String> filesBefore = files(name);
+        Path orphaned = copyTable(name, name + "_orphaned");
+        assertUpdate(lowFloors(), "ALTER TABLE " + name + " EXECUTE remove_orphan_files(retention_threshold => '1d')");
+        new LocalOrphanFilesClean((FileStoreTable) uncachedPaimon().getTable(COPIES, name + "_orphaned"), System.currentTimeMillis() - DAYS.toMillis(1), false).clean();
+        assertThat(difference(filesBefore, files(name))).containsExactlyInAnyOrder(
+                "bucket-0/data-00000000-0000-0000-0000-000000000000-0.parquet",
+                "changelog/.changelog-99.00000000-0000-0000-0000-000000000000.tmp");
+        assertThat(files(name)).isEqualTo(files(orphaned));
+        assertThat(rows("SELECT * FROM " + name)).isEqualTo(rows("SELECT * FROM " + name + " FOR VERSION AS OF " + newest));
+        assertThat(fsck(name)).isEmpty();
+    }
+
+    /** Paimon's expiry after a commit of this table: its snapshots, then its long-lived changelog. */
+    private static void expireAsPaimonJava(FileStoreTable table)
+    {
+        ExpireConfig config = ExpireConfig.builder()
+                .snapshotRetainMin(2)
+                .snapshotRetainMax(Integer.MAX_VALUE)
+                .snapshotTimeRetain(Duration.ZERO)
+                .snapshotMaxDeletes(50)
+                .changelogRetainMin(DECOUPLED_CHANGELOG_RETAINED)
+                .changelogRetainMax(Integer.MAX_VALUE)
+                .changelogTimeRetain(Duration.ofMillis(1))
+                .changelogMaxDeletes(50)
+                .build();
+        table.newExpireSnapshots().config(config).expire();
+        table.newExpireChangelog().config(config).expire();
+    }
+
+    private static TreeSet<Long> changelogIds(Path table)
+    {
+        TreeSet<Long> ids = new TreeSet<>();
+        for (String file : files(table)) {
+            if (file.matches("changelog/changelog-\\d+")) {
+                ids.add(Long.parseLong(file.substring("changelog/changelog-".length())));
+            }
+        }
+        return ids;
+    }
+
+    /** The files of the {@code changelog/} folder with their text. */
+    private static Map<String, String> changelogContents(Path table)
+            throws IOException
+    {
+        Map<String, String> contents = new TreeMap<>();
+        for (String file : files(table)) {
+            if (file.startsWith("changelog/")) {
+                contents.put(file, Files.readString(table.resolve(file)));
+            }
+        }
+        return contents;
     }
 
     @Test
@@ -568,8 +700,14 @@ final class TestTableMaintenance
     private Path copyTable(String table)
             throws IOException
     {
+        return copyTable(table, table);
+    }
+
+    private Path copyTable(String table, String copyName)
+            throws IOException
+    {
         Path source = tablePath(table);
-        Path target = paimon().warehouse().resolve(COPIES + ".db").resolve(table);
+        Path target = paimon().warehouse().resolve(COPIES + ".db").resolve(copyName);
         List<Path> paths;
         try (Stream<Path> walk = Files.walk(source)) {
             paths = new ArrayList<>(walk.toList());

@@ -13,6 +13,7 @@
  */
 package io.trino.plugin.paimon.read;
 
+import com.google.common.base.Splitter;
 import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import io.trino.plugin.paimon.testing.ScanStatistics;
@@ -55,6 +56,8 @@ final class TestTableChanges
         extends AbstractPaimonJavaQueryTest
 {
     private static final String DATABASE = "changes";
+    // a range of snapshot ids as the tests write it: "start,end"
+    private static final Splitter RANGE_BOUNDS = Splitter.on(",");
     private static final List<String> PRODUCERS = List.of("none", "input", "lookup", "full-compaction");
     // each file format, and deletion vectors under the lookup producer
     private static final Map<String, String> FORMATS = Map.of("none", "parquet", "input", "orc", "lookup", "parquet", "full-compaction", "avro");
@@ -343,7 +346,7 @@ final class TestTableChanges
             // every range in one query, each range's rows labelled with it
             String query = ranges.stream()
                     .map(range -> "SELECT '%s' AS range, * FROM TABLE(paimon.system.table_changes(schema_name => '%s', table_name => '%s', start_snapshot_id => %s, end_snapshot_id => %s, mode => '%s'))"
-                            .formatted(range, DATABASE, table, range.split(",")[0], range.split(",")[1], mode))
+                            .formatted(range, DATABASE, table, RANGE_BOUNDS.splitToList(range).get(0), RANGE_BOUNDS.splitToList(range).get(1), mode))
                     .collect(joining(" UNION ALL "));
             Map<String, List<String>> changes = new TreeMap<>();
             for (MaterializedRow row : computeActual(query).getMaterializedRows()) {
@@ -409,8 +412,8 @@ final class TestTableChanges
     private List<String> diffWithDeletedRows(String table, String range)
     {
         List<String> changes = new ArrayList<>(paimonChanges(table, range, "diff"));
-        Map<String, String> startRows = rowsByKey(table, range.split(",")[0]);
-        Map<String, String> endRows = rowsByKey(table, range.split(",")[1]);
+        Map<String, String> startRows = rowsByKey(table, RANGE_BOUNDS.splitToList(range).get(0));
+        Map<String, String> endRows = rowsByKey(table, RANGE_BOUNDS.splitToList(range).get(1));
         startRows.forEach((key, row) -> {
             String delete = "-D" + row.substring(2);
             if (!endRows.containsKey(key) && !changes.contains(delete)) {
@@ -425,8 +428,8 @@ final class TestTableChanges
     {
         Map<String, String> rows = new TreeMap<>();
         for (String row : PaimonJavaCatalog.readRows(uncachedPaimon().getTable(DATABASE, table).copy(Map.of("scan.snapshot-id", snapshot)))) {
-            String[] values = row.substring(row.indexOf('(') + 1).split(", ");
-            rows.put(values[0] + "," + values[1], row);
+            List<String> values = Splitter.on(", ").splitToList(row.substring(row.indexOf('(') + 1));
+            rows.put(values.get(0) + "," + values.get(1), row);
         }
         return rows;
     }

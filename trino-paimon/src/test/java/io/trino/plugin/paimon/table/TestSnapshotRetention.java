@@ -40,7 +40,33 @@ final class TestSnapshotRetention
         assertThat(retention.retainMax()).isEqualTo(paimon.snapshotNumRetainMax());
         assertThat(retention.timeRetained()).isEqualTo(paimon.snapshotTimeRetain());
         assertThat(retention.expireLimit()).isEqualTo(paimon.snapshotExpireLimit());
-        assertThat(retention.changelogDecoupled()).isFalse();
+        assertThat(retention.changelogRetainMin()).isEqualTo(paimon.changelogNumRetainMin());
+        assertThat(retention.changelogRetainMax()).isEqualTo(paimon.changelogNumRetainMax());
+        assertThat(retention.changelogTimeRetained()).isEqualTo(paimon.changelogTimeRetain());
+        assertThat(retention.changelogDecoupled()).isEqualTo(paimon.changelogLifecycleDecoupled());
+        assertThat(retention.snapshotsIgnoreConsumers()).isFalse();
+    }
+
+    @Test
+    void changelogRetentionIsReadAsPaimonReadsIt()
+    {
+        Map<String, String> options = Map.of(
+                "snapshot.num-retained.min", "3",
+                "snapshot.num-retained.max", "8",
+                "snapshot.time-retained", "30 min",
+                "changelog.num-retained.min", "4",
+                "changelog.time-retained", "2 h",
+                "consumer.changelog-only", "true");
+        CoreOptions paimon = new CoreOptions(Options.fromMap(options));
+        SnapshotRetention retention = SnapshotRetention.fromOptions("db.t", options);
+        assertThat(retention.changelogRetainMin()).isEqualTo(paimon.changelogNumRetainMin());
+        assertThat(retention.changelogRetainMax()).isEqualTo(paimon.changelogNumRetainMax());
+        assertThat(retention.changelogTimeRetained()).isEqualTo(paimon.changelogTimeRetain());
+        assertThat(retention.changelogDecoupled()).isEqualTo(paimon.changelogLifecycleDecoupled()).isTrue();
+        assertThat(retention.snapshotsIgnoreConsumers()).isEqualTo(paimon.expireConfig().isConsumerChangelogOnly()).isTrue();
+        assertTrinoExceptionThrownBy(() -> SnapshotRetention.fromOptions("db.t", Map.of("changelog.num-retained.min", "0")))
+                .hasErrorCode(PAIMON_INVALID_TABLE_OPTION)
+                .hasMessageContaining("option 'changelog.num-retained.min' is 0");
     }
 
     @Test

@@ -55,14 +55,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@value #PAIMON_CHECK_INTERVAL} and at the end. Every {@value #COMPACTION_INTERVAL} statements Paimon Java fully
  * compacts the table, so later statements read and write on top of compacted files.
  * <p>
- * Size: {@code -Dpaimon.test.workload.statements=N} statements per table; the seed is printed and can be fixed with
+ * Size: {@code -Dpaimon.test.workload.statements=N} statements per table (60 by default); the seed is printed and can be fixed with
  * {@code -Dpaimon.test.workload.seed=S}. First-row tables are left out: the connector refuses every write to them.
  */
 final class TestRandomizedWorkload
         extends AbstractPaimonJavaQueryTest
 {
     private static final String DATABASE = "workload";
-    private static final int STATEMENTS = Integer.getInteger("paimon.test.workload.statements", 100);
+    private static final int STATEMENTS = Integer.getInteger("paimon.test.workload.statements", 60);
     private static final long SEED = Long.getLong("paimon.test.workload.seed", new Random().nextLong());
     private static final int KEYS_PER_PARTITION = 1500;
     private static final List<String> PARTITIONS = List.of("a", "b");

@@ -13,10 +13,7 @@
  */
 package io.trino.plugin.paimon.format.snapshot;
 
-import com.google.common.collect.ImmutableList;
 import io.airlift.log.Logger;
-import io.trino.filesystem.FileEntry;
-import io.trino.filesystem.FileIterator;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.format.InvalidMetadataException;
@@ -24,21 +21,15 @@ import io.trino.plugin.paimon.format.MetadataCache;
 import io.trino.plugin.paimon.format.MetadataFiles;
 import io.trino.spi.TrinoException;
 
-import java.io.FileNotFoundException;
-import java.io.IOException;
-import java.nio.file.NoSuchFileException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_STATE_UNKNOWN;
-import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
 import static io.trino.plugin.paimon.format.MetadataFiles.exists;
 import static io.trino.plugin.paimon.format.MetadataFiles.readFile;
 import static io.trino.plugin.paimon.format.MetadataFiles.readIfExists;
-import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -49,13 +40,13 @@ import static java.util.Objects.requireNonNull;
 public final class SnapshotFiles
 {
     public static final String SNAPSHOT_DIRECTORY = "snapshot";
-    public static final String LATEST_HINT = "LATEST";
-    public static final String EARLIEST_HINT = "EARLIEST";
+    public static final String LATEST_HINT = NumberedFiles.LATEST_HINT;
+    public static final String EARLIEST_HINT = NumberedFiles.EARLIEST_HINT;
     private static final String SNAPSHOT_PREFIX = "snapshot-";
     private static final Logger log = Logger.get(SnapshotFiles.class);
 
     private final TrinoFileSystem fileSystem;
-    private final Location directory;
+    private final NumberedFiles files;
     private final MetadataCache cache;
 
     public SnapshotFiles(TrinoFileSystem fileSystem, Location tableLocation)
@@ -67,18 +58,18 @@ public final class SnapshotFiles
     public SnapshotFiles(TrinoFileSystem fileSystem, Location tableLocation, MetadataCache cache)
     {
         this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
-        this.directory = requireNonNull(tableLocation, "tableLocation is null").appendPath(SNAPSHOT_DIRECTORY);
+        this.files = new NumberedFiles(fileSystem, requireNonNull(tableLocation, "tableLocation is null").appendPath(SNAPSHOT_DIRECTORY), SNAPSHOT_PREFIX);
         this.cache = requireNonNull(cache, "cache is null");
     }
 
     public Location snapshotLocation(long id)
     {
-        return directory.appendPath(SNAPSHOT_PREFIX + id);
+        return files.location(id);
     }
 
     public boolean snapshotExists(long id)
     {
-        return exists(fileSystem, snapshotLocation(id));
+        return files.exists(id);
     }
 
     /**
@@ -108,47 +99,19 @@ public final class SnapshotFiles
     /** Snapshot ids present, ascending. */
     public List<Long> listSnapshotIds()
     {
-        List<Long> ids = new ArrayList<>();
-        try {
-            FileIterator files = fileSystem.listFiles(directory);
-            while (files.hasNext()) {
-                FileEntry file = files.next();
-                String name = file.location().fileName();
-                if (name.startsWith(SNAPSHOT_PREFIX)) {
-                    parseId(name.substring(SNAPSHOT_PREFIX.length())).ifPresent(ids::add);
-                }
-            }
-        }
-        catch (FileNotFoundException | NoSuchFileException e) {
-            return ImmutableList.of();
-        }
-        catch (IOException e) {
-            throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to list snapshots in " + directory, e);
-        }
-        ids.sort(null);
-        return ImmutableList.copyOf(ids);
+        return files.listIds();
     }
 
     /** The newest snapshot id: the LATEST hint when the snapshot after it does not exist, else the largest listed. */
     public OptionalLong latestSnapshotId()
     {
-        OptionalLong hint = readHint(LATEST_HINT);
-        if (hint.isPresent() && snapshotExists(hint.getAsLong()) && !snapshotExists(hint.getAsLong() + 1)) {
-            return hint;
-        }
-        List<Long> ids = listSnapshotIds();
-        return ids.isEmpty() ? OptionalLong.empty() : OptionalLong.of(ids.getLast());
+        return files.latestId();
     }
 
     /** The oldest snapshot id still present: the EARLIEST hint when that snapshot exists, else the smallest listed. */
     public OptionalLong earliestSnapshotId()
     {
-        OptionalLong hint = readHint(EARLIEST_HINT);
-        if (hint.isPresent() && snapshotExists(hint.getAsLong())) {
-            return hint;
-        }
-        List<Long> ids = listSnapshotIds();
-        return ids.isEmpty() ? OptionalLong.empty() : OptionalLong.of(ids.getFirst());
+        return files.earliestId();
     }
 
     public Optional<Snapshot> latestSnapshot()
@@ -266,7 +229,7 @@ public final class SnapshotFiles
     public void writeEarliestHintIfMissing()
     {
         try {
-            if (exists(fileSystem, directory.appendPath(EARLIEST_HINT))) {
+            if (files.hintExists(EARLIEST_HINT)) {
                 return;
             }
             List<Long> ids = listSnapshotIds();
@@ -275,29 +238,12 @@ public final class SnapshotFiles
             }
         }
         catch (TrinoException e) {
-            log.warn(e, "The EARLIEST hint of %s could not be written", directory);
+            log.warn(e, "The EARLIEST hint of %s could not be written", files.directory());
         }
     }
 
     public void writeHint(String hint, long id)
     {
-        MetadataFiles.overwrite(fileSystem, directory.appendPath(hint), String.valueOf(id).getBytes(UTF_8));
-    }
-
-    private OptionalLong readHint(String hint)
-    {
-        // a hint that cannot be read or parsed is treated as missing, as Paimon does
-        return readIfExists(fileSystem, directory.appendPath(hint))
-                .flatMap(bytes -> parseId(new String(bytes, UTF_8).trim()))
-                .map(OptionalLong::of)
-                .orElseGet(OptionalLong::empty);
-    }
-
-    private static Optional<Long> parseId(String digits)
-    {
-        if (digits.isEmpty() || digits.length() > 18 || !digits.chars().allMatch(Character::isDigit)) {
-            return Optional.empty();
-        }
-        return Optional.of(Long.parseLong(digits));
+        files.writeHint(hint, id);
     }
 }
