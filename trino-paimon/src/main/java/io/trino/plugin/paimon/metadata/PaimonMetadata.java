@@ -46,6 +46,7 @@ import io.trino.plugin.paimon.procedure.OptimizeCommit;
 import io.trino.plugin.paimon.read.AuditLogPageSource;
 import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
 import io.trino.plugin.paimon.read.TableChangesPageSource;
+import io.trino.plugin.paimon.read.TableChangesStatistics;
 import io.trino.plugin.paimon.read.TableStatisticsEstimate;
 import io.trino.plugin.paimon.table.MergeRowId;
 import io.trino.plugin.paimon.table.PaimonTable;
@@ -1052,9 +1053,12 @@ public class PaimonMetadata
     public TableStatistics getTableStatistics(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
         PaimonTableHandle handle = (PaimonTableHandle) tableHandle;
-        if (handle.view() == PaimonTableHandle.View.AUDIT_LOG || handle.view() == PaimonTableHandle.View.CHANGES) {
+        if (handle.view() == PaimonTableHandle.View.AUDIT_LOG) {
             // retractions and the records of many versions make the table's estimates no bound for them
             return TableStatistics.empty();
+        }
+        if (handle.view() == PaimonTableHandle.View.CHANGES) {
+            return TableChangesStatistics.estimate(catalog.fileSystem(session, handle.schemaTableName()), catalog.metadataCache(), handle);
         }
         List<PaimonColumnHandle> columns = getColumnHandles(session, handle).values().stream()
                 .map(PaimonColumnHandle.class::cast)

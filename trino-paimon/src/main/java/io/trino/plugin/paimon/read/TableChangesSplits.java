@@ -66,6 +66,16 @@ final class TableChangesSplits
 
     private TableChangesSplits() {}
 
+    /** The snapshots a predicate on {@code _change_version_id} lets through. */
+    static Domain versions(TupleDomain<PaimonColumnHandle> constraint)
+    {
+        return constraint.getDomains().orElseThrow().entrySet().stream()
+                .filter(entry -> entry.getKey().fieldId() == TableChangesPageSource.CHANGE_VERSION_FIELD_ID)
+                .map(Map.Entry::getValue)
+                .findFirst()
+                .orElse(Domain.all(BIGINT));
+    }
+
     static List<ConnectorSplit> plan(TrinoFileSystem fileSystem, MetadataCache metadataCache, PaimonTableHandle handle)
     {
         TableChanges changes = handle.changes().orElseThrow();
@@ -73,11 +83,7 @@ final class TableChangesSplits
         if (changes.isEmpty() || constraint.isNone()) {
             return ImmutableList.of();
         }
-        Domain versions = constraint.getDomains().orElseThrow().entrySet().stream()
-                .filter(entry -> entry.getKey().fieldId() == TableChangesPageSource.CHANGE_VERSION_FIELD_ID)
-                .map(Map.Entry::getValue)
-                .findFirst()
-                .orElse(Domain.all(BIGINT));
+        Domain versions = versions(constraint);
         PaimonTable table = handle.table();
         // as in Paimon's batch scans, tables with deletion vectors or first-row merging show no level-0 file in a
         // delta or a diff: their rows become visible once a compaction moved them up (merge-semantics §2.1)

@@ -41,6 +41,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static java.util.stream.Collectors.joining;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -167,6 +169,38 @@ final class TestTableChanges
                         .isEqualTo(expected);
             }
         }
+    }
+
+    /**
+     * The planner's row count of a delta or changelog read is the number of records Paimon Java's incremental read
+     * gives, whole history and one version; a diff, and a delta of a table with deletion vectors (which hides level-0
+     * files), have none.
+     */
+    @Test
+    void deltaAndChangelogReadsEstimateTheirRecords()
+    {
+        for (String table : List.of(primaryKeyTable("none"), primaryKeyTable("input"), primaryKeyTable("lookup"), primaryKeyTable("full-compaction"), "events")) {
+            long latest = latestSnapshotIdOf(table);
+            for (String mode : List.of("delta", "changelog")) {
+                boolean unknown = mode.equals("delta") && table.equals(primaryKeyTable("lookup"));
+                assertThat(estimatedRows(changesQuery(table, 0, latest, mode)))
+                        .as("%s %s", table, mode)
+                        .isEqualTo(unknown ? "?" : String.valueOf(paimonChanges(table, "0," + latest, mode).size()));
+                assertThat(estimatedRows(changesQuery(table, 0, latest, mode) + " WHERE _change_version_id = " + latest))
+                        .as("%s %s of version %s", table, mode, latest)
+                        .isEqualTo(unknown ? "?" : String.valueOf(paimonChanges(table, (latest - 1) + "," + latest, mode).size()));
+            }
+            assertThat(estimatedRows(changesQuery(table, 0, latest, "diff"))).as("%s diff", table).isEqualTo("?");
+        }
+    }
+
+    // the planner's row estimate of the query's table scan, as EXPLAIN prints it
+    private String estimatedRows(String query)
+    {
+        String plan = (String) computeActual("EXPLAIN " + query).getOnlyValue();
+        Matcher scan = Pattern.compile("(?:TableScan|ScanFilter|ScanFilterProject|ScanProject)\\[[^\\n]*\\n(?:[^\\n]*\\n)*?\\s*Estimates: \\{rows: ([0-9?]+)").matcher(plan);
+        assertThat(scan.find()).as(plan).isTrue();
+        return scan.group(1);
     }
 
     @Test
