@@ -51,7 +51,8 @@ public final class TableChangesPageSource
     public static final int CHANGE_VERSION_FIELD_ID = -4;
     public static final int CHANGE_TIMESTAMP_FIELD_ID = -5;
 
-    private static final Slice[] KIND_NAMES = {utf8Slice("insert"), utf8Slice("update_preimage"), utf8Slice("update_postimage"), utf8Slice("delete")};
+    // by row kind: 0 +I, 1 -U, 2 +U, 3 -D
+    static final Slice[] KIND_NAMES = {utf8Slice("insert"), utf8Slice("update_preimage"), utf8Slice("update_postimage"), utf8Slice("delete")};
 
     private final RecordPages records;
     private final int kindChannel;

@@ -14,12 +14,14 @@
 package io.trino.plugin.paimon.read;
 
 import com.google.common.collect.ImmutableList;
+import io.airlift.slice.Slice;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.PaimonColumnHandle;
 import io.trino.plugin.paimon.PaimonTableHandle;
 import io.trino.plugin.paimon.TableChanges;
 import io.trino.plugin.paimon.format.MetadataCache;
 import io.trino.plugin.paimon.format.manifest.BucketFiles;
+import io.trino.plugin.paimon.format.manifest.DataFileMeta;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ManifestFileMeta;
 import io.trino.plugin.paimon.format.manifest.SnapshotScan;
@@ -27,6 +29,7 @@ import io.trino.plugin.paimon.format.row.BinaryRow;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.format.snapshot.TagFiles;
+import io.trino.plugin.paimon.merge.KeyValueLayout;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.spi.SplitWeight;
 import io.trino.spi.TrinoException;
@@ -47,6 +50,7 @@ import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
 import static io.trino.plugin.paimon.format.manifest.ManifestEntry.FileKind.ADD;
 import static io.trino.spi.type.BigintType.BIGINT;
+import static io.trino.spi.type.VarcharType.VARCHAR;
 
 /**
  * The splits of a {@code table_changes} read, as Paimon's incremental scans choose files (paimon-format.md §14):
@@ -56,8 +60,9 @@ import static io.trino.spi.type.BigintType.BIGINT;
  * <li>diff: each bucket whose files differ between the two states, with both sets of files; of an append table the
  * files the end has and the start had not.</li>
  * </ul>
- * One split per bucket (and snapshot). Partition, bucket and key domains prune as for a read of the table, and a
- * domain on {@code _change_version_id} prunes whole snapshots.
+ * One split per bucket (and snapshot). Partition, bucket and key domains prune as for a read of the table, a
+ * domain on {@code _change_version_id} prunes whole snapshots, and one on {@code _change_type} files that hold no
+ * record of the wanted kinds.
  */
 final class TableChangesSplits
 {
@@ -69,11 +74,51 @@ final class TableChangesSplits
     /** The snapshots a predicate on {@code _change_version_id} lets through. */
     static Domain versions(TupleDomain<PaimonColumnHandle> constraint)
     {
+        return domainOf(constraint, TableChangesPageSource.CHANGE_VERSION_FIELD_ID).orElse(Domain.all(BIGINT));
+    }
+
+    private static Optional<Domain> domainOf(TupleDomain<PaimonColumnHandle> constraint, int fieldId)
+    {
         return constraint.getDomains().orElseThrow().entrySet().stream()
-                .filter(entry -> entry.getKey().fieldId() == TableChangesPageSource.CHANGE_VERSION_FIELD_ID)
+                .filter(entry -> entry.getKey().fieldId() == fieldId)
                 .map(Map.Entry::getValue)
-                .findFirst()
-                .orElse(Domain.all(BIGINT));
+                .findFirst();
+    }
+
+    /**
+     * The kinds of change a predicate on {@code _change_type} lets through, as what a file may be left out for: a
+     * file whose manifest entry counts no retraction ({@code -U}, {@code -D}) holds only additions, one whose
+     * records are all retractions only those. An append table's records are all insertions.
+     */
+    private record WantedKinds(boolean insert, boolean updatePreimage, boolean updatePostimage, boolean delete)
+    {
+        static WantedKinds of(TupleDomain<PaimonColumnHandle> constraint)
+        {
+            Domain domain = domainOf(constraint, TableChangesPageSource.CHANGE_TYPE_FIELD_ID).orElse(Domain.all(VARCHAR));
+            Slice[] names = TableChangesPageSource.KIND_NAMES;
+            return new WantedKinds(
+                    domain.includesNullableValue(names[KeyValueLayout.INSERT]),
+                    domain.includesNullableValue(names[KeyValueLayout.UPDATE_BEFORE]),
+                    domain.includesNullableValue(names[KeyValueLayout.UPDATE_AFTER]),
+                    domain.includesNullableValue(names[KeyValueLayout.DELETE]));
+        }
+
+        boolean mayMatch(DataFileMeta file, boolean primaryKey)
+        {
+            boolean additions = insert || updatePostimage;
+            if (!primaryKey) {
+                return insert;
+            }
+            boolean retractions = updatePreimage || delete;
+            long retracting = file.deleteRowCount().orElse(-1);
+            if (retracting == 0) {
+                return additions;
+            }
+            if (retracting == file.rowCount()) {
+                return retractions;
+            }
+            return additions || retractions;
+        }
     }
 
     static List<ConnectorSplit> plan(TrinoFileSystem fileSystem, MetadataCache metadataCache, PaimonTableHandle handle)
@@ -84,6 +129,7 @@ final class TableChangesSplits
             return ImmutableList.of();
         }
         Domain versions = versions(constraint);
+        WantedKinds kinds = WantedKinds.of(constraint);
         PaimonTable table = handle.table();
         // as in Paimon's batch scans, tables with deletion vectors or first-row merging show no level-0 file in a
         // delta or a diff: their rows become visible once a compaction moved them up (merge-semantics §2.1)
@@ -92,7 +138,8 @@ final class TableChangesSplits
         SnapshotScan scan = new SnapshotScan(fileSystem, table.location(), metadataCache);
         SnapshotFiles snapshots = new SnapshotFiles(fileSystem, table.metadataLocation(), metadataCache);
         if (changes.mode() == TableChanges.Mode.DIFF) {
-            if (!versions.includesNullableValue(changes.end().snapshotId())) {
+            // a diff shows the end's rows as insertions and the start's it lost as deletions (none of an append table)
+            if (!versions.includesNullableValue(changes.end().snapshotId()) || !(kinds.insert() || (table.hasPrimaryKey() && kinds.delete()))) {
                 return ImmutableList.of();
             }
             TagFiles tags = new TagFiles(fileSystem, table.metadataLocation());
@@ -132,7 +179,7 @@ final class TableChangesSplits
                 }
                 scan.readManifest(manifest, filter, entry -> {
                     boolean hidden = skipLevelZero && changes.mode() == TableChanges.Mode.DELTA && entry.file().level() == 0;
-                    if (entry.kind() == ADD && !hidden && (!table.hasPrimaryKey() || filter.mayContainKeys(entry.file()))) {
+                    if (entry.kind() == ADD && !hidden && kinds.mayMatch(entry.file(), table.hasPrimaryKey()) && (!table.hasPrimaryKey() || filter.mayContainKeys(entry.file()))) {
                         buckets.computeIfAbsent(new BucketOf(entry.partition(), entry.bucket()), _ -> new ArrayList<>()).add(entry);
                     }
                 });

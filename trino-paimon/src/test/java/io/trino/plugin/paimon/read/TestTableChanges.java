@@ -303,6 +303,42 @@ final class TestTableChanges
         assertThat(ScanStatistics.execute(getQueryRunner(), query + " WHERE _change_version_id = 2").splits()).isEqualTo(paimonDeltaSplits(table, 2).size());
     }
 
+    /**
+     * A predicate on {@code _change_type} leaves out the files whose manifest entries count no record of the wanted
+     * kinds: only the buckets whose changelog files Paimon Java lists with retractions are read for the retractions of
+     * the lookup table, none of the append table for its deletions; the rows are Paimon Java's, filtered.
+     */
+    @Test
+    void changeTypePredicatesPruneFiles()
+    {
+        String table = primaryKeyTable("lookup");
+        long latest = latestSnapshotIdOf(table);
+        String query = changesQuery(table, 0, latest, "changelog") + " WHERE _change_type IN ('update_preimage', 'delete')";
+        long withRetractions = 0;
+        long all = 0;
+        for (long snapshot = 1; snapshot <= latest; snapshot++) {
+            List<Split> splits = uncachedPaimon().getTable(DATABASE, table)
+                    .copy(Map.of("incremental-between", (snapshot - 1) + "," + snapshot, "incremental-between-scan-mode", "changelog"))
+                    .newReadBuilder().newScan().plan().splits();
+            all += splits.size();
+            withRetractions += splits.stream()
+                    .filter(split -> ((DataSplit) split).dataFiles().stream().anyMatch(file -> file.deleteRowCount().orElse(1L) > 0))
+                    .count();
+        }
+        assertThat(withRetractions).isPositive().isLessThan(all);
+        assertThat(ScanStatistics.execute(getQueryRunner(), query).splits()).isEqualTo(withRetractions);
+        assertThat(trinoChanges(table, 0, latest, "changelog", "_change_type IN ('update_preimage', 'delete')"))
+                .isEqualTo(paimonChanges(table, "0," + latest, "changelog").stream().filter(row -> row.startsWith("-U") || row.startsWith("-D")).toList())
+                .isNotEmpty();
+
+        long eventsLatest = latestSnapshotIdOf("events");
+        // (a scan without splits still runs one driver)
+        ScanStatistics deletions = ScanStatistics.execute(getQueryRunner(), changesQuery("events", 0, eventsLatest, "delta") + " WHERE _change_type = 'delete'");
+        assertThat(deletions.physicalInputBytes()).isZero();
+        assertThat(deletions.result().getRowCount()).isZero();
+        assertThat(ScanStatistics.execute(getQueryRunner(), changesQuery("events", 0, eventsLatest, "delta") + " WHERE _change_type = 'insert'").physicalInputBytes()).isPositive();
+    }
+
     // Paimon Java's splits of the delta of one snapshot: one per bucket of a partition it wrote to
     private List<Split> paimonDeltaSplits(String table, long snapshot)
     {
