@@ -165,6 +165,7 @@ public class PaimonMetadata
             ColumnMetadata.builder().setName(TableChangesPageSource.CHANGE_TYPE_COLUMN).setType(VARCHAR).setNullable(false).build(),
             ColumnMetadata.builder().setName(TableChangesPageSource.CHANGE_VERSION_COLUMN).setType(BIGINT).setNullable(false).build(),
             ColumnMetadata.builder().setName(TableChangesPageSource.CHANGE_TIMESTAMP_COLUMN).setType(TIMESTAMP_TZ_MILLIS).setNullable(false).build());
+    static final List<String> CHANGE_COLUMN_NAMES = CHANGE_COLUMNS.stream().map(ColumnMetadata::getName).toList();
     private static final int[] CHANGE_FIELD_IDS = {
             TableChangesPageSource.CHANGE_TYPE_FIELD_ID,
             TableChangesPageSource.CHANGE_VERSION_FIELD_ID,

@@ -40,12 +40,14 @@ import io.trino.spi.type.Type;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 import static com.google.common.collect.ImmutableList.toImmutableList;
 import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static io.airlift.slice.Slices.utf8Slice;
 import static io.trino.spi.StandardErrorCode.INVALID_FUNCTION_ARGUMENT;
+import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.spi.StandardErrorCode.TABLE_NOT_FOUND;
 import static io.trino.spi.function.table.ReturnTypeSpecification.GenericTable.GENERIC_TABLE;
 import static io.trino.spi.type.BigintType.BIGINT;
@@ -124,6 +126,12 @@ public class TableChangesFunction
         PaimonTableHandle tableHandle = (PaimonTableHandle) found;
         if (tableHandle.view() != PaimonTableHandle.View.TABLE) {
             throw new TrinoException(INVALID_FUNCTION_ARGUMENT, "table_changes reads a table or a branch of it, not %s".formatted(name));
+        }
+        Set<String> tableColumns = metadata.getColumnHandles(session, tableHandle).keySet();
+        for (String changeColumn : PaimonMetadata.CHANGE_COLUMN_NAMES) {
+            if (tableColumns.contains(changeColumn)) {
+                throw new TrinoException(NOT_SUPPORTED, "table_changes cannot read %s: its column %s has the name of a column table_changes adds".formatted(name, changeColumn));
+            }
         }
         TableChangesRange range = new TableChangesRange(
                 number(arguments, START_SNAPSHOT_ID),

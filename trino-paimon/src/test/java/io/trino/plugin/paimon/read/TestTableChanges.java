@@ -263,6 +263,10 @@ final class TestTableChanges
         assertQueryFails(changesCall("expired", "start_snapshot_id => 1"), ".*table_changes of changes.expired: the changes after snapshot 1 cannot be read, snapshot 2 has expired; the earliest snapshot still readable is 3, so a range may start at 2 at the earliest");
         assertThat(computeChanges("table_name => 'expired', start_snapshot_id => 2")).isEqualTo(List.of("+I(2)"));
         assertQueryFails(changesCall("expired", "start_snapshot_id => 1, mode => 'diff'"), ".*Table changes.expired: snapshot 1 \\(the start of table_changes\\) has expired; the earliest snapshot still readable is 3");
+        // a column of the table with the name of a change column
+        assertUpdate("CREATE TABLE clash (id integer, _change_type varchar)");
+        assertUpdate("INSERT INTO clash VALUES (1, 'mine')", 1);
+        assertQueryFails(changesCall("clash", "start_snapshot_id => 0"), ".*table_changes cannot read changes.clash: its column _change_type has the name of a column table_changes adds");
     }
 
     @Test
