@@ -57,6 +57,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.LongStream;
 import java.util.stream.Stream;
 
 import static com.google.common.collect.Sets.difference;
@@ -134,6 +135,17 @@ final class TestTableMaintenance
                     .option("changelog.time-retained", "1 ms")
                     .build());
         }
+        paimon.createTable(DATABASE, "decoupled_consumed", Schema.newBuilder()
+                .column("id", DataTypes.INT())
+                .column("v", DataTypes.STRING())
+                .primaryKey("id")
+                .option("bucket", "1")
+                .option("changelog-producer", "input")
+                .option("snapshot.num-retained.min", "1")
+                .option("changelog.num-retained.min", "3")
+                .option("changelog.time-retained", "1 ms")
+                .option("consumer.changelog-only", "true")
+                .build());
         paimon.createTable(DATABASE, "floored", Schema.newBuilder()
                 .column("id", DataTypes.INT())
                 .primaryKey("id")
@@ -277,6 +289,48 @@ final class TestTableMaintenance
         assertThat(files(name)).isEqualTo(files(orphaned));
         assertThat(rows("SELECT * FROM " + name)).isEqualTo(rows("SELECT * FROM " + name + " FOR VERSION AS OF " + newest));
         assertThat(fsck(name)).isEmpty();
+    }
+
+    /**
+     * A Paimon consumer reading from snapshot 3 holds back the long-lived changelog only, under
+     * {@code consumer.changelog-only}: the snapshots expire past it, the changelog files from 3 on stay, as Paimon
+     * Java's expiry leaves them on a copy.
+     */
+    @Test
+    void aConsumerOfTheChangelogHoldsBackTheChangelogOnly()
+            throws Exception
+    {
+        Table table = uncachedPaimon().getTable(DATABASE, "decoupled_consumed");
+        for (int i = 1; i <= 8; i++) {
+            PaimonJavaCatalog.write(table, List.of(GenericRow.of(i % 3, text("v" + i))));
+        }
+        Path path = tablePath("decoupled_consumed");
+        Files.createDirectories(path.resolve("consumer"));
+        Files.writeString(path.resolve("consumer/consumer-reader"), "{\"nextSnapshot\":3}");
+        long latest = snapshotIds("decoupled_consumed").last();
+        Path copy = copyTable("decoupled_consumed");
+
+        assertUpdate(lowFloors(), "ALTER TABLE decoupled_consumed EXECUTE expire_snapshots(retention_threshold => '0s')");
+        FileStoreTable twin = (FileStoreTable) uncachedPaimon().getTable(COPIES, "decoupled_consumed");
+        ExpireConfig config = ExpireConfig.builder()
+                .snapshotRetainMin(1)
+                .snapshotRetainMax(Integer.MAX_VALUE)
+                .snapshotTimeRetain(Duration.ZERO)
+                .snapshotMaxDeletes(50)
+                .changelogRetainMin(3)
+                .changelogRetainMax(Integer.MAX_VALUE)
+                .changelogTimeRetain(Duration.ofMillis(1))
+                .changelogMaxDeletes(50)
+                .consumerChangelogOnly(true)
+                .build();
+        twin.newExpireSnapshots().config(config).expire();
+        twin.newExpireChangelog().config(config).expire();
+
+        assertThat(snapshotIds("decoupled_consumed")).containsExactly(latest);
+        // the changelog from the consumer's next snapshot on stays
+        assertThat(changelogIds(path)).containsExactlyElementsOf(LongStream.range(3, latest).boxed().toList());
+        assertThat(files("decoupled_consumed")).isEqualTo(files(copy));
+        assertThat(changelogContents(path)).isEqualTo(changelogContents(copy));
     }
 
     /** Paimon's expiry after a commit of this table: its snapshots, then its long-lived changelog. */
