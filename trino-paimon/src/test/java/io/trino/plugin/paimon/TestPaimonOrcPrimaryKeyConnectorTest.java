@@ -33,6 +33,6 @@ public class TestPaimonOrcPrimaryKeyConnectorTest
     @Override
     public void testMergeLarge()
     {
-        abort("format-independent; run by TestPaimonParquetPrimaryKeyConnectorTest and TestPaimonConnectorTest");
+        abort("format-independent; run by TestPaimonParquetPrimaryKeyConnectorTest");
     }
 }

@@ -15,6 +15,7 @@ package io.trino.plugin.paimon.maintenance;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.common.base.Suppliers;
 import io.airlift.log.Logger;
 import io.trino.filesystem.FileIterator;
 import io.trino.filesystem.Location;
@@ -50,6 +51,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.Supplier;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
@@ -131,7 +133,8 @@ public final class SnapshotExpiry
         Expiring expiring = new Expiring(
                 retention.changelogDecoupled(),
                 table.options().changelogProducer() != ChangelogProducer.NONE,
-                taggedSnapshots());
+                // read once, and only when something expires: commits run this too
+                Suppliers.memoize(this::taggedSnapshots));
         int expiredSnapshots = expireSnapshots(retention, snapshotsOlderThanMillis, expiring);
         // as Paimon: a changelog that no longer outlives the snapshots is left as it is
         int expiredChangelogs = expiring.decoupled() ? expireChangelog(retention, changelogOlderThanMillis, expiring) : 0;
@@ -169,7 +172,7 @@ public final class SnapshotExpiry
      * changelog keeps; without one it keeps the appended data files of the delta
      * @param taggedSnapshots the snapshots of the table's tags, by id
      */
-    private record Expiring(boolean decoupled, boolean producesChangelog, List<Snapshot> taggedSnapshots) {}
+    private record Expiring(boolean decoupled, boolean producesChangelog, Supplier<List<Snapshot>> taggedSnapshots) {}
 
     private int expireSnapshotsUntil(long earliestId, long endExclusiveId, Expiring expiring)
     {
@@ -187,7 +190,7 @@ public final class SnapshotExpiry
         }
         List<Snapshot> excludingEnd = includingEnd.stream().filter(snapshot -> snapshot.id() != endExclusiveId).toList();
         long beginId = includingEnd.getFirst().id();
-        List<Snapshot> taggedSnapshots = expiring.taggedSnapshots();
+        List<Snapshot> taggedSnapshots = expiring.taggedSnapshots().get();
         Branches branches = branches();
         // without a changelog producer, the long-lived changelog is the data the writers appended
         boolean keepAppendedFiles = expiring.decoupled() && !expiring.producesChangelog();
@@ -291,7 +294,7 @@ public final class SnapshotExpiry
         Branches branches = branches();
         // what the changelog files to keep, the earliest snapshot, the tags and the branches still name; the ids of
         // long-lived changelog files may have gaps, so the next one kept may be later than the end
-        List<Snapshot> keep = new ArrayList<>(tagsBetween(expiring.taggedSnapshots(), earliestId, endExclusiveId));
+        List<Snapshot> keep = new ArrayList<>(tagsBetween(expiring.taggedSnapshots().get(), earliestId, endExclusiveId));
         changelogs.listIds().stream()
                 .filter(id -> id >= endExclusiveId)
                 .findFirst()
@@ -312,7 +315,7 @@ public final class SnapshotExpiry
             }
             else {
                 // the appended data files snapshot expiry kept, deleted once no tag or branch holds them
-                tagFiles.previousTagFiles(expiring.taggedSnapshots(), changelog.id())
+                tagFiles.previousTagFiles(expiring.taggedSnapshots().get(), changelog.id())
                         .ifPresent(protectedFiles -> deleteFilesDeletedIn(changelog, protectedFiles, branches.files(), false));
                 deleteUnusedManifestList(changelog.deltaManifestList(), changelog.deltaManifestListSize(), skip);
                 deleteUnusedManifestList(changelog.baseManifestList(), changelog.baseManifestListSize(), skip);
