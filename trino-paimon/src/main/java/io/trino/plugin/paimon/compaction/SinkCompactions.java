@@ -35,6 +35,7 @@ import io.trino.plugin.paimon.table.CompactionOptions;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.TableFileSystemFactory;
 import io.trino.plugin.paimon.write.CompactionFragment;
+import io.trino.plugin.paimon.write.OutputBufferLimit;
 import io.trino.plugin.paimon.write.SinkCompaction;
 import io.trino.plugin.paimon.write.SinkCompactor;
 import io.trino.spi.connector.ConnectorSession;
@@ -75,9 +76,9 @@ public final class SinkCompactions
     }
 
     @Override
-    public List<SinkCompaction> compact(ConnectorSession session, PaimonInsertTableHandle handle, List<WrittenBucket> buckets)
+    public List<SinkCompaction> compact(ConnectorSession session, PaimonInsertTableHandle handle, List<WrittenBucket> buckets, long outputBufferLimit)
     {
-        PaimonTable table = handle.table();
+        PaimonTable table = OutputBufferLimit.apply(handle.table(), outputBufferLimit);
         String tableName = table.name().toString();
         BaseBuckets base;
         try {

@@ -95,7 +95,14 @@ final class AppendBucketWriter
     }
 
     @Override
-    public List<DataFileMeta> finish()
+    public List<DataFileMeta> finish(long outputBufferLimit)
+    {
+        // only closes the open file, whose buffer is counted: nothing new is written
+        return finish();
+    }
+
+    /** Closes the open file; the files written, in order. */
+    List<DataFileMeta> finish()
     {
         flush();
         return ImmutableList.copyOf(written);

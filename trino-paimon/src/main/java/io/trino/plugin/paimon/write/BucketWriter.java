@@ -40,8 +40,12 @@ interface BucketWriter
     /** Writes out what is buffered, if anything (a sorted run of level 0 for primary-key tables). */
     void flush();
 
-    /** Flushes and closes; the files written, in order. */
-    List<DataFileMeta> finish();
+    /**
+     * Flushes and closes; the files written, in order.
+     *
+     * @param outputBufferLimit the most a file written now, beyond what is buffered, may buffer ({@link OutputBufferLimit})
+     */
+    List<DataFileMeta> finish(long outputBufferLimit);
 
     /** The changelog files written beside the data files (changelog-producer input), after {@link #finish}. */
     default List<DataFileMeta> changelogFiles()

@@ -36,7 +36,7 @@ import static java.util.Objects.requireNonNull;
  * for the format: Parquet zstd, snappy, gzip, none; ORC zstd, lz4, snappy, zlib, none; Avro zstd, snappy, deflate,
  * null (none). {@code file.compression.zstd-level} is not applied: the zstd of Trino's writers has one level.
  */
-public record FileWriteFormat(Format format, String compression, ParquetLayout parquetLayout)
+public record FileWriteFormat(Format format, String compression, ParquetLayout parquetLayout, OrcLayout orcLayout)
 {
     public enum Format
     {
@@ -54,12 +54,13 @@ public record FileWriteFormat(Format format, String compression, ParquetLayout p
         requireNonNull(format, "format is null");
         requireNonNull(compression, "compression is null");
         requireNonNull(parquetLayout, "parquetLayout is null");
+        requireNonNull(orcLayout, "orcLayout is null");
     }
 
     /**
      * @param formatOption and compressionOption: the options the values come from, named in errors
      */
-    public static FileWriteFormat of(String tableName, String formatOption, String format, String compressionOption, String compression, ParquetLayout parquetLayout)
+    public static FileWriteFormat of(String tableName, String formatOption, String format, String compressionOption, String compression, ParquetLayout parquetLayout, OrcLayout orcLayout)
     {
         Format kind = switch (format.trim().toLowerCase(Locale.ENGLISH)) {
             case "parquet" -> Format.PARQUET;
@@ -68,7 +69,7 @@ public record FileWriteFormat(Format format, String compression, ParquetLayout p
             default -> throw new TrinoException(NOT_SUPPORTED, "Cannot write to Paimon table %s: option '%s' = '%s'; data files can be written as parquet, orc or avro"
                     .formatted(tableName, formatOption, format));
         };
-        FileWriteFormat result = new FileWriteFormat(kind, compression.trim().toLowerCase(Locale.ENGLISH), parquetLayout);
+        FileWriteFormat result = new FileWriteFormat(kind, compression.trim().toLowerCase(Locale.ENGLISH), parquetLayout, orcLayout);
         boolean known = switch (kind) {
             case PARQUET -> result.parquetCodec() != null;
             case ORC -> result.orcCodec() != null;
@@ -116,7 +117,7 @@ public record FileWriteFormat(Format format, String compression, ParquetLayout p
     {
         return switch (format) {
             case PARQUET -> new ParquetFormatFileWriter(output, columns, parquetCodec(), parquetLayout);
-            case ORC -> new OrcFormatFileWriter(output, columns, orcCodec());
+            case ORC -> new OrcFormatFileWriter(output, columns, orcCodec(), orcLayout);
             case AVRO -> new AvroFormatFileWriter(output, columns, avroCodec());
         };
     }

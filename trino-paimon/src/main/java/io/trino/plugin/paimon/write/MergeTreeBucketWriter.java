@@ -113,11 +113,11 @@ final class MergeTreeBucketWriter
     }
 
     @Override
-    public List<DataFileMeta> finish()
+    public List<DataFileMeta> finish(long outputBufferLimit)
     {
         flush();
         if (runCount > 1 && runMerge.isPresent()) {
-            merged = runMerge.get().merge(directory, written);
+            merged = runMerge.get().merge(directory, written, outputBufferLimit);
             List<DataFileMeta> runs = written;
             written = new ArrayList<>(merged);
             delete(runs);

@@ -15,6 +15,7 @@ package io.trino.plugin.paimon.write;
 
 import com.google.common.collect.ImmutableMap;
 import io.airlift.slice.OutputStreamSliceOutput;
+import io.airlift.units.DataSize;
 import io.trino.orc.OrcDataSink;
 import io.trino.orc.OrcWriteValidation.OrcWriteValidationMode;
 import io.trino.orc.OrcWriter;
@@ -68,7 +69,7 @@ final class OrcFormatFileWriter
     private final List<DataFileColumn> columns;
     private final OrcWriter writer;
 
-    OrcFormatFileWriter(OutputStream output, List<DataFileColumn> columns, CompressionKind compression)
+    OrcFormatFileWriter(OutputStream output, List<DataFileColumn> columns, CompressionKind compression, OrcLayout layout)
     {
         this.columns = List.copyOf(requireNonNull(columns, "columns is null"));
         List<String> names = columns.stream().map(DataFileColumn::name).toList();
@@ -80,11 +81,23 @@ final class OrcFormatFileWriter
                 types,
                 orcTypes,
                 compression,
-                new OrcWriterOptions(),
+                stripeOptions(layout),
                 ImmutableMap.of(),
                 false,
                 OrcWriteValidationMode.BOTH,
                 new OrcWriterStats());
+    }
+
+    // a stripe is written out once its buffered columns reach the stripe size (or, with large dictionaries, from the
+    // minimum size on): both are held within the table's stripe size, and so are the dictionaries
+    private static OrcWriterOptions stripeOptions(OrcLayout layout)
+    {
+        OrcWriterOptions defaults = new OrcWriterOptions();
+        long stripeSize = layout.stripeSize();
+        return defaults
+                .withStripeMaxSize(DataSize.ofBytes(stripeSize))
+                .withStripeMinSize(DataSize.ofBytes(Math.min(defaults.getStripeMinSize().toBytes(), Math.max(1, stripeSize / 2))))
+                .withDictionaryMaxMemory(DataSize.ofBytes(Math.min(defaults.getDictionaryMaxMemory().toBytes(), stripeSize)));
     }
 
     @Override

@@ -48,7 +48,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Function;
 import java.util.function.Supplier;
 
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_FILESYSTEM_ERROR;
@@ -69,6 +68,9 @@ public final class PaimonPageSink
         implements ConnectorPageSink
 {
     private static final int ROUTING_SLICE_ROWS = 1024;
+    // what the writes in finish may buffer beyond the sink's reservation: a write of a few rows that compacts a
+    // large bucket still writes row groups of this size
+    static final long MIN_FINISH_BUFFER = 8L << 20;
 
     private final String tableName;
     private final TableOptions options;
@@ -101,7 +103,16 @@ public final class PaimonPageSink
     private final Optional<SpilledRunMerge> runMerge;
     private final List<Location> createdIndexFiles = new ArrayList<>();
     private final List<Location> createdCompactionFiles = new ArrayList<>();
-    private final Optional<Function<List<SinkCompactor.WrittenBucket>, List<SinkCompaction>>> compactor;
+    private final Optional<FinishCompactor> compactor;
+    // the most the buckets' buffers held: with writes in finish (a merge of spilled runs, compaction on write) the
+    // sink reports it, and Trino keeps counting it while finish writes
+    private long reservedBytes;
+
+    /** Compaction on write of the buckets written, each output file buffering at most the given bytes. */
+    public interface FinishCompactor
+    {
+        List<SinkCompaction> compact(List<SinkCompactor.WrittenBucket> buckets, long outputBufferLimit);
+    }
 
     private record WriterKey(ByteBuffer partition, int bucket) {}
 
@@ -130,7 +141,7 @@ public final class PaimonPageSink
             long bufferLimit,
             Optional<DynamicBucketAssigner> assigner,
             Optional<SpilledRunMerge> runMerge,
-            Optional<Function<List<SinkCompactor.WrittenBucket>, List<SinkCompaction>>> compactor)
+            Optional<FinishCompactor> compactor)
     {
         this.tableName = requireNonNull(tableName, "tableName is null");
         this.tableLocation = requireNonNull(tableLocation, "tableLocation is null");
@@ -299,7 +310,9 @@ public final class PaimonPageSink
     // while the buffers together hold more than the limit, the largest one is written out
     private void flushWhileOverLimit()
     {
-        while (getMemoryUsage() > bufferLimit) {
+        // the buffers peak here, between the pages Trino sees
+        reservedBytes = Math.max(reservedBytes, bufferedBytes());
+        while (bufferedBytes() > bufferLimit) {
             BucketWriter largest = null;
             for (BucketWriter writer : writers.values()) {
                 if (largest == null || writer.memoryUsage() > largest.memoryUsage()) {
@@ -313,8 +326,24 @@ public final class PaimonPageSink
         }
     }
 
+    /**
+     * The buckets' buffers; with writes in {@link #finish}, the most they held so far, flushes included. Trino reads
+     * this only between pages, and keeps counting the last value until the sink is closed: a merge of spilled runs and
+     * the compaction on write run unseen in {@code finish}, within that reservation ({@link #MIN_FINISH_BUFFER} at
+     * least).
+     */
     @Override
     public long getMemoryUsage()
+    {
+        long bytes = bufferedBytes();
+        if (compactor.isEmpty() && runMerge.isEmpty()) {
+            return bytes;
+        }
+        reservedBytes = Math.max(reservedBytes, bytes);
+        return reservedBytes;
+    }
+
+    private long bufferedBytes()
     {
         long bytes = 0;
         for (BucketWriter writer : writers.values()) {
@@ -334,8 +363,9 @@ public final class PaimonPageSink
     {
         List<Slice> fragments = new ArrayList<>();
         List<SinkCompactor.WrittenBucket> written = new ArrayList<>();
+        long outputBufferLimit = Math.max(reservedBytes, MIN_FINISH_BUFFER);
         for (BucketWriter writer : writers.values()) {
-            List<DataFileMeta> dataFiles = writer.finish();
+            List<DataFileMeta> dataFiles = writer.finish(outputBufferLimit);
             for (DataFileMeta file : dataFiles) {
                 fragments.add(Slices.wrappedBuffer(codec.toJsonBytes(WriteFragment.of(WrittenFile.of(writer.partition(), writer.bucket(), totalBuckets, file)))));
             }
@@ -358,7 +388,7 @@ public final class PaimonPageSink
             }
         }
         if (compactor.isPresent() && !written.isEmpty()) {
-            for (SinkCompaction compaction : compactor.get().apply(written)) {
+            for (SinkCompaction compaction : compactor.get().compact(written, outputBufferLimit)) {
                 createdCompactionFiles.addAll(outputs(compaction.result()));
                 fragments.add(Slices.wrappedBuffer(codec.toJsonBytes(WriteFragment.of(compaction))));
             }

@@ -140,7 +140,7 @@ public class PaimonPageSinkProvider
                 Math.min(writeOptions.writeBufferSize(), maxWriteBufferSize),
                 handle.dynamicBuckets().map(dynamic -> assigner(fileSystem, handle.table(), dynamic, baseBuckets)),
                 writeOptions.writeBufferSpillable() ? Optional.of(new SpilledRunMerge(runMerger, session, handle.table(), names)) : Optional.empty(),
-                handle.compactInSinks() ? Optional.of(buckets -> sinkCompactor.compact(session, handle, buckets)) : Optional.empty());
+                handle.compactInSinks() ? Optional.of((buckets, outputBufferLimit) -> sinkCompactor.compact(session, handle, buckets, outputBufferLimit)) : Optional.empty());
     }
 
     // Paimon's overwrite commit drops the changelog of the statement, so an overwrite does not write it

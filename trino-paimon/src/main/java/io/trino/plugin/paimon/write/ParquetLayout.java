@@ -27,7 +27,7 @@ public record ParquetLayout(long rowGroupSize, long pageSize, int pageRowLimit)
 {
     public static final ParquetLayout DEFAULT = new ParquetLayout(128L << 20, 1L << 20, 20_000);
 
-    private static final String BLOCK_SIZE = "parquet.block.size";
+    public static final String BLOCK_SIZE = "parquet.block.size";
     private static final String PAGE_SIZE = "parquet.page.size";
     private static final String PAGE_ROW_COUNT_LIMIT = "parquet.page.row.count.limit";
 

@@ -32,9 +32,11 @@ public interface SinkCompactor
 {
     /**
      * @param buckets the buckets the sink wrote, each with the data files it wrote there
+     * @param outputBufferLimit the most bytes an output file may buffer (a Parquet row group, an ORC stripe): the
+     * compaction runs where Trino no longer reads the sink's memory, so its output stays within what the sink reserved
      * @return the compactions done, at most one per bucket; a bucket left out is compacted by the coordinator
      */
-    List<SinkCompaction> compact(ConnectorSession session, PaimonInsertTableHandle handle, List<WrittenBucket> buckets);
+    List<SinkCompaction> compact(ConnectorSession session, PaimonInsertTableHandle handle, List<WrittenBucket> buckets, long outputBufferLimit);
 
     /** A bucket a page sink wrote, and the level-0 data files it wrote there. */
     record WrittenBucket(BinaryRow partition, int bucket, int totalBuckets, List<DataFileMeta> files)

@@ -34,8 +34,13 @@ record SpilledRunMerge(SortedRunMerger merger, ConnectorSession session, PaimonT
         requireNonNull(names, "names is null");
     }
 
-    List<DataFileMeta> merge(Location bucketDirectory, List<DataFileMeta> runs)
+    /**
+     * The bucket's runs merged into one.
+     *
+     * @param outputBufferLimit the most the merged run's open file may buffer ({@link OutputBufferLimit})
+     */
+    List<DataFileMeta> merge(Location bucketDirectory, List<DataFileMeta> runs, long outputBufferLimit)
     {
-        return merger.merge(session, table, bucketDirectory, runs, names);
+        return merger.merge(session, OutputBufferLimit.apply(table, outputBufferLimit), bucketDirectory, runs, names);
     }
 }

@@ -52,6 +52,7 @@ public record WriteOptions(long writeBufferSize, boolean writeBufferSpillable, l
         Map<Integer, String> formatPerLevel = files.formatPerLevel();
         Map<Integer, String> compressionPerLevel = files.compressionPerLevel();
         ParquetLayout parquetLayout = ParquetLayout.of(tableName, options);
+        OrcLayout orcLayout = OrcLayout.of(tableName, options);
         Set<Integer> levels = new TreeSet<>(formatPerLevel.keySet());
         levels.addAll(compressionPerLevel.keySet());
         levels.add(0);
@@ -63,9 +64,10 @@ public record WriteOptions(long writeBufferSize, boolean writeBufferSpillable, l
                     formatPerLevel.getOrDefault(level, files.format()),
                     compressionPerLevel.containsKey(level) ? COMPRESSION_PER_LEVEL : COMPRESSION,
                     compressionPerLevel.getOrDefault(level, files.compression()),
-                    parquetLayout));
+                    parquetLayout,
+                    orcLayout));
         }
-        FileWriteFormat defaultFormat = FileWriteFormat.of(tableName, FORMAT, files.format(), COMPRESSION, files.compression(), parquetLayout);
+        FileWriteFormat defaultFormat = FileWriteFormat.of(tableName, FORMAT, files.format(), COMPRESSION, files.compression(), parquetLayout, orcLayout);
         Map<Integer, FileWriteFormat> formats = levelFormats.buildOrThrow();
         String changelogFormatOption = files.changelogFormat().isPresent() ? CHANGELOG_FORMAT : formatPerLevel.containsKey(0) ? FORMAT_PER_LEVEL : FORMAT;
         String changelogCompressionOption = files.changelogCompression().isPresent() ? CHANGELOG_COMPRESSION : compressionPerLevel.containsKey(0) ? COMPRESSION_PER_LEVEL : COMPRESSION;
@@ -75,7 +77,8 @@ public record WriteOptions(long writeBufferSize, boolean writeBufferSpillable, l
                 files.changelogFormat().orElse(formats.get(0).format().extension()),
                 changelogCompressionOption,
                 files.changelogCompression().orElse(formats.get(0).compression()),
-                parquetLayout);
+                parquetLayout,
+                orcLayout);
         return new WriteOptions(writeBufferSize, writeBufferSpillable, targetFileSize, formats, defaultFormat, changelogFormat);
     }
 

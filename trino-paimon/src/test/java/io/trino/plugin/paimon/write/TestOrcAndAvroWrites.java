@@ -158,6 +158,15 @@ final class TestOrcAndAvroWrites
                         .build());
             }
         }
+        for (String table : List.of("orc_stripes", "orc_small_stripes")) {
+            Schema.Builder stripes = Schema.newBuilder()
+                    .column("id", DataTypes.INT())
+                    .column("v", DataTypes.STRING())
+                    .primaryKey("id")
+                    .option("bucket", "1")
+                    .option("file.format", "orc");
+            paimon.createTable(DATABASE, table, table.equals("orc_small_stripes") ? stripes.option("orc.stripe.size", "65536").build() : stripes.build());
+        }
         paimon.createTable(DATABASE, "orc_pre_epoch_ours", Schema.newBuilder()
                 .column("id", DataTypes.INT())
                 .column("ts", DataTypes.TIMESTAMP(6))
@@ -413,6 +422,29 @@ final class TestOrcAndAvroWrites
         else {
             // every ORC type of the footer: kind, struct field names, length, precision, scale and the paimon.id attribute
             assertThat(orcTypes(ours)).isEqualTo(orcTypes(paimons));
+        }
+    }
+
+    /** {@code orc.stripe.size}, the option Paimon hands its ORC writer, bounds the stripes: 64 kB of distinct strings make several. */
+    @Test
+    void orcStripesKeepToTheStripeSize()
+            throws IOException
+    {
+        for (String table : List.of("orc_stripes", "orc_small_stripes")) {
+            assertUpdate("INSERT INTO %s SELECT id, to_hex(sha256(to_utf8(CAST(id AS varchar)))) FROM UNNEST(sequence(1, 5000)) t(id)".formatted(table), 5000);
+            assertThat(paimonRows(table)).hasSize(5000);
+        }
+        assertThat(orcStripes(dataFilePath("orc_stripes"))).isEqualTo(1);
+        assertThat(orcStripes(dataFilePath("orc_small_stripes"))).isGreaterThan(2);
+        assertThat(paimonRows("orc_small_stripes")).isEqualTo(paimonRows("orc_stripes"));
+    }
+
+    private static int orcStripes(Path path)
+            throws IOException
+    {
+        OrcReaderOptions options = new OrcReaderOptions();
+        try (FileOrcDataSource source = new FileOrcDataSource(path.toFile(), options)) {
+            return OrcReader.createOrcReader(source, options).orElseThrow().getFooter().getStripes().size();
         }
     }
 

@@ -21,6 +21,9 @@ import io.trino.plugin.paimon.PaimonColumnHandle;
 import io.trino.plugin.paimon.PaimonConfig;
 import io.trino.plugin.paimon.PaimonInsertTableHandle;
 import io.trino.plugin.paimon.compaction.BucketCompactor;
+import io.trino.plugin.paimon.compaction.Compactions;
+import io.trino.plugin.paimon.compaction.LookupCompactor;
+import io.trino.plugin.paimon.compaction.SinkCompactions;
 import io.trino.plugin.paimon.format.MetadataCache;
 import io.trino.plugin.paimon.format.manifest.DataFileMeta;
 import io.trino.plugin.paimon.format.schema.SchemaFiles;
@@ -41,11 +44,15 @@ import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.types.DataTypes;
+import org.apache.parquet.format.FileMetaData;
+import org.apache.parquet.format.RowGroup;
+import org.apache.parquet.format.Util;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,6 +63,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -84,6 +92,11 @@ final class TestPaimonPageSink
     private Path root;
     private PaimonJavaCatalog paimon;
     private PaimonPageSinkProvider provider;
+    // a provider whose sinks compact on write, each compaction's output buffer held to COMPACTION_OUTPUT_LIMIT; the
+    // limits the sinks asked for are kept in compactionLimits
+    private PaimonPageSinkProvider compactingProvider;
+    private final List<Long> compactionLimits = new CopyOnWriteArrayList<>();
+    private static final long COMPACTION_OUTPUT_LIMIT = 64 << 10;
 
     @BeforeAll
     void createTable()
@@ -95,7 +108,13 @@ final class TestPaimonPageSink
         LocalFileSystemFactory fileSystemFactory = new LocalFileSystemFactory(root);
         TableFileSystemFactory tableFileSystems = TableFileSystemFactory.sharedBy(fileSystemFactory);
         BucketCompactor runMerger = new BucketCompactor(tableFileSystems, new PaimonPageSourceProvider(tableFileSystems, TESTING_TYPE_MANAGER), TESTING_TYPE_MANAGER);
-        provider = new PaimonPageSinkProvider(tableFileSystems, TESTING_TYPE_MANAGER, CODEC, new PaimonConfig(), runMerger, MetadataCache.DISABLED, (_, _, _) -> List.of());
+        provider = new PaimonPageSinkProvider(tableFileSystems, TESTING_TYPE_MANAGER, CODEC, new PaimonConfig(), runMerger, MetadataCache.DISABLED, (_, _, _, _) -> List.of());
+        PaimonPageSourceProvider reader = new PaimonPageSourceProvider(tableFileSystems, TESTING_TYPE_MANAGER);
+        SinkCompactions sinkCompactions = new SinkCompactions(tableFileSystems, MetadataCache.DISABLED, new Compactions(runMerger, new LookupCompactor(tableFileSystems, reader, runMerger)));
+        compactingProvider = new PaimonPageSinkProvider(tableFileSystems, TESTING_TYPE_MANAGER, CODEC, new PaimonConfig(), runMerger, MetadataCache.DISABLED, (session, handle, buckets, limit) -> {
+            compactionLimits.add(limit);
+            return sinkCompactions.compact(session, handle, buckets, COMPACTION_OUTPUT_LIMIT);
+        });
     }
 
     @AfterAll
@@ -159,7 +178,8 @@ final class TestPaimonPageSink
 
     /**
      * By default the runs a bucket flushed are merged into one when the sink finishes, and deleted: the merged run holds
-     * every key once, with the values and sequence numbers of its newest records.
+     * every key once, with the values and sequence numbers of its newest records. Until then the sink reports the most
+     * its buffers held.
      */
     @Test
     void finishMergesTheFlushedRunsIntoOne()
@@ -168,8 +188,12 @@ final class TestPaimonPageSink
         createTable("merged");
         ConnectorPageSink sink = createSink("merged");
         sink.appendPage(rows(0, 1000));
+        long reported = sink.getMemoryUsage();
         sink.appendPage(reversedRows(1000));
         assertThat(dataFiles("merged")).hasSizeGreaterThan(1);
+        // the merge in finish runs where Trino does not read the sink's memory: the sink keeps its reservation
+        assertThat(reported).isPositive();
+        assertThat(sink.getMemoryUsage()).isGreaterThanOrEqualTo(reported);
         List<WrittenFile> files = sink.finish().join().stream().map(fragment -> CODEC.fromJson(fragment.getBytes()).dataFile().orElseThrow()).toList();
         assertThat(files).hasSize(1);
         WrittenFile file = files.getFirst();
@@ -180,6 +204,43 @@ final class TestPaimonPageSink
         // the second page's records, numbered 1000..1999, replaced the first page's
         assertThat(file.minSequenceNumber()).isEqualTo(1000);
         assertThat(file.maxSequenceNumber()).isEqualTo(1999);
+    }
+
+    /**
+     * Trino reads a sink's memory only between pages, so the compaction on write in {@code finish} runs unseen: with
+     * it, the sink keeps reporting the most it reported, and gives the compaction that much room (8 MB at least) for
+     * its output's buffered row group, which the compaction keeps to.
+     */
+    @Test
+    void compactionInFinishStaysWithinWhatTheSinkReserved()
+            throws IOException
+    {
+        Table table = createTable("compacted", Map.of("num-sorted-run.compaction-trigger", "2"));
+        PaimonJavaCatalog.write(table, List.of(GenericRow.of(0, BinaryString.fromString("from paimon"))));
+        ConnectorPageSink sink = createSink(compactingProvider, "compacted", true);
+        long reported = 0;
+        for (int page = 0; page < 4; page++) {
+            sink.appendPage(rows(page * 500, 500));
+            // the buffer of 256 kB flushes as the rows come, and the reservation stays
+            assertThat(sink.getMemoryUsage()).isGreaterThanOrEqualTo(reported);
+            reported = sink.getMemoryUsage();
+        }
+        assertThat(reported).isPositive();
+        List<WriteFragment> fragments = sink.finish().join().stream().map(fragment -> CODEC.fromJson(fragment.getBytes())).toList();
+        assertThat(compactionLimits).containsExactly(Math.max(reported, PaimonPageSink.MIN_FINISH_BUFFER));
+
+        // the compaction's one file: row groups closed at the limit, where the table's 128 MB would have made one
+        List<WrittenFile> compacted = fragments.stream()
+                .flatMap(fragment -> fragment.compaction().stream())
+                .flatMap(compaction -> compaction.result().writtenFiles().stream())
+                .toList();
+        assertThat(compacted).hasSize(1);
+        FileMetaData footer = footer(root.resolve("warehouse/%s.db/compacted/bucket-0".formatted(DATABASE)).resolve(compacted.getFirst().fileName()));
+        assertThat(footer.getNum_rows()).isEqualTo(2000);
+        assertThat(footer.getRow_groups()).hasSizeGreaterThan(4);
+        for (RowGroup rowGroup : footer.getRow_groups()) {
+            assertThat(rowGroup.getTotal_byte_size()).isLessThanOrEqualTo(2 * COMPACTION_OUTPUT_LIMIT);
+        }
     }
 
     /**
@@ -221,6 +282,11 @@ final class TestPaimonPageSink
 
     private ConnectorPageSink createSink(String table)
     {
+        return createSink(provider, table, false);
+    }
+
+    private ConnectorPageSink createSink(PaimonPageSinkProvider provider, String table, boolean compactInSinks)
+    {
         OptionalLong snapshot = Files.exists(root.resolve("warehouse/%s.db/%s/snapshot/snapshot-1".formatted(DATABASE, table))) ? OptionalLong.of(1) : OptionalLong.empty();
         Location location = Location.of("local:///warehouse/%s.db/%s".formatted(DATABASE, table));
         TableSchema schema = new SchemaFiles(new LocalFileSystemFactory(root).create(SESSION), location).readSchema(0);
@@ -230,7 +296,8 @@ final class TestPaimonPageSink
                 List.of(new PaimonColumnHandle(0, "id", INTEGER, false), new PaimonColumnHandle(1, "v", VARCHAR, true)),
                 Optional.empty(),
                 UUID.randomUUID().toString(),
-                false);
+                false,
+                compactInSinks);
         return provider.openPageSink(null, SESSION, (ConnectorInsertTableHandle) handle, new ConnectorPageSinkId() {
             @Override
             public long getId()
@@ -238,6 +305,14 @@ final class TestPaimonPageSink
                 return 0;
             }
         });
+    }
+
+    private static FileMetaData footer(Path file)
+            throws IOException
+    {
+        byte[] bytes = Files.readAllBytes(file);
+        int length = (bytes[bytes.length - 8] & 0xFF) | (bytes[bytes.length - 7] & 0xFF) << 8 | (bytes[bytes.length - 6] & 0xFF) << 16 | (bytes[bytes.length - 5] & 0xFF) << 24;
+        return Util.readFileMetaData(new ByteArrayInputStream(bytes, bytes.length - 8 - length, length));
     }
 
     private static Page rows(int first, int count)

@@ -16,6 +16,7 @@ package io.trino.plugin.paimon.format.schema;
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -58,6 +59,14 @@ public record TableSchema(
         for (String key : primaryKeys) {
             checkArgument(names.contains(key), "primary key '%s' is not a column", key);
         }
+    }
+
+    /** This schema with the given options set over its own, as the writers of one task may need them. */
+    public TableSchema withOptions(Map<String, String> changed)
+    {
+        Map<String, String> merged = new HashMap<>(options);
+        merged.putAll(changed);
+        return new TableSchema(version, id, fields, highestFieldId, partitionKeys, primaryKeys, merged, comment, timeMillis);
     }
 
     public List<DataField> partitionFields()

@@ -1,0 +1,42 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.trino.plugin.paimon.write;
+
+import io.trino.plugin.paimon.format.schema.TableSchema;
+import io.trino.plugin.paimon.table.PaimonTable;
+
+import java.util.Map;
+
+/**
+ * The limit on what an output file may buffer (its open Parquet row group or ORC stripe) for the writes a page sink
+ * does in {@code finish}, where Trino no longer reads the sink's memory: a merge of spilled runs and the compaction on
+ * write. Those writes take the table with its row groups and stripes held to the limit.
+ */
+public final class OutputBufferLimit
+{
+    private OutputBufferLimit() {}
+
+    /** The table as a write within the limit sees it: its own row group and stripe sizes where they are smaller. */
+    public static PaimonTable apply(PaimonTable table, long limit)
+    {
+        String tableName = table.name().toString();
+        Map<String, String> options = table.schema().options();
+        long rowGroupSize = Math.min(ParquetLayout.of(tableName, options).rowGroupSize(), limit);
+        long stripeSize = Math.min(OrcLayout.of(tableName, options).stripeSize(), limit);
+        TableSchema schema = table.schema().withOptions(Map.of(
+                ParquetLayout.BLOCK_SIZE, Long.toString(rowGroupSize),
+                OrcLayout.STRIPE_SIZE, Long.toString(stripeSize)));
+        return new PaimonTable(table.name(), table.location(), table.branch(), schema);
+    }
+}
