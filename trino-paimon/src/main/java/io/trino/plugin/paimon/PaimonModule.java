@@ -14,7 +14,9 @@
 package io.trino.plugin.paimon;
 
 import com.google.inject.Binder;
+import com.google.inject.Inject;
 import com.google.inject.Module;
+import com.google.inject.Provider;
 import com.google.inject.Provides;
 import com.google.inject.Scopes;
 import com.google.inject.Singleton;
@@ -42,6 +44,7 @@ import io.trino.plugin.paimon.procedure.OptimizeTableProcedure;
 import io.trino.plugin.paimon.procedure.RemoveOrphanFilesTableProcedure;
 import io.trino.plugin.paimon.procedure.TableExecutePageSourceProvider;
 import io.trino.plugin.paimon.procedure.TableExecuteSplitManager;
+import io.trino.plugin.paimon.procedure.TableVersionProcedures;
 import io.trino.plugin.paimon.read.PaimonPageSourceProvider;
 import io.trino.plugin.paimon.read.PaimonSplitManager;
 import io.trino.plugin.paimon.table.TableFileSystemFactory;
@@ -100,7 +103,22 @@ public class PaimonModule
         jsonCodecBinder(binder).bindJsonCodec(CompactionFragment.class);
         tableProcedures.addBinding().toProvider(OptimizeTableProcedure.class).in(Scopes.SINGLETON);
 
-        newSetBinder(binder, Procedure.class).addBinding().toProvider(FlushMetadataCacheProcedure.class).in(Scopes.SINGLETON);
+        Multibinder<Procedure> procedures = newSetBinder(binder, Procedure.class);
+        procedures.addBinding().toProvider(FlushMetadataCacheProcedure.class).in(Scopes.SINGLETON);
+        binder.bind(TableVersionProcedures.class).in(Scopes.SINGLETON);
+        for (String name : TableVersionProcedures.NAMES) {
+            procedures.addBinding().toProvider(new Provider<>()
+            {
+                @Inject
+                private TableVersionProcedures versions;
+
+                @Override
+                public Procedure get()
+                {
+                    return versions.procedure(name);
+                }
+            }).in(Scopes.SINGLETON);
+        }
     }
 
     private void bindCatalog(CatalogType catalogType, Module module)

@@ -18,6 +18,7 @@ import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.format.MetadataCache;
 import io.trino.plugin.paimon.format.row.BinaryRow;
 import io.trino.plugin.paimon.format.schema.TableSchema;
+import io.trino.plugin.paimon.maintenance.TableBranches;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ConnectorSession;
@@ -86,6 +87,21 @@ public interface PaimonCatalog
 
     /** The names of the table's branches other than the main branch, by name. */
     List<String> listBranches(ConnectorSession session, PaimonTable table);
+
+    /**
+     * Creates a branch of the table (loaded on the branch it comes from), empty or from one of its tags; Paimon's
+     * catalogs other than REST keep branches in the table's files.
+     */
+    default void createBranch(ConnectorSession session, PaimonTable table, String branch, Optional<String> fromTag)
+    {
+        new TableBranches(fileSystem(session, table.name()), table).create(branch, fromTag);
+    }
+
+    /** Deletes a branch of the table. */
+    default void dropBranch(ConnectorSession session, PaimonTable table, String branch)
+    {
+        new TableBranches(fileSystem(session, table.name()), table).delete(branch);
+    }
 
     /** The table as it was at one schema version, for a read of a snapshot written with that schema. */
     PaimonTable loadSchemaVersion(ConnectorSession session, PaimonTable table, long schemaId);

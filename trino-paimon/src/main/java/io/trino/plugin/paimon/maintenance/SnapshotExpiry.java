@@ -22,6 +22,7 @@ import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.format.InvalidMetadataException;
 import io.trino.plugin.paimon.format.JsonFields;
+import io.trino.plugin.paimon.format.MetadataFiles;
 import io.trino.plugin.paimon.format.MetadataPaths;
 import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
@@ -43,7 +44,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -134,7 +134,7 @@ public final class SnapshotExpiry
                 retention.changelogDecoupled(),
                 table.options().changelogProducer() != ChangelogProducer.NONE,
                 // read once, and only when something expires: commits run this too
-                Suppliers.memoize(this::taggedSnapshots));
+                Suppliers.memoize(tags::taggedSnapshots));
         int expiredSnapshots = expireSnapshots(retention, snapshotsOlderThanMillis, expiring);
         // as Paimon: a changelog that no longer outlives the snapshots is left as it is
         int expiredChangelogs = expiring.decoupled() ? expireChangelog(retention, changelogOlderThanMillis, expiring) : 0;
@@ -328,6 +328,70 @@ public final class SnapshotExpiry
         return expired.size();
     }
 
+    /**
+     * Deletes what only a deleted tag kept: the data files, manifests, index files and statistics of its snapshot,
+     * which expired while the tag held it, that neither the previous tag nor the next version (the next tag, or the
+     * earliest snapshot where that comes first) uses, as Paimon's tag deletion does, and that no branch uses (Paimon
+     * does not look at branches; a branch made from the tag needs them). The snapshot's changelog stays, as in Paimon,
+     * for changelog expiry. Nothing is deleted while another tag holds the snapshot or the table has no snapshot.
+     *
+     * @param taggedBefore the tagged snapshots before the tag was deleted, by id
+     * @return the files deleted
+     */
+    public int deleteFilesOfDeletedTag(Snapshot tagged, List<Snapshot> taggedBefore)
+    {
+        if (snapshots.snapshotExists(tagged.id()) || taggedBefore.stream().filter(snapshot -> snapshot.id() == tagged.id()).count() > 1) {
+            return 0;
+        }
+        OptionalLong earliest = snapshots.earliestSnapshotId();
+        if (earliest.isEmpty()) {
+            return 0;
+        }
+        List<Snapshot> keep = new ArrayList<>();
+        int previous = lastIndexBefore(taggedBefore, tagged.id());
+        if (previous >= 0) {
+            keep.add(taggedBefore.get(previous));
+        }
+        Optional<Snapshot> nextTag = taggedBefore.stream().filter(snapshot -> snapshot.id() > tagged.id()).findFirst();
+        if (nextTag.isPresent() && nextTag.get().id() < earliest.getAsLong()) {
+            keep.add(nextTag.get());
+        }
+        else {
+            Optional<Snapshot> earliestSnapshot = tryReadSnapshot(earliest.getAsLong());
+            if (earliestSnapshot.isEmpty()) {
+                return 0;
+            }
+            keep.add(earliestSnapshot.get());
+        }
+        int before = deletedFiles;
+        try {
+            Set<DataFileKey> kept = new HashSet<>(branches().files());
+            for (Snapshot snapshot : keep) {
+                kept.addAll(liveFilesOf(snapshot).keySet());
+            }
+            liveFilesOf(tagged).forEach((key, entry) -> {
+                if (!kept.contains(key)) {
+                    Location location = dataFileLocation(entry);
+                    delete(location);
+                    for (String extraFile : entry.file().extraFiles()) {
+                        delete(MetadataPaths.child(location.parentDirectory(), extraFile, "data file"));
+                    }
+                }
+            });
+        }
+        catch (TrinoException e) {
+            log.warn(e, "Cannot read the files of the versions around deleted tag of snapshot %s of %s; its data files are left for orphan file removal", tagged.id(), table.name());
+        }
+        Optional<Set<String>> keptMetadata = metadataFilesOf(keep);
+        if (keptMetadata.isPresent()) {
+            Set<String> skip = keptMetadata.get();
+            deleteUnusedManifestList(tagged.baseManifestList(), tagged.baseManifestListSize(), skip);
+            deleteUnusedManifestList(tagged.deltaManifestList(), tagged.deltaManifestListSize(), skip);
+            deleteUnusedIndexAndStatistics(tagged, skip);
+        }
+        return deletedFiles - before;
+    }
+
     /** The snapshots and tags of the table's branches, and the data files they use. */
     private record Branches(List<Snapshot> snapshots, Set<DataFileKey> files) {}
 
@@ -435,19 +499,19 @@ public final class SnapshotExpiry
         try {
             for (Snapshot snapshot : kept) {
                 for (String manifestList : List.of(snapshot.baseManifestList(), snapshot.deltaManifestList())) {
-                    if (fileSystem.newInputFile(scan.manifestLocation(manifestList)).exists()) {
+                    if (MetadataFiles.exists(fileSystem, scan.manifestLocation(manifestList))) {
                         names.add(manifestList);
                         scan.readManifestList(manifestList, OptionalLong.empty()).forEach(manifest -> names.add(manifest.fileName()));
                     }
                 }
-                if (snapshot.indexManifest().isPresent() && fileSystem.newInputFile(scan.manifestLocation(snapshot.indexManifest().get())).exists()) {
+                if (snapshot.indexManifest().isPresent() && MetadataFiles.exists(fileSystem, scan.manifestLocation(snapshot.indexManifest().get()))) {
                     names.add(snapshot.indexManifest().get());
                     scan.readIndexManifest(snapshot.indexManifest().get()).forEach(entry -> names.add(entry.fileName()));
                 }
                 snapshot.statistics().ifPresent(names::add);
             }
         }
-        catch (IOException | TrinoException e) {
+        catch (TrinoException e) {
             log.warn(e, "Cannot read the metadata of the versions %s keeps; its long-lived changelog is not expired", table.name());
             return Optional.empty();
         }
@@ -517,16 +581,6 @@ public final class SnapshotExpiry
         return table.dataFileLocation(partitionPath, entry.bucket(), entry.file());
     }
 
-    private List<Snapshot> taggedSnapshots()
-    {
-        List<Snapshot> tagged = new ArrayList<>();
-        for (String tag : tags.listTags()) {
-            tags.readTag(tag).ifPresent(tagged::add);
-        }
-        tagged.sort(Comparator.comparingLong(Snapshot::id));
-        return tagged;
-    }
-
     /**
      * Every data file the snapshots' manifests add, each manifest read once (the snapshots of a branch share most of
      * them): a superset of their live files, which is what keeping them needs.
@@ -548,6 +602,27 @@ public final class SnapshotExpiry
             }
         }
         return files;
+    }
+
+    /**
+     * The live data files of one snapshot: the files its manifests add and do not delete again.
+     *
+     * @throws TrinoException when a manifest list or manifest cannot be read
+     */
+    private Map<DataFileKey, ManifestEntry> liveFilesOf(Snapshot snapshot)
+    {
+        Map<DataFileKey, ManifestEntry> live = new LinkedHashMap<>();
+        for (ManifestFileMeta manifest : scan.manifests(snapshot)) {
+            for (ManifestEntry entry : scan.readManifest(manifest)) {
+                if (entry.kind() == FileKind.ADD) {
+                    live.put(DataFileKey.of(entry), entry);
+                }
+                else {
+                    live.remove(DataFileKey.of(entry));
+                }
+            }
+        }
+        return live;
     }
 
     /** The tags from the last one at or before {@code beginId} (or the first) to the last one before {@code endExclusiveId}. */

@@ -50,6 +50,7 @@ import io.trino.plugin.paimon.read.TableChangesStatistics;
 import io.trino.plugin.paimon.read.TableStatisticsEstimate;
 import io.trino.plugin.paimon.table.MergeRowId;
 import io.trino.plugin.paimon.table.PaimonTable;
+import io.trino.plugin.paimon.table.PaimonTableName;
 import io.trino.plugin.paimon.table.RowChangeRules;
 import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.plugin.paimon.table.TypeMapping;
@@ -170,7 +171,6 @@ public class PaimonMetadata
             TableChangesPageSource.CHANGE_TYPE_FIELD_ID,
             TableChangesPageSource.CHANGE_VERSION_FIELD_ID,
             TableChangesPageSource.CHANGE_TIMESTAMP_FIELD_ID};
-    private static final String MAIN_BRANCH = "main";
 
     private final PaimonCatalog catalog;
     private final TypeMapping typeMapping;
@@ -1210,7 +1210,7 @@ public class PaimonMetadata
      */
     private Optional<PaimonTable> loadTable(ConnectorSession session, SchemaTableName tableName, Optional<String> branch)
     {
-        if (branch.isEmpty() || branch.get().equals(MAIN_BRANCH)) {
+        if (branch.isEmpty() || branch.get().equals(PaimonTableName.MAIN_BRANCH)) {
             return loadTable(session, tableName);
         }
         Optional<PaimonTable> table = catalog.loadTable(session, tableName, branch);

@@ -11,7 +11,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.trino.plugin.paimon.metadata;
+package io.trino.plugin.paimon.table;
 
 import io.trino.spi.connector.SchemaTableName;
 
@@ -27,11 +27,13 @@ import static java.util.Objects.requireNonNull;
  * @param branch the branch, empty for the main branch
  * @param systemTable the system table's name ({@code ro}, {@code snapshots}, …), empty for the table's rows
  */
-record PaimonTableName(SchemaTableName table, Optional<String> branch, Optional<String> systemTable)
+public record PaimonTableName(SchemaTableName table, Optional<String> branch, Optional<String> systemTable)
 {
-    static final String BRANCH_PREFIX = "branch_";
+    public static final String BRANCH_PREFIX = "branch_";
+    // Paimon's name for the main branch, which a branch name may spell out
+    public static final String MAIN_BRANCH = "main";
 
-    PaimonTableName
+    public PaimonTableName
     {
         requireNonNull(table, "table is null");
         requireNonNull(branch, "branch is null");
@@ -39,7 +41,7 @@ record PaimonTableName(SchemaTableName table, Optional<String> branch, Optional<
     }
 
     /** The parts of a name; a name with more or other parts than the convention has is taken as a plain table name. */
-    static PaimonTableName parse(SchemaTableName name)
+    public static PaimonTableName parse(SchemaTableName name)
     {
         String[] parts = name.getTableName().split("\\$", -1);
         if (parts.length == 1 || parts.length > 3 || parts[0].isEmpty()) {

@@ -97,7 +97,7 @@ final class TestTableMaintenance
     protected void createTables(PaimonJavaCatalog paimon)
     {
         paimon.createDatabase(COPIES);
-        for (String name : List.of("expired", "expired_changelog", "expired_dv", "littered", "staged", "pinned", "faulted", "branched")) {
+        for (String name : List.of("expired", "expired_changelog", "expired_dv", "littered", "staged", "pinned", "faulted", "branched", "untagged")) {
             Schema.Builder schema = Schema.newBuilder()
                     .column("id", DataTypes.INT())
                     .column("v", DataTypes.STRING())
@@ -665,6 +665,40 @@ final class TestTableMaintenance
      * another compaction and a last commit; the commits after the first compaction are Trino's (and the ANALYZEs are
      * made) unless the table is {@code expired_dv}.
      */
+    /**
+     * {@code delete_tag} of a tag whose snapshot expired while the tag held it deletes the files only that tag kept,
+     * as Paimon Java's tag deletion does on a copy of the table; the previous tag and the snapshots read as before.
+     */
+    @Test
+    void deleteTagDeletesWhatOnlyTheTagKeptAsPaimonJavaDoes()
+            throws Exception
+    {
+        String name = "untagged";
+        writeHistory(name);
+        ((FileStoreTable) uncachedPaimon().getTable(DATABASE, name)).createTag("first", 1);
+        assertUpdate("INSERT INTO %s VALUES (30, 'later')".formatted(name), 1);
+        assertUpdate("INSERT INTO %s VALUES (31, 'later')".formatted(name), 1);
+        assertUpdate(lowFloors(), "ALTER TABLE " + name + " EXECUTE expire_snapshots(retention_threshold => '0s')");
+        long kept = ((FileStoreTable) uncachedPaimon().getTable(DATABASE, name)).tagManager().getOrThrow("kept").id();
+        assertThat(snapshotIds(name).first()).isGreaterThan(kept);
+        List<String> first = rows("SELECT * FROM " + name + " FOR VERSION AS OF 'first'");
+        List<String> latest = rows("SELECT * FROM " + name);
+        Set<String> filesBefore = files(name);
+        Path copy = copyTable(name);
+
+        assertUpdate("CALL paimon.system.delete_tag(schema_name => '%s', table_name => '%s', tag => 'kept')".formatted(DATABASE, name));
+        ((FileStoreTable) uncachedPaimon().getTable(COPIES, name)).deleteTag("kept");
+
+        assertThat(files(name)).isEqualTo(files(copy));
+        Set<String> deleted = difference(filesBefore, files(name));
+        assertThat(deleted).contains("tag/tag-kept");
+        assertThat(deleted).anyMatch(file -> file.startsWith("bucket-") && file.endsWith(".parquet"));
+        assertThat(deleted).anyMatch(file -> file.startsWith("manifest/manifest-list-"));
+        assertThat(rows("SELECT * FROM " + name + " FOR VERSION AS OF 'first'")).isEqualTo(first);
+        assertThat(rows("SELECT * FROM " + name)).isEqualTo(latest);
+        assertThat(fsck(name)).isEmpty();
+    }
+
     private void writeHistory(String name)
     {
         boolean trinoWrites = !name.equals("expired_dv");

@@ -30,7 +30,9 @@ import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.format.schema.TableSchemaJson;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.SnapshotJson;
+import io.trino.plugin.paimon.maintenance.TableBranches;
 import io.trino.plugin.paimon.table.PaimonTable;
+import io.trino.plugin.paimon.table.PaimonTableName;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.SchemaNotFoundException;
@@ -51,6 +53,7 @@ import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_STATE_UNKNOWN
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INTERNAL_ERROR;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_METADATA;
 import static io.trino.spi.StandardErrorCode.ALREADY_EXISTS;
+import static io.trino.spi.StandardErrorCode.INVALID_PROCEDURE_ARGUMENT;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.spi.StandardErrorCode.SCHEMA_ALREADY_EXISTS;
 import static io.trino.spi.StandardErrorCode.SCHEMA_NOT_EMPTY;
@@ -306,6 +309,46 @@ public class RestCatalog
     }
 
     /** Drops the table on the server, which removes its files unless it is an external table. */
+    /** A REST catalog keeps a table's branches itself: Paimon's REST client creates and drops them through the server. */
+    @Override
+    public void createBranch(ConnectorSession session, PaimonTable table, String branch, Optional<String> fromTag)
+    {
+        SchemaTableName tableName = table.name();
+        TableBranches.checkNewBranchName(tableName.toString(), branch);
+        ObjectNode body = RestClient.mapper().createObjectNode();
+        body.put("branch", branch);
+        body.put("fromTag", fromTag.orElse(null));
+        Response response = client.post(client.path("databases", tableName.getSchemaName(), "tables", restTableName(table), "branches"), body, "branch '%s' of table %s".formatted(branch, tableName));
+        switch (response.status()) {
+            case 200, 204 -> {}
+            case 409 -> throw new TrinoException(ALREADY_EXISTS, "Branch '%s' of Paimon table %s already exists".formatted(branch, tableName));
+            case 404 -> throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "Cannot create branch '%s' of Paimon table %s: %s".formatted(branch, tableName,
+                    fromTag.map(tag -> "it has no tag '%s'".formatted(tag)).orElse("the catalog does not know the table")));
+            default -> throw response.failure("Cannot create branch '%s' of Paimon table %s".formatted(branch, tableName));
+        }
+    }
+
+    @Override
+    public void dropBranch(ConnectorSession session, PaimonTable table, String branch)
+    {
+        SchemaTableName tableName = table.name();
+        if (branch.equals(PaimonTableName.MAIN_BRANCH)) {
+            throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "Cannot delete branch 'main' of Paimon table %s: only a branch other than main can be deleted".formatted(tableName));
+        }
+        Response response = client.delete(client.path("databases", tableName.getSchemaName(), "tables", restTableName(table), "branches", branch), "branch '%s' of table %s".formatted(branch, tableName));
+        switch (response.status()) {
+            case 200, 204 -> {}
+            case 404 -> throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "Paimon table %s has no branch '%s'".formatted(tableName, branch));
+            default -> throw response.failure("Cannot delete branch '%s' of Paimon table %s".formatted(branch, tableName));
+        }
+    }
+
+    // the server's name of the table on its branch: t, or t$branch_b
+    private static String restTableName(PaimonTable table)
+    {
+        return table.name().getTableName() + table.branch().map(branch -> "$" + PaimonTableName.BRANCH_PREFIX + branch).orElse("");
+    }
+
     @Override
     public void dropTable(ConnectorSession session, SchemaTableName tableName)
     {

@@ -187,6 +187,34 @@ final class TestHiveMetastoreCatalog
                 .containsExactly("[1, apple, 1.50]", "[2, pear, 3.00]", "[3, plum, 0.99]", "[4, fig, 10.00]");
     }
 
+    /** Tags and branches are the table's files under a Hive Metastore too: Paimon Java's Hive catalog sees Trino's. */
+    @Test
+    void tagsAndBranchesFromTrino()
+            throws Exception
+    {
+        paimon.createTable(DATABASE, "versioned", Schema.newBuilder()
+                .column("id", DataTypes.BIGINT().notNull())
+                .column("item", DataTypes.STRING())
+                .primaryKey("id")
+                .option("bucket", "1")
+                .build());
+        PaimonJavaCatalog.write(paimon.getTable(DATABASE, "versioned"), List.of(GenericRow.of(1L, BinaryString.fromString("apple"))));
+        assertUpdate("CALL paimon.system.create_tag(schema_name => '%s', table_name => 'versioned', tag => 'first')".formatted(DATABASE));
+        assertUpdate("CALL paimon.system.create_branch(schema_name => '%s', table_name => 'versioned', branch => 'dev', tag => 'first')".formatted(DATABASE));
+
+        FileStoreTable table = (FileStoreTable) paimon.catalog().getTable(Identifier.create(DATABASE, "versioned"));
+        assertThat(table.tagManager().allTagNames()).containsExactly("first");
+        assertThat(table.branchManager().branches()).containsExactly("dev");
+        assertThat(PaimonJavaCatalog.readRows(paimon.catalog().getTable(Identifier.create(DATABASE, "versioned$branch_dev")))).containsExactly("+I(1, apple)");
+        assertQuery("SELECT id, item FROM \"versioned$branch_dev\"", "VALUES (1, 'apple')");
+
+        assertUpdate("CALL paimon.system.delete_branch(schema_name => '%s', table_name => 'versioned', branch => 'dev')".formatted(DATABASE));
+        assertUpdate("CALL paimon.system.delete_tag(schema_name => '%s', table_name => 'versioned', tag => 'first')".formatted(DATABASE));
+        table = (FileStoreTable) paimon.catalog().getTable(Identifier.create(DATABASE, "versioned"));
+        assertThat(table.tagManager().allTagNames()).isEmpty();
+        assertThat(table.branchManager().branches()).isEmpty();
+    }
+
     @Test
     void listsOnlyPaimonTables()
     {

@@ -1,0 +1,155 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.trino.plugin.paimon.procedure;
+
+import com.google.common.collect.ImmutableList;
+import com.google.inject.Inject;
+import io.trino.plugin.paimon.catalog.PaimonCatalog;
+import io.trino.plugin.paimon.maintenance.TableTags;
+import io.trino.plugin.paimon.table.PaimonTable;
+import io.trino.plugin.paimon.table.SnapshotRetention;
+import io.trino.spi.TrinoException;
+import io.trino.spi.classloader.ThreadContextClassLoader;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.procedure.Procedure;
+import io.trino.spi.procedure.Procedure.Argument;
+
+import java.lang.invoke.MethodHandle;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import static com.google.common.base.Verify.verify;
+import static com.google.common.collect.ImmutableMap.toImmutableMap;
+import static io.trino.spi.StandardErrorCode.INVALID_PROCEDURE_ARGUMENT;
+import static io.trino.spi.type.BigintType.BIGINT;
+import static io.trino.spi.type.VarcharType.VARCHAR;
+import static java.lang.invoke.MethodHandles.lookup;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The procedures on a table's versions, as Paimon's Spark and Flink integrations name and shape them, each a
+ * {@code CALL paimon.system.<name>(schema_name => …, table_name => …, …)}: {@code create_tag} (of the latest snapshot
+ * or {@code snapshot_id}, with an optional {@code time_retained} in Paimon's duration syntax), {@code delete_tag} (a
+ * comma-separated list), {@code rename_tag}, {@code create_branch} (empty or from a {@code tag}) and
+ * {@code delete_branch}. {@code table_name} may name a branch ({@code t$branch_b}); a REST catalog creates and
+ * deletes branches on its server.
+ */
+public final class TableVersionProcedures
+{
+    private static final Argument SCHEMA_NAME = new Argument("SCHEMA_NAME", VARCHAR);
+    private static final Argument TABLE_NAME = new Argument("TABLE_NAME", VARCHAR);
+    private static final Argument TAG = new Argument("TAG", VARCHAR);
+    private static final Argument BRANCH = new Argument("BRANCH", VARCHAR);
+
+    public static final List<String> NAMES = List.of("create_tag", "delete_tag", "rename_tag", "create_branch", "delete_branch");
+
+    private final PaimonCatalog catalog;
+    private final Map<String, Procedure> procedures;
+
+    @Inject
+    public TableVersionProcedures(PaimonCatalog catalog)
+    {
+        this.catalog = requireNonNull(catalog, "catalog is null");
+        this.procedures = Stream.of(
+                procedure("create_tag", "createTag", List.of(TAG, new Argument("SNAPSHOT_ID", BIGINT, false, null), new Argument("TIME_RETAINED", VARCHAR, false, null)), String.class, Long.class, String.class),
+                procedure("delete_tag", "deleteTag", List.of(TAG), String.class),
+                procedure("rename_tag", "renameTag", List.of(TAG, new Argument("TARGET_TAG", VARCHAR)), String.class, String.class),
+                procedure("create_branch", "createBranch", List.of(BRANCH, new Argument("TAG", VARCHAR, false, null)), String.class, String.class),
+                procedure("delete_branch", "deleteBranch", List.of(BRANCH), String.class))
+                .collect(toImmutableMap(Procedure::getName, procedure -> procedure));
+        verify(procedures.keySet().equals(Set.copyOf(NAMES)), "procedures %s are not %s", procedures.keySet(), NAMES);
+    }
+
+    /** The procedure of one of {@link #NAMES}, bound to this object. */
+    public Procedure procedure(String name)
+    {
+        return requireNonNull(procedures.get(name), () -> "no procedure " + name);
+    }
+
+    public void createTag(ConnectorSession session, String schemaName, String tableName, String tag, Long snapshotId, String timeRetained)
+    {
+        try (ThreadContextClassLoader _ = new ThreadContextClassLoader(getClass().getClassLoader())) {
+            PaimonTable table = VersionProcedureTable.load(catalog, session, "create_tag", schemaName, tableName);
+            Optional<Duration> retained = Optional.ofNullable(timeRetained)
+                    .map(value -> SnapshotRetention.parseDuration(table.name().toString(), "time_retained", value));
+            tags(session, table).create(tag, snapshotId == null ? OptionalLong.empty() : OptionalLong.of(snapshotId), retained);
+        }
+    }
+
+    public void deleteTag(ConnectorSession session, String schemaName, String tableName, String tag)
+    {
+        try (ThreadContextClassLoader _ = new ThreadContextClassLoader(getClass().getClassLoader())) {
+            PaimonTable table = VersionProcedureTable.load(catalog, session, "delete_tag", schemaName, tableName);
+            if (tag == null) {
+                throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "delete_tag: tag is required");
+            }
+            tags(session, table).delete(Arrays.stream(tag.split(",", -1)).map(String::trim).toList());
+        }
+    }
+
+    public void renameTag(ConnectorSession session, String schemaName, String tableName, String tag, String targetTag)
+    {
+        try (ThreadContextClassLoader _ = new ThreadContextClassLoader(getClass().getClassLoader())) {
+            PaimonTable table = VersionProcedureTable.load(catalog, session, "rename_tag", schemaName, tableName);
+            tags(session, table).rename(tag, targetTag);
+        }
+    }
+
+    public void createBranch(ConnectorSession session, String schemaName, String tableName, String branch, String tag)
+    {
+        try (ThreadContextClassLoader _ = new ThreadContextClassLoader(getClass().getClassLoader())) {
+            PaimonTable table = VersionProcedureTable.load(catalog, session, "create_branch", schemaName, tableName);
+            catalog.createBranch(session, table, branch, Optional.ofNullable(tag));
+            catalog.flushMetadataCache(Optional.of(schemaName), Optional.of(table.name().getTableName()));
+        }
+    }
+
+    public void deleteBranch(ConnectorSession session, String schemaName, String tableName, String branch)
+    {
+        try (ThreadContextClassLoader _ = new ThreadContextClassLoader(getClass().getClassLoader())) {
+            PaimonTable table = VersionProcedureTable.load(catalog, session, "delete_branch", schemaName, tableName);
+            catalog.dropBranch(session, table, branch);
+            catalog.flushMetadataCache(Optional.of(schemaName), Optional.of(table.name().getTableName()));
+        }
+    }
+
+    private TableTags tags(ConnectorSession session, PaimonTable table)
+    {
+        return new TableTags(catalog.fileSystem(session, table.name()), table);
+    }
+
+    // a procedure whose arguments are schema_name, table_name and the given ones, run by the method of that name
+    private Procedure procedure(String name, String methodName, List<Argument> arguments, Class<?>... argumentTypes)
+    {
+        Class<?>[] parameters = new Class<?>[argumentTypes.length + 3];
+        parameters[0] = ConnectorSession.class;
+        parameters[1] = String.class;
+        parameters[2] = String.class;
+        System.arraycopy(argumentTypes, 0, parameters, 3, argumentTypes.length);
+        MethodHandle method;
+        try {
+            method = lookup().unreflect(TableVersionProcedures.class.getMethod(methodName, parameters));
+        }
+        catch (ReflectiveOperationException e) {
+            throw new AssertionError(e);
+        }
+        return new Procedure("system", name, ImmutableList.<Argument>builder().add(SCHEMA_NAME, TABLE_NAME).addAll(arguments).build(), method.bindTo(this));
+    }
+}

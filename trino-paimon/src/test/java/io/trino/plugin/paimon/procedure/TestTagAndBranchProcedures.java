@@ -1,0 +1,210 @@
+/*
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.trino.plugin.paimon.procedure;
+
+import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
+import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
+import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.schema.Schema;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.Table;
+import org.apache.paimon.tag.Tag;
+import org.apache.paimon.types.DataTypes;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code create_tag}, {@code delete_tag}, {@code rename_tag}, {@code create_branch} and {@code delete_branch} from
+ * Trino, with Paimon Java 1.4.2 as the oracle: it lists the same tags and branches and reads the same rows at each of
+ * them, takes a tag's retention for its own tag expiry, and writes to a branch Trino made; Trino manages the tags and
+ * branches Paimon Java made. Bad arguments fail naming the table and the tag or branch.
+ */
+final class TestTagAndBranchProcedures
+        extends AbstractPaimonJavaQueryTest
+{
+    private static final String DATABASE = "versions";
+
+    TestTagAndBranchProcedures()
+    {
+        super(DATABASE);
+    }
+
+    @Override
+    protected void createTables(PaimonJavaCatalog paimon)
+    {
+        for (String name : List.of("tagged", "retained", "renamed", "branched", "from_java")) {
+            paimon.createTable(DATABASE, name, Schema.newBuilder()
+                    .column("id", DataTypes.INT())
+                    .column("v", DataTypes.STRING())
+                    .primaryKey("id")
+                    .option("bucket", "1")
+                    .build());
+        }
+    }
+
+    @Test
+    void createTagTagsTheSnapshotPaimonJavaReads()
+    {
+        assertUpdate("INSERT INTO tagged VALUES (1, 'one')", 1);
+        assertUpdate("INSERT INTO tagged VALUES (2, 'two')", 1);
+        long latest = latestSnapshotIdOf("tagged");
+        call("create_tag", "tagged", "tag => 'first', snapshot_id => 1");
+        call("create_tag", "tagged", "tag => 'newest'");
+
+        FileStoreTable table = table("tagged");
+        assertThat(table.tagManager().allTagNames()).containsExactlyInAnyOrder("first", "newest");
+        Tag first = table.tagManager().getOrThrow("first");
+        assertThat(first.id()).isEqualTo(1);
+        assertThat(first.getTagTimeRetained()).isNull();
+        assertThat(table.tagManager().getOrThrow("newest").id()).isEqualTo(latest);
+        assertThat(rowsAtTag(table, "first")).containsExactly("+I(1, one)");
+        assertThat(rowsAtTag(table, "newest")).containsExactly("+I(1, one)", "+I(2, two)");
+        assertThat(tableRows("tagged FOR VERSION AS OF 'first'")).isEqualTo(List.of("(1, one)"));
+
+        assertQueryFails(callText("create_tag", "tagged", "tag => 'first'"), "Tag 'first' of Paimon table versions.tagged already exists");
+        assertQueryFails(callText("create_tag", "tagged", "tag => 'missing', snapshot_id => 99"), ".*snapshot 99 does not exist");
+        assertQueryFails(callText("create_tag", "tagged", "tag => ' '"), "Invalid tag name ' ' for Paimon table versions.tagged.*");
+        assertQueryFails(callText("create_tag", "tagged$snapshots", "tag => 'x'"), "create_tag: 'tagged\\$snapshots' is a system table of Paimon table versions.tagged, not a table");
+        assertQueryFails(callText("create_tag", "absent", "tag => 'x'"), ".*Table versions.absent does not exist");
+    }
+
+    /** A tag's retention is written as Paimon's {@code expire_tags} reads it: a tag past its retention expires there. */
+    @Test
+    void tagRetentionIsWhatPaimonJavaExpiresBy()
+            throws Exception
+    {
+        assertUpdate("INSERT INTO retained VALUES (1, 'one')", 1);
+        LocalDateTime before = LocalDateTime.now().minusSeconds(1);
+        call("create_tag", "retained", "tag => 'day', time_retained => '1 d'");
+        call("create_tag", "retained", "tag => 'brief', time_retained => '1 ms'");
+        LocalDateTime after = LocalDateTime.now().plusSeconds(1);
+        assertQueryFails(callText("create_tag", "retained", "tag => 'bad', time_retained => 'soon'"), ".*time_retained.*");
+
+        FileStoreTable table = table("retained");
+        Tag day = table.tagManager().getOrThrow("day");
+        assertThat(day.getTagTimeRetained()).isEqualTo(Duration.ofDays(1));
+        assertThat(day.getTagCreateTime()).isBetween(before, after);
+        assertThat(table.tagManager().getOrThrow("brief").getTagTimeRetained()).isEqualTo(Duration.ofMillis(1));
+
+        Thread.sleep(20);
+        FileStoreTable expiring = table.copy(Map.of("tag.time-expire-enabled", "true"));
+        expiring.store().newTagAutoManager(expiring).getTagTimeExpire().expire();
+        assertThat(table("retained").tagManager().allTagNames()).containsExactly("day");
+    }
+
+    @Test
+    void deleteAndRenameTagsAsPaimonJavaSeesThem()
+    {
+        assertUpdate("INSERT INTO renamed VALUES (1, 'one')", 1);
+        for (String tag : List.of("a", "b", "c")) {
+            call("create_tag", "renamed", "tag => '%s'".formatted(tag));
+        }
+        assertQueryFails(callText("delete_tag", "renamed", "tag => 'a,missing'"), "Paimon table versions.renamed has no tag 'missing'");
+        assertThat(table("renamed").tagManager().allTagNames()).containsExactlyInAnyOrder("a", "b", "c");
+        call("delete_tag", "renamed", "tag => 'a, b'");
+        assertThat(table("renamed").tagManager().allTagNames()).containsExactly("c");
+
+        long tagged = table("renamed").tagManager().getOrThrow("c").id();
+        call("rename_tag", "renamed", "tag => 'c', target_tag => 'd'");
+        assertThat(table("renamed").tagManager().allTagNames()).containsExactly("d");
+        assertThat(table("renamed").tagManager().getOrThrow("d").id()).isEqualTo(tagged);
+        assertThat(tableRows("renamed FOR VERSION AS OF 'd'")).isEqualTo(List.of("(1, one)"));
+
+        call("create_tag", "renamed", "tag => 'e'");
+        assertQueryFails(callText("rename_tag", "renamed", "tag => 'd', target_tag => 'e'"), "Tag 'e' of Paimon table versions.renamed already exists");
+        assertQueryFails(callText("rename_tag", "renamed", "tag => 'x', target_tag => 'y'"), "Paimon table versions.renamed has no tag 'x'");
+    }
+
+    /**
+     * An empty branch and one from a tag, as Paimon Java lists and reads them; Paimon Java writes to the empty one and
+     * Trino reads what it wrote, while the main branch stays as it was.
+     */
+    @Test
+    void branchesArePaimonJavasBranches()
+    {
+        assertUpdate("INSERT INTO branched VALUES (1, 'one')", 1);
+        call("create_tag", "branched", "tag => 'base'");
+        assertUpdate("INSERT INTO branched VALUES (2, 'two')", 1);
+        call("create_branch", "branched", "branch => 'empty'");
+        call("create_branch", "branched", "branch => 'from_base', tag => 'base'");
+
+        assertThat(table("branched").branchManager().branches()).containsExactlyInAnyOrder("empty", "from_base");
+        assertThat(PaimonJavaCatalog.readRows(uncachedPaimon().getTable(DATABASE, "branched$branch_from_base"))).containsExactly("+I(1, one)");
+        assertThat(tableRows("\"branched$branch_from_base\"")).isEqualTo(List.of("(1, one)"));
+        assertThat(PaimonJavaCatalog.readRows(uncachedPaimon().getTable(DATABASE, "branched$branch_empty"))).isEmpty();
+
+        Table empty = uncachedPaimon().getTable(DATABASE, "branched$branch_empty");
+        PaimonJavaCatalog.write(empty, List.of(GenericRow.of(7, BinaryString.fromString("on the branch"))));
+        assertThat(tableRows("\"branched$branch_empty\"")).isEqualTo(List.of("(7, on the branch)"));
+        assertThat(tableRows("branched")).isEqualTo(List.of("(1, one)", "(2, two)"));
+
+        assertQueryFails(callText("create_branch", "branched", "branch => 'main'"), "Invalid branch name 'main' for Paimon table versions.branched: it names the main branch");
+        assertQueryFails(callText("create_branch", "branched", "branch => '123'"), "Invalid branch name '123' for Paimon table versions.branched: a branch name is not only digits");
+        assertQueryFails(callText("create_branch", "branched", "branch => 'empty'"), "Branch 'empty' of Paimon table versions.branched already exists");
+        assertQueryFails(callText("create_branch", "branched", "branch => 'other', tag => 'missing'"), "Cannot create branch 'other' of Paimon table versions.branched: it has no tag 'missing'");
+
+        call("delete_branch", "branched", "branch => 'empty'");
+        assertThat(table("branched").branchManager().branches()).containsExactly("from_base");
+        assertQueryFails(callText("delete_branch", "branched", "branch => 'empty'"), "Paimon table versions.branched has no branch 'empty'");
+        assertQueryFails("SELECT * FROM \"branched$branch_empty\"", ".*Table versions.branched has no branch 'empty'");
+    }
+
+    /** Tags and branches Paimon Java made are Trino's to delete, and a tag of a branch is the branch's. */
+    @Test
+    void paimonJavasTagsAndBranchesAreManagedFromTrino()
+    {
+        Table table = uncachedPaimon().getTable(DATABASE, "from_java");
+        PaimonJavaCatalog.write(table, List.of(GenericRow.of(1, BinaryString.fromString("one"))));
+        FileStoreTable fileStoreTable = table("from_java");
+        fileStoreTable.createTag("java_tag");
+        fileStoreTable.createBranch("java_branch", "java_tag");
+
+        call("create_tag", "from_java$branch_java_branch", "tag => 'on_branch'");
+        assertThat(((FileStoreTable) uncachedPaimon().getTable(DATABASE, "from_java$branch_java_branch")).tagManager().allTagNames()).containsExactlyInAnyOrder("java_tag", "on_branch");
+        assertThat(table("from_java").tagManager().allTagNames()).containsExactly("java_tag");
+
+        call("delete_tag", "from_java", "tag => 'java_tag'");
+        call("delete_branch", "from_java", "branch => 'java_branch'");
+        assertThat(table("from_java").tagManager().allTagNames()).isEmpty();
+        assertThat(table("from_java").branchManager().branches()).isEmpty();
+        assertThat(tableRows("from_java")).isEqualTo(List.of("(1, one)"));
+    }
+
+    private FileStoreTable table(String name)
+    {
+        return (FileStoreTable) uncachedPaimon().getTable(DATABASE, name);
+    }
+
+    private static List<String> rowsAtTag(FileStoreTable table, String tag)
+    {
+        return PaimonJavaCatalog.readRows(table.copy(Map.of("scan.tag-name", tag))).stream().sorted().toList();
+    }
+
+    private void call(String procedure, String table, String arguments)
+    {
+        getQueryRunner().execute(callText(procedure, table, arguments));
+    }
+
+    private static String callText(String procedure, String table, String arguments)
+    {
+        return "CALL paimon.system.%s(schema_name => '%s', table_name => '%s', %s)".formatted(procedure, DATABASE, table, arguments);
+    }
+}
