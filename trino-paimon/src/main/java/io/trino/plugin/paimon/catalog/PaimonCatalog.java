@@ -19,6 +19,7 @@ import io.trino.plugin.paimon.format.MetadataCache;
 import io.trino.plugin.paimon.format.row.BinaryRow;
 import io.trino.plugin.paimon.format.schema.TableSchema;
 import io.trino.plugin.paimon.maintenance.TableBranches;
+import io.trino.plugin.paimon.maintenance.TableRollback;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ConnectorSession;
@@ -27,6 +28,7 @@ import io.trino.spi.connector.SchemaTableName;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 
@@ -101,6 +103,27 @@ public interface PaimonCatalog
     default void dropBranch(ConnectorSession session, PaimonTable table, String branch)
     {
         new TableBranches(fileSystem(session, table.name()), table).delete(branch);
+    }
+
+    /**
+     * Makes the snapshot, or the tag's snapshot, the table's latest ({@code rollback_to}); Paimon's catalogs other
+     * than REST leave it to the table's files.
+     */
+    default void rollbackTo(ConnectorSession session, PaimonTable table, OptionalLong snapshotId, Optional<String> tag)
+    {
+        TableRollback rollback = new TableRollback(fileSystem(session, table.name()), table);
+        if (tag.isPresent()) {
+            rollback.toTag(tag.get());
+        }
+        else {
+            rollback.toSnapshot(snapshotId.orElseThrow());
+        }
+    }
+
+    /** The table (on the branch it is loaded on) takes the branch's history ({@code fast_forward}). */
+    default void fastForward(ConnectorSession session, PaimonTable table, String branch)
+    {
+        new TableBranches(fileSystem(session, table.name()), table).fastForward(branch);
     }
 
     /** The table as it was at one schema version, for a read of a snapshot written with that schema. */

@@ -13,6 +13,7 @@
  */
 package io.trino.plugin.paimon.maintenance;
 
+import io.trino.filesystem.FileIterator;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.format.MetadataFiles;
@@ -24,7 +25,10 @@ import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.PaimonTableName;
 import io.trino.spi.TrinoException;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.nio.file.NoSuchFileException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -146,6 +150,87 @@ public final class TableBranches
         }
         catch (IOException e) {
             throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to delete branch '%s' of Paimon table %s in %s".formatted(branch, tableName, branchLocation), e);
+        }
+    }
+
+    /**
+     * {@code fast_forward}: the table, on the branch it is loaded on (normally main), takes the branch's history, as
+     * Paimon's branch manager does: its snapshots from the branch's earliest one on, its schemas from that snapshot's
+     * on and its tags of those snapshots are deleted, then every snapshot, schema and tag file of the branch (hints
+     * included) is copied over. Data files are shared and stay.
+     */
+    public void fastForward(String branch)
+    {
+        String tableName = table.name().toString();
+        if (branch == null || branch.isBlank() || branch.equals(PaimonTableName.MAIN_BRANCH) || !TagFiles.isValidName(branch)) {
+            throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "Cannot fast-forward Paimon table %s to branch '%s': name a branch other than main".formatted(tableName, branch));
+        }
+        if (table.branch().equals(Optional.of(branch))) {
+            throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "Cannot fast-forward branch '%s' of Paimon table %s to itself".formatted(branch, tableName));
+        }
+        Location branchLocation = PaimonTable.branchLocation(table.location(), Optional.of(branch));
+        if (new SchemaFiles(fileSystem, branchLocation).listSchemaIds().isEmpty()) {
+            throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "Paimon table %s has no branch '%s'".formatted(tableName, branch));
+        }
+        SnapshotFiles branchSnapshots = new SnapshotFiles(fileSystem, branchLocation);
+        long earliest = branchSnapshots.earliestSnapshotId().orElseThrow(() -> new TrinoException(INVALID_PROCEDURE_ARGUMENT,
+                "Cannot fast-forward Paimon table %s to branch '%s': the branch has no snapshot".formatted(tableName, branch)));
+        long earliestSchemaId = branchSnapshots.readSnapshot(earliest).schemaId();
+
+        Location target = table.metadataLocation();
+        SnapshotFiles targetSnapshots = new SnapshotFiles(fileSystem, target);
+        SchemaFiles targetSchemas = new SchemaFiles(fileSystem, target);
+        TagFiles targetTags = new TagFiles(fileSystem, target);
+        List<Location> replaced = new ArrayList<>();
+        targetSnapshots.listSnapshotIds().stream().filter(id -> id >= earliest).forEach(id -> replaced.add(targetSnapshots.snapshotLocation(id)));
+        targetSchemas.listSchemaIds().stream().filter(id -> id >= earliestSchemaId).forEach(id -> replaced.add(targetSchemas.schemaLocation(id)));
+        for (String tag : targetTags.listTags()) {
+            if (targetTags.readTag(tag).map(snapshot -> snapshot.id() >= earliest).orElse(false)) {
+                replaced.add(targetTags.tagLocation(tag));
+            }
+        }
+        replaced.add(target.appendPath(SnapshotFiles.SNAPSHOT_DIRECTORY).appendPath(SnapshotFiles.LATEST_HINT));
+        for (Location location : replaced) {
+            deleteIfExists(location);
+        }
+        for (String directory : List.of(SnapshotFiles.SNAPSHOT_DIRECTORY, SchemaFiles.SCHEMA_DIRECTORY, TagFiles.TAG_DIRECTORY)) {
+            copyFiles(branchLocation.appendPath(directory), target.appendPath(directory));
+        }
+    }
+
+    private void copyFiles(Location from, Location to)
+    {
+        List<Location> files = new ArrayList<>();
+        try {
+            FileIterator listing = fileSystem.listFiles(from);
+            while (listing.hasNext()) {
+                files.add(listing.next().location());
+            }
+        }
+        catch (FileNotFoundException | NoSuchFileException e) {
+            return;
+        }
+        catch (IOException e) {
+            throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to list %s of Paimon table %s".formatted(from, table.name()), e);
+        }
+        for (Location file : files) {
+            // listings are recursive: a file in a sub-folder is not a metadata file of this folder
+            if (from.appendPath(file.fileName()).equals(file)) {
+                MetadataFiles.overwrite(fileSystem, to.appendPath(file.fileName()), MetadataFiles.readFile(fileSystem, file));
+            }
+        }
+    }
+
+    private void deleteIfExists(Location location)
+    {
+        try {
+            fileSystem.deleteFile(location);
+        }
+        catch (FileNotFoundException | NoSuchFileException e) {
+            // nothing to replace
+        }
+        catch (IOException e) {
+            throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to delete %s of Paimon table %s".formatted(location, table.name()), e);
         }
     }
 

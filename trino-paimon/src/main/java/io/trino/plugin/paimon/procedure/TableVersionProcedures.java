@@ -47,9 +47,9 @@ import static java.util.Objects.requireNonNull;
  * The procedures on a table's versions, as Paimon's Spark and Flink integrations name and shape them, each a
  * {@code CALL paimon.system.<name>(schema_name => …, table_name => …, …)}: {@code create_tag} (of the latest snapshot
  * or {@code snapshot_id}, with an optional {@code time_retained} in Paimon's duration syntax), {@code delete_tag} (a
- * comma-separated list), {@code rename_tag}, {@code create_branch} (empty or from a {@code tag}) and
- * {@code delete_branch}. {@code table_name} may name a branch ({@code t$branch_b}); a REST catalog creates and
- * deletes branches on its server.
+ * comma-separated list), {@code rename_tag}, {@code create_branch} (empty or from a {@code tag}),
+ * {@code delete_branch}, {@code rollback_to} (a {@code snapshot_id} or a {@code tag}) and {@code fast_forward}. {@code table_name} may name a branch ({@code t$branch_b}); a REST catalog creates and
+ * deletes branches, rolls back and fast-forwards on its server.
  */
 public final class TableVersionProcedures
 {
@@ -58,7 +58,7 @@ public final class TableVersionProcedures
     private static final Argument TAG = new Argument("TAG", VARCHAR);
     private static final Argument BRANCH = new Argument("BRANCH", VARCHAR);
 
-    public static final List<String> NAMES = List.of("create_tag", "delete_tag", "rename_tag", "create_branch", "delete_branch");
+    public static final List<String> NAMES = List.of("create_tag", "delete_tag", "rename_tag", "create_branch", "delete_branch", "rollback_to", "fast_forward");
 
     private final PaimonCatalog catalog;
     private final Map<String, Procedure> procedures;
@@ -72,7 +72,9 @@ public final class TableVersionProcedures
                 procedure("delete_tag", "deleteTag", List.of(TAG), String.class),
                 procedure("rename_tag", "renameTag", List.of(TAG, new Argument("TARGET_TAG", VARCHAR)), String.class, String.class),
                 procedure("create_branch", "createBranch", List.of(BRANCH, new Argument("TAG", VARCHAR, false, null)), String.class, String.class),
-                procedure("delete_branch", "deleteBranch", List.of(BRANCH), String.class))
+                procedure("delete_branch", "deleteBranch", List.of(BRANCH), String.class),
+                procedure("rollback_to", "rollbackTo", List.of(new Argument("SNAPSHOT_ID", BIGINT, false, null), new Argument("TAG", VARCHAR, false, null)), Long.class, String.class),
+                procedure("fast_forward", "fastForward", List.of(BRANCH), String.class))
                 .collect(toImmutableMap(Procedure::getName, procedure -> procedure));
         verify(procedures.keySet().equals(Set.copyOf(NAMES)), "procedures %s are not %s", procedures.keySet(), NAMES);
     }
@@ -126,6 +128,30 @@ public final class TableVersionProcedures
         try (ThreadContextClassLoader _ = new ThreadContextClassLoader(getClass().getClassLoader())) {
             PaimonTable table = VersionProcedureTable.load(catalog, session, "delete_branch", schemaName, tableName);
             catalog.dropBranch(session, table, branch);
+            catalog.flushMetadataCache(Optional.of(schemaName), Optional.of(table.name().getTableName()));
+        }
+    }
+
+    public void rollbackTo(ConnectorSession session, String schemaName, String tableName, Long snapshotId, String tag)
+    {
+        try (ThreadContextClassLoader _ = new ThreadContextClassLoader(getClass().getClassLoader())) {
+            PaimonTable table = VersionProcedureTable.load(catalog, session, "rollback_to", schemaName, tableName);
+            if ((snapshotId == null) == (tag == null)) {
+                throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "rollback_to: give either snapshot_id or tag");
+            }
+            catalog.rollbackTo(session, table, snapshotId == null ? OptionalLong.empty() : OptionalLong.of(snapshotId), Optional.ofNullable(tag));
+            catalog.flushMetadataCache(Optional.of(schemaName), Optional.of(table.name().getTableName()));
+        }
+    }
+
+    public void fastForward(ConnectorSession session, String schemaName, String tableName, String branch)
+    {
+        try (ThreadContextClassLoader _ = new ThreadContextClassLoader(getClass().getClassLoader())) {
+            PaimonTable table = VersionProcedureTable.load(catalog, session, "fast_forward", schemaName, tableName);
+            if (branch == null) {
+                throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "fast_forward: branch is required");
+            }
+            catalog.fastForward(session, table, branch);
             catalog.flushMetadataCache(Optional.of(schemaName), Optional.of(table.name().getTableName()));
         }
     }

@@ -13,6 +13,7 @@
  */
 package io.trino.plugin.paimon.procedure;
 
+import io.trino.Session;
 import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import org.apache.paimon.data.BinaryString;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.LocalDateTime;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -50,7 +52,7 @@ final class TestTagAndBranchProcedures
     @Override
     protected void createTables(PaimonJavaCatalog paimon)
     {
-        for (String name : List.of("tagged", "retained", "renamed", "branched", "from_java")) {
+        for (String name : List.of("tagged", "retained", "renamed", "branched", "from_java", "rolled", "forwarded")) {
             paimon.createTable(DATABASE, name, Schema.newBuilder()
                     .column("id", DataTypes.INT())
                     .column("v", DataTypes.STRING())
@@ -186,6 +188,82 @@ final class TestTagAndBranchProcedures
         assertThat(table("from_java").tagManager().allTagNames()).isEmpty();
         assertThat(table("from_java").branchManager().branches()).isEmpty();
         assertThat(tableRows("from_java")).isEqualTo(List.of("(1, one)"));
+    }
+
+    /**
+     * {@code rollback_to} a snapshot and a tag: Paimon Java then reads the table at that version, as its latest, with
+     * the later snapshots and tags gone, and commits after it; expiry and orphan removal leave every version readable.
+     */
+    @Test
+    void rollbackToMakesTheVersionTheLatest()
+    {
+        Map<Long, List<String>> versions = new HashMap<>();
+        for (int i = 1; i <= 4; i++) {
+            assertUpdate(withoutCompactionOnWrite(), "INSERT INTO rolled VALUES (%s, 'v%s')".formatted(i, i), 1);
+            versions.put(latestSnapshotIdOf("rolled"), tableRows("rolled"));
+        }
+        call("create_tag", "rolled", "tag => 'second', snapshot_id => 2");
+        call("create_tag", "rolled", "tag => 'fourth', snapshot_id => 4");
+
+        call("rollback_to", "rolled", "snapshot_id => 3");
+        FileStoreTable table = table("rolled");
+        assertThat(table.snapshotManager().latestSnapshotId()).isEqualTo(3);
+        assertThat(table.snapshotManager().snapshotExists(4)).isFalse();
+        assertThat(table.tagManager().allTagNames()).containsExactly("second");
+        assertThat(rowsOf(table)).isEqualTo(versions.get(3L));
+        assertThat(tableRows("rolled")).isEqualTo(versions.get(3L));
+
+        call("rollback_to", "rolled", "tag => 'second'");
+        assertThat(table("rolled").snapshotManager().latestSnapshotId()).isEqualTo(2);
+        assertThat(tableRows("rolled")).isEqualTo(versions.get(2L));
+
+        // the next commit continues from the rolled-back version, read the same by Paimon Java
+        assertUpdate("INSERT INTO rolled VALUES (9, 'after')", 1);
+        assertThat(table("rolled").snapshotManager().latestSnapshotId()).isEqualTo(3);
+        assertThat(rowsOf(table("rolled"))).isEqualTo(tableRows("rolled"));
+        assertThat(tableRows("rolled")).contains("(9, after)").doesNotContain("(3, v3)");
+
+        assertUpdate(Session.builder(getSession()).setCatalogSessionProperty("paimon", "expire_snapshots_min_retention", "0s").build(),
+                "ALTER TABLE rolled EXECUTE expire_snapshots(retention_threshold => '0s')");
+        assertUpdate(Session.builder(getSession()).setCatalogSessionProperty("paimon", "remove_orphan_files_min_retention", "0s").build(),
+                "ALTER TABLE rolled EXECUTE remove_orphan_files(retention_threshold => '0s')");
+        assertThat(tableRows("rolled FOR VERSION AS OF 'second'")).isEqualTo(versions.get(2L));
+        assertThat(rowsAtTag(table("rolled"), "second")).isEqualTo(versions.get(2L).stream().map(row -> "+I" + row).sorted().toList());
+        assertThat(rowsOf(table("rolled"))).isEqualTo(tableRows("rolled"));
+
+        assertQueryFails(callText("rollback_to", "rolled", "snapshot_id => 1, tag => 'second'"), "rollback_to: give either snapshot_id or tag");
+        assertQueryFails(callText("rollback_to", "rolled", "snapshot_id => 99"), "Cannot roll back Paimon table versions.rolled to snapshot 99: it does not exist");
+    }
+
+    /** {@code fast_forward}: the main branch takes the history Paimon Java wrote on a branch, and Trino writes on from there. */
+    @Test
+    void fastForwardPublishesTheBranch()
+    {
+        assertUpdate("INSERT INTO forwarded VALUES (1, 'main')", 1);
+        call("create_tag", "forwarded", "tag => 'base'");
+        call("create_branch", "forwarded", "branch => 'backfill', tag => 'base'");
+        Table branch = uncachedPaimon().getTable(DATABASE, "forwarded$branch_backfill");
+        PaimonJavaCatalog.write(branch, List.of(GenericRow.of(2, BinaryString.fromString("backfilled"))));
+        PaimonJavaCatalog.write(uncachedPaimon().getTable(DATABASE, "forwarded$branch_backfill"), List.of(GenericRow.of(1, BinaryString.fromString("fixed"))));
+        List<String> backfilled = PaimonJavaCatalog.readRows(uncachedPaimon().getTable(DATABASE, "forwarded$branch_backfill")).stream().sorted().toList();
+        assertThat(backfilled).containsExactly("+I(1, fixed)", "+I(2, backfilled)");
+
+        call("fast_forward", "forwarded", "branch => 'backfill'");
+        assertThat(rowsOf(table("forwarded"))).isEqualTo(List.of("(1, fixed)", "(2, backfilled)"));
+        assertThat(tableRows("forwarded")).isEqualTo(List.of("(1, fixed)", "(2, backfilled)"));
+        assertThat(table("forwarded").snapshotManager().latestSnapshotId())
+                .isEqualTo(((FileStoreTable) uncachedPaimon().getTable(DATABASE, "forwarded$branch_backfill")).snapshotManager().latestSnapshotId());
+
+        assertUpdate("INSERT INTO forwarded VALUES (3, 'after')", 1);
+        assertThat(rowsOf(table("forwarded"))).isEqualTo(List.of("(1, fixed)", "(2, backfilled)", "(3, after)"));
+        assertQueryFails(callText("fast_forward", "forwarded", "branch => 'main'"), ".*name a branch other than main");
+        assertQueryFails(callText("fast_forward", "forwarded", "branch => 'absent'"), "Paimon table versions.forwarded has no branch 'absent'");
+    }
+
+    // Paimon Java's rows of the table, as Trino's rows are printed
+    private static List<String> rowsOf(FileStoreTable table)
+    {
+        return PaimonJavaCatalog.readRows(table).stream().map(row -> row.substring(row.indexOf('('))).sorted().toList();
     }
 
     private FileStoreTable table(String name)

@@ -45,6 +45,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.collect.ImmutableList.toImmutableList;
@@ -340,6 +341,46 @@ public class RestCatalog
             case 200, 204 -> {}
             case 404 -> throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "Paimon table %s has no branch '%s'".formatted(tableName, branch));
             default -> throw response.failure("Cannot delete branch '%s' of Paimon table %s".formatted(branch, tableName));
+        }
+    }
+
+    /** Paimon's REST client rolls back through the server, which deletes the later versions itself. */
+    @Override
+    public void rollbackTo(ConnectorSession session, PaimonTable table, OptionalLong snapshotId, Optional<String> tag)
+    {
+        SchemaTableName tableName = table.name();
+        ObjectNode body = RestClient.mapper().createObjectNode();
+        ObjectNode instant = body.putObject("instant");
+        if (tag.isPresent()) {
+            instant.put("type", "tag");
+            instant.put("tagName", tag.get());
+        }
+        else {
+            instant.put("type", "snapshot");
+            instant.put("snapshotId", snapshotId.orElseThrow());
+        }
+        String target = tag.map(name -> "tag '%s'".formatted(name)).orElseGet(() -> "snapshot " + snapshotId.getAsLong());
+        Response response = client.post(client.path("databases", tableName.getSchemaName(), "tables", restTableName(table), "rollback"), body, "rollback of table " + tableName);
+        switch (response.status()) {
+            case 200, 204 -> metadataCache.flush(table.location());
+            case 404 -> throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "Cannot roll back Paimon table %s to %s: it does not exist".formatted(tableName, target));
+            default -> throw response.failure("Cannot roll back Paimon table %s to %s".formatted(tableName, target));
+        }
+    }
+
+    @Override
+    public void fastForward(ConnectorSession session, PaimonTable table, String branch)
+    {
+        SchemaTableName tableName = table.name();
+        if (branch.equals(PaimonTableName.MAIN_BRANCH) || branch.isBlank() || table.branch().equals(Optional.of(branch))) {
+            throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "Cannot fast-forward Paimon table %s to branch '%s': name a branch other than main and the table's own".formatted(tableName, branch));
+        }
+        Response response = client.post(client.path("databases", tableName.getSchemaName(), "tables", restTableName(table), "branches", branch, "forward"),
+                RestClient.mapper().createObjectNode(), "fast-forward of table " + tableName);
+        switch (response.status()) {
+            case 200, 204 -> metadataCache.flush(table.location());
+            case 404 -> throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "Paimon table %s has no branch '%s'".formatted(tableName, branch));
+            default -> throw response.failure("Cannot fast-forward Paimon table %s to branch '%s'".formatted(tableName, branch));
         }
     }
 

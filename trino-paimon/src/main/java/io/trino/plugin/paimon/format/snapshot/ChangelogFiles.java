@@ -100,6 +100,12 @@ public final class ChangelogFiles
         files.writeHint(NumberedFiles.LATEST_HINT, id);
     }
 
+    /** Moves the LATEST hint; -1 when no changelog file is left, as Paimon's rollback writes it. */
+    public void writeLatestHint(long id)
+    {
+        files.writeHint(NumberedFiles.LATEST_HINT, id);
+    }
+
     public void writeEarliestHint(long id)
     {
         files.writeHint(NumberedFiles.EARLIEST_HINT, id);

@@ -396,6 +396,17 @@ final class TestRestCatalog
         assertQueryFails("CALL paimon.system.create_branch(schema_name => '%s', table_name => 'versioned', branch => 'dev')".formatted(DATABASE),
                 "Branch 'dev' of Paimon table rest_db.versioned already exists");
 
+        // Paimon Java commits on the branch through the server; fast_forward and rollback_to go through the server too
+        PaimonJavaCatalog.write(paimon.catalog().getTable(Identifier.create(DATABASE, "versioned$branch_dev")), List.of(order(3, "plum", 99)));
+        List<String> onBranch = javaRows(paimon.catalog().getTable(Identifier.create(DATABASE, "versioned$branch_dev")));
+        assertThat(onBranch).contains("3|plum|99");
+        assertUpdate("CALL paimon.system.fast_forward(schema_name => '%s', table_name => 'versioned', branch => 'dev')".formatted(DATABASE));
+        assertThat(javaRows(paimon.catalog().getTable(identifier))).isEqualTo(onBranch);
+        assertThat(rows("SELECT id, item, amount FROM versioned")).isEqualTo(onBranch);
+        assertUpdate("CALL paimon.system.rollback_to(schema_name => '%s', table_name => 'versioned', tag => 'first')".formatted(DATABASE));
+        assertThat(javaRows(paimon.catalog().getTable(identifier))).isEqualTo(tagged);
+        assertThat(rows("SELECT id, item, amount FROM versioned")).isEqualTo(tagged);
+
         assertUpdate("CALL paimon.system.delete_branch(schema_name => '%s', table_name => 'versioned', branch => 'dev')".formatted(DATABASE));
         assertThat(paimon.catalog().listBranches(identifier)).isEmpty();
         assertQueryFails("CALL paimon.system.delete_branch(schema_name => '%s', table_name => 'versioned', branch => 'dev')".formatted(DATABASE),
