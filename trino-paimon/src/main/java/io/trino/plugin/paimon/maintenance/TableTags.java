@@ -94,8 +94,9 @@ public final class TableTags
                 throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "Paimon table %s has no tag '%s'".formatted(table.name(), name));
             }
         }
-        List<Snapshot> taggedBefore = tags.taggedSnapshots();
         for (String name : unique) {
+            // as Paimon, each tag's files are judged against the tags left when it goes
+            List<Snapshot> taggedBefore = tags.taggedSnapshots();
             Optional<Snapshot> tagged = tags.readTag(name);
             if (tagged.isEmpty() || !tags.deleteTag(name)) {
                 // deleted meanwhile by someone else: nothing left to do for it
@@ -104,7 +105,6 @@ public final class TableTags
             if (table.branch().isEmpty() && !snapshots.snapshotExists(tagged.get().id())) {
                 new SnapshotExpiry(fileSystem, table).deleteFilesOfDeletedTag(tagged.get(), taggedBefore);
             }
-            taggedBefore = taggedBefore.stream().filter(snapshot -> snapshot != tagged.get()).toList();
         }
     }
 
