@@ -17,6 +17,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.airlift.units.DataSize;
 import io.trino.jdbc.TrinoResultSet;
+import io.trino.jdbc.TrinoStatement;
 import io.trino.plugin.paimon.server.TrinoServer;
 
 import java.math.BigDecimal;
@@ -34,6 +35,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static com.google.common.io.MoreFiles.deleteRecursively;
 import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
@@ -61,7 +63,8 @@ import static java.util.stream.Collectors.joining;
  * the same rows (doubles rounded to 2 decimals, or within a billionth of each other), else the benchmark fails naming
  * the query and the first row that differs. It prints per query the
  * median client time (from sending the query to its last row) and the peak user memory the coordinator reports for
- * the last round, their sums, the ratios ÷ Iceberg, and the time each write of lineitem took (Paimon's CREATE TABLE AS apart from its optimize). Run:
+ * the last round, their sums, the ratios ÷ Iceberg, and the time each write of lineitem took (Paimon's CREATE TABLE AS apart from its optimize) with the most one
+ * page sink of it reported holding (of optimize: one split's scan). Run:
  * {@code ./mvnw -B -DskipTests -Pbenchmark -Dbenchmark.class=io.trino.plugin.paimon.benchmark.BenchmarkTpch -Dbenchmark.args="--schema=tiny --rounds=1" package -pl testing -am}.
  */
 public final class BenchmarkTpch
@@ -159,9 +162,9 @@ public final class BenchmarkTpch
                     Connection connection = server.connect();
                     connections.put(side, connection);
                 }
-                Map<String, Long> lineitemWriteMillis;
+                Map<String, WriteCost> lineitemWrites;
                 try (Statement statement = connections.get(Side.ICEBERG).createStatement()) {
-                    lineitemWriteMillis = writeTables(statement, tpchSchema, flags.get("analyze") != 0);
+                    lineitemWrites = writeTables(server, statement, tpchSchema, flags.get("analyze") != 0);
                 }
                 for (Map.Entry<Side, Connection> entry : connections.entrySet()) {
                     entry.getValue().setCatalog(entry.getKey().catalog);
@@ -172,7 +175,7 @@ public final class BenchmarkTpch
                 for (Side side : List.of(Side.ICEBERG, Side.PAIMON_COMPACTED)) {
                     System.out.println("EXPLAIN Q18 on " + side.label + ":\n" + explain(connections.get(side), queries.get("Q18")));
                 }
-                run(server, connections, queries, flags, tpchSchema, lineitemWriteMillis);
+                run(server, connections, queries, flags, tpchSchema, lineitemWrites);
             }
             finally {
                 for (Connection connection : connections.values()) {
@@ -185,11 +188,11 @@ public final class BenchmarkTpch
         }
     }
 
-    // the four sides' tables; returns the milliseconds each write of lineitem took, by what it was
-    private static Map<String, Long> writeTables(Statement statement, String tpchSchema, boolean analyze)
-            throws SQLException
+    // the four sides' tables; returns what each write of lineitem cost, by what it was
+    private static Map<String, WriteCost> writeTables(TrinoServer server, Statement statement, String tpchSchema, boolean analyze)
+            throws Exception
     {
-        Map<String, Long> lineitemMillis = new LinkedHashMap<>();
+        Map<String, WriteCost> lineitemWrites = new LinkedHashMap<>();
         for (Side side : Side.values()) {
             if (side.catalog.equals("iceberg")) {
                 statement.execute("CREATE SCHEMA %s.%s WITH (location = 'local:///iceberg/%s')".formatted(side.catalog, side.schema, side.schema));
@@ -201,12 +204,12 @@ public final class BenchmarkTpch
         long start = System.nanoTime();
         for (TpchTable table : TABLES) {
             String source = "tpch.%s.%s".formatted(tpchSchema, table.name());
-            timeLineitem(lineitemMillis, table, "Iceberg: CREATE TABLE AS from tpch", () ->
-                    statement.execute("CREATE TABLE %s AS SELECT * FROM %s".formatted(Side.ICEBERG.table(table.name()), source)));
-            timeLineitem(lineitemMillis, table, "Paimon: CREATE TABLE AS from tpch", () ->
-                    statement.execute("CREATE TABLE %s WITH (%s) AS SELECT * FROM %s".formatted(Side.PAIMON_COMPACTED.table(table.name()), paimonProperties(table), source)));
-            timeLineitem(lineitemMillis, table, "Paimon: optimize after it", () ->
-                    statement.execute("ALTER TABLE %s EXECUTE optimize".formatted(Side.PAIMON_COMPACTED.table(table.name()))));
+            measureLineitem(server, statement, lineitemWrites, table, "Iceberg: CREATE TABLE AS from tpch",
+                    "CREATE TABLE %s AS SELECT * FROM %s".formatted(Side.ICEBERG.table(table.name()), source));
+            measureLineitem(server, statement, lineitemWrites, table, "Paimon: CREATE TABLE AS from tpch",
+                    "CREATE TABLE %s WITH (%s) AS SELECT * FROM %s".formatted(Side.PAIMON_COMPACTED.table(table.name()), paimonProperties(table), source));
+            measureLineitem(server, statement, lineitemWrites, table, "Paimon: optimize after it",
+                    "ALTER TABLE %s EXECUTE optimize".formatted(Side.PAIMON_COMPACTED.table(table.name())));
             statement.execute("CREATE TABLE %s AS SELECT * FROM %s".formatted(Side.ICEBERG_UPDATED.table(table.name()), Side.ICEBERG.table(table.name())));
             statement.execute("CREATE TABLE %s WITH (%s) AS SELECT * FROM %s".formatted(Side.PAIMON_MERGED.table(table.name()), paimonProperties(table), Side.PAIMON_COMPACTED.table(table.name())));
             statement.execute("ALTER TABLE %s EXECUTE optimize".formatted(Side.PAIMON_MERGED.table(table.name())));
@@ -226,33 +229,51 @@ public final class BenchmarkTpch
             boolean lineitem = update.startsWith("UPDATE lineitem");
             for (Side side : List.of(Side.ICEBERG_UPDATED, Side.PAIMON_MERGED)) {
                 String sql = update.replaceFirst("^UPDATE (\\w+)", "UPDATE " + side.table("$1"));
-                long updateStart = System.nanoTime();
-                long rows = statement.executeLargeUpdate(sql);
-                long millis = (System.nanoTime() - updateStart) / 1_000_000;
-                System.out.println("%s: %,d rows in %,d ms".formatted(sql, rows, millis));
+                WriteCost cost = measure(server, statement, sql);
+                System.out.println("%s: %,d ms".formatted(sql, cost.millis()));
                 if (lineitem) {
-                    lineitemMillis.merge(side == Side.PAIMON_MERGED ? "Paimon: the two UPDATEs" : "Iceberg: the two UPDATEs", millis, Long::sum);
+                    lineitemWrites.merge(side == Side.PAIMON_MERGED ? "Paimon: the two UPDATEs" : "Iceberg: the two UPDATEs", cost, WriteCost::plus);
                 }
             }
         }
-        return lineitemMillis;
+        return lineitemWrites;
     }
 
-    private interface Write
+    // what a write took: its client time, and the most one page sink reported holding (for optimize, which writes
+    // from its scan, the largest peak of one split's scan)
+    private record WriteCost(long millis, long peakBytes)
     {
-        void run()
-                throws SQLException;
-    }
-
-    // runs the write; for lineitem keeps its milliseconds under the label
-    private static void timeLineitem(Map<String, Long> lineitemMillis, TpchTable table, String label, Write write)
-            throws SQLException
-    {
-        long start = System.nanoTime();
-        write.run();
-        if (table.name().equals("lineitem")) {
-            lineitemMillis.put(label, (System.nanoTime() - start) / 1_000_000);
+        WriteCost plus(WriteCost other)
+        {
+            return new WriteCost(millis + other.millis, Math.max(peakBytes, other.peakBytes));
         }
+    }
+
+    // runs the write; for lineitem keeps what it cost under the label
+    private static void measureLineitem(TrinoServer server, Statement statement, Map<String, WriteCost> lineitemWrites, TpchTable table, String label, String sql)
+            throws Exception
+    {
+        WriteCost cost = measure(server, statement, sql);
+        if (table.name().equals("lineitem")) {
+            lineitemWrites.put(label, cost);
+        }
+    }
+
+    private static WriteCost measure(TrinoServer server, Statement statement, String sql)
+            throws Exception
+    {
+        TrinoStatement trinoStatement = statement.unwrap(TrinoStatement.class);
+        AtomicReference<String> queryId = new AtomicReference<>();
+        trinoStatement.setProgressMonitor(stats -> queryId.set(stats.getQueryId()));
+        long start = System.nanoTime();
+        try {
+            statement.execute(sql);
+        }
+        finally {
+            trinoStatement.clearProgressMonitor();
+        }
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        return new WriteCost(millis, peakWriteMemory(server, queryId.get()));
     }
 
     private static String paimonProperties(TpchTable table)
@@ -378,7 +399,7 @@ public final class BenchmarkTpch
 
     private record Answer(List<List<Object>> rows, long elapsedNanos, String queryId) {}
 
-    private static void run(TrinoServer server, Map<Side, Connection> connections, Map<String, String> queries, IntegerFlags flags, String tpchSchema, Map<String, Long> lineitemWriteMillis)
+    private static void run(TrinoServer server, Map<Side, Connection> connections, Map<String, String> queries, IntegerFlags flags, String tpchSchema, Map<String, WriteCost> lineitemWrites)
             throws Exception
     {
         Map<String, Map<Side, List<Long>>> nanos = new LinkedHashMap<>();
@@ -424,8 +445,8 @@ public final class BenchmarkTpch
         }
         System.out.println("\nevery answer of a Paimon side equals the Iceberg side's over the same rows (doubles rounded to 2 decimals, or within a billionth)\n");
         System.out.println(report(nanos, peakMemory, tpchSchema, flags.get("rounds")));
-        StringBuilder writes = new StringBuilder("| lineitem written by | ms |\n| --- | --- |\n");
-        lineitemWriteMillis.forEach((label, millis) -> writes.append("| %s | %,d |%n".formatted(label, millis)));
+        StringBuilder writes = new StringBuilder("| lineitem written by | ms | peak of one page sink (optimize: of one split's scan) |\n| --- | --- | --- |\n");
+        lineitemWrites.forEach((label, cost) -> writes.append("| %s | %,d | %s |%n".formatted(label, cost.millis(), DataSize.succinctBytes(cost.peakBytes()))));
         System.out.println(writes);
     }
 
@@ -499,6 +520,25 @@ public final class BenchmarkTpch
             }
         }
         return new PeakMemory(DataSize.valueOf(queryStats.path("peakUserMemoryReservation").asText("0B")).toBytes(), scan);
+    }
+
+    // the most one page sink reported holding (Trino keeps each table writer's peak), or, where the query wrote
+    // without a table writer (optimize), the largest peak of one split's scan
+    private static long peakWriteMemory(TrinoServer server, String queryId)
+            throws Exception
+    {
+        long sink = 0;
+        long scan = 0;
+        for (JsonNode operator : JSON.readTree(server.queryInfoJson(queryId)).path("queryStats").path("operatorSummaries")) {
+            String type = operator.path("operatorType").asText();
+            if (type.equals("TableWriterOperator")) {
+                sink = Math.max(sink, operator.path("info").path("pageSinkPeakMemoryUsage").asLong());
+            }
+            if (type.equals("TableScanOperator") || type.equals("ScanFilterAndProjectOperator")) {
+                scan = Math.max(scan, DataSize.valueOf(operator.path("peakUserMemoryReservation").asText("0B")).toBytes());
+            }
+        }
+        return sink > 0 ? sink : scan;
     }
 
     private static String report(Map<String, Map<Side, List<Long>>> nanos, Map<String, Map<Side, PeakMemory>> peakMemory, String tpchSchema, int rounds)

@@ -31,6 +31,7 @@ import io.trino.plugin.paimon.table.TableOptions;
 import io.trino.plugin.paimon.table.TypeMapping;
 import io.trino.plugin.paimon.write.AppendCompactionWriter;
 import io.trino.plugin.paimon.write.CompactedRunWriter;
+import io.trino.plugin.paimon.write.OutputBufferLimit;
 import io.trino.plugin.paimon.write.SortedRunMerger;
 import io.trino.spi.Page;
 import io.trino.spi.TrinoException;
@@ -116,13 +117,18 @@ public final class BucketCompactor
     /**
      * {@link #compactFully}, a page at a time where the table has no changelog producer that compacts (none or
      * {@code input}); with {@code lookup} or {@code full-compaction}, whose changelog compares the merged records
-     * with other readers' as it goes, in one step.
+     * with other readers' as it goes, in one step, whose data and changelog files buffer at most
+     * {@link OutputBufferLimit#FLOOR} each.
      */
     public BucketCompaction startFully(ConnectorSession session, PaimonTable table, Location bucketDirectory, List<PaimonDataFile> files, int maxLevel)
     {
         return switch (table.options().changelogProducer()) {
             case NONE, INPUT -> startMergedRun(session, table, bucketDirectory, files, maxLevel);
-            case LOOKUP, FULL_COMPACTION -> new OneStepCompaction(() -> compactFully(session, table, bucketDirectory, files, maxLevel));
+            case LOOKUP, FULL_COMPACTION -> {
+                PaimonTable limited = OutputBufferLimit.apply(table, OutputBufferLimit.FLOOR);
+                // the data file and the changelog file are open together
+                yield new OneStepCompaction(() -> compactFully(session, limited, bucketDirectory, files, maxLevel), 2 * OutputBufferLimit.FLOOR);
+            }
         };
     }
 
@@ -414,20 +420,32 @@ public final class BucketCompactor
     }
 
     // a compaction that runs whole in its first step; what it holds is not seen while it runs
+    /**
+     * A compaction that runs whole in one call, where Trino does not see its memory grow: Trino reads a page source's
+     * memory between calls only, so the first call does nothing but report what the compaction's output may buffer,
+     * and the second runs it. A query without that much memory to spare fails before the compaction starts.
+     */
     private static final class OneStepCompaction
             implements BucketCompaction
     {
         private final Supplier<CompactionOutput> compaction;
+        private final long reservation;
+        private boolean reserved;
         private CompactionOutput output;
 
-        OneStepCompaction(Supplier<CompactionOutput> compaction)
+        OneStepCompaction(Supplier<CompactionOutput> compaction, long reservation)
         {
             this.compaction = requireNonNull(compaction, "compaction is null");
+            this.reservation = reservation;
         }
 
         @Override
         public boolean advance()
         {
+            if (!reserved) {
+                reserved = true;
+                return false;
+            }
             // the compaction deletes its own output when it fails
             output = compaction.get();
             return true;
@@ -436,7 +454,7 @@ public final class BucketCompactor
         @Override
         public long memoryUsage()
         {
-            return 0;
+            return output == null ? reservation : 0;
         }
 
         @Override

@@ -19,12 +19,19 @@ import io.trino.plugin.paimon.table.PaimonTable;
 import java.util.Map;
 
 /**
- * The limit on what an output file may buffer (its open Parquet row group or ORC stripe) for the writes a page sink
- * does in {@code finish}, where Trino no longer reads the sink's memory: a merge of spilled runs and the compaction on
- * write. Those writes take the table with its row groups and stripes held to the limit.
+ * The limit on what an output file may buffer (its open Parquet row group or ORC stripe) for writes Trino does not see
+ * as they grow: those a page sink does in {@code finish}, where Trino no longer reads the sink's memory (a merge of
+ * spilled runs, the compaction on write), and an {@code optimize} compaction that runs in one call. Those writes take
+ * the table with its row groups and stripes held to the limit, and their caller reports the limit beforehand.
  */
 public final class OutputBufferLimit
 {
+    /**
+     * What such a write may always buffer, whatever was reserved before it: a write of a few rows that compacts a
+     * large bucket still writes row groups of this size, since much smaller ones would make the table slow to read.
+     */
+    public static final long FLOOR = 8L << 20;
+
     private OutputBufferLimit() {}
 
     /** The table as a write within the limit sees it: its own row group and stripe sizes where they are smaller. */

@@ -68,9 +68,6 @@ public final class PaimonPageSink
         implements ConnectorPageSink
 {
     private static final int ROUTING_SLICE_ROWS = 1024;
-    // what the writes in finish may buffer beyond the sink's reservation: a write of a few rows that compacts a
-    // large bucket still writes row groups of this size
-    static final long MIN_FINISH_BUFFER = 8L << 20;
 
     private final String tableName;
     private final TableOptions options;
@@ -329,7 +326,7 @@ public final class PaimonPageSink
     /**
      * The buckets' buffers; with writes in {@link #finish}, the most they held so far, flushes included. Trino reads
      * this only between pages, and keeps counting the last value until the sink is closed: a merge of spilled runs and
-     * the compaction on write run unseen in {@code finish}, within that reservation ({@link #MIN_FINISH_BUFFER} at
+     * the compaction on write run unseen in {@code finish}, within that reservation ({@link OutputBufferLimit#FLOOR} at
      * least).
      */
     @Override
@@ -363,7 +360,7 @@ public final class PaimonPageSink
     {
         List<Slice> fragments = new ArrayList<>();
         List<SinkCompactor.WrittenBucket> written = new ArrayList<>();
-        long outputBufferLimit = Math.max(reservedBytes, MIN_FINISH_BUFFER);
+        long outputBufferLimit = Math.max(reservedBytes, OutputBufferLimit.FLOOR);
         for (BucketWriter writer : writers.values()) {
             List<DataFileMeta> dataFiles = writer.finish(outputBufferLimit);
             for (DataFileMeta file : dataFiles) {

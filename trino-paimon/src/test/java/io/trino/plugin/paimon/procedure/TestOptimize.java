@@ -13,6 +13,7 @@
  */
 package io.trino.plugin.paimon.procedure;
 
+import io.trino.filesystem.Location;
 import io.trino.filesystem.local.LocalFileSystem;
 import io.trino.plugin.paimon.testing.AbstractFaultInjectionQueryTest;
 import io.trino.plugin.paimon.testing.ConnectorMetrics;
@@ -20,7 +21,9 @@ import io.trino.plugin.paimon.testing.FaultFs.Operation;
 import io.trino.plugin.paimon.testing.Fsck;
 import io.trino.plugin.paimon.testing.HeldRace;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
+import io.trino.plugin.paimon.testing.ParquetFooters;
 import io.trino.plugin.paimon.testing.RowText;
+import io.trino.plugin.paimon.write.OutputBufferLimit;
 import io.trino.spi.QueryId;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedRow;
@@ -33,6 +36,8 @@ import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.types.DataTypes;
 import org.apache.paimon.types.RowKind;
+import org.apache.parquet.format.FileMetaData;
+import org.apache.parquet.format.RowGroup;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -303,6 +308,44 @@ final class TestOptimize
         assertThat(written).isGreaterThan(500_000);
         assertThat(peak).isGreaterThanOrEqualTo(written / 2);
         assertThat(computeScalar("SELECT count(*) FROM memory_held")).isEqualTo(20_000L);
+    }
+
+    /**
+     * A {@code changelog-producer} = {@code lookup} table compacts a bucket in one call, where Trino cannot see memory
+     * grow: the call's memory is reported before it runs, and its output files buffer no more than that.
+     */
+    @Test
+    void oneStepCompactionReservesItsMemoryBeforeItRuns()
+    {
+        // 100,000 keys of 192 hex digits, written twice: about 12 MB of Parquet to write, more than the 8 MB the call
+        // may buffer per file
+        assertUpdate("CREATE TABLE one_step (id bigint, payload varchar) WITH (primary_key = ARRAY['id'], bucket = 1, changelog_producer = 'lookup')");
+        String rows = "SELECT x, to_hex(sha512(to_utf8(CAST(x AS varchar)))) || to_hex(sha256(to_utf8(CAST(x AS varchar)))) " +
+                "FROM (SELECT i * 1000 + j x FROM UNNEST(sequence(0, 99)) a(i) CROSS JOIN UNNEST(sequence(1, 1000)) b(j))";
+        assertUpdate(withoutCompactionOnWrite(), "INSERT INTO one_step " + rows, 100_000);
+        assertUpdate(withoutCompactionOnWrite(), "INSERT INTO one_step " + rows, 100_000);
+
+        DistributedQueryRunner runner = (DistributedQueryRunner) getQueryRunner();
+        QueryId queryId = runner.executeWithPlan(getSession(), "ALTER TABLE one_step EXECUTE optimize").queryId();
+        long peak = runner.getCoordinator().getQueryManager().getFullQueryInfo(queryId).getQueryStats().getOperatorSummaries().stream()
+                .filter(operator -> operator.getOperatorType().contains("Scan"))
+                .mapToLong(operator -> operator.getPeakUserMemoryReservation().toBytes())
+                .max()
+                .orElseThrow();
+        // a data file and a changelog file, each allowed the limit
+        assertThat(peak).isGreaterThanOrEqualTo(2 * OutputBufferLimit.FLOOR);
+
+        List<Object> files = computeActual("SELECT file_path FROM \"one_step$files\"").getOnlyColumn().toList();
+        assertThat(files).hasSize(1);
+        FileMetaData footer = ParquetFooters.footer(root().resolve(Location.of((String) files.getFirst()).path()));
+        assertThat(footer.getNum_rows()).isEqualTo(100_000);
+        // where the table's 128 MB would have made one row group
+        assertThat(footer.getRow_groups()).hasSizeGreaterThan(1);
+        for (RowGroup rowGroup : footer.getRow_groups()) {
+            assertThat(ParquetFooters.compressedSize(rowGroup)).isLessThanOrEqualTo(OutputBufferLimit.FLOOR + (1 << 20));
+        }
+        assertThat(computeScalar("SELECT count(*) FROM one_step")).isEqualTo(100_000L);
+        assertThat(Fsck.paimonJavaDifferences(getQueryRunner(), "one_step", paimon().getTable(DATABASE, "one_step"))).isEmpty();
     }
 
     private void assertOptimizeKeepsRows(String table)

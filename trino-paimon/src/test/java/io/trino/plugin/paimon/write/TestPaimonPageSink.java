@@ -46,13 +46,11 @@ import org.apache.paimon.table.Table;
 import org.apache.paimon.types.DataTypes;
 import org.apache.parquet.format.FileMetaData;
 import org.apache.parquet.format.RowGroup;
-import org.apache.parquet.format.Util;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -70,6 +68,7 @@ import java.util.stream.Stream;
 import static com.google.common.io.MoreFiles.deleteRecursively;
 import static com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE;
 import static io.airlift.json.JsonCodec.jsonCodec;
+import static io.trino.plugin.paimon.testing.ParquetFooters.footer;
 import static io.trino.spi.type.IntegerType.INTEGER;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 import static io.trino.testing.TestingConnectorSession.SESSION;
@@ -227,7 +226,7 @@ final class TestPaimonPageSink
         }
         assertThat(reported).isPositive();
         List<WriteFragment> fragments = sink.finish().join().stream().map(fragment -> CODEC.fromJson(fragment.getBytes())).toList();
-        assertThat(compactionLimits).containsExactly(Math.max(reported, PaimonPageSink.MIN_FINISH_BUFFER));
+        assertThat(compactionLimits).containsExactly(Math.max(reported, OutputBufferLimit.FLOOR));
 
         // the compaction's one file: row groups closed at the limit, where the table's 128 MB would have made one
         List<WrittenFile> compacted = fragments.stream()
@@ -305,14 +304,6 @@ final class TestPaimonPageSink
                 return 0;
             }
         });
-    }
-
-    private static FileMetaData footer(Path file)
-            throws IOException
-    {
-        byte[] bytes = Files.readAllBytes(file);
-        int length = (bytes[bytes.length - 8] & 0xFF) | (bytes[bytes.length - 7] & 0xFF) << 8 | (bytes[bytes.length - 6] & 0xFF) << 16 | (bytes[bytes.length - 5] & 0xFF) << 24;
-        return Util.readFileMetaData(new ByteArrayInputStream(bytes, bytes.length - 8 - length, length));
     }
 
     private static Page rows(int first, int count)

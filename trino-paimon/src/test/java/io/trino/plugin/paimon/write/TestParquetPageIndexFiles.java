@@ -36,6 +36,7 @@ import java.nio.ByteOrder;
 import java.util.List;
 
 import static io.airlift.slice.Slices.utf8Slice;
+import static io.trino.plugin.paimon.testing.ParquetFooters.footer;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 import static org.apache.parquet.format.CompressionCodec.ZSTD;
@@ -229,12 +230,5 @@ final class TestParquetPageIndexFiles
         byte[] bytes = new byte[buffer.remaining()];
         buffer.duplicate().get(bytes);
         return new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
-    }
-
-    private static FileMetaData footer(byte[] file)
-            throws IOException
-    {
-        int length = ByteBuffer.wrap(file, file.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
-        return Util.readFileMetaData(new ByteArrayInputStream(file, file.length - 8 - length, length));
     }
 }
