@@ -14,7 +14,6 @@
 package io.trino.plugin.paimon.catalog;
 
 import com.google.common.collect.ImmutableSet;
-import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry.FileKind;
@@ -23,6 +22,7 @@ import io.trino.plugin.paimon.format.manifest.SnapshotScan;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.Snapshot.CommitKind;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
+import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.spi.TrinoException;
 
 import java.nio.ByteBuffer;
@@ -79,16 +79,16 @@ public final class BucketConflictCheck
      * @param sharedKeys how to tell whether another writer's new files in a bucket hold a key this statement wrote;
      * without it any change to a written bucket is a conflict
      */
-    public BucketConflictCheck(TrinoFileSystem fileSystem, Location tableLocation, String tableName, OptionalLong baseSnapshotId, Set<Bucket> written, Optional<SharedKeys> sharedKeys)
+    public BucketConflictCheck(TrinoFileSystem fileSystem, PaimonTable table, OptionalLong baseSnapshotId, Set<Bucket> written, Optional<SharedKeys> sharedKeys)
     {
-        this(fileSystem, tableLocation, tableName, baseSnapshotId, ImmutableSet.copyOf(written)::contains, sharedKeys);
+        this(fileSystem, table, baseSnapshotId, ImmutableSet.copyOf(written)::contains, sharedKeys);
     }
 
-    private BucketConflictCheck(TrinoFileSystem fileSystem, Location tableLocation, String tableName, OptionalLong baseSnapshotId, Predicate<Bucket> written, Optional<SharedKeys> sharedKeys)
+    private BucketConflictCheck(TrinoFileSystem fileSystem, PaimonTable table, OptionalLong baseSnapshotId, Predicate<Bucket> written, Optional<SharedKeys> sharedKeys)
     {
-        this.tableName = requireNonNull(tableName, "tableName is null");
-        this.snapshots = new SnapshotFiles(fileSystem, tableLocation);
-        this.scan = new SnapshotScan(fileSystem, tableLocation);
+        this.tableName = requireNonNull(table, "table is null").displayName();
+        this.snapshots = new SnapshotFiles(fileSystem, table.metadataLocation());
+        this.scan = new SnapshotScan(fileSystem, table.location());
         this.written = requireNonNull(written, "written is null");
         this.sharedKeys = requireNonNull(sharedKeys, "sharedKeys is null");
         this.checkedUpTo = baseSnapshotId.orElse(0);
@@ -99,10 +99,10 @@ public final class BucketConflictCheck
      * partitions (of any partition, when {@code partitions} is empty: an unpartitioned table) is a conflict, since
      * its files would survive or vanish depending on the order of the commits.
      */
-    public static BucketConflictCheck ofPartitions(TrinoFileSystem fileSystem, Location tableLocation, String tableName, OptionalLong baseSnapshotId, Set<ByteBuffer> partitions)
+    public static BucketConflictCheck ofPartitions(TrinoFileSystem fileSystem, PaimonTable table, OptionalLong baseSnapshotId, Set<ByteBuffer> partitions)
     {
         Set<ByteBuffer> replaced = ImmutableSet.copyOf(partitions);
-        return new BucketConflictCheck(fileSystem, tableLocation, tableName, baseSnapshotId, bucket -> replaced.isEmpty() || replaced.contains(bucket.partition()), Optional.empty());
+        return new BucketConflictCheck(fileSystem, table, baseSnapshotId, bucket -> replaced.isEmpty() || replaced.contains(bucket.partition()), Optional.empty());
     }
 
     @Override

@@ -14,7 +14,6 @@
 package io.trino.plugin.paimon.catalog;
 
 import com.google.common.collect.ImmutableSet;
-import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry;
 import io.trino.plugin.paimon.format.manifest.ManifestEntry.FileKind;
@@ -22,6 +21,7 @@ import io.trino.plugin.paimon.format.manifest.ManifestFileMeta;
 import io.trino.plugin.paimon.format.manifest.SnapshotScan;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
+import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.spi.TrinoException;
 
 import java.util.Optional;
@@ -48,11 +48,11 @@ public final class CompactionConflictCheck
     private final Set<ManifestEntry.Identifier> compacted;
     private long checkedUpTo;
 
-    public CompactionConflictCheck(TrinoFileSystem fileSystem, Location tableLocation, String tableName, OptionalLong baseSnapshotId, Set<ManifestEntry.Identifier> compacted)
+    public CompactionConflictCheck(TrinoFileSystem fileSystem, PaimonTable table, OptionalLong baseSnapshotId, Set<ManifestEntry.Identifier> compacted)
     {
-        this.tableName = requireNonNull(tableName, "tableName is null");
-        this.snapshots = new SnapshotFiles(fileSystem, tableLocation);
-        this.scan = new SnapshotScan(fileSystem, tableLocation);
+        this.tableName = requireNonNull(table, "table is null").displayName();
+        this.snapshots = new SnapshotFiles(fileSystem, table.metadataLocation());
+        this.scan = new SnapshotScan(fileSystem, table.location());
         this.compacted = ImmutableSet.copyOf(compacted);
         this.checkedUpTo = baseSnapshotId.orElse(0);
     }

@@ -78,6 +78,10 @@ public final class SnapshotCommitter
 
     private final TrinoFileSystem fileSystem;
     private final Location tableLocation;
+    // where the snapshots and schemas are: the table's folder, or its branch's (data and manifests stay in the table's)
+    private final Location metadataLocation;
+    private final SchemaTableName tableName;
+    private final Optional<String> branch;
     private final SnapshotPublisher publisher;
     private final TableSchema schema;
     private final String commitUser;
@@ -91,28 +95,42 @@ public final class SnapshotCommitter
     private final ManifestMerge manifestMerge;
     private final AddedFileCheck addedFileCheck;
 
-    /** A committer that publishes by creating {@code snapshot-<id>} in the table's folder, as a folder catalog does. */
+    /**
+     * A committer to the main branch of the table at the location that publishes by creating {@code snapshot-<id>} in
+     * the table's folder, as a folder catalog does.
+     */
     public SnapshotCommitter(TrinoFileSystem fileSystem, Location tableLocation, TableSchema schema, String commitUser, CommitRetry retry)
     {
         this(fileSystem, tableLocation, new SnapshotFiles(fileSystem, tableLocation)::commit, schema, commitUser, retry);
     }
 
+    /** A committer to the main branch of the table at the location. */
     public SnapshotCommitter(TrinoFileSystem fileSystem, Location tableLocation, SnapshotPublisher publisher, TableSchema schema, String commitUser, CommitRetry retry)
     {
+        this(fileSystem, new PaimonTable(tableName(tableLocation), tableLocation, schema), publisher, schema, commitUser, retry);
+    }
+
+    /** A committer to the table's branch: the main branch, or the branch the table was loaded on. */
+    public SnapshotCommitter(TrinoFileSystem fileSystem, PaimonTable table, SnapshotPublisher publisher, TableSchema schema, String commitUser, CommitRetry retry)
+    {
         this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
-        this.tableLocation = requireNonNull(tableLocation, "tableLocation is null");
+        requireNonNull(table, "table is null");
+        this.tableLocation = table.location();
+        this.metadataLocation = table.metadataLocation();
+        this.tableName = table.name();
+        this.branch = table.branch();
         this.publisher = requireNonNull(publisher, "publisher is null");
         this.schema = requireNonNull(schema, "schema is null");
         this.commitUser = requireNonNull(commitUser, "commitUser is null");
         this.retry = requireNonNull(retry, "retry is null");
-        this.snapshots = new SnapshotFiles(fileSystem, tableLocation);
+        this.snapshots = new SnapshotFiles(fileSystem, metadataLocation);
         this.scan = new SnapshotScan(fileSystem, tableLocation);
         this.manifestWriter = new ManifestWriter(fileSystem, tableLocation, new MetadataFileNames());
-        this.schemaFiles = new SchemaFiles(fileSystem, tableLocation);
+        this.schemaFiles = new SchemaFiles(fileSystem, metadataLocation);
         this.statisticsFiles = new StatisticsFiles(fileSystem, tableLocation);
-        this.writeOnly = booleanOption(tableName(tableLocation).toString(), schema.options(), "write-only", false);
-        this.addedFileCheck = new AddedFileCheck(tableName(tableLocation).toString(), schema);
-        this.manifestMerge = new ManifestMerge(scan, manifestWriter, ManifestOptions.of(tableName(tableLocation).toString(), schema.options()), partitionTypes(), schema.id());
+        this.writeOnly = booleanOption(tableName.toString(), schema.options(), "write-only", false);
+        this.addedFileCheck = new AddedFileCheck(tableName.toString(), schema);
+        this.manifestMerge = new ManifestMerge(scan, manifestWriter, ManifestOptions.of(tableName.toString(), schema.options()), partitionTypes(), schema.id());
     }
 
     /**
@@ -275,7 +293,7 @@ public final class SnapshotCommitter
                     if (!e.getErrorCode().equals(NOT_SUPPORTED.toErrorCode())) {
                         throw e;
                     }
-                    throw new TrinoException(NOT_SUPPORTED, "Table %s: %s".formatted(tableName(tableLocation), e.getMessage()), e);
+                    throw new TrinoException(NOT_SUPPORTED, "Table %s: %s".formatted(tableName, e.getMessage()), e);
                 }
                 if (indexFiles.isPresent()) {
                     WrittenFile indexList = manifestWriter.writeIndexManifest(indexFiles.get());
@@ -355,9 +373,9 @@ public final class SnapshotCommitter
             });
             Optional<String> exhausted = retry.exhausted(attempt, Duration.ofNanos(System.nanoTime() - start));
             if (exhausted.isPresent()) {
-                throw new TrinoException(TRANSACTION_CONFLICT, "Commit to Paimon table %s failed: snapshot %s was taken by another writer, %s attempts made (%s)".formatted(tableLocation, snapshot.id(), attempt + 1, exhausted.get()));
+                throw new TrinoException(TRANSACTION_CONFLICT, "Commit to Paimon table %s failed: snapshot %s was taken by another writer, %s attempts made (%s)".formatted(metadataLocation, snapshot.id(), attempt + 1, exhausted.get()));
             }
-            log.debug("Snapshot %s of %s was committed by another writer, retrying", snapshot.id(), tableLocation);
+            log.debug("Snapshot %s of %s was committed by another writer, retrying", snapshot.id(), metadataLocation);
             sleep(retry.waitBefore(attempt));
         }
     }
@@ -378,8 +396,13 @@ public final class SnapshotCommitter
      */
     private void expireAfterCommit()
     {
+        if (branch.isPresent()) {
+            // a branch's snapshots share data files with the main branch's and the other branches', which an expiry
+            // of one branch does not look at: expire_snapshots of main removes what no version needs any more
+            return;
+        }
         try {
-            PaimonTable table = new PaimonTable(tableName(tableLocation), tableLocation, schema);
+            PaimonTable table = new PaimonTable(tableName, tableLocation, schema);
             new SnapshotExpiry(fileSystem, table).expire(SnapshotRetention.fromOptions(table.name().toString(), schema.options()));
         }
         catch (RuntimeException e) {
@@ -410,7 +433,7 @@ public final class SnapshotCommitter
                 .map(entry -> entry.file().fileName())
                 .collect(toImmutableList());
         if (!missing.isEmpty()) {
-            throw new TrinoException(TRANSACTION_CONFLICT, "Commit to Paimon table %s failed: files it deletes are no longer live (another writer changed them): %s".formatted(tableLocation, missing));
+            throw new TrinoException(TRANSACTION_CONFLICT, "Commit to Paimon table %s failed: files it deletes are no longer live (another writer changed them): %s".formatted(metadataLocation, missing));
         }
     }
 

@@ -108,7 +108,7 @@ public final class CompactionCommit
     {
         String tableName = table.name().toString();
         Location location = table.location();
-        Snapshot base = new SnapshotFiles(fileSystem, location).readSnapshot(baseSnapshotId);
+        Snapshot base = new SnapshotFiles(fileSystem, table.metadataLocation()).readSnapshot(baseSnapshotId);
         Map<String, ManifestEntry> live = new HashMap<>();
         for (ManifestEntry entry : new SnapshotScan(fileSystem, location).liveFiles(base, ScanFilter.ALL)) {
             live.put(fileKey(entry.partition().bytes(), entry.bucket(), entry.file().fileName()), entry);
@@ -155,12 +155,12 @@ public final class CompactionCommit
                 kept.add(entry.identifier());
             }
         }
-        CompactionConflictCheck fileCheck = new CompactionConflictCheck(fileSystem, location, tableName, OptionalLong.of(baseSnapshotId), kept);
+        CompactionConflictCheck fileCheck = new CompactionConflictCheck(fileSystem, table, OptionalLong.of(baseSnapshotId), kept);
         Consumer<Optional<Snapshot>> check = latest -> {
             fileCheck.accept(latest);
             checkDeletionVectorsUnchanged(latest, buckets, baseVectors);
         };
-        SnapshotCommitter committer = new SnapshotCommitter(fileSystem, location, publisher, table.schema(), commitIdentifier, table.options().commitRetry());
+        SnapshotCommitter committer = new SnapshotCommitter(fileSystem, table, publisher, table.schema(), commitIdentifier, table.options().commitRetry());
         Map<String, String> properties = ImmutableMap.of(Snapshot.TRINO_COMMIT_ID_PROPERTY, commitIdentifier, Snapshot.TRINO_QUERY_ID_PROPERTY, queryId);
         List<ManifestEntry> changes = ImmutableList.<ManifestEntry>builder().addAll(deletes).addAll(adds).build();
         return committer.commit(CommitKind.COMPACT, changes, changelogFiles, IndexManifestUpdate.bucketed(vectorChanges), false, properties, check);

@@ -277,7 +277,7 @@ public final class Compactions
                     return;
                 }
                 log.debug(e, "Compaction after a write to %s lost a race, compacting again from the newest snapshot", tableName);
-                SnapshotFiles snapshots = new SnapshotFiles(fileSystem, table.location());
+                SnapshotFiles snapshots = new SnapshotFiles(fileSystem, table.metadataLocation());
                 base = snapshots.readSnapshot(snapshots.latestSnapshotId().orElseThrow());
             }
         }

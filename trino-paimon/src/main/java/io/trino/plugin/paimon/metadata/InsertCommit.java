@@ -118,25 +118,25 @@ final class InsertCommit
             Set<ByteBuffer> partitions = schema.partitionKeys().isEmpty() ? Set.of() : files.stream()
                     .map(entry -> ByteBuffer.wrap(entry.partition().bytes()))
                     .collect(toImmutableSet());
-            check = BucketConflictCheck.ofPartitions(fileSystem, location, tableName, handle.baseSnapshotId(), partitions);
+            check = BucketConflictCheck.ofPartitions(fileSystem, handle.table(), handle.baseSnapshotId(), partitions);
         }
         else if (!schema.primaryKeys().isEmpty()) {
             Set<Bucket> buckets = files.stream()
                     .map(entry -> new Bucket(ByteBuffer.wrap(entry.partition().bytes()), entry.bucket()))
                     .collect(toImmutableSet());
-            check = new BucketConflictCheck(fileSystem, location, tableName, handle.baseSnapshotId(), buckets, Optional.of(new WrittenKeys(handle.table(), keyLookup, files)));
+            check = new BucketConflictCheck(fileSystem, handle.table(), handle.baseSnapshotId(), buckets, Optional.of(new WrittenKeys(handle.table(), keyLookup, files)));
         }
         if (handle.dynamicBuckets().isPresent()) {
             Set<ByteBuffer> partitions = files.stream().map(entry -> ByteBuffer.wrap(entry.partition().bytes())).collect(toImmutableSet());
             // the key index the statement's assigners started from: that of its base snapshot
             Set<IndexFile> readIndex = handle.baseSnapshotId().isEmpty() ? Set.of() : new SnapshotScan(fileSystem, location)
-                    .indexFiles(new SnapshotFiles(fileSystem, location).readSnapshot(handle.baseSnapshotId().getAsLong()), ScanFilter.ALL).stream()
+                    .indexFiles(new SnapshotFiles(fileSystem, handle.table().metadataLocation()).readSnapshot(handle.baseSnapshotId().getAsLong()), ScanFilter.ALL).stream()
                     .filter(index -> index.indexType().equals(IndexManifestEntry.HASH_INDEX))
                     .map(index -> new IndexFile(ByteBuffer.wrap(index.partition().bytes()), index.bucket(), index.fileName()))
                     .collect(toImmutableSet());
             check = check.andThen(new HashIndexConflictCheck(fileSystem, location, tableName, partitions, readIndex));
         }
-        SnapshotCommitter committer = new SnapshotCommitter(fileSystem, location, publisher, schema, handle.commitIdentifier(), options.commitRetry());
+        SnapshotCommitter committer = new SnapshotCommitter(fileSystem, handle.table(), publisher, schema, handle.commitIdentifier(), options.commitRetry());
         Map<String, String> properties = ImmutableMap.of(Snapshot.TRINO_COMMIT_ID_PROPERTY, handle.commitIdentifier(), Snapshot.TRINO_QUERY_ID_PROPERTY, queryId);
         try {
             List<ManifestEntry> changes = ImmutableList.<ManifestEntry>builder().addAll(replaced).addAll(files).build();
@@ -146,7 +146,7 @@ final class InsertCommit
             return Optional.of(committer.commit(handle.overwrite() ? CommitKind.OVERWRITE : CommitKind.APPEND, changes, changelogFiles, IndexManifestUpdate.bucketed(indexFiles), false, properties, check));
         }
         catch (RuntimeException e) {
-            Optional<Snapshot> own = ownSnapshot(location);
+            Optional<Snapshot> own = ownSnapshot(handle.table().metadataLocation());
             if (own.isPresent()) {
                 log.warn(e, "Commit to %s reported a failure, but its snapshot was published", tableName);
                 return own;
@@ -181,7 +181,7 @@ final class InsertCommit
             return List.of();
         }
         Location location = handle.table().location();
-        Snapshot base = new SnapshotFiles(fileSystem, location).readSnapshot(handle.baseSnapshotId().getAsLong());
+        Snapshot base = new SnapshotFiles(fileSystem, handle.table().metadataLocation()).readSnapshot(handle.baseSnapshotId().getAsLong());
         return new SnapshotScan(fileSystem, location).liveFiles(base, ScanFilter.ALL).stream()
                 .filter(entry -> !partitioned || partitions.contains(ByteBuffer.wrap(entry.partition().bytes())))
                 .map(entry -> new ManifestEntry(FileKind.DELETE, entry.partition(), entry.bucket(), entry.totalBuckets(), entry.file()))
@@ -196,10 +196,11 @@ final class InsertCommit
                 && !trinoException.getErrorCode().equals(PAIMON_COMMIT_STATE_UNKNOWN.toErrorCode());
     }
 
-    private Optional<Snapshot> ownSnapshot(Location location)
+    // the snapshot this commit published, if any, looked for in the snapshots of the table's branch
+    private Optional<Snapshot> ownSnapshot(Location metadataLocation)
     {
         try {
-            SnapshotFiles snapshots = new SnapshotFiles(fileSystem, location);
+            SnapshotFiles snapshots = new SnapshotFiles(fileSystem, metadataLocation);
             long latest = snapshots.latestSnapshotId().orElse(0);
             for (long id = handle.baseSnapshotId().orElse(0) + 1; id <= latest; id++) {
                 if (!snapshots.snapshotExists(id)) {
@@ -214,7 +215,7 @@ final class InsertCommit
         }
         catch (RuntimeException e) {
             // cannot tell: treat as not found, and the caller keeps the files unless the failure was certain
-            log.warn(e, "Could not look for the snapshot of commit %s in %s", handle.commitIdentifier(), location);
+            log.warn(e, "Could not look for the snapshot of commit %s in %s", handle.commitIdentifier(), metadataLocation);
             return Optional.empty();
         }
     }

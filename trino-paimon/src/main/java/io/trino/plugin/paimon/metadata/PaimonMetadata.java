@@ -208,11 +208,11 @@ public class PaimonMetadata
     @Override
     public Optional<ConnectorTableExecuteHandle> getTableHandleForExecute(ConnectorSession session, ConnectorAccessControl accessControl, ConnectorTableHandle tableHandle, String procedureName, Map<String, Object> executeProperties, RetryMode retryMode)
     {
-        writableTable(tableHandle);
-        PaimonTableHandle handle = (PaimonTableHandle) tableHandle;
         if (procedureName.equalsIgnoreCase(PaimonTableProcedureId.OPTIMIZE.name())) {
-            return Optional.of(Optimize.executeHandle(handle.table()));
+            return Optional.of(Optimize.executeHandle(writableRows(tableHandle).table()));
         }
+        // the maintenance procedures judge files by the versions of the whole table, all branches included
+        PaimonTableHandle handle = writableTable(tableHandle);
         return TableMaintenance.tableHandleForExecute(handle, procedureName, executeProperties);
     }
 
@@ -449,13 +449,21 @@ public class PaimonMetadata
         return new PaimonTableHandle(versioned, OptionalLong.of(pinned.snapshot().id()), pinned.tag(), TupleDomain.all()).withView(view);
     }
 
-    // writes go to the main branch's table itself: a branch or the read-optimized view is read only
+    // changes of the table itself (its schema, its name, its maintenance) go to the main branch's table
     private static PaimonTableHandle writableTable(ConnectorTableHandle tableHandle)
     {
-        PaimonTableHandle handle = (PaimonTableHandle) tableHandle;
+        PaimonTableHandle handle = writableRows(tableHandle);
         if (handle.table().branch().isPresent()) {
-            throw new TrinoException(NOT_SUPPORTED, "Table %s: the Paimon connector does not write to branches (branch '%s')".formatted(handle.table().name(), handle.table().branch().get()));
+            throw new TrinoException(NOT_SUPPORTED, "Table %s: the Paimon connector changes the rows of a branch, not its schema or the table (branch '%s')".formatted(handle.table().name(), handle.table().branch().get()));
         }
+        return handle;
+    }
+
+    // rows are written to the main branch or to a branch (committing to its snapshots, as Paimon's writers do); the
+    // read-optimized view and the audit log are read only
+    private static PaimonTableHandle writableRows(ConnectorTableHandle tableHandle)
+    {
+        PaimonTableHandle handle = (PaimonTableHandle) tableHandle;
         if (handle.view() != PaimonTableHandle.View.TABLE) {
             String view = switch (handle.view()) {
                 case TABLE, READ_OPTIMIZED -> "$" + READ_OPTIMIZED;
@@ -501,7 +509,7 @@ public class PaimonMetadata
     @Override
     public Optional<ConnectorTableHandle> applyDelete(ConnectorSession session, ConnectorTableHandle handle)
     {
-        writableTable(handle);
+        writableRows(handle);
         return PartitionDelete.applyDelete((PaimonTableHandle) handle).map(ConnectorTableHandle.class::cast);
     }
 
@@ -514,7 +522,7 @@ public class PaimonMetadata
     @Override
     public void truncateTable(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
-        writableTable(tableHandle);
+        writableRows(tableHandle);
         PartitionDelete.execute(catalog.fileSystem(session, ((PaimonTableHandle) tableHandle).schemaTableName()), catalog.snapshotPublisher(session, ((PaimonTableHandle) tableHandle).table()), ((PaimonTableHandle) tableHandle).withConstraint(TupleDomain.all()), session.getQueryId());
     }
 
@@ -681,7 +689,7 @@ public class PaimonMetadata
     @Override
     public ConnectorInsertTableHandle beginInsert(ConnectorSession session, ConnectorTableHandle tableHandle, List<ColumnHandle> columns, RetryMode retryMode)
     {
-        writableTable(tableHandle);
+        writableRows(tableHandle);
         PaimonTableHandle handle = (PaimonTableHandle) tableHandle;
         PaimonTable table = handle.table();
         String tableName = table.name().toString();
@@ -954,7 +962,7 @@ public class PaimonMetadata
     @Override
     public ConnectorMergeTableHandle beginMerge(ConnectorSession session, ConnectorTableHandle tableHandle, Map<Integer, Collection<ColumnHandle>> updateCaseColumns, RetryMode retryMode)
     {
-        writableTable(tableHandle);
+        writableRows(tableHandle);
         PaimonTableHandle handle = (PaimonTableHandle) tableHandle;
         PaimonTable table = handle.table();
         checkRowsModifiable(table);

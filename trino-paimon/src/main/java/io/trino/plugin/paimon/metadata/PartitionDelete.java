@@ -90,7 +90,7 @@ final class PartitionDelete
         }
         Location location = table.location();
         SnapshotScan scan = new SnapshotScan(fileSystem, location);
-        Snapshot base = new SnapshotFiles(fileSystem, location).readSnapshot(handle.snapshotId().getAsLong());
+        Snapshot base = new SnapshotFiles(fileSystem, table.metadataLocation()).readSnapshot(handle.snapshotId().getAsLong());
         ScanFilter partitions = handle.constraint().isAll() ? ScanFilter.ALL : FilePruning.create(table, handle.constraint());
         List<ManifestEntry> dropped = scan.liveFiles(base, partitions).stream()
                 .map(entry -> new ManifestEntry(FileKind.DELETE, entry.partition(), entry.bucket(), entry.totalBuckets(), entry.file()))
@@ -106,15 +106,14 @@ final class PartitionDelete
         Set<ByteBuffer> droppedPartitions = table.partitionFields().isEmpty() ? Set.of() : dropped.stream()
                 .map(entry -> ByteBuffer.wrap(entry.partition().bytes()))
                 .collect(toImmutableSet());
-        String tableName = table.name().toString();
         String commitIdentifier = UUID.randomUUID().toString();
-        new SnapshotCommitter(fileSystem, location, publisher, table.schema(), commitIdentifier, table.options().commitRetry()).commit(
+        new SnapshotCommitter(fileSystem, table, publisher, table.schema(), commitIdentifier, table.options().commitRetry()).commit(
                 CommitKind.OVERWRITE,
                 dropped,
                 IndexManifestUpdate.bucketed(droppedIndexFiles),
                 false,
                 ImmutableMap.of(Snapshot.TRINO_COMMIT_ID_PROPERTY, commitIdentifier, Snapshot.TRINO_QUERY_ID_PROPERTY, queryId),
-                BucketConflictCheck.ofPartitions(fileSystem, location, tableName, handle.snapshotId(), droppedPartitions));
+                BucketConflictCheck.ofPartitions(fileSystem, table, handle.snapshotId(), droppedPartitions));
 
         boolean exactRowCount = !table.hasPrimaryKey() && droppedIndexFiles.stream().noneMatch(entry -> entry.indexType().equals(IndexManifestEntry.DELETION_VECTORS_INDEX));
         return exactRowCount ? OptionalLong.of(dropped.stream().mapToLong(entry -> entry.file().rowCount()).sum()) : OptionalLong.empty();

@@ -149,7 +149,7 @@ public final class TableAnalyze
         StatisticsFiles files = new StatisticsFiles(fileSystem, table.location());
         String fileName = files.write(statistics);
         try {
-            new SnapshotCommitter(fileSystem, table.location(), publisher, table.schema(), UUID.randomUUID().toString(), table.options().commitRetry())
+            new SnapshotCommitter(fileSystem, table, publisher, table.schema(), UUID.randomUUID().toString(), table.options().commitRetry())
                     .commitStatistics(fileName);
         }
         catch (TrinoException e) {

@@ -113,6 +113,12 @@ public final class PaimonTable
         return name;
     }
 
+    /** The table as a user names it in SQL: {@code schema.table}, or {@code schema.table$branch_<name>} on a branch. */
+    public String displayName()
+    {
+        return name + branch.map(value -> "$branch_" + value).orElse("");
+    }
+
     public Location location()
     {
         return location;
@@ -239,6 +245,6 @@ public final class PaimonTable
     @Override
     public String toString()
     {
-        return name + branch.map(value -> "$branch_" + value).orElse("") + "@schema-" + schema.id();
+        return displayName() + "@schema-" + schema.id();
     }
 }
