@@ -208,6 +208,11 @@ final class TestHiveMetastoreCatalog
         assertThat(PaimonJavaCatalog.readRows(paimon.catalog().getTable(Identifier.create(DATABASE, "versioned$branch_dev")))).containsExactly("+I(1, apple)");
         assertQuery("SELECT id, item FROM \"versioned$branch_dev\"", "VALUES (1, 'apple')");
 
+        // a write to the branch commits to it, main keeps its row
+        assertUpdate("INSERT INTO \"versioned$branch_dev\" VALUES (2, 'pear')", 1);
+        assertThat(PaimonJavaCatalog.readRows(paimon.catalog().getTable(Identifier.create(DATABASE, "versioned$branch_dev")))).containsExactly("+I(1, apple)", "+I(2, pear)");
+        assertThat(PaimonJavaCatalog.readRows(paimon.catalog().getTable(Identifier.create(DATABASE, "versioned")))).containsExactly("+I(1, apple)");
+
         assertUpdate("CALL paimon.system.delete_branch(schema_name => '%s', table_name => 'versioned', branch => 'dev')".formatted(DATABASE));
         assertUpdate("CALL paimon.system.delete_tag(schema_name => '%s', table_name => 'versioned', tag => 'first')".formatted(DATABASE));
         table = (FileStoreTable) paimon.catalog().getTable(Identifier.create(DATABASE, "versioned"));

@@ -28,6 +28,7 @@ import io.trino.testing.QueryRunner;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.schema.Schema;
+import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.types.DataTypes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -102,7 +103,7 @@ abstract class BaseJdbcCatalogTest
         credentials().forEach((key, value) -> paimonOptions.put("jdbc." + key, value));
         paimon = PaimonJavaCatalog.withOptions(warehouse.warehouse(), paimonOptions.buildOrThrow());
         paimon.createDatabase(DATABASE);
-        for (String table : List.of("orders", "accounts", "locked", "gone", "race")) {
+        for (String table : List.of("orders", "accounts", "locked", "gone", "race", "versioned")) {
             paimon.createTable(DATABASE, table, Schema.newBuilder()
                     .column("k", DataTypes.INT().notNull())
                     .column("v", DataTypes.STRING())
@@ -251,6 +252,33 @@ abstract class BaseJdbcCatalogTest
         List<String> expected = List.of("(1, A, null)", "(2, B, null)", "(4, d, null)", "(5, e, null)", "(6, f, new)");
         assertThat(rows("accounts")).isEqualTo(expected);
         assertThat(RowText.paimonText(paimon.getTable(DATABASE, "accounts"))).isEqualTo(expected);
+    }
+
+    /** Tags, a branch and a write to it, fast-forward and rollback from Trino, as Paimon Java reads them through the catalog. */
+    @Test
+    void tagsAndBranchesFromTrino()
+    {
+        assertUpdate("INSERT INTO versioned VALUES (1, 'one')", 1);
+        assertUpdate(call("create_tag", "tag => 'first'"));
+        assertUpdate(call("create_branch", "branch => 'dev', tag => 'first'"));
+        assertUpdate("INSERT INTO \"versioned$branch_dev\" VALUES (2, 'two')", 1);
+        FileStoreTable table = (FileStoreTable) paimon.getTable(DATABASE, "versioned");
+        assertThat(table.tagManager().allTagNames()).containsExactly("first");
+        assertThat(table.branchManager().branches()).containsExactly("dev");
+        // Paimon 1.4.2's JDBC catalog loads no "t$branch_b": the branch is read from the table's files
+        assertThat(RowText.paimonText(table.switchToBranch("dev"))).isEqualTo(List.of("(1, one)", "(2, two)"));
+        assertThat(RowText.paimonText(paimon.getTable(DATABASE, "versioned"))).isEqualTo(List.of("(1, one)"));
+
+        assertUpdate(call("fast_forward", "branch => 'dev'"));
+        assertThat(RowText.paimonText(paimon.getTable(DATABASE, "versioned"))).isEqualTo(List.of("(1, one)", "(2, two)"));
+        assertUpdate(call("rollback_to", "tag => 'first'"));
+        assertThat(RowText.paimonText(paimon.getTable(DATABASE, "versioned"))).isEqualTo(List.of("(1, one)"));
+        assertThat(rows("versioned")).containsExactly("(1, one)");
+    }
+
+    private static String call(String procedure, String arguments)
+    {
+        return "CALL paimon.system.%s(schema_name => '%s', table_name => 'versioned', %s)".formatted(procedure, DATABASE, arguments);
     }
 
     /**

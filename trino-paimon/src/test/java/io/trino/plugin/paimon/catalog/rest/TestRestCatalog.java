@@ -400,6 +400,12 @@ final class TestRestCatalog
         PaimonJavaCatalog.write(paimon.catalog().getTable(Identifier.create(DATABASE, "versioned$branch_dev")), List.of(order(3, "plum", 99)));
         List<String> onBranch = javaRows(paimon.catalog().getTable(Identifier.create(DATABASE, "versioned$branch_dev")));
         assertThat(onBranch).contains("3|plum|99");
+        // Trino commits on the branch through the server too
+        assertUpdate("INSERT INTO \"versioned$branch_dev\" VALUES (4, 'fig', 12)", 1);
+        assertThat(javaRows(paimon.catalog().getTable(identifier))).doesNotContain("4|fig|12");
+        onBranch = javaRows(paimon.catalog().getTable(Identifier.create(DATABASE, "versioned$branch_dev")));
+        assertThat(onBranch).contains("3|plum|99", "4|fig|12");
+        assertThat(rows("SELECT id, item, amount FROM \"versioned$branch_dev\"")).isEqualTo(onBranch);
         assertUpdate("CALL paimon.system.fast_forward(schema_name => '%s', table_name => 'versioned', branch => 'dev')".formatted(DATABASE));
         assertThat(javaRows(paimon.catalog().getTable(identifier))).isEqualTo(onBranch);
         assertThat(rows("SELECT id, item, amount FROM versioned")).isEqualTo(onBranch);
