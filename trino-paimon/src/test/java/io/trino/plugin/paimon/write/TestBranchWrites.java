@@ -13,8 +13,10 @@
  */
 package io.trino.plugin.paimon.write;
 
-import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
+import io.trino.plugin.paimon.testing.AbstractFaultInjectionQueryTest;
+import io.trino.plugin.paimon.testing.FaultFs.Operation;
 import io.trino.plugin.paimon.testing.Fsck;
+import io.trino.plugin.paimon.testing.HeldRace;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
@@ -24,7 +26,10 @@ import org.apache.paimon.types.DataTypes;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Optional;
 
+import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
+import static io.trino.testing.assertions.TrinoExceptionAssert.assertThatTrinoException;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -33,7 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * snapshots and rows. The table itself (its schema, its maintenance) changes on the main branch only.
  */
 final class TestBranchWrites
-        extends AbstractPaimonJavaQueryTest
+        extends AbstractFaultInjectionQueryTest
 {
     private static final String DATABASE = "branch_writes";
 
@@ -45,7 +50,7 @@ final class TestBranchWrites
     @Override
     protected void createTables(PaimonJavaCatalog paimon)
     {
-        for (String name : List.of("keyed", "refused")) {
+        for (String name : List.of("keyed", "refused", "raced")) {
             paimon.createTable(DATABASE, name, Schema.newBuilder()
                     .column("id", DataTypes.INT())
                     .column("v", DataTypes.STRING())
@@ -124,6 +129,37 @@ final class TestBranchWrites
         getQueryRunner().execute("CALL paimon.system.fast_forward(schema_name => '%s', table_name => 'events', branch => 'backfill')".formatted(DATABASE));
         assertThat(PaimonJavaCatalog.readRows(table("events"))).containsExactlyInAnyOrder("+I(d2, b)", "+I(d2, c)");
         assertThat(computeScalar("SELECT count(*) FROM events WHERE day = 'd2'")).isEqualTo(2L);
+    }
+
+    /**
+     * A Trino UPDATE of a branch and a Paimon Java commit of the same key to that branch: the statement, whose commit
+     * finds Paimon Java's snapshot of the branch newer than the one it read, fails with {@code TRANSACTION_CONFLICT}
+     * and leaves the branch as Paimon Java left it.
+     */
+    @Test
+    void concurrentCommitToTheBranchFailsOneSide()
+            throws Exception
+    {
+        assertUpdate("INSERT INTO raced VALUES (1, 'one'), (2, 'two')", 2);
+        table("raced").createTag("base");
+        table("raced").createBranch("dev", "base");
+        long tagged = latestSnapshotIdOf("raced");
+        // main goes on too, so that its snapshot ids overlap the branch's
+        assertUpdate("INSERT INTO raced VALUES (3, 'three')", 1);
+        long mainSnapshot = latestSnapshotIdOf("raced");
+
+        // the statement holds as it writes its delta manifest, before it reads the branch's latest snapshot to commit on
+        Optional<RuntimeException> failure = new HeldRace(faultFs(), Operation.CREATE_OR_OVERWRITE, "**/raced/manifest/manifest-*").run(
+                () -> getQueryRunner().execute("UPDATE \"raced$branch_dev\" SET v = 'trino' WHERE id = 1"),
+                () -> PaimonJavaCatalog.write(table("raced$branch_dev"), List.of(GenericRow.of(1, BinaryString.fromString("paimon")))));
+        assertThat(failure).hasValueSatisfying(e -> {
+            assertThatTrinoException(e).hasErrorCode(TRANSACTION_CONFLICT);
+            assertThat(e).hasMessageContaining("raced$branch_dev conflicts with a concurrent commit");
+        });
+        assertThat(paimonJavaRows("raced$branch_dev")).isEqualTo(List.of("(1, paimon)", "(2, two)"));
+        assertThat(table("raced$branch_dev").snapshotManager().latestSnapshotId()).isEqualTo(tagged + 1);
+        assertThat(latestSnapshotIdOf("raced")).isEqualTo(mainSnapshot);
+        assertThat(paimonJavaRows("raced")).isEqualTo(List.of("(1, one)", "(2, two)", "(3, three)"));
     }
 
     @Test
