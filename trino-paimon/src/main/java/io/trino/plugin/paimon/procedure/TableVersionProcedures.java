@@ -27,6 +27,9 @@ import io.trino.spi.procedure.Procedure.Argument;
 
 import java.lang.invoke.MethodHandle;
 import java.time.Duration;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeParseException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -46,8 +49,10 @@ import static java.util.Objects.requireNonNull;
 /**
  * The procedures on a table's versions, as Paimon's Spark and Flink integrations name and shape them, each a
  * {@code CALL paimon.system.<name>(schema_name => …, table_name => …, …)}: {@code create_tag} (of the latest snapshot
- * or {@code snapshot_id}, with an optional {@code time_retained} in Paimon's duration syntax), {@code delete_tag} (a
- * comma-separated list), {@code rename_tag}, {@code create_branch} (empty or from a {@code tag}),
+ * or {@code snapshot_id}, with an optional {@code time_retained} in Paimon's duration syntax),
+ * {@code create_tag_from_timestamp} (of the first snapshot at or after {@code timestamp}, epoch milliseconds),
+ * {@code delete_tag} (a comma-separated list), {@code rename_tag}, {@code expire_tags} (those past their retention or
+ * made before {@code older_than}), {@code create_branch} (empty or from a {@code tag}),
  * {@code delete_branch}, {@code rollback_to} (a {@code snapshot_id} or a {@code tag}) and {@code fast_forward}. {@code table_name} may name a branch ({@code t$branch_b}); a REST catalog creates and
  * deletes branches, rolls back and fast-forwards on its server.
  */
@@ -58,7 +63,7 @@ public final class TableVersionProcedures
     private static final Argument TAG = new Argument("TAG", VARCHAR);
     private static final Argument BRANCH = new Argument("BRANCH", VARCHAR);
 
-    public static final List<String> NAMES = List.of("create_tag", "delete_tag", "rename_tag", "create_branch", "delete_branch", "rollback_to", "fast_forward");
+    public static final List<String> NAMES = List.of("create_tag", "create_tag_from_timestamp", "delete_tag", "rename_tag", "expire_tags", "create_branch", "delete_branch", "rollback_to", "fast_forward");
 
     private final PaimonCatalog catalog;
     private final Map<String, Procedure> procedures;
@@ -69,7 +74,9 @@ public final class TableVersionProcedures
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.procedures = Stream.of(
                 procedure("create_tag", "createTag", List.of(TAG, new Argument("SNAPSHOT_ID", BIGINT, false, null), new Argument("TIME_RETAINED", VARCHAR, false, null)), String.class, Long.class, String.class),
+                procedure("create_tag_from_timestamp", "createTagFromTimestamp", List.of(TAG, new Argument("TIMESTAMP", BIGINT), new Argument("TIME_RETAINED", VARCHAR, false, null)), String.class, Long.class, String.class),
                 procedure("delete_tag", "deleteTag", List.of(TAG), String.class),
+                procedure("expire_tags", "expireTags", List.of(new Argument("OLDER_THAN", VARCHAR, false, null)), String.class),
                 procedure("rename_tag", "renameTag", List.of(TAG, new Argument("TARGET_TAG", VARCHAR)), String.class, String.class),
                 procedure("create_branch", "createBranch", List.of(BRANCH, new Argument("TAG", VARCHAR, false, null)), String.class, String.class),
                 procedure("delete_branch", "deleteBranch", List.of(BRANCH), String.class),
@@ -89,10 +96,47 @@ public final class TableVersionProcedures
     {
         try (ThreadContextClassLoader _ = new ThreadContextClassLoader(getClass().getClassLoader())) {
             PaimonTable table = VersionProcedureTable.load(catalog, session, "create_tag", schemaName, tableName);
-            Optional<Duration> retained = Optional.ofNullable(timeRetained)
-                    .map(value -> SnapshotRetention.parseDuration(table.name().toString(), "time_retained", value));
-            tags(session, table).create(tag, snapshotId == null ? OptionalLong.empty() : OptionalLong.of(snapshotId), retained);
+            tags(session, table).create(tag, snapshotId == null ? OptionalLong.empty() : OptionalLong.of(snapshotId), timeRetained(table, timeRetained));
         }
+    }
+
+    public void createTagFromTimestamp(ConnectorSession session, String schemaName, String tableName, String tag, Long timestampMillis, String timeRetained)
+    {
+        try (ThreadContextClassLoader _ = new ThreadContextClassLoader(getClass().getClassLoader())) {
+            PaimonTable table = VersionProcedureTable.load(catalog, session, "create_tag_from_timestamp", schemaName, tableName);
+            if (timestampMillis == null) {
+                throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "create_tag_from_timestamp: timestamp (milliseconds since the epoch) is required");
+            }
+            tags(session, table).createFromTimestamp(tag, timestampMillis, timeRetained(table, timeRetained));
+        }
+    }
+
+    public void expireTags(ConnectorSession session, String schemaName, String tableName, String olderThan)
+    {
+        try (ThreadContextClassLoader _ = new ThreadContextClassLoader(getClass().getClassLoader())) {
+            PaimonTable table = VersionProcedureTable.load(catalog, session, "expire_tags", schemaName, tableName);
+            tags(session, table).expire(Optional.ofNullable(olderThan).map(value -> localDateTime(table, value)));
+        }
+    }
+
+    // a date and time as Paimon's expire_tags reads older_than: 'yyyy-MM-dd HH:mm:ss[.fraction]' or a date alone
+    private static LocalDateTime localDateTime(PaimonTable table, String value)
+    {
+        String text = value.strip();
+        try {
+            if (text.length() == 10) {
+                return LocalDate.parse(text).atStartOfDay();
+            }
+            return LocalDateTime.parse(text.replace(' ', 'T'));
+        }
+        catch (DateTimeParseException e) {
+            throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "expire_tags of Paimon table %s: older_than '%s' is not a date and time such as '2026-12-07 10:00:00'".formatted(table.name(), value), e);
+        }
+    }
+
+    private static Optional<Duration> timeRetained(PaimonTable table, String value)
+    {
+        return Optional.ofNullable(value).map(text -> SnapshotRetention.parseDuration(table.name().toString(), "time_retained", text));
     }
 
     public void deleteTag(ConnectorSession session, String schemaName, String tableName, String tag)

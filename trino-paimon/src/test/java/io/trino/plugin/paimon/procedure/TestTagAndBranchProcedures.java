@@ -52,7 +52,7 @@ final class TestTagAndBranchProcedures
     @Override
     protected void createTables(PaimonJavaCatalog paimon)
     {
-        for (String name : List.of("tagged", "retained", "renamed", "branched", "from_java", "rolled", "forwarded")) {
+        for (String name : List.of("tagged", "retained", "renamed", "branched", "from_java", "rolled", "forwarded", "from_time", "expired")) {
             paimon.createTable(DATABASE, name, Schema.newBuilder()
                     .column("id", DataTypes.INT())
                     .column("v", DataTypes.STRING())
@@ -110,6 +110,64 @@ final class TestTagAndBranchProcedures
         FileStoreTable expiring = table.copy(Map.of("tag.time-expire-enabled", "true"));
         expiring.store().newTagAutoManager(expiring).getTagTimeExpire().expire();
         assertThat(table("retained").tagManager().allTagNames()).containsExactly("day");
+    }
+
+    /** The snapshot tagged is the one Paimon Java's {@code laterOrEqualTimeMills} finds for the time. */
+    @Test
+    void createTagFromTimestampTagsTheFirstSnapshotAtOrAfterIt()
+            throws Exception
+    {
+        for (int row = 1; row <= 3; row++) {
+            assertUpdate("INSERT INTO from_time VALUES (%s, 'v%s')".formatted(row, row), 1);
+            Thread.sleep(5);
+        }
+        FileStoreTable table = table("from_time");
+        long second = table.snapshotManager().snapshot(2).timeMillis();
+        long latest = table.snapshotManager().latestSnapshot().timeMillis();
+        call("create_tag_from_timestamp", "from_time", "tag => 'at_second', timestamp => %s".formatted(second));
+        call("create_tag_from_timestamp", "from_time", "tag => 'after_first', timestamp => %s, time_retained => '1 h'".formatted(table.snapshotManager().snapshot(1).timeMillis() + 1));
+
+        table = table("from_time");
+        assertThat(table.tagManager().getOrThrow("at_second").id()).isEqualTo(table.snapshotManager().laterOrEqualTimeMills(second).id());
+        assertThat(table.tagManager().getOrThrow("after_first").id()).isEqualTo(2);
+        assertThat(table.tagManager().getOrThrow("after_first").getTagTimeRetained()).isEqualTo(Duration.ofHours(1));
+        assertThat(tableRows("from_time FOR VERSION AS OF 'at_second'")).isEqualTo(List.of("(1, v1)", "(2, v2)"));
+
+        assertQueryFails(callText("create_tag_from_timestamp", "from_time", "tag => 'none', timestamp => %s".formatted(latest + 60_000)),
+                "Cannot create tag 'none' of Paimon table versions.from_time: no snapshot was committed at or after %s .*".formatted(latest + 60_000));
+        assertQueryFails(callText("create_tag_from_timestamp", "from_time", "tag => 'at_second', timestamp => %s".formatted(second)),
+                "Tag 'at_second' of Paimon table versions.from_time already exists");
+    }
+
+    /**
+     * {@code expire_tags} deletes the tags past their retention, and with {@code older_than} those made before it (a
+     * tag without a retention by its file's time); Paimon Java's own tag expiry then finds nothing left to expire.
+     */
+    @Test
+    void expireTagsDeletesWhatPaimonJavaWouldExpire()
+            throws Exception
+    {
+        assertUpdate("INSERT INTO expired VALUES (1, 'one')", 1);
+        call("create_tag", "expired", "tag => 'plain'");
+        call("create_tag", "expired", "tag => 'brief', time_retained => '1 ms'");
+        Thread.sleep(50);
+        LocalDateTime between = LocalDateTime.now();
+        Thread.sleep(50);
+        call("create_tag", "expired", "tag => 'day', time_retained => '1 d'");
+        call("create_tag", "expired", "tag => 'later'");
+
+        call("expire_tags", "expired", "older_than => NULL");
+        assertThat(table("expired").tagManager().allTagNames()).containsExactlyInAnyOrder("plain", "day", "later");
+
+        String olderThan = between.toString().replace('T', ' ');
+        call("expire_tags", "expired", "older_than => '%s'".formatted(olderThan));
+        assertThat(table("expired").tagManager().allTagNames()).containsExactlyInAnyOrder("day", "later");
+        FileStoreTable expiring = table("expired").copy(Map.of("tag.time-expire-enabled", "true"));
+        assertThat(expiring.store().newTagAutoManager(expiring).getTagTimeExpire().withOlderThanTime(between).expire()).isEmpty();
+        assertThat(tableRows("expired FOR VERSION AS OF 'day'")).isEqualTo(List.of("(1, one)"));
+
+        assertQueryFails(callText("expire_tags", "expired", "older_than => 'yesterday'"),
+                "expire_tags of Paimon table versions.expired: older_than 'yesterday' is not a date and time such as '2026-12-07 10:00:00'");
     }
 
     @Test

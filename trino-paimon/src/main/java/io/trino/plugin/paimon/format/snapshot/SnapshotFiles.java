@@ -149,6 +149,34 @@ public final class SnapshotFiles
     }
 
     /**
+     * The oldest snapshot committed at or after the time, as Paimon's {@code create_tag_from_timestamp} selects it;
+     * empty when every snapshot is older. A binary search, as {@link #snapshotAtOrBefore}.
+     */
+    public Optional<Snapshot> snapshotAtOrAfter(long timeMillis)
+    {
+        OptionalLong earliest = earliestSnapshotId();
+        OptionalLong latest = latestSnapshotId();
+        if (earliest.isEmpty() || latest.isEmpty()) {
+            return Optional.empty();
+        }
+        long low = earliest.getAsLong();
+        long high = latest.getAsLong();
+        Snapshot found = null;
+        while (low <= high) {
+            long middle = low + (high - low) / 2;
+            Snapshot snapshot = readSnapshot(middle);
+            if (snapshot.timeMillis() >= timeMillis) {
+                found = snapshot;
+                high = middle - 1;
+            }
+            else {
+                low = middle + 1;
+            }
+        }
+        return Optional.ofNullable(found);
+    }
+
+    /**
      * Creates {@code snapshot-<id>} unless it exists, atomically, then moves the LATEST hint to it (best effort: the
      * snapshot is committed once its file exists, and readers check the hint).
      * <p>

@@ -14,6 +14,7 @@
 package io.trino.plugin.paimon.format.snapshot;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -29,6 +30,7 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.NoSuchFileException;
+import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
@@ -127,6 +129,55 @@ public final class TagFiles
         catch (JsonProcessingException e) {
             throw new TrinoException(PAIMON_INTERNAL_ERROR, "Cannot encode tag '%s' as JSON".formatted(name), e);
         }
+    }
+
+    /**
+     * When a tag was made and how long it is kept, as its file records them; both are absent for a tag made without
+     * a retention.
+     */
+    public record TagRetention(Optional<LocalDateTime> createTime, Optional<Duration> timeRetained)
+    {
+        public TagRetention
+        {
+            requireNonNull(createTime, "createTime is null");
+            requireNonNull(timeRetained, "timeRetained is null");
+        }
+    }
+
+    /**
+     * @return the tag's creation time and retention, empty when no tag has this name
+     * @throws TrinoException {@code PAIMON_INVALID_METADATA} naming the file when the fields are not Paimon's
+     */
+    public Optional<TagRetention> readRetention(String name)
+    {
+        return readTagFile(name).map(json -> {
+            try {
+                JsonNode root = JsonFields.parseObject(MAPPER, json);
+                Optional<LocalDateTime> createTime = Optional.empty();
+                JsonNode time = root.path(CREATE_TIME);
+                if (time.isArray() && time.size() >= 5) {
+                    // a Java date-time array: year, month, day, hour, minute, then second and nanosecond unless zero
+                    createTime = Optional.of(LocalDateTime.of(time.get(0).asInt(), time.get(1).asInt(), time.get(2).asInt(), time.get(3).asInt(), time.get(4).asInt(),
+                            time.path(5).asInt(0), time.path(6).asInt(0)));
+                }
+                else if (!time.isMissingNode() && !time.isNull()) {
+                    throw new InvalidMetadataException("%s is not a date-time array: %s".formatted(CREATE_TIME, time));
+                }
+                Optional<Duration> retained = Optional.empty();
+                JsonNode seconds = root.path(TIME_RETAINED);
+                if (seconds.isNumber()) {
+                    BigDecimal value = seconds.decimalValue();
+                    retained = Optional.of(Duration.ofSeconds(value.longValue(), value.remainder(BigDecimal.ONE).movePointRight(9).longValue()));
+                }
+                else if (!seconds.isMissingNode() && !seconds.isNull()) {
+                    throw new InvalidMetadataException("%s is not a number of seconds: %s".formatted(TIME_RETAINED, seconds));
+                }
+                return new TagRetention(createTime, retained);
+            }
+            catch (InvalidMetadataException | DateTimeException e) {
+                throw new TrinoException(PAIMON_INVALID_METADATA, "Invalid Paimon tag file %s: %s".formatted(tagLocation(name), e.getMessage()), e);
+            }
+        });
     }
 
     /** The snapshot a tag holds, as the JSON of a snapshot file (without the tag's own fields); empty when no tag has this name. */
