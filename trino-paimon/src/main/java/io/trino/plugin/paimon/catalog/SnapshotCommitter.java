@@ -35,6 +35,7 @@ import io.trino.plugin.paimon.format.snapshot.Snapshot.CommitKind;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.format.stats.StatisticsFiles;
 import io.trino.plugin.paimon.format.stats.WrittenStatistics;
+import io.trino.plugin.paimon.maintenance.AutomaticTags;
 import io.trino.plugin.paimon.maintenance.SnapshotExpiry;
 import io.trino.plugin.paimon.table.CommitRetry;
 import io.trino.plugin.paimon.table.ManifestOptions;
@@ -358,9 +359,9 @@ public final class SnapshotCommitter
                 lock.ifPresent(Lock::unlock);
             }
             if (published) {
-                // Paimon expires snapshots after each commit unless the table is write-only
+                // Paimon maintains tags and expires snapshots after each commit unless the table is write-only
                 if (!writeOnly) {
-                    expireAfterCommit();
+                    maintainAfterCommit();
                 }
                 return snapshot;
             }
@@ -391,18 +392,25 @@ public final class SnapshotCommitter
     }
 
     /**
-     * Expires snapshots as the table's options say, as Paimon's writers do after each commit. The commit has landed:
-     * a failure here is logged and leaves at most files for the next expiry or orphan removal.
+     * Maintains the table after a commit, as Paimon's writers do: the automatic tags first (created and expired as the
+     * table's {@code tag.*} options say), then the snapshots' expiry. The commit has landed: a failure here is logged
+     * and leaves at most tags for the next commit to create and files for the next expiry or orphan removal.
      */
-    private void expireAfterCommit()
+    private void maintainAfterCommit()
     {
         if (branch.isPresent()) {
             // a branch's snapshots share data files with the main branch's and the other branches', which an expiry
             // of one branch does not look at: expire_snapshots of main removes what no version needs any more
             return;
         }
+        PaimonTable table = new PaimonTable(tableName, tableLocation, schema);
         try {
-            PaimonTable table = new PaimonTable(tableName, tableLocation, schema);
+            new AutomaticTags(fileSystem, table).run();
+        }
+        catch (RuntimeException e) {
+            log.warn(e, "Creating or expiring the automatic tags of %s after a commit failed; the commit stands", tableLocation);
+        }
+        try {
             new SnapshotExpiry(fileSystem, table).expire(SnapshotRetention.fromOptions(table.name().toString(), schema.options()));
         }
         catch (RuntimeException e) {

@@ -316,6 +316,12 @@ public record TableOptions(
         return value == null ? defaultValue : parseInteger(tableName, option, value);
     }
 
+    /** An option naming one of the enum's constants as Paimon writes them ({@code process-time}, {@code with_dashes}), or its default when absent. */
+    public static <E extends Enum<E>> E enumOption(String tableName, Map<String, String> options, String option, Class<E> type, E defaultValue)
+    {
+        return new Parser(tableName, options).enumValue(option, type, defaultValue);
+    }
+
     /** A duration option (see {@link SnapshotRetention#parseDuration}), or its default when absent. */
     public static Duration durationOption(String tableName, Map<String, String> options, String option, Duration defaultValue)
     {
