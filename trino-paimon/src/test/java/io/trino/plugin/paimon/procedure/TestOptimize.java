@@ -293,14 +293,7 @@ final class TestOptimize
         assertUpdate("INSERT INTO memory_held " + rows, 20_000);
         assertUpdate("INSERT INTO memory_held " + rows, 20_000);
 
-        DistributedQueryRunner runner = (DistributedQueryRunner) getQueryRunner();
-        QueryId queryId = runner.executeWithPlan(getSession(), "ALTER TABLE memory_held EXECUTE optimize").queryId();
-        // the scan's own peak: the query's is sampled from the workers' reports and misses a short peak
-        long peak = runner.getCoordinator().getQueryManager().getFullQueryInfo(queryId).getQueryStats().getOperatorSummaries().stream()
-                .filter(operator -> operator.getOperatorType().contains("Scan"))
-                .mapToLong(operator -> operator.getPeakUserMemoryReservation().toBytes())
-                .max()
-                .orElseThrow();
+        long peak = optimizeScanPeak("memory_held");
         long written = (long) computeScalar("SELECT sum(file_size_in_bytes) FROM \"memory_held$files\"");
         // one file of one row group, which Trino's Parquet writer holds whole until the file is closed: the query's
         // memory must have counted at least most of it
@@ -325,13 +318,7 @@ final class TestOptimize
         assertUpdate(withoutCompactionOnWrite(), "INSERT INTO one_step " + rows, 100_000);
         assertUpdate(withoutCompactionOnWrite(), "INSERT INTO one_step " + rows, 100_000);
 
-        DistributedQueryRunner runner = (DistributedQueryRunner) getQueryRunner();
-        QueryId queryId = runner.executeWithPlan(getSession(), "ALTER TABLE one_step EXECUTE optimize").queryId();
-        long peak = runner.getCoordinator().getQueryManager().getFullQueryInfo(queryId).getQueryStats().getOperatorSummaries().stream()
-                .filter(operator -> operator.getOperatorType().contains("Scan"))
-                .mapToLong(operator -> operator.getPeakUserMemoryReservation().toBytes())
-                .max()
-                .orElseThrow();
+        long peak = optimizeScanPeak("one_step");
         // a data file and a changelog file, each allowed the limit
         assertThat(peak).isGreaterThanOrEqualTo(2 * OutputBufferLimit.FLOOR);
 
@@ -346,6 +333,19 @@ final class TestOptimize
         }
         assertThat(computeScalar("SELECT count(*) FROM one_step")).isEqualTo(100_000L);
         assertThat(Fsck.paimonJavaDifferences(getQueryRunner(), "one_step", paimon().getTable(DATABASE, "one_step"))).isEmpty();
+    }
+
+    // runs optimize; the peak user memory of its scan, which compacts: the query's is sampled from the workers'
+    // reports and misses a short peak
+    private long optimizeScanPeak(String table)
+    {
+        DistributedQueryRunner runner = (DistributedQueryRunner) getQueryRunner();
+        QueryId queryId = runner.executeWithPlan(getSession(), "ALTER TABLE %s EXECUTE optimize".formatted(table)).queryId();
+        return runner.getCoordinator().getQueryManager().getFullQueryInfo(queryId).getQueryStats().getOperatorSummaries().stream()
+                .filter(operator -> operator.getOperatorType().contains("Scan"))
+                .mapToLong(operator -> operator.getPeakUserMemoryReservation().toBytes())
+                .max()
+                .orElseThrow();
     }
 
     private void assertOptimizeKeepsRows(String table)

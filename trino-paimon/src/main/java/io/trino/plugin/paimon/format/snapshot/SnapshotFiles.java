@@ -122,37 +122,24 @@ public final class SnapshotFiles
 
     /**
      * The newest snapshot committed at or before the time, as {@code scan.timestamp-millis} selects it; empty when
-     * every snapshot is newer. Snapshot ids are contiguous and their times ascend, so this is a binary search.
+     * every snapshot is newer.
      */
     public Optional<Snapshot> snapshotAtOrBefore(long timeMillis)
     {
-        OptionalLong earliest = earliestSnapshotId();
-        OptionalLong latest = latestSnapshotId();
-        if (earliest.isEmpty() || latest.isEmpty()) {
-            return Optional.empty();
-        }
-        long low = earliest.getAsLong();
-        long high = latest.getAsLong();
-        Snapshot found = null;
-        while (low <= high) {
-            long middle = low + (high - low) / 2;
-            Snapshot snapshot = readSnapshot(middle);
-            if (snapshot.timeMillis() <= timeMillis) {
-                found = snapshot;
-                low = middle + 1;
-            }
-            else {
-                high = middle - 1;
-            }
-        }
-        return Optional.ofNullable(found);
+        return nearestSnapshot(timeMillis, false);
     }
 
     /**
      * The oldest snapshot committed at or after the time, as Paimon's {@code create_tag_from_timestamp} selects it;
-     * empty when every snapshot is older. A binary search, as {@link #snapshotAtOrBefore}.
+     * empty when every snapshot is older.
      */
     public Optional<Snapshot> snapshotAtOrAfter(long timeMillis)
+    {
+        return nearestSnapshot(timeMillis, true);
+    }
+
+    // snapshot ids are contiguous and their times ascend, so this is a binary search
+    private Optional<Snapshot> nearestSnapshot(long timeMillis, boolean atOrAfter)
     {
         OptionalLong earliest = earliestSnapshotId();
         OptionalLong latest = latestSnapshotId();
@@ -165,8 +152,13 @@ public final class SnapshotFiles
         while (low <= high) {
             long middle = low + (high - low) / 2;
             Snapshot snapshot = readSnapshot(middle);
-            if (snapshot.timeMillis() >= timeMillis) {
+            boolean before = snapshot.timeMillis() < timeMillis;
+            boolean after = snapshot.timeMillis() > timeMillis;
+            if (atOrAfter ? !before : !after) {
                 found = snapshot;
+            }
+            // at or after: look for an older match; at or before: for a newer one
+            if (atOrAfter ? !before : after) {
                 high = middle - 1;
             }
             else {
