@@ -112,10 +112,14 @@ public final class TableRollback
                 tags.deleteTag(name);
             }
         }
-        // a commit that landed meanwhile would sit above the retained snapshot with a gap below it
-        OptionalLong now = snapshots.latestSnapshotId();
-        if (now.isPresent() && now.getAsLong() > retained.id()) {
-            throw new TrinoException(TRANSACTION_CONFLICT, "Rollback of Paimon table %s to snapshot %s raced snapshot %s committed meanwhile; run it again".formatted(table.name(), retained.id(), now.getAsLong()));
+        // a commit that landed meanwhile sits above the retained snapshot with a gap below it, hidden by the LATEST
+        // hint, which now names the retained snapshot: so the snapshots are listed
+        List<Long> ids = snapshots.listSnapshotIds();
+        if (!ids.isEmpty() && ids.getLast() > retained.id()) {
+            long landed = ids.getLast();
+            // readers of both engines go by the hint first: it must name that commit, now the table's latest version
+            snapshots.writeHint(SnapshotFiles.LATEST_HINT, landed);
+            throw new TrinoException(TRANSACTION_CONFLICT, "Rollback of Paimon table %s to snapshot %s raced snapshot %s committed meanwhile, which stays the latest; run the rollback again".formatted(table.name(), retained.id(), landed));
         }
     }
 

@@ -14,7 +14,9 @@
 package io.trino.plugin.paimon.procedure;
 
 import io.trino.Session;
-import io.trino.plugin.paimon.testing.AbstractPaimonJavaQueryTest;
+import io.trino.plugin.paimon.testing.AbstractFaultInjectionQueryTest;
+import io.trino.plugin.paimon.testing.FaultFs.Operation;
+import io.trino.plugin.paimon.testing.HeldRace;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
@@ -30,7 +32,10 @@ import java.time.LocalDateTime;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
+import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
+import static io.trino.testing.assertions.TrinoExceptionAssert.assertThatTrinoException;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -40,7 +45,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * branches Paimon Java made. Bad arguments fail naming the table and the tag or branch.
  */
 final class TestTagAndBranchProcedures
-        extends AbstractPaimonJavaQueryTest
+        extends AbstractFaultInjectionQueryTest
 {
     private static final String DATABASE = "versions";
 
@@ -52,7 +57,7 @@ final class TestTagAndBranchProcedures
     @Override
     protected void createTables(PaimonJavaCatalog paimon)
     {
-        for (String name : List.of("tagged", "retained", "renamed", "branched", "from_java", "rolled", "forwarded", "from_time", "expired")) {
+        for (String name : List.of("tagged", "retained", "renamed", "branched", "from_java", "rolled", "rolled_race", "forwarded", "from_time", "expired")) {
             paimon.createTable(DATABASE, name, Schema.newBuilder()
                     .column("id", DataTypes.INT())
                     .column("v", DataTypes.STRING())
@@ -316,6 +321,38 @@ final class TestTagAndBranchProcedures
         assertThat(rowsOf(table("forwarded"))).isEqualTo(List.of("(1, fixed)", "(2, backfilled)", "(3, after)"));
         assertQueryFails(callText("fast_forward", "forwarded", "branch => 'main'"), ".*name a branch other than main");
         assertQueryFails(callText("fast_forward", "forwarded", "branch => 'absent'"), "Paimon table versions.forwarded has no branch 'absent'");
+    }
+
+    /**
+     * A Paimon Java commit that lands while {@code rollback_to} runs: the rollback fails with
+     * {@code TRANSACTION_CONFLICT}, the commit stays the table's latest version for Paimon Java and Trino alike, and the
+     * rollback run again succeeds.
+     */
+    @Test
+    void rollbackRacingACommitFailsAndLeavesTheCommitLatest()
+            throws Exception
+    {
+        for (int i = 1; i <= 3; i++) {
+            assertUpdate(withoutCompactionOnWrite(), "INSERT INTO rolled_race VALUES (%s, 'v%s')".formatted(i, i), 1);
+        }
+        // the rollback holds as it points the LATEST hint at snapshot 1, having read snapshot 3 as the latest: Paimon
+        // Java's commit lands as snapshot 4, which the hint then hides, and which the rollback does not delete
+        Optional<RuntimeException> failure = new HeldRace(faultFs(), Operation.CREATE_OR_OVERWRITE, "**/rolled_race/snapshot/LATEST").run(
+                () -> call("rollback_to", "rolled_race", "snapshot_id => 1"),
+                () -> PaimonJavaCatalog.write(table("rolled_race"), List.of(GenericRow.of(9, BinaryString.fromString("raced")))));
+        assertThat(failure).hasValueSatisfying(e -> {
+            assertThatTrinoException(e).hasErrorCode(TRANSACTION_CONFLICT);
+            assertThat(e).hasMessageContaining("raced snapshot 4 committed meanwhile, which stays the latest");
+        });
+        List<String> raced = List.of("(1, v1)", "(2, v2)", "(3, v3)", "(9, raced)");
+        assertThat(table("rolled_race").snapshotManager().latestSnapshotId()).isEqualTo(4);
+        assertThat(rowsOf(table("rolled_race"))).isEqualTo(raced);
+        assertThat(tableRows("rolled_race")).isEqualTo(raced);
+
+        call("rollback_to", "rolled_race", "snapshot_id => 1");
+        assertThat(table("rolled_race").snapshotManager().latestSnapshotId()).isEqualTo(1);
+        assertThat(rowsOf(table("rolled_race"))).isEqualTo(List.of("(1, v1)"));
+        assertThat(tableRows("rolled_race")).isEqualTo(List.of("(1, v1)"));
     }
 
     // Paimon Java's rows of the table, as Trino's rows are printed
