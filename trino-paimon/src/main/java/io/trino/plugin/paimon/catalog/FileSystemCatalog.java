@@ -351,7 +351,7 @@ public class FileSystemCatalog
     @Override
     public boolean commitSchema(ConnectorSession session, PaimonTable table, TableSchema next)
     {
-        return new SchemaFiles(fileSystem(session, table.name()), table.location()).createSchema(next);
+        return new SchemaFiles(fileSystem(session, table.name()), table.metadataLocation()).createSchema(next);
     }
 
     @Override
@@ -406,7 +406,7 @@ public class FileSystemCatalog
     public void checkCommitsAreExclusive(ConnectorSession session, PaimonTable table)
     {
         TrinoFileSystem fileSystem = fileSystem(session, table.name());
-        Location schemaFile = new SchemaFiles(fileSystem, table.location()).schemaLocation(table.schema().id());
+        Location schemaFile = new SchemaFiles(fileSystem, table.metadataLocation()).schemaLocation(table.schema().id());
         MetadataFiles.checkExclusiveCreate(fileSystem, schemaFile);
     }
 

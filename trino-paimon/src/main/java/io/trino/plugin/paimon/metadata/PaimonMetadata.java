@@ -393,12 +393,13 @@ public class PaimonMetadata
         evolveSchema(session, tableHandle, new SchemaChange.SetOptions(PaimonTableProperties.toOptionChanges(((PaimonTableHandle) tableHandle).schemaTableName(), properties)));
     }
 
+    // a schema change of the table, or of the branch the handle names (its own schemas, as Paimon changes a branch's)
     private void evolveSchema(ConnectorSession session, ConnectorTableHandle tableHandle, SchemaChange change)
     {
-        writableTable(tableHandle);
-        SchemaTableName tableName = ((PaimonTableHandle) tableHandle).schemaTableName();
+        PaimonTableHandle handle = writableRows(tableHandle);
+        SchemaTableName tableName = handle.schemaTableName();
         loadedTables.remove(tableName);
-        schemaEvolution.commit(session, tableName, change);
+        schemaEvolution.commit(session, tableName, handle.table().branch(), change);
     }
 
     @Override
@@ -449,18 +450,18 @@ public class PaimonMetadata
         return new PaimonTableHandle(versioned, OptionalLong.of(pinned.snapshot().id()), pinned.tag(), TupleDomain.all()).withView(view);
     }
 
-    // changes of the table itself (its schema, its name, its maintenance) go to the main branch's table
+    // changes of the table itself (dropping, renaming, analyzing, its maintenance) go to the main branch's table
     private static PaimonTableHandle writableTable(ConnectorTableHandle tableHandle)
     {
         PaimonTableHandle handle = writableRows(tableHandle);
         if (handle.table().branch().isPresent()) {
-            throw new TrinoException(NOT_SUPPORTED, "Table %s: the Paimon connector changes the rows of a branch, not its schema or the table (branch '%s')".formatted(handle.table().name(), handle.table().branch().get()));
+            throw new TrinoException(NOT_SUPPORTED, "Table %s: the Paimon connector changes the rows and the schema of a branch, not the table itself (branch '%s')".formatted(handle.table().name(), handle.table().branch().get()));
         }
         return handle;
     }
 
-    // rows are written to the main branch or to a branch (committing to its snapshots, as Paimon's writers do); the
-    // read-optimized view and the audit log are read only
+    // rows and schemas change on the main branch or on a branch (its own snapshots and schemas, as Paimon's writers
+    // do); the read-optimized view and the audit log are read only
     private static PaimonTableHandle writableRows(ConnectorTableHandle tableHandle)
     {
         PaimonTableHandle handle = (PaimonTableHandle) tableHandle;

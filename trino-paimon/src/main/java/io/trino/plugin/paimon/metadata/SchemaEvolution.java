@@ -25,6 +25,8 @@ import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.TableNotFoundException;
 
+import java.util.Optional;
+
 import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
 import static java.util.Objects.requireNonNull;
 
@@ -49,11 +51,14 @@ final class SchemaEvolution
         this.typeMapping = requireNonNull(typeMapping, "typeMapping is null");
     }
 
-    TableSchema commit(ConnectorSession session, SchemaTableName tableName, SchemaChange change)
+    /**
+     * @param branch the branch whose schema changes, empty for the table's (its main branch)
+     */
+    TableSchema commit(ConnectorSession session, SchemaTableName tableName, Optional<String> branch, SchemaChange change)
     {
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-            PaimonTable table = catalog.loadTable(session, tableName).orElseThrow(() -> new TableNotFoundException(tableName));
-            boolean hasSnapshots = new SnapshotFiles(catalog.fileSystem(session, table.name()), table.location()).latestSnapshotId().isPresent();
+            PaimonTable table = catalog.loadTable(session, tableName, branch).orElseThrow(() -> new TableNotFoundException(tableName));
+            boolean hasSnapshots = new SnapshotFiles(catalog.fileSystem(session, table.name()), table.metadataLocation()).latestSnapshotId().isPresent();
             TableSchema latest = table.schema();
             TableSchema changed = change.apply(tableName, latest, hasSnapshots);
             TableSchema next = new TableSchema(

@@ -212,6 +212,10 @@ final class TestHiveMetastoreCatalog
         assertUpdate("INSERT INTO \"versioned$branch_dev\" VALUES (2, 'pear')", 1);
         assertThat(PaimonJavaCatalog.readRows(paimon.catalog().getTable(Identifier.create(DATABASE, "versioned$branch_dev")))).containsExactly("+I(1, apple)", "+I(2, pear)");
         assertThat(PaimonJavaCatalog.readRows(paimon.catalog().getTable(Identifier.create(DATABASE, "versioned")))).containsExactly("+I(1, apple)");
+        // a column of the branch alone: the metastore's entry (main's schema) keeps its columns
+        assertUpdate("ALTER TABLE \"versioned$branch_dev\" ADD COLUMN note varchar");
+        assertThat(paimon.catalog().getTable(Identifier.create(DATABASE, "versioned$branch_dev")).rowType().getFieldNames()).containsExactly("id", "item", "note");
+        assertThat(computeActual("SELECT * FROM versioned").getColumnNames()).containsExactly("id", "item");
 
         assertUpdate("CALL paimon.system.delete_branch(schema_name => '%s', table_name => 'versioned', branch => 'dev')".formatted(DATABASE));
         assertUpdate("CALL paimon.system.delete_tag(schema_name => '%s', table_name => 'versioned', tag => 'first')".formatted(DATABASE));
