@@ -13,6 +13,7 @@
  */
 package io.trino.plugin.paimon.write;
 
+import io.trino.Session;
 import io.trino.plugin.paimon.testing.AbstractFaultInjectionQueryTest;
 import io.trino.plugin.paimon.testing.FaultFs.Operation;
 import io.trino.plugin.paimon.testing.Fsck;
@@ -125,10 +126,26 @@ final class TestBranchWrites
         assertThat(table("events$branch_backfill").snapshotManager().latestSnapshotId()).isEqualTo(2);
         assertThat(PaimonJavaCatalog.readRows(table("events"))).containsExactly("+I(d1, main)");
 
-        // published: main takes the branch's snapshots
+        // main's expiry and orphan removal keep the files the branch's snapshots name, in the table's folders
+        cleanUp("events");
+        assertThat(PaimonJavaCatalog.readRows(table("events$branch_backfill"))).containsExactlyInAnyOrder("+I(d2, b)", "+I(d2, c)");
+        assertThat(computeScalar("SELECT count(*) FROM \"events$branch_backfill\"")).isEqualTo(2L);
+
+        // published: main takes the branch's snapshots, and keeps its files through the next clean-up
         getQueryRunner().execute("CALL paimon.system.fast_forward(schema_name => '%s', table_name => 'events', branch => 'backfill')".formatted(DATABASE));
+        cleanUp("events");
         assertThat(PaimonJavaCatalog.readRows(table("events"))).containsExactlyInAnyOrder("+I(d2, b)", "+I(d2, c)");
         assertThat(computeScalar("SELECT count(*) FROM events WHERE day = 'd2'")).isEqualTo(2L);
+        assertThat(fsckViolations("events")).isEmpty();
+    }
+
+    // expire_snapshots and remove_orphan_files of the table (main), keeping nothing older than now
+    private void cleanUp(String table)
+    {
+        assertUpdate(Session.builder(getSession()).setCatalogSessionProperty("paimon", "expire_snapshots_min_retention", "0s").build(),
+                "ALTER TABLE %s EXECUTE expire_snapshots(retention_threshold => '0s')".formatted(table));
+        assertUpdate(Session.builder(getSession()).setCatalogSessionProperty("paimon", "remove_orphan_files_min_retention", "0s").build(),
+                "ALTER TABLE %s EXECUTE remove_orphan_files(retention_threshold => '0s')".formatted(table));
     }
 
     /**
