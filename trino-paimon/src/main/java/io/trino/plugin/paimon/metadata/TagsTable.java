@@ -26,18 +26,22 @@ import io.trino.spi.connector.RecordCursor;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.predicate.TupleDomain;
 
+import java.time.Duration;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.DateTimeEncoding.packDateTimeWithZone;
 import static io.trino.spi.type.TimeZoneKey.UTC_KEY;
+import static io.trino.spi.type.TimestampType.TIMESTAMP_MILLIS;
 import static io.trino.spi.type.TimestampWithTimeZoneType.TIMESTAMP_TZ_MILLIS;
+import static io.trino.spi.type.Timestamps.MICROSECONDS_PER_MILLISECOND;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 
 /**
  * {@code "<table>$tags"}: one row per tag, by name, with the snapshot it keeps readable
- * ({@code FOR VERSION AS OF '<tag>'}).
+ * ({@code FOR VERSION AS OF '<tag>'}), and the creation time and retention of a tag made with one.
  */
 public final class TagsTable
         extends PaimonSystemTable
@@ -47,7 +51,11 @@ public final class TagsTable
             new ColumnMetadata("snapshot_id", BIGINT),
             new ColumnMetadata("schema_id", BIGINT),
             new ColumnMetadata("commit_time", TIMESTAMP_TZ_MILLIS),
-            new ColumnMetadata("record_count", BIGINT));
+            new ColumnMetadata("record_count", BIGINT),
+            // the local date and time the tag was made, as Paimon records it for a tag with a retention
+            new ColumnMetadata("create_time", TIMESTAMP_MILLIS),
+            // the retention as Java prints a duration ("PT168H"), as Paimon's $tags shows it
+            new ColumnMetadata("time_retained", VARCHAR));
 
     public TagsTable(PaimonCatalog catalog, PaimonTable table, SchemaTableName systemTableName)
     {
@@ -66,12 +74,17 @@ public final class TagsTable
                 continue;
             }
             Snapshot snapshot = tagged.get();
+            Optional<TagFiles.TagRetention> retention = tags.readRetention(name);
             rows.addRow(
                     name,
                     snapshot.id(),
                     snapshot.schemaId(),
                     packDateTimeWithZone(snapshot.timeMillis(), UTC_KEY),
-                    snapshot.totalRecordCount().isPresent() ? snapshot.totalRecordCount().getAsLong() : null);
+                    snapshot.totalRecordCount().isPresent() ? snapshot.totalRecordCount().getAsLong() : null,
+                    retention.flatMap(TagFiles.TagRetention::createTime)
+                            .map(time -> time.toInstant(ZoneOffset.UTC).toEpochMilli() * MICROSECONDS_PER_MILLISECOND)
+                            .orElse(null),
+                    retention.flatMap(TagFiles.TagRetention::timeRetained).map(Duration::toString).orElse(null));
         }
         return rows.build().cursor();
     }

@@ -18,6 +18,7 @@ import io.trino.plugin.paimon.testing.AbstractFaultInjectionQueryTest;
 import io.trino.plugin.paimon.testing.FaultFs.Operation;
 import io.trino.plugin.paimon.testing.HeldRace;
 import io.trino.plugin.paimon.testing.PaimonJavaCatalog;
+import io.trino.testing.MaterializedRow;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.schema.Schema;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.LocalDateTime;
+import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -81,6 +83,7 @@ final class TestTagAndBranchProcedures
         Tag first = table.tagManager().getOrThrow("first");
         assertThat(first.id()).isEqualTo(1);
         assertThat(first.getTagTimeRetained()).isNull();
+        assertThat(computeActual("SELECT create_time, time_retained FROM \"tagged$tags\" WHERE tag_name = 'first'").getMaterializedRows().getFirst().getFields()).containsExactly(null, null);
         assertThat(table.tagManager().getOrThrow("newest").id()).isEqualTo(latest);
         assertThat(rowsAtTag(table, "first")).containsExactly("+I(1, one)");
         assertThat(rowsAtTag(table, "newest")).containsExactly("+I(1, one)", "+I(2, two)");
@@ -110,6 +113,11 @@ final class TestTagAndBranchProcedures
         assertThat(day.getTagTimeRetained()).isEqualTo(Duration.ofDays(1));
         assertThat(day.getTagCreateTime()).isBetween(before, after);
         assertThat(table.tagManager().getOrThrow("brief").getTagTimeRetained()).isEqualTo(Duration.ofMillis(1));
+        // $tags shows them as Paimon's $tags does: the creation time to the millisecond, the retention as Java prints it
+        List<MaterializedRow> tags = computeActual("SELECT tag_name, create_time, time_retained FROM \"retained$tags\" ORDER BY tag_name").getMaterializedRows();
+        assertThat(tags).hasSize(2);
+        assertThat(tags.get(1).getFields()).containsExactly("day", day.getTagCreateTime().truncatedTo(ChronoUnit.MILLIS), "PT24H");
+        assertThat(tags.get(0).getField(2)).isEqualTo(table.tagManager().getOrThrow("brief").getTagTimeRetained().toString()).isEqualTo("PT0.001S");
 
         Thread.sleep(20);
         FileStoreTable expiring = table.copy(Map.of("tag.time-expire-enabled", "true"));
