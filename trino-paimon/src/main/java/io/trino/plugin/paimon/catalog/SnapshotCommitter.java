@@ -36,6 +36,7 @@ import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.format.stats.StatisticsFiles;
 import io.trino.plugin.paimon.format.stats.WrittenStatistics;
 import io.trino.plugin.paimon.maintenance.AutomaticTags;
+import io.trino.plugin.paimon.maintenance.PartitionExpiration;
 import io.trino.plugin.paimon.maintenance.SnapshotExpiry;
 import io.trino.plugin.paimon.table.CommitRetry;
 import io.trino.plugin.paimon.table.ManifestOptions;
@@ -45,6 +46,7 @@ import io.trino.spi.TrinoException;
 import io.trino.spi.connector.SchemaTableName;
 
 import java.time.Duration;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -60,6 +62,7 @@ import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_COMMIT_STATE_UNKNOWN;
 import static io.trino.plugin.paimon.format.snapshot.Snapshot.BATCH_COMMIT_IDENTIFIER;
 import static io.trino.plugin.paimon.table.TableOptions.booleanOption;
+import static io.trino.plugin.paimon.table.TableOptions.durationOption;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.spi.StandardErrorCode.TRANSACTION_CONFLICT;
 import static java.util.Objects.requireNonNull;
@@ -92,7 +95,9 @@ public final class SnapshotCommitter
     private final ManifestWriter manifestWriter;
     private final SchemaFiles schemaFiles;
     private final StatisticsFiles statisticsFiles;
-    private final boolean writeOnly;
+    private final PaimonTable table;
+    // Paimon maintains the table after a commit unless the table is write-only or the commit is itself maintenance
+    private final boolean maintains;
     private final ManifestMerge manifestMerge;
     private final AddedFileCheck addedFileCheck;
 
@@ -114,8 +119,13 @@ public final class SnapshotCommitter
     /** A committer to the table's branch: the main branch, or the branch the table was loaded on. */
     public SnapshotCommitter(TrinoFileSystem fileSystem, PaimonTable table, SnapshotPublisher publisher, TableSchema schema, String commitUser, CommitRetry retry)
     {
+        this(fileSystem, table, publisher, schema, commitUser, retry, true);
+    }
+
+    private SnapshotCommitter(TrinoFileSystem fileSystem, PaimonTable table, SnapshotPublisher publisher, TableSchema schema, String commitUser, CommitRetry retry, boolean maintains)
+    {
         this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
-        requireNonNull(table, "table is null");
+        this.table = requireNonNull(table, "table is null");
         this.tableLocation = table.location();
         this.metadataLocation = table.metadataLocation();
         this.tableName = table.name();
@@ -129,9 +139,15 @@ public final class SnapshotCommitter
         this.manifestWriter = new ManifestWriter(fileSystem, tableLocation, new MetadataFileNames());
         this.schemaFiles = new SchemaFiles(fileSystem, metadataLocation);
         this.statisticsFiles = new StatisticsFiles(fileSystem, tableLocation);
-        this.writeOnly = booleanOption(tableName.toString(), schema.options(), "write-only", false);
+        this.maintains = maintains && !booleanOption(tableName.toString(), schema.options(), "write-only", false);
         this.addedFileCheck = new AddedFileCheck(tableName.toString(), schema);
         this.manifestMerge = new ManifestMerge(scan, manifestWriter, ManifestOptions.of(tableName.toString(), schema.options()), partitionTypes(), schema.id());
+    }
+
+    /** This committer without the maintenance after each commit, for commits that are themselves maintenance. */
+    public SnapshotCommitter withoutMaintenance()
+    {
+        return new SnapshotCommitter(fileSystem, table, publisher, schema, commitUser, retry, false);
     }
 
     /**
@@ -359,8 +375,7 @@ public final class SnapshotCommitter
                 lock.ifPresent(Lock::unlock);
             }
             if (published) {
-                // Paimon maintains tags and expires snapshots after each commit unless the table is write-only
-                if (!writeOnly) {
+                if (maintains) {
                     maintainAfterCommit();
                 }
                 return snapshot;
@@ -403,19 +418,41 @@ public final class SnapshotCommitter
             // of one branch does not look at: expire_snapshots of main removes what no version needs any more
             return;
         }
-        PaimonTable table = new PaimonTable(tableName, tableLocation, schema);
+        PaimonTable committed = new PaimonTable(tableName, tableLocation, schema);
         try {
-            new AutomaticTags(fileSystem, table).run();
+            new AutomaticTags(fileSystem, committed).run();
         }
         catch (RuntimeException e) {
             log.warn(e, "Creating or expiring the automatic tags of %s after a commit failed; the commit stands", tableLocation);
         }
         try {
-            new SnapshotExpiry(fileSystem, table).expire(SnapshotRetention.fromOptions(table.name().toString(), schema.options()));
+            expirePartitions(committed);
+        }
+        catch (RuntimeException e) {
+            log.warn(e, "Expiring partitions of %s after a commit failed; the commit stands", tableLocation);
+        }
+        try {
+            new SnapshotExpiry(fileSystem, committed).expire(SnapshotRetention.fromOptions(committed.name().toString(), schema.options()));
         }
         catch (RuntimeException e) {
             log.warn(e, "Expiring snapshots of %s after a commit failed; the commit stands", tableLocation);
         }
+    }
+
+    /**
+     * Paimon's writers expire partitions after a commit when {@code partition.expiration-time} is set and either the
+     * check interval is zero or {@code end-input.check-partition-expire} is set: a fresh writer, as each statement's
+     * is, waits one check interval before its first check otherwise, so a batch write never gets there.
+     */
+    private void expirePartitions(PaimonTable committed)
+    {
+        Optional<PartitionExpiration> expiration = PartitionExpiration.fromOptions(tableName.toString(), schema.options());
+        if (expiration.isEmpty()
+                || !(durationOption(tableName.toString(), schema.options(), "partition.expiration-check-interval", Duration.ofHours(1)).isZero()
+                || booleanOption(tableName.toString(), schema.options(), "end-input.check-partition-expire", false))) {
+            return;
+        }
+        new PartitionExpiry(fileSystem, committed, publisher).expire(expiration.get(), LocalDateTime.now(), Map.of());
     }
 
     // the catalog places a table at <warehouse>/<database>.db/<table>

@@ -14,42 +14,30 @@
 package io.trino.plugin.paimon.metadata;
 
 import com.google.common.collect.ImmutableMap;
-import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoFileSystem;
 import io.trino.plugin.paimon.PaimonColumnHandle;
 import io.trino.plugin.paimon.PaimonTableHandle;
-import io.trino.plugin.paimon.catalog.BucketConflictCheck;
-import io.trino.plugin.paimon.catalog.IndexManifestUpdate;
-import io.trino.plugin.paimon.catalog.SnapshotCommitter;
+import io.trino.plugin.paimon.catalog.PartitionDrop;
 import io.trino.plugin.paimon.catalog.SnapshotPublisher;
 import io.trino.plugin.paimon.format.manifest.IndexManifestEntry;
-import io.trino.plugin.paimon.format.manifest.ManifestEntry;
-import io.trino.plugin.paimon.format.manifest.ManifestEntry.FileKind;
 import io.trino.plugin.paimon.format.manifest.ScanFilter;
-import io.trino.plugin.paimon.format.manifest.SnapshotScan;
 import io.trino.plugin.paimon.format.schema.DataField;
 import io.trino.plugin.paimon.format.snapshot.Snapshot;
-import io.trino.plugin.paimon.format.snapshot.Snapshot.CommitKind;
 import io.trino.plugin.paimon.format.snapshot.SnapshotFiles;
 import io.trino.plugin.paimon.read.FilePruning;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.predicate.TupleDomain;
 
-import java.nio.ByteBuffer;
-import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.UUID;
 
-import static com.google.common.collect.ImmutableList.toImmutableList;
 import static com.google.common.collect.ImmutableSet.toImmutableSet;
 
 /**
- * DELETE of whole partitions and TRUNCATE TABLE, done in metadata as Paimon drops partitions: one OVERWRITE snapshot
- * that deletes every live data file of the partitions (of the table, for TRUNCATE) and their index files, and adds
- * none. It applies when the DELETE's predicate is on partition columns only and partition pruning enforces it
+ * DELETE of whole partitions and TRUNCATE TABLE, done in metadata as Paimon drops partitions ({@link PartitionDrop}:
+ * one OVERWRITE snapshot that deletes every live data file of the partitions, of the table for TRUNCATE). It applies when the DELETE's predicate is on partition columns only and partition pruning enforces it
  * exactly, so the rows deleted are exactly the rows of the partitions dropped. A commit since the statement's
  * snapshot that changed those partitions fails the statement, as it fails an INSERT OVERWRITE.
  */
@@ -88,35 +76,11 @@ final class PartitionDelete
         if (handle.snapshotId().isEmpty() || handle.constraint().isNone()) {
             return OptionalLong.of(0);
         }
-        Location location = table.location();
-        SnapshotScan scan = new SnapshotScan(fileSystem, location);
         Snapshot base = new SnapshotFiles(fileSystem, table.metadataLocation()).readSnapshot(handle.snapshotId().getAsLong());
         ScanFilter partitions = handle.constraint().isAll() ? ScanFilter.ALL : FilePruning.create(table, handle.constraint());
-        List<ManifestEntry> dropped = scan.liveFiles(base, partitions).stream()
-                .map(entry -> new ManifestEntry(FileKind.DELETE, entry.partition(), entry.bucket(), entry.totalBuckets(), entry.file()))
-                .collect(toImmutableList());
-        List<IndexManifestEntry> droppedIndexFiles = scan.indexFiles(base, partitions).stream()
-                .map(entry -> new IndexManifestEntry(FileKind.DELETE, entry.partition(), entry.bucket(), entry.indexType(), entry.fileName(), entry.fileSize(), entry.rowCount(), entry.deletionVectorRanges(), entry.externalPath()))
-                .collect(toImmutableList());
-        if (dropped.isEmpty() && droppedIndexFiles.isEmpty()) {
-            return OptionalLong.of(0);
-        }
-
-        // the partitions dropped conflict with any change to them; an unpartitioned table conflicts with any change
-        Set<ByteBuffer> droppedPartitions = table.partitionFields().isEmpty() ? Set.of() : dropped.stream()
-                .map(entry -> ByteBuffer.wrap(entry.partition().bytes()))
-                .collect(toImmutableSet());
-        String commitIdentifier = UUID.randomUUID().toString();
-        new SnapshotCommitter(fileSystem, table, publisher, table.schema(), commitIdentifier, table.options().commitRetry()).commit(
-                CommitKind.OVERWRITE,
-                dropped,
-                IndexManifestUpdate.bucketed(droppedIndexFiles),
-                false,
-                ImmutableMap.of(Snapshot.TRINO_COMMIT_ID_PROPERTY, commitIdentifier, Snapshot.TRINO_QUERY_ID_PROPERTY, queryId),
-                BucketConflictCheck.ofPartitions(fileSystem, table, handle.snapshotId(), droppedPartitions));
-
-        boolean exactRowCount = !table.hasPrimaryKey() && droppedIndexFiles.stream().noneMatch(entry -> entry.indexType().equals(IndexManifestEntry.DELETION_VECTORS_INDEX));
-        return exactRowCount ? OptionalLong.of(dropped.stream().mapToLong(entry -> entry.file().rowCount()).sum()) : OptionalLong.empty();
+        PartitionDrop.Dropped dropped = new PartitionDrop(fileSystem, table, publisher).drop(base, partitions, ImmutableMap.of(Snapshot.TRINO_QUERY_ID_PROPERTY, queryId), true);
+        boolean exactRowCount = !table.hasPrimaryKey() && dropped.indexFiles().stream().noneMatch(entry -> entry.indexType().equals(IndexManifestEntry.DELETION_VECTORS_INDEX));
+        return exactRowCount ? OptionalLong.of(dropped.files().stream().mapToLong(entry -> entry.file().rowCount()).sum()) : OptionalLong.empty();
     }
 
     private static Set<Integer> enforcedFieldIds(PaimonTable table)

@@ -16,6 +16,9 @@ package io.trino.plugin.paimon.procedure;
 import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
 import io.trino.plugin.paimon.catalog.PaimonCatalog;
+import io.trino.plugin.paimon.catalog.PartitionExpiry;
+import io.trino.plugin.paimon.format.snapshot.Snapshot;
+import io.trino.plugin.paimon.maintenance.PartitionExpiration;
 import io.trino.plugin.paimon.maintenance.TableTags;
 import io.trino.plugin.paimon.table.PaimonTable;
 import io.trino.plugin.paimon.table.SnapshotRetention;
@@ -31,6 +34,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -40,6 +44,7 @@ import java.util.stream.Stream;
 
 import static com.google.common.base.Verify.verify;
 import static com.google.common.collect.ImmutableMap.toImmutableMap;
+import static io.trino.plugin.paimon.PaimonErrorCode.PAIMON_INVALID_TABLE_OPTION;
 import static io.trino.spi.StandardErrorCode.INVALID_PROCEDURE_ARGUMENT;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.VarcharType.VARCHAR;
@@ -53,7 +58,8 @@ import static java.util.Objects.requireNonNull;
  * {@code create_tag_from_timestamp} (of the first snapshot at or after {@code timestamp}, epoch milliseconds),
  * {@code delete_tag} (a comma-separated list), {@code rename_tag}, {@code expire_tags} (those past their retention or
  * made before {@code older_than}), {@code create_branch} (empty or from a {@code tag}),
- * {@code delete_branch}, {@code rollback_to} (a {@code snapshot_id} or a {@code tag}) and {@code fast_forward}. {@code table_name} may name a branch ({@code t$branch_b}); a REST catalog creates and
+ * {@code delete_branch}, {@code rollback_to} (a {@code snapshot_id} or a {@code tag}), {@code fast_forward} and
+ * {@code expire_partitions} (see {@link PartitionExpiration}). {@code table_name} may name a branch ({@code t$branch_b}); a REST catalog creates and
  * deletes branches, rolls back and fast-forwards on its server.
  */
 public final class TableVersionProcedures
@@ -63,7 +69,7 @@ public final class TableVersionProcedures
     private static final Argument TAG = new Argument("TAG", VARCHAR);
     private static final Argument BRANCH = new Argument("BRANCH", VARCHAR);
 
-    public static final List<String> NAMES = List.of("create_tag", "create_tag_from_timestamp", "delete_tag", "rename_tag", "expire_tags", "create_branch", "delete_branch", "rollback_to", "fast_forward");
+    public static final List<String> NAMES = List.of("create_tag", "create_tag_from_timestamp", "delete_tag", "rename_tag", "expire_tags", "create_branch", "delete_branch", "rollback_to", "fast_forward", "expire_partitions");
 
     private final PaimonCatalog catalog;
     private final Map<String, Procedure> procedures;
@@ -81,7 +87,14 @@ public final class TableVersionProcedures
                 procedure("create_branch", "createBranch", List.of(BRANCH, new Argument("TAG", VARCHAR, false, null)), String.class, String.class),
                 procedure("delete_branch", "deleteBranch", List.of(BRANCH), String.class),
                 procedure("rollback_to", "rollbackTo", List.of(new Argument("SNAPSHOT_ID", BIGINT, false, null), new Argument("TAG", VARCHAR, false, null)), Long.class, String.class),
-                procedure("fast_forward", "fastForward", List.of(BRANCH), String.class))
+                procedure("fast_forward", "fastForward", List.of(BRANCH), String.class),
+                procedure("expire_partitions", "expirePartitions", List.of(
+                        new Argument("EXPIRATION_TIME", VARCHAR, false, null),
+                        new Argument("TIMESTAMP_FORMATTER", VARCHAR, false, null),
+                        new Argument("TIMESTAMP_PATTERN", VARCHAR, false, null),
+                        new Argument("EXPIRE_STRATEGY", VARCHAR, false, null),
+                        new Argument("MAX_EXPIRES", BIGINT, false, null),
+                        new Argument("OPTIONS", VARCHAR, false, null)), String.class, String.class, String.class, String.class, Long.class, String.class))
                 .collect(toImmutableMap(Procedure::getName, procedure -> procedure));
         verify(procedures.keySet().equals(Set.copyOf(NAMES)), "procedures %s are not %s", procedures.keySet(), NAMES);
     }
@@ -198,6 +211,66 @@ public final class TableVersionProcedures
             catalog.fastForward(session, table, branch);
             catalog.flushMetadataCache(Optional.of(schemaName), Optional.of(table.name().getTableName()));
         }
+    }
+
+    /**
+     * Drops the partitions that have expired, as Paimon's {@code expire_partitions} does: its arguments (and
+     * {@code options}, {@code key=value} pairs separated by commas) are laid over the table's options for this call.
+     */
+    public void expirePartitions(ConnectorSession session, String schemaName, String tableName, String expirationTime, String timestampFormatter, String timestampPattern, String expireStrategy, Long maxExpires, String options)
+    {
+        try (ThreadContextClassLoader _ = new ThreadContextClassLoader(getClass().getClassLoader())) {
+            PaimonTable table = VersionProcedureTable.load(catalog, session, "expire_partitions", schemaName, tableName);
+            if (table.partitionFields().isEmpty()) {
+                throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "expire_partitions: Paimon table %s is not partitioned".formatted(table.displayName()));
+            }
+            Map<String, String> settings = new HashMap<>(table.schema().options());
+            settings.putAll(keyValues(table, options));
+            putIfGiven(settings, PartitionExpiration.EXPIRATION_TIME, expirationTime);
+            putIfGiven(settings, PartitionExpiration.TIMESTAMP_FORMATTER, timestampFormatter);
+            putIfGiven(settings, PartitionExpiration.TIMESTAMP_PATTERN, timestampPattern);
+            putIfGiven(settings, PartitionExpiration.STRATEGY, expireStrategy);
+            putIfGiven(settings, PartitionExpiration.MAX_EXPIRES, maxExpires == null ? null : maxExpires.toString());
+            PartitionExpiration expiration;
+            try {
+                expiration = PartitionExpiration.fromOptions(table.displayName(), settings).orElseThrow(() -> new TrinoException(INVALID_PROCEDURE_ARGUMENT,
+                        "expire_partitions of Paimon table %s: give expiration_time, or set the table option '%s'".formatted(table.displayName(), PartitionExpiration.EXPIRATION_TIME)));
+            }
+            catch (TrinoException e) {
+                if (!e.getErrorCode().equals(PAIMON_INVALID_TABLE_OPTION.toErrorCode())) {
+                    throw e;
+                }
+                throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "expire_partitions: " + e.getMessage(), e);
+            }
+            catalog.checkCommitsAreExclusive(session, table);
+            new PartitionExpiry(catalog.fileSystem(session, table.name()), table, catalog.snapshotPublisher(session, table))
+                    .expire(expiration, LocalDateTime.now(), Map.of(Snapshot.TRINO_QUERY_ID_PROPERTY, session.getQueryId()));
+            catalog.flushMetadataCache(Optional.of(schemaName), Optional.of(table.name().getTableName()));
+        }
+    }
+
+    private static void putIfGiven(Map<String, String> settings, String option, String value)
+    {
+        if (value != null && !value.isBlank()) {
+            settings.put(option, value);
+        }
+    }
+
+    // key=value pairs separated by commas, as Paimon's procedures take their options
+    private static Map<String, String> keyValues(PaimonTable table, String text)
+    {
+        Map<String, String> values = new HashMap<>();
+        if (text == null || text.isBlank()) {
+            return values;
+        }
+        for (String pair : text.split(",")) {
+            int equals = pair.indexOf('=');
+            if (equals <= 0) {
+                throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "expire_partitions of Paimon table %s: options '%s' are not key=value pairs separated by commas".formatted(table.displayName(), text));
+            }
+            values.put(pair.substring(0, equals).trim(), pair.substring(equals + 1).trim());
+        }
+        return values;
     }
 
     private TableTags tags(ConnectorSession session, PaimonTable table)

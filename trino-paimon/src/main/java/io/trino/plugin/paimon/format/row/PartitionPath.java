@@ -74,6 +74,22 @@ public final class PartitionPath
         return values;
     }
 
+    /**
+     * The partition's values as Paimon's internal {@code toString()} renders them (a DATE as its day number), null
+     * where a value is null: the texts Paimon's partition expiry reads a partition's time from.
+     */
+    public static List<String> internalValueTexts(List<DataField> partitionFields, BinaryRow partition)
+    {
+        checkArgument(partitionFields.size() == partition.arity(), "partition has %s fields, %s partition keys", partition.arity(), partitionFields.size());
+        List<String> values = new ArrayList<>(partitionFields.size());
+        for (int i = 0; i < partitionFields.size(); i++) {
+            DataType type = partitionFields.get(i).type();
+            Object value = partition.get(i, type);
+            values.add(value == null ? null : valueText(type, value, true));
+        }
+        return values;
+    }
+
     /** The partition as Paimon's system tables show one: {@code {v1, v2}}, each value cast to a string, NULL as {@code null}. */
     public static String rowText(List<DataField> partitionFields, BinaryRow partition)
     {
