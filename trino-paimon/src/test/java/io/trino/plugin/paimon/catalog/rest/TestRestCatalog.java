@@ -419,6 +419,27 @@ final class TestRestCatalog
                 "Paimon table rest_db.versioned has no branch 'dev'");
     }
 
+    /** expire_partitions commits its drop through the server, as every other commit does; Paimon's client reads the rest. */
+    @Test
+    void testExpirePartitionsCommitsThroughTheServer()
+            throws Exception
+    {
+        Table daily = paimon.createTable(DATABASE, "daily", Schema.newBuilder()
+                .column("id", DataTypes.INT())
+                .column("dt", DataTypes.STRING())
+                .partitionKeys("dt")
+                .build());
+        PaimonJavaCatalog.write(daily, List.of(
+                GenericRow.of(1, BinaryString.fromString("2020-01-01")),
+                GenericRow.of(2, BinaryString.fromString("2999-01-01"))));
+        assertUpdate("CALL paimon.system.expire_partitions(schema_name => '%s', table_name => 'daily', expiration_time => '1 d')".formatted(DATABASE));
+
+        FileStoreTable expired = (FileStoreTable) paimon.catalog().getTable(Identifier.create(DATABASE, "daily"));
+        assertThat(expired.snapshotManager().latestSnapshot().commitKind()).isEqualTo(org.apache.paimon.Snapshot.CommitKind.OVERWRITE);
+        assertThat(javaRows(expired)).containsExactly("2|2999-01-01");
+        assertThat(rows("SELECT id, dt FROM daily")).containsExactly("2|2999-01-01");
+    }
+
     @Test
     void testAlterTableGoesThroughTheServer()
             throws Exception
