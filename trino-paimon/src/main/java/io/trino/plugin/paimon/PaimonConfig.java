@@ -41,6 +41,7 @@ public class PaimonConfig
     private DataSize parquetFooterCacheMaxSize = DataSize.of(64, MEGABYTE);
     private boolean twoPassMergeReadEnabled;
     private boolean compactionOnWorkersEnabled = true;
+    private boolean compactionOnWriteEnabled = true;
 
     @NotNull
     public CatalogType getCatalogType()
@@ -230,6 +231,19 @@ public class PaimonConfig
     public PaimonConfig setCompactionOnWorkersEnabled(boolean compactionOnWorkersEnabled)
     {
         this.compactionOnWorkersEnabled = compactionOnWorkersEnabled;
+        return this;
+    }
+
+    public boolean isCompactionOnWriteEnabled()
+    {
+        return compactionOnWriteEnabled;
+    }
+
+    @Config("paimon.compaction-on-write.enabled")
+    @ConfigDescription("Compact the buckets a write reaches, as Paimon's writers do; false writes as Paimon's write-only writers do, for tables another job compacts")
+    public PaimonConfig setCompactionOnWriteEnabled(boolean compactionOnWriteEnabled)
+    {
+        this.compactionOnWriteEnabled = compactionOnWriteEnabled;
         return this;
     }
 }

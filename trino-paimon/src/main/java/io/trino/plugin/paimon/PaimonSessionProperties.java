@@ -39,8 +39,9 @@ import static io.trino.spi.session.PropertyMetadata.integerProperty;
  * The retention floors of {@code expire_snapshots} and {@code remove_orphan_files} have the names Trino's Iceberg
  * connector gives them and default to the catalog's {@code paimon.*.min-retention}.
  * <p>
- * {@code compaction_on_write_enabled} (true) lets a statement that writes a primary-key or fixed-bucket append table
- * compact the buckets it wrote as Paimon's writers do; false leaves them as written, for this statement only.
+ * {@code compaction_on_write_enabled} (catalog {@code paimon.compaction-on-write.enabled}, true) lets a statement that
+ * writes a primary-key or fixed-bucket append table compact the buckets it wrote as Paimon's writers do; false leaves
+ * them as written, as Paimon's {@code write-only} writers do beside a job that compacts the table.
  * <p>
  * {@code compaction_on_workers_enabled} (catalog {@code paimon.compaction-on-workers.enabled}, true) moves that
  * compaction into the page sinks that wrote the buckets: the coordinator only commits their results, and compacts
@@ -116,7 +117,7 @@ public final class PaimonSessionProperties
                 booleanProperty(
                         COMPACTION_ON_WRITE_ENABLED,
                         "Compact the buckets a write reaches, when their sorted runs reach the table's 'num-sorted-run.compaction-trigger', as Paimon's writers do (tables with 'write-only' = 'true' are never compacted on write)",
-                        true,
+                        config.isCompactionOnWriteEnabled(),
                         false),
                 booleanProperty(
                         COMPACTION_ON_WORKERS_ENABLED,

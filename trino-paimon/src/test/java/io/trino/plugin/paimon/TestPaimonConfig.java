@@ -47,7 +47,8 @@ final class TestPaimonConfig
                 .setMetadataCacheTtl(new Duration(30, MINUTES))
                 .setParquetFooterCacheMaxSize(DataSize.of(64, MEGABYTE))
                 .setTwoPassMergeReadEnabled(false)
-                .setCompactionOnWorkersEnabled(true));
+                .setCompactionOnWorkersEnabled(true)
+                .setCompactionOnWriteEnabled(true));
     }
 
     @Test
@@ -66,6 +67,7 @@ final class TestPaimonConfig
                 .put("paimon.parquet-footer-cache.max-size", "8MB")
                 .put("paimon.two-pass-merge-read.enabled", "true")
                 .put("paimon.compaction-on-workers.enabled", "false")
+                .put("paimon.compaction-on-write.enabled", "false")
                 .buildOrThrow();
         PaimonConfig expected = new PaimonConfig()
                 .setCatalogType(CatalogType.JDBC)
@@ -79,7 +81,8 @@ final class TestPaimonConfig
                 .setMetadataCacheTtl(new Duration(5, MINUTES))
                 .setParquetFooterCacheMaxSize(DataSize.of(8, MEGABYTE))
                 .setTwoPassMergeReadEnabled(true)
-                .setCompactionOnWorkersEnabled(false);
+                .setCompactionOnWorkersEnabled(false)
+                .setCompactionOnWriteEnabled(false);
         assertFullMapping(properties, expected);
     }
 
