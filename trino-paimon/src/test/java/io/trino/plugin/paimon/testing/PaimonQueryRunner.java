@@ -111,6 +111,13 @@ public final class PaimonQueryRunner
         }
     }
 
+    /** A coordinator and the given number of workers whose {@code paimon} catalog has the given catalog file. */
+    public static QueryRunner create(Map<String, String> catalogProperties, String defaultSchema, int workerCount)
+            throws Exception
+    {
+        return create(defaultSchema, new PaimonPlugin(), catalogProperties, workerCount);
+    }
+
     /** A single-node runner whose {@code paimon} catalog has the given catalog file, e.g. a warehouse on S3. */
     public static QueryRunner create(Map<String, String> catalogProperties, String defaultSchema)
             throws Exception
