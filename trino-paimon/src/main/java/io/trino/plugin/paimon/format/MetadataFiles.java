@@ -55,7 +55,7 @@ public final class MetadataFiles
     public static byte[] readFile(TrinoFileSystem fileSystem, Location location)
     {
         return readIfExists(fileSystem, location)
-                .orElseThrow(() -> new TrinoException(PAIMON_INVALID_METADATA, "Paimon metadata file is missing: " + location));
+                .orElseThrow(() -> missing(location, null));
     }
 
     /**
@@ -87,11 +87,21 @@ public final class MetadataFiles
             return content;
         }
         catch (FileNotFoundException | NoSuchFileException e) {
-            throw new TrinoException(PAIMON_INVALID_METADATA, "Paimon metadata file is missing: " + location, e);
+            throw missing(location, e);
         }
         catch (IOException e) {
             throw new TrinoException(PAIMON_FILESYSTEM_ERROR, "Failed to read " + location, e);
         }
+    }
+
+    // snapshots, manifest lists, manifests and index files go when their snapshots expire, possibly under a running
+    // statement (another engine's expiry does not wait for it): the message says so, as a missing data file's does
+    private static TrinoException missing(Location location, Exception cause)
+    {
+        String path = location.path();
+        boolean expires = path.contains("/snapshot/snapshot-") || path.contains("/manifest/") || path.contains("/index/") || path.contains("/changelog/");
+        String message = "Paimon metadata file is missing: " + location + (expires ? " (its snapshot may have expired while the query ran)" : "");
+        return new TrinoException(PAIMON_INVALID_METADATA, message, cause);
     }
 
     public static Optional<byte[]> readIfExists(TrinoFileSystem fileSystem, Location location)

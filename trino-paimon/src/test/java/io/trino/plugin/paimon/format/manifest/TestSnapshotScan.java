@@ -224,7 +224,7 @@ final class TestSnapshotScan
                     .hasMessageContaining(manifestName);
             Files.delete(listFile);
             assertThatThrownBy(() -> scan.liveFiles(snapshot, ScanFilter.ALL))
-                    .hasMessage("Paimon metadata file is missing: " + scan.manifestLocation(snapshot.deltaManifestList()));
+                    .hasMessage("Paimon metadata file is missing: " + scan.manifestLocation(snapshot.deltaManifestList()) + " (its snapshot may have expired while the query ran)");
         }
         finally {
             Files.write(manifest, original);

@@ -188,7 +188,7 @@ final class TestSnapshotFiles
             assertThatThrownBy(() -> snapshots.readSnapshot(2))
                     .hasMessage("Invalid Paimon snapshot file local:///t/snapshot/snapshot-2: missing integer 'schemaId'");
             assertThatThrownBy(() -> snapshots.readSnapshot(3))
-                    .hasMessage("Paimon metadata file is missing: local:///t/snapshot/snapshot-3");
+                    .hasMessage("Paimon metadata file is missing: local:///t/snapshot/snapshot-3 (its snapshot may have expired while the query ran)");
         }
     }
 
