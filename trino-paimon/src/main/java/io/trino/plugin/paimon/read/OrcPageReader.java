@@ -241,11 +241,12 @@ final class OrcPageReader
                 sourcePage = reader.nextPage();
             }
             catch (IOException e) {
-                throw new TrinoException(PAIMON_BAD_DATA, "Failed to read Paimon data file %s: %s".formatted(location, e.getMessage()), e);
+                throw DataFileSourcePage.readFailure(location, e);
             }
             if (sourcePage == null) {
                 return null;
             }
+            sourcePage = new DataFileSourcePage(sourcePage, location);
             int positions = sourcePage.getPositionCount();
             Block[] blocks = new Block[channels.size()];
             for (int channel = 0; channel < blocks.length; channel++) {

@@ -302,15 +302,18 @@ final class ParquetPageReader
     private boolean nextReaderPage()
     {
         while (true) {
+            SourcePage read;
             try {
-                currentPage = reader().nextPage();
+                read = reader().nextPage();
             }
             catch (IOException e) {
-                throw new TrinoException(PAIMON_BAD_DATA, "Failed to read Paimon data file %s: %s".formatted(location, e.getMessage()), e);
+                throw DataFileSourcePage.readFailure(location, e);
             }
-            if (currentPage == null) {
+            if (read == null) {
+                currentPage = null;
                 return false;
             }
+            currentPage = new DataFileSourcePage(read, location);
             int positions = currentPage.getPositionCount();
             currentRowNumbers = null;
             if (deletedRows.isPresent()) {
