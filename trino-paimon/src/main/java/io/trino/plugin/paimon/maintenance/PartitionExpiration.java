@@ -76,12 +76,8 @@ public record PartitionExpiration(Duration expirationTime, Strategy strategy, Op
     public static final String MAX_EXPIRES = "partition.expiration-max-num";
     public static final String BATCH_SIZE = "partition.expiration-batch-size";
 
-    private static final DateTimeFormatter DEFAULT_TIMESTAMP = new DateTimeFormatterBuilder()
-            .appendValue(YEAR, 1, 10, SignStyle.NORMAL)
-            .appendLiteral('-')
-            .appendValue(MONTH_OF_YEAR, 1, 2, SignStyle.NORMAL)
-            .appendLiteral('-')
-            .appendValue(DAY_OF_MONTH, 1, 2, SignStyle.NORMAL)
+    // Paimon's defaults: y-M-d with an optional H:m:s[.fraction], or a date alone, each field of any width, lenient
+    private static final DateTimeFormatter DEFAULT_TIMESTAMP = lenientDate()
             .optionalStart()
             .appendLiteral(' ')
             .appendValue(HOUR_OF_DAY, 1, 2, SignStyle.NORMAL)
@@ -95,19 +91,23 @@ public record PartitionExpiration(Duration expirationTime, Strategy strategy, Op
             .optionalEnd()
             .toFormatter()
             .withResolverStyle(ResolverStyle.LENIENT);
-
-    private static final DateTimeFormatter DEFAULT_DATE = new DateTimeFormatterBuilder()
-            .appendValue(YEAR, 1, 10, SignStyle.NORMAL)
-            .appendLiteral('-')
-            .appendValue(MONTH_OF_YEAR, 1, 2, SignStyle.NORMAL)
-            .appendLiteral('-')
-            .appendValue(DAY_OF_MONTH, 1, 2, SignStyle.NORMAL)
+    private static final DateTimeFormatter DEFAULT_DATE = lenientDate()
             .toFormatter()
             .withResolverStyle(ResolverStyle.LENIENT);
 
     public enum Strategy
     {
         VALUES_TIME, UPDATE_TIME
+    }
+
+    private static DateTimeFormatterBuilder lenientDate()
+    {
+        return new DateTimeFormatterBuilder()
+                .appendValue(YEAR, 1, 10, SignStyle.NORMAL)
+                .appendLiteral('-')
+                .appendValue(MONTH_OF_YEAR, 1, 2, SignStyle.NORMAL)
+                .appendLiteral('-')
+                .appendValue(DAY_OF_MONTH, 1, 2, SignStyle.NORMAL);
     }
 
     /** A partition that expires, with its values as texts (NULL as the table's default partition name). */
