@@ -254,10 +254,10 @@ final class TestCredentialsNeverShow
                 .contains("missing_table")
                 .contains("jdbc_wrong_password");
         assertThat(logLines).isNotEmpty();
-        // not S3Server.ACCESS_KEY: an access key id names the key, as a user name does, and Trino 483 prints it with the
-        // rest of a catalog's configuration when the catalog starts (marking only the secret key as sensitive)
+        // not the access key ids (S3Server.ACCESS_KEY, DLF_KEY_ID): an id names its key, as a user name does, and Trino
+        // 483 prints it with the rest of a catalog's configuration when the catalog starts, the secrets masked
         for (String credential : List.of(PaimonRestServer.TOKEN, S3Server.SECRET_KEY, VENDED_SESSION_TOKEN, PostgresServer.PASSWORD,
-                "catalog-secret-key-7qx", DLF_KEY_ID, DLF_KEY_SECRET, WRONG_TOKEN, WRONG_PASSWORD, WRONG_S3_SECRET, UNREACHABLE_TOKEN, KEYTAB_CONTENT)) {
+                "catalog-secret-key-7qx", DLF_KEY_SECRET, WRONG_TOKEN, WRONG_PASSWORD, WRONG_S3_SECRET, UNREACHABLE_TOKEN, KEYTAB_CONTENT)) {
             assertThat(everything).as("text shown or logged holds the credential %s", credential).doesNotContain(credential);
         }
     }
